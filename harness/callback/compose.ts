@@ -1,0 +1,40 @@
+// §6 "URL composition": the supplied URL is kept intact; transaction_id, status and message
+// are appended with `?`, or with `&` when the URL already has a query string.
+
+export type CallbackStatus = 'SUCCESS' | 'FAILED';
+
+export interface CallbackParams {
+  transaction_id: string;
+  status: CallbackStatus | string;
+  message: string;
+}
+
+/** The order the spec's URL pattern gives. */
+export const CALLBACK_PARAM_NAMES = ['transaction_id', 'status', 'message'] as const;
+
+/**
+ * application/x-www-form-urlencoded serialisation of one value (WHATWG URL §5.2): spaces
+ * become `+`, unreserved `*-._` and alphanumerics stay, everything else is %XX of its UTF-8.
+ */
+export function formEncode(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}
+
+/** `transaction_id=…&status=…&message=…`, each value form-encoded. */
+export function encodeCallbackQuery(params: CallbackParams): string {
+  return CALLBACK_PARAM_NAMES.map((name) => `${name}=${formEncode(params[name])}`).join('&');
+}
+
+/**
+ * Composes the callback URL. Positions where §6 is silent (see vectors/README.md):
+ * - a fragment (`#…`) is never sent over HTTP, so the parameters go before it and it stays;
+ * - a URL ending in `?` or `&` already has its separator, so none is added.
+ */
+export function composeCallbackUrl(callbackUrl: string, params: CallbackParams): string {
+  const hashAt = callbackUrl.indexOf('#');
+  const base = hashAt === -1 ? callbackUrl : callbackUrl.slice(0, hashAt);
+  const fragment = hashAt === -1 ? '' : callbackUrl.slice(hashAt);
+  const query = encodeCallbackQuery(params);
+  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return base + separator + query + fragment;
+}

@@ -1,0 +1,55 @@
+// The receiver's side of §6: raw request target (or full URL) → callback parameters.
+
+export interface ParsedCallbackQuery {
+  /** Every parameter in order of appearance, decoded. */
+  all: Array<[name: string, value: string]>;
+  /** The value the receiver should act on: the last occurrence, because the service appends. */
+  transaction_id?: string;
+  status?: string;
+  message?: string;
+}
+
+/** Decodes one form-urlencoded component: `+` is a space, `%XX` a UTF-8 byte; bad `%` stays literal. */
+export function formDecode(component: string): string {
+  const spaced = component.replace(/\+/g, ' ');
+  const bytes: number[] = [];
+  let out = '';
+  const flush = () => {
+    if (bytes.length) out += Buffer.from(bytes).toString('utf8');
+    bytes.length = 0;
+  };
+  for (let i = 0; i < spaced.length; i++) {
+    const ch = spaced[i]!;
+    if (ch === '%' && /^[0-9a-fA-F]{2}$/.test(spaced.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(spaced.slice(i + 1, i + 3), 16));
+      i += 2;
+      continue;
+    }
+    flush();
+    out += ch;
+  }
+  flush();
+  return out;
+}
+
+/** The query part of a request target or URL: after the first `?`, before any `#`. */
+export function queryOf(target: string): string {
+  const hashAt = target.indexOf('#');
+  const withoutFragment = hashAt === -1 ? target : target.slice(0, hashAt);
+  const qAt = withoutFragment.indexOf('?');
+  return qAt === -1 ? '' : withoutFragment.slice(qAt + 1);
+}
+
+/** Parses the query of `target` (`/cb?x=1&transaction_id=…` or an absolute URL). */
+export function parseCallbackQuery(target: string): ParsedCallbackQuery {
+  const result: ParsedCallbackQuery = { all: [] };
+  for (const part of queryOf(target).split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const name = formDecode(eq === -1 ? part : part.slice(0, eq));
+    const value = formDecode(eq === -1 ? '' : part.slice(eq + 1));
+    result.all.push([name, value]);
+    if (name === 'transaction_id' || name === 'status' || name === 'message') result[name] = value;
+  }
+  return result;
+}

@@ -1,0 +1,10 @@
+import { Command } from 'commander';
+import type { SetExitCode } from '../index.ts';
+
+// Placeholder until this command is built; see harness/README.md for its contract.
+export function receiverCommand(setExitCode: SetExitCode): Command {
+  return new Command('receiver').description('(not built yet)').action(() => {
+    process.stderr.write('collect-conformance receiver: not built yet\n');
+    setExitCode(1);
+  });
+}

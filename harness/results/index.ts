@@ -1,0 +1,110 @@
+// The one result model that every run produces and every report writer reads.
+// Unions, not strings, so an impossible verdict or level does not type-check.
+
+export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR';
+export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR'];
+
+/** MUST where the spec states the rule; SHOULD where it recommends or the suite interprets. */
+export type Level = 'MUST' | 'SHOULD';
+
+export type Side = 'service' | 'receiver';
+
+/** One HTTP exchange the harness made or saw, secrets already redacted. */
+export interface Exchange {
+  label?: string;
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string | string[]>;
+    body?: string;
+    /** Source address the request was sent from, when not the default. */
+    localAddress?: string;
+  };
+  response?: {
+    status: number;
+    headers?: Record<string, string | string[]>;
+    /** The first bytes of the body. */
+    bodyExcerpt?: string;
+    durationMs: number;
+  };
+  /** Set when no response came: time-out, reset, refused. */
+  error?: string;
+  /** A command that reproduces the request (secrets replaced by environment variables). */
+  curl?: string;
+}
+
+/** A callback the harness's listener received. */
+export interface Delivery {
+  /** Milliseconds since the case's first request. */
+  atMs: number;
+  method: string;
+  /** The raw request target as received (`/cb?transaction_id=…`). */
+  rawUrl: string;
+  headers: Record<string, string | string[]>;
+  /** What the listener answered. */
+  answeredStatus: number;
+  overHttps: boolean;
+}
+
+export interface Evidence {
+  exchanges?: Exchange[];
+  deliveries?: Delivery[];
+  /** Receiver test-hook readings. */
+  hooks?: { before?: unknown; after?: unknown };
+  /** Offsets of deliveries and the intervals between them, for retry cases. */
+  timeline?: { offsetsMs: number[]; intervalsMs: number[] };
+  /** Latency statistics, for latency cases. */
+  latency?: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
+  /** Anything else a case wants to show, as plain facts. */
+  notes?: string[];
+  [more: string]: unknown;
+}
+
+export interface Waiver {
+  reason: string;
+  expires?: string;
+}
+
+export interface CaseResult {
+  id: string;
+  title: string;
+  level: Level;
+  specRef: string;
+  verdict: Verdict;
+  /** Why, in one or two sentences; required for every verdict but PASS. */
+  reason?: string;
+  evidence?: Evidence;
+  durationMs: number;
+  /** Set when a waiver file names this case; the verdict stays what was observed. */
+  waiver?: Waiver & { applied: boolean };
+}
+
+export type VerdictCounts = Record<Verdict, number>;
+
+export interface RunReport {
+  tool: { name: 'collect-conformance'; version: string };
+  /** What was run: `service`, `receiver`, `all` or `vectors`. */
+  kind: 'run' | 'vectors';
+  /** The target with secrets redacted. */
+  target: Record<string, unknown>;
+  startedAt: string;
+  finishedAt?: string;
+  seed: number;
+  summary: VerdictCounts;
+  cases: CaseResult[];
+}
+
+export function emptyCounts(): VerdictCounts {
+  return { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0 };
+}
+
+export function countVerdicts(cases: readonly Pick<CaseResult, 'verdict'>[]): VerdictCounts {
+  const counts = emptyCounts();
+  for (const c of cases) counts[c.verdict]++;
+  return counts;
+}
+
+/** DESIGN.md exit status: 0 when no case is FAIL or ERROR (waived failures excepted), else 1. */
+export function exitCodeFor(cases: readonly CaseResult[]): 0 | 1 {
+  return cases.some((c) => (c.verdict === 'FAIL' || c.verdict === 'ERROR') && !c.waiver?.applied) ? 1 : 0;
+}

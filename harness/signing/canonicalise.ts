@@ -1,0 +1,133 @@
+// §5.1 steps 1–3: body → pairs → message. One implementation; every other module
+// (simulator, receiver checks, vectors, CLI) calls this one.
+import { readRawJsonObject, type RawMember, type RawValue } from './raw-json.ts';
+import { SUITE_PROFILE, type CanonicalProfile } from './profile.ts';
+
+export type Pair = readonly [key: string, value: string];
+
+/** §5.1 steps 1–2 and the "plain text" rule of step 3: the sorted key/value pairs. */
+export function canonicalPairs(rawBody: string, profile: CanonicalProfile = SUITE_PROFILE): Pair[] {
+  return pairsOfMembers(readRawJsonObject(rawBody), profile);
+}
+
+/** §5.1 step 3: `k1=v1&k2=v2…`, nothing encoded. */
+export function joinPairs(pairs: readonly Pair[]): string {
+  let message = '';
+  for (let i = 0; i < pairs.length; i++) {
+    const [k, v] = pairs[i]!;
+    message += (i === 0 ? '' : '&') + k + '=' + v;
+  }
+  return message;
+}
+
+export function canonicalMessage(rawBody: string, profile: CanonicalProfile = SUITE_PROFILE): string {
+  return joinPairs(canonicalPairs(rawBody, profile));
+}
+
+export function pairsOfMembers(members: readonly RawMember[], profile: CanonicalProfile): Pair[] {
+  const pairs: Pair[] = [];
+  for (const { key, value } of dedupe(members, profile.duplicateKeys)) {
+    if (value.kind === 'null' && profile.nulls === 'omit') continue;
+    if (value.kind === 'string' && value.value === '' && profile.emptyStrings === 'drop') continue;
+    if ((value.kind === 'object' || value.kind === 'array') && profile.nested === 'bracket') {
+      for (const [k, v] of flattenBracket(key, value, profile)) pairs.push([k, encodeValue(v, profile)]);
+      continue;
+    }
+    pairs.push([key, encodeValue(renderValue(value, profile), profile)]);
+  }
+  return sortPairs(pairs, profile.keyOrder);
+}
+
+function dedupe(members: readonly RawMember[], rule: CanonicalProfile['duplicateKeys']): readonly RawMember[] {
+  if (rule === 'all') return members;
+  const chosen = new Map<string, RawMember>();
+  for (const member of members) {
+    if (rule === 'first' && chosen.has(member.key)) continue;
+    chosen.set(member.key, member);
+  }
+  return chosen.size === members.length ? members : [...chosen.values()];
+}
+
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+function renderValue(value: RawValue, profile: CanonicalProfile): string {
+  switch (value.kind) {
+    case 'string':
+      return profile.decimalStrings === 'float-printer' && DECIMAL.test(value.value)
+        ? String(Number(value.value))
+        : value.value;
+    case 'number':
+      return profile.numbers === 'float-printer' ? String(Number(value.raw)) : value.raw;
+    case 'boolean':
+      if (profile.booleans === 'numeric') return value.value ? '1' : '';
+      if (profile.booleans === 'python') return value.value ? 'True' : 'False';
+      return value.raw;
+    case 'null':
+      if (profile.nulls === 'empty') return '';
+      if (profile.nulls === 'python') return 'None';
+      return value.raw;
+    case 'object':
+    case 'array':
+      switch (profile.nested) {
+        case 'compact-json':
+          return JSON.stringify(JSON.parse(value.raw));
+        case 'php-array':
+          return 'Array';
+        case 'js-string':
+          return String(JSON.parse(value.raw));
+        default:
+          return value.raw;
+      }
+  }
+}
+
+function flattenBracket(prefix: string, value: RawValue, profile: CanonicalProfile): Pair[] {
+  if (value.kind === 'object') {
+    return value.members.flatMap((m) => flattenBracket(`${prefix}[${m.key}]`, m.value, profile));
+  }
+  if (value.kind === 'array') {
+    return value.items.flatMap((item, i) => flattenBracket(`${prefix}[${i}]`, item, profile));
+  }
+  if (value.kind === 'null') return profile.nulls === 'omit' ? [] : [[prefix, renderValue(value, profile)]];
+  return [[prefix, renderValue(value, profile)]];
+}
+
+function encodeValue(text: string, profile: CanonicalProfile): string {
+  switch (profile.valueEncoding) {
+    case 'encodeURIComponent':
+      return encodeURIComponent(text);
+    case 'encodeURI':
+      return encodeURI(text);
+    case 'form':
+      return new URLSearchParams([['', text]]).toString().slice(1);
+    default:
+      return text;
+  }
+}
+
+function sortPairs(pairs: Pair[], order: CanonicalProfile['keyOrder']): Pair[] {
+  switch (order) {
+    case 'body':
+      return pairs;
+    case 'utf16':
+      return pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    case 'locale':
+      return pairs.sort((a, b) => a[0].localeCompare(b[0], 'en'));
+    case 'code-point':
+      return pairs.sort((a, b) => compareCodePoints(a[0], b[0]));
+  }
+}
+
+/** Code-point order (equal to the byte order of UTF-8), which is what "A to Z" means byte-wise. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Only surrogates (astral code points) sort differently from UTF-16 units.
+    if (x >= 0xd800 && y >= 0xd800) return (a.codePointAt(i) ?? x) - (b.codePointAt(i) ?? y);
+    return x - y;
+  }
+  return a.length - b.length;
+}

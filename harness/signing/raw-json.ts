@@ -1,0 +1,173 @@
+// A JSON reader that keeps what JSON.parse throws away: the text of every value as it
+// stands in the body (so `15.0` stays `15.0`, `1e3` stays `1e3`), the order of keys,
+// and duplicate keys. §5.1 signs values "as plain text"; the body's own text is that text.
+import { SigningError } from './errors.ts';
+
+export type RawValue =
+  | { kind: 'string'; value: string; raw: string }
+  | { kind: 'number'; raw: string }
+  | { kind: 'boolean'; value: boolean; raw: string }
+  | { kind: 'null'; raw: string }
+  | { kind: 'object'; raw: string; members: RawMember[] }
+  | { kind: 'array'; raw: string; items: RawValue[] };
+
+export interface RawMember {
+  key: string;
+  value: RawValue;
+}
+
+const WS = new Set([' ', '\t', '\n', '\r']);
+
+/** Reads a JSON text whose top level is an object; members in body order, duplicates kept. */
+export function readRawJsonObject(text: string): RawMember[] {
+  const reader = new Reader(text);
+  reader.skipWs();
+  if (reader.peek() !== '{') {
+    if (reader.atEnd()) throw new SigningError('ERR_BODY_NOT_JSON', 'body is empty', 0);
+    const value = reader.value();
+    reader.skipWs();
+    if (!reader.atEnd()) reader.fail('unexpected text after the JSON value');
+    throw new SigningError('ERR_BODY_NOT_OBJECT', `body is a JSON ${value.kind}, not an object`, 0);
+  }
+  const value = reader.value();
+  reader.skipWs();
+  if (!reader.atEnd()) reader.fail('unexpected text after the JSON object');
+  return (value as Extract<RawValue, { kind: 'object' }>).members;
+}
+
+class Reader {
+  private pos = 0;
+  constructor(private readonly text: string) {}
+
+  atEnd(): boolean {
+    return this.pos >= this.text.length;
+  }
+  peek(): string | undefined {
+    return this.text[this.pos];
+  }
+  skipWs(): void {
+    while (this.pos < this.text.length && WS.has(this.text[this.pos]!)) this.pos++;
+  }
+  fail(what: string): never {
+    const near = JSON.stringify(this.text.slice(this.pos, this.pos + 12));
+    throw new SigningError('ERR_BODY_NOT_JSON', `${what} at offset ${this.pos} (near ${near})`, this.pos);
+  }
+  private expect(ch: string): void {
+    if (this.text[this.pos] !== ch) this.fail(`expected '${ch}'`);
+    this.pos++;
+  }
+
+  value(): RawValue {
+    this.skipWs();
+    const start = this.pos;
+    const ch = this.peek();
+    if (ch === '{') return this.object(start);
+    if (ch === '[') return this.array(start);
+    if (ch === '"') {
+      const value = this.string();
+      return { kind: 'string', value, raw: this.text.slice(start, this.pos) };
+    }
+    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.number(start);
+    for (const [word, made] of LITERALS) {
+      if (this.text.startsWith(word, this.pos)) {
+        this.pos += word.length;
+        return made;
+      }
+    }
+    return this.atEnd() ? this.fail('unexpected end of body') : this.fail('unexpected character');
+  }
+
+  private object(start: number): RawValue {
+    this.expect('{');
+    const members: RawMember[] = [];
+    this.skipWs();
+    if (this.peek() === '}') {
+      this.pos++;
+      return { kind: 'object', raw: this.text.slice(start, this.pos), members };
+    }
+    for (;;) {
+      this.skipWs();
+      if (this.peek() !== '"') this.fail('expected a string key');
+      const key = this.string();
+      this.skipWs();
+      this.expect(':');
+      const value = this.value();
+      members.push({ key, value });
+      this.skipWs();
+      if (this.peek() === ',') {
+        this.pos++;
+        continue;
+      }
+      this.expect('}');
+      return { kind: 'object', raw: this.text.slice(start, this.pos), members };
+    }
+  }
+
+  private array(start: number): RawValue {
+    this.expect('[');
+    const items: RawValue[] = [];
+    this.skipWs();
+    if (this.peek() === ']') {
+      this.pos++;
+      return { kind: 'array', raw: this.text.slice(start, this.pos), items };
+    }
+    for (;;) {
+      items.push(this.value());
+      this.skipWs();
+      if (this.peek() === ',') {
+        this.pos++;
+        continue;
+      }
+      this.expect(']');
+      return { kind: 'array', raw: this.text.slice(start, this.pos), items };
+    }
+  }
+
+  // RFC 8259 §6: -? int frac? exp?
+  private number(start: number): RawValue {
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(start));
+    if (!match) this.fail('malformed number');
+    this.pos = start + match[0].length;
+    return { kind: 'number', raw: match[0] };
+  }
+
+  private string(): string {
+    this.expect('"');
+    let out = '';
+    for (;;) {
+      if (this.atEnd()) this.fail('unterminated string');
+      const ch = this.text[this.pos]!;
+      if (ch === '"') {
+        this.pos++;
+        return out;
+      }
+      if (ch.charCodeAt(0) < 0x20) this.fail('control character in string');
+      if (ch !== '\\') {
+        out += ch;
+        this.pos++;
+        continue;
+      }
+      const esc = this.text[this.pos + 1];
+      const simple = esc === undefined ? undefined : ESCAPES[esc];
+      if (simple !== undefined) {
+        out += simple;
+        this.pos += 2;
+      } else if (esc === 'u' && /^[0-9a-fA-F]{4}$/.test(this.text.slice(this.pos + 2, this.pos + 6))) {
+        out += String.fromCharCode(parseInt(this.text.slice(this.pos + 2, this.pos + 6), 16));
+        this.pos += 6;
+      } else {
+        this.fail('bad escape in string');
+      }
+    }
+  }
+}
+
+const LITERALS: ReadonlyArray<[string, RawValue]> = [
+  ['true', { kind: 'boolean', value: true, raw: 'true' }],
+  ['false', { kind: 'boolean', value: false, raw: 'false' }],
+  ['null', { kind: 'null', raw: 'null' }],
+];
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t',
+};

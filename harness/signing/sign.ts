@@ -1,0 +1,72 @@
+// §5.1 steps 4–5 and §5.2: HMAC-SHA256 over the message, hex, and the Authorization header.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalPairs, joinPairs, type Pair } from './canonicalise.ts';
+import { SUITE_PROFILE, type CanonicalProfile } from './profile.ts';
+import { SigningError } from './errors.ts';
+
+/** Every stage of signing one body, so a port can see where it diverges. */
+export interface SigningStages {
+  pairs: Pair[];
+  message: string;
+  signature: string;
+  /** Present when a client key was given. */
+  authorization?: string;
+}
+
+export interface SignOptions {
+  clientKey?: string;
+  profile?: CanonicalProfile;
+}
+
+/** hex(HMAC_SHA256(secret_key, message)), lower-case hex. */
+export function hmacHex(secret: string, message: string): string {
+  return createHmac('sha256', secret).update(message, 'utf8').digest('hex');
+}
+
+export function authorizationHeader(clientKey: string, signature: string): string {
+  return `HMAC ${clientKey}:${signature}`;
+}
+
+/** Signs the raw body text (the bytes sent), returning every stage. */
+export function signBody(rawBody: string, secret: string, options: SignOptions = {}): SigningStages {
+  const pairs = canonicalPairs(rawBody, options.profile ?? SUITE_PROFILE);
+  const message = joinPairs(pairs);
+  const signature = hmacHex(secret, message);
+  const stages: SigningStages = { pairs, message, signature };
+  if (options.clientKey !== undefined) stages.authorization = authorizationHeader(options.clientKey, signature);
+  return stages;
+}
+
+/** Constant-time comparison of a presented hex signature with the one computed for `message`. */
+export function signatureMatches(secret: string, message: string, presented: string): boolean {
+  const expected = Buffer.from(hmacHex(secret, message), 'utf8');
+  const given = Buffer.from(presented, 'utf8');
+  // timingSafeEqual needs equal lengths; compare against itself to spend the same time.
+  if (given.length !== expected.length) {
+    timingSafeEqual(expected, expected);
+    return false;
+  }
+  return timingSafeEqual(expected, given);
+}
+
+/** Verifies a presented signature over the raw body, in constant time. */
+export function verifyBody(rawBody: string, secret: string, presented: string): boolean {
+  return signatureMatches(secret, joinPairs(canonicalPairs(rawBody)), presented);
+}
+
+export interface ParsedAuthorization {
+  clientKey: string;
+  signature: string;
+}
+
+/** §5.2: `HMAC {client_key}:{hmac_signature}`. The scheme word is matched exactly. */
+export function parseAuthorizationHeader(header: string | undefined): ParsedAuthorization {
+  if (header === undefined || header === '') {
+    throw new SigningError('ERR_AUTHORIZATION_MALFORMED', 'Authorization header is missing');
+  }
+  const match = /^HMAC ([^:\s]+):([^:\s]+)$/.exec(header);
+  if (!match) {
+    throw new SigningError('ERR_AUTHORIZATION_MALFORMED', 'Authorization header is not "HMAC {client_key}:{signature}"');
+  }
+  return { clientKey: match[1]!, signature: match[2]! };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canonicalPairs, signBody, verifyBody, parseAuthorizationHeader, diagnoseSignature,
+  SigningError, ALTERNATIVES, profileOf, readRawJsonObject,
+} from '../../harness/signing/index.ts';
+
+const BODY =
+  '{"transaction_id":"T1","amount":15.0,"client_id":2,"customer_number":"0244000001",' +
+  '"network_code":"MTN","callback_url":"https://x.test/cb?a=1&b=2"}';
+
+describe('§5.1 steps 1–3: pairs sorted A to Z, values as plain text', () => {
+  it('sorts keys and writes the number 15.0 as it stands in the body', () => {
+    expect(signBody(BODY, 's').message).toBe(
+      'amount=15.0&callback_url=https://x.test/cb?a=1&b=2&client_id=2&customer_number=0244000001&network_code=MTN&transaction_id=T1',
+    );
+  });
+  it('keeps leading zeros, decimal strings and literal URLs', () => {
+    expect(canonicalPairs('{"b":"0.10","a":"007","u":"https://h/p?q=1 2&x=%41#f"}')).toEqual([
+      ['a', '007'], ['b', '0.10'], ['u', 'https://h/p?q=1 2&x=%41#f'],
+    ]);
+  });
+  it('orders keys by code point: upper case before lower case, `N` before `_`', () => {
+    expect(canonicalPairs('{"customer_number":"1","customerName":"x","Zeta":"z","amount":"1"}').map((p) => p[0]))
+      .toEqual(['Zeta', 'amount', 'customerName', 'customer_number']);
+  });
+  it('orders astral keys after BMP keys above the surrogates (code points, not UTF-16 units)', () => {
+    expect(canonicalPairs('{"\u{1F600}":"1","\uFB01":"2"}').map((p) => p[0])).toEqual(['\uFB01', '\u{1F600}']);
+  });
+  it('keeps the last of a duplicated key', () => {
+    expect(canonicalPairs('{"a":"1","a":"2"}')).toEqual([['a', '2']]);
+  });
+});
+
+describe('§5.1 steps 4–5 and §5.2: signature and header', () => {
+  it('produces lower-case hex HMAC-SHA256 and the HMAC header', () => {
+    const stages = signBody('{"a":"1"}', 'key', { clientKey: 'ck' });
+    // Known answer: HMAC-SHA256(key="key", "a=1").
+    expect(stages.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(stages.authorization).toBe(`HMAC ck:${stages.signature}`);
+  });
+  it('verifies a reordered body with the same signature and refuses a changed one', () => {
+    const { signature } = signBody(BODY, 'secret');
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(BODY)).reverse())).replace('"amount":15', '"amount":15.0');
+    expect(verifyBody(reordered, 'secret', signature)).toBe(true);
+    expect(verifyBody(BODY.replace('0244000001', '0244000003'), 'secret', signature)).toBe(false);
+    expect(verifyBody(BODY, 'secret', signature.toUpperCase())).toBe(false);
+    expect(verifyBody(BODY, 'secret', signature.slice(0, 63))).toBe(false);
+  });
+  it('parses the Authorization header and names a malformed one', () => {
+    expect(parseAuthorizationHeader('HMAC ck:abc')).toEqual({ clientKey: 'ck', signature: 'abc' });
+    expect(() => parseAuthorizationHeader('Bearer x')).toThrow(SigningError);
+    expect(() => parseAuthorizationHeader(undefined)).toThrow(/missing/);
+  });
+});
+
+describe('raw body reading', () => {
+  it.each([
+    ['', 'ERR_BODY_NOT_JSON'], ['[1]', 'ERR_BODY_NOT_OBJECT'], ['{"a":1,}', 'ERR_BODY_NOT_JSON'],
+    ['{"a":01}', 'ERR_BODY_NOT_JSON'], ['{"a":"\\x"}', 'ERR_BODY_NOT_JSON'], ['{"a":1} x', 'ERR_BODY_NOT_JSON'],
+  ])('refuses %j with %s', (body, code) => {
+    expect(() => readRawJsonObject(body)).toThrow(expect.objectContaining({ code }));
+  });
+});
+
+describe('diagnosis of a mismatching signature names the alternative followed', () => {
+  it.each(ALTERNATIVES.filter((a) => ['locale-order', 'url-encoded-values', 'float-printer', 'body-order'].includes(a.label)))(
+    '$label', (alternative) => {
+      const body = '{"customer_number":"1","customerName":"a b/c","amount":15.0}';
+      const { signature } = signBody(body, 'secret', { profile: profileOf(alternative) });
+      const diagnosis = diagnoseSignature(body, 'secret', signature);
+      expect(diagnosis.match).toBe('alternative');
+      expect(diagnosis.match === 'alternative' && diagnosis.alternative.label).toBe(alternative.label);
+    },
+  );
+  it('says none for a wrong secret', () => {
+    expect(diagnoseSignature(BODY, 'secret', signBody(BODY, 'other').signature).match).toBe('none');
+  });
+});
