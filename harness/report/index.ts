@@ -1,0 +1,11 @@
+// Report writers: one result model (harness/results), one file per format.
+export { REPORT_FILES, WRITERS, openReport, ReportError } from './session.ts';
+export type { OpenReportOptions, ReportSession, ReportFile } from './session.ts';
+export { validateReportJson, REPORT_SCHEMA_PATH, jsonWriter } from './json.ts';
+export { renderJunit, junitWriter } from './junit.ts';
+export { renderMarkdown, markdownWriter } from './markdown.ts';
+export { renderHtml, htmlWriter, timelineSvg } from './html.ts';
+export { formatCaseLine, formatSummary } from './progress.ts';
+export type { ProgressOptions, SummaryOptions } from './progress.ts';
+export { caseGroup, specSection, isWaived } from './group.ts';
+export type { ReportWriter } from './writer.ts';

@@ -1,0 +1,77 @@
+// report.json: the RunReport as it stands, and its validation against
+// reports/schema/report.schema.json (JSON Schema 2020-12, ajv).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import ajvFormats from 'ajv-formats';
+import { VERDICTS, type RunReport } from '../results/index.ts';
+import type { ReportWriter } from './writer.ts';
+
+const addFormats = ajvFormats.default;
+
+/** Where the schema ships (package.json `files` includes reports/schema). */
+export const REPORT_SCHEMA_PATH = fileURLToPath(new URL('../../reports/schema/report.schema.json', import.meta.url));
+
+export const jsonWriter: ReportWriter = {
+  fileName: 'report.json',
+  render(report: RunReport): string {
+    return `${JSON.stringify(report, null, 2)}\n`;
+  },
+};
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const schema = JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats(ajv);
+    compiled = ajv.compile(schema);
+  }
+  return compiled;
+}
+
+/**
+ * Checks a parsed report.json against the schema, then two facts a schema cannot state: the
+ * summary counts the cases, and case ids are unique. Returns one message per problem, each
+ * starting with the JSON pointer of the bad field (`/cases/2/verdict: must be one of …`);
+ * [] when valid.
+ */
+export function validateReportJson(value: unknown): string[] {
+  const validate = validator();
+  // `if` errors only repeat the `then` error they come with.
+  if (!validate(value)) return (validate.errors ?? []).filter((e) => e.keyword !== 'if').map(describe);
+  const report = value as RunReport;
+  const problems: string[] = [];
+  for (const verdict of VERDICTS) {
+    const n = report.cases.filter((c) => c.verdict === verdict).length;
+    if (report.summary[verdict] !== n) {
+      problems.push(`/summary/${verdict}: is ${report.summary[verdict]}, but ${n} case(s) have verdict ${verdict}`);
+    }
+  }
+  const seen = new Map<string, number>();
+  report.cases.forEach((c, i) => {
+    const first = seen.get(c.id);
+    if (first !== undefined) problems.push(`/cases/${i}/id: duplicates /cases/${first}/id (${JSON.stringify(c.id)})`);
+    else seen.set(c.id, i);
+  });
+  return problems;
+}
+
+function describe(e: ErrorObject): string {
+  const path = e.instancePath === '' ? '/' : e.instancePath;
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'enum':
+      return `${path}: must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `${path}: must be ${JSON.stringify(p['allowedValue'])}`;
+    case 'additionalProperties':
+      return `${path}: unknown property ${JSON.stringify(p['additionalProperty'])}`;
+    case 'required':
+      return `${path}: missing required property ${JSON.stringify(p['missingProperty'])}`;
+    default:
+      return `${path}: ${e.message ?? e.keyword}`;
+  }
+}

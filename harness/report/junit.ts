@@ -1,0 +1,103 @@
+// junit.xml: one <testsuite> per case group (`receiver.token`), one <testcase> per case, in the
+// dialect most CI systems read (Jenkins, GitLab, GitHub test-report actions). Hand-written: the
+// format is small, and one escaper is less risk than another dependency.
+//   FAIL  → <failure message=reason>evidence</failure>
+//   ERROR → <error message=reason>evidence</error>
+//   SKIP  → <skipped message=reason/>
+//   WARN  → passes, with <system-out> carrying the warning
+//   waived FAIL/ERROR → <skipped message="waived: …"/> (the observed verdict stays in the text)
+import type { CaseResult, RunReport } from '../results/index.ts';
+import { evidenceText } from './evidence-text.ts';
+import { caseGroup, groupBy, isWaived } from './group.ts';
+import type { ReportWriter } from './writer.ts';
+
+// Code points XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF):
+// written as visible `\uXXXX` text so the evidence keeps the fact that they were there.
+const FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+function clean(text: string): string {
+  return text.replace(FORBIDDEN, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/** Escapes text content (`]]>` is harmless once `>` is escaped). */
+export function xmlText(text: string): string {
+  return clean(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Escapes an attribute value; line breaks and tabs as references so parsers keep them. */
+export function xmlAttr(text: string): string {
+  return xmlText(text)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
+}
+
+function attrs(values: Record<string, string | number>): string {
+  return Object.entries(values).map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`).join('');
+}
+
+function seconds(ms: number): string {
+  return (Math.max(0, ms) / 1000).toFixed(3);
+}
+
+interface Counts { tests: number; failures: number; errors: number; skipped: number; time: number }
+
+function countsOf(cases: readonly CaseResult[]): Counts {
+  const c: Counts = { tests: cases.length, failures: 0, errors: 0, skipped: 0, time: 0 };
+  for (const r of cases) {
+    c.time += r.durationMs;
+    if (isWaived(r) || r.verdict === 'SKIP') c.skipped++;
+    else if (r.verdict === 'FAIL') c.failures++;
+    else if (r.verdict === 'ERROR') c.errors++;
+  }
+  return c;
+}
+
+function counted(c: Counts): Record<string, string | number> {
+  return { tests: c.tests, failures: c.failures, errors: c.errors, skipped: c.skipped, time: seconds(c.time) };
+}
+
+function testcase(r: CaseResult, group: string): string {
+  const open = `    <testcase${attrs({ classname: group, name: r.id, time: seconds(r.durationMs) })}>`;
+  const body: string[] = [
+    '      <properties>',
+    `        <property${attrs({ name: 'title', value: r.title })}/>`,
+    `        <property${attrs({ name: 'level', value: r.level })}/>`,
+    `        <property${attrs({ name: 'specRef', value: r.specRef })}/>`,
+    `        <property${attrs({ name: 'verdict', value: r.verdict })}/>`,
+    ...(r.waiver ? [`        <property${attrs({ name: 'waiver', value: r.waiver.reason })}/>`] : []),
+    '      </properties>',
+  ];
+  const reason = r.reason ?? r.verdict;
+  const evidence = evidenceText(r.evidence);
+  if (isWaived(r)) {
+    body.push(`      <skipped${attrs({ message: `waived: ${r.waiver?.reason ?? ''}` })}/>`);
+    body.push(`      <system-out>${xmlText(`${r.verdict} (waived): ${reason}${evidence ? `\n\n${evidence}` : ''}`)}</system-out>`);
+  } else if (r.verdict === 'FAIL' || r.verdict === 'ERROR') {
+    const tag = r.verdict === 'FAIL' ? 'failure' : 'error';
+    body.push(`      <${tag}${attrs({ message: reason, type: r.verdict })}>${xmlText(evidence || reason)}</${tag}>`);
+  } else if (r.verdict === 'SKIP') {
+    body.push(`      <skipped${attrs({ message: reason })}/>`);
+  } else if (r.verdict === 'WARN') {
+    body.push(`      <system-out>${xmlText(`WARN (${r.level}): ${reason}${evidence ? `\n\n${evidence}` : ''}`)}</system-out>`);
+  } else if (r.waiver) {
+    body.push(`      <system-out>${xmlText(`passes; the waiver is no longer needed (${r.waiver.reason})`)}</system-out>`);
+  }
+  return [open, ...body, '    </testcase>'].join('\n');
+}
+
+export function renderJunit(report: RunReport): string {
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  lines.push(`<testsuites${attrs({ name: `collect-conformance ${report.kind}`, ...counted(countsOf(report.cases)) })}>`);
+  for (const [group, cases] of groupBy(report.cases, (c) => caseGroup(c.id))) {
+    lines.push(`  <testsuite${attrs({ name: group, ...counted(countsOf(cases)), timestamp: report.startedAt })}>`);
+    for (const c of cases) lines.push(testcase(c, group));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}
+
+export const junitWriter: ReportWriter = { fileName: 'junit.xml', render: renderJunit };

@@ -1,0 +1,86 @@
+// report.md: for a pull request or a ticket. Title, target, summary table, one table per case
+// group, then "Findings": every case that did not PASS, with its reason and evidence in
+// fenced blocks (curl lines as `sh`).
+import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
+import { evidenceSections } from './evidence-text.ts';
+import { caseGroup, formatMs, groupBy, isWaived } from './group.ts';
+import type { ReportWriter } from './writer.ts';
+
+/** A table cell: no raw `|`, line breaks, or HTML (GitHub renders inline HTML). */
+export function mdCell(text: string): string {
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n|\r|\n/g, '<br>');
+}
+
+/** Running text outside tables: inline HTML and markdown markup neutralised. */
+function mdText(text: string): string {
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([`*_[\]#|])/g, '\\$1');
+}
+
+/** A fenced block whose fence is longer than any backtick run inside it. */
+function fenced(text: string, lang = 'text'): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${lang}\n${text}\n${fence}`;
+}
+
+function verdictCell(c: CaseResult): string {
+  if (isWaived(c)) return `${c.verdict} (waived)`;
+  return c.verdict;
+}
+
+export function renderMarkdown(report: RunReport): string {
+  const out: string[] = [];
+  const title = report.kind === 'vectors' ? 'collect-conformance vectors report' : 'collect-conformance conformance report';
+  out.push(`# ${title}`, '');
+  out.push(`- Tool: collect-conformance ${mdText(report.tool.version)}`);
+  out.push(`- Started: ${mdText(report.startedAt)}`);
+  out.push(`- Finished: ${report.finishedAt ? mdText(report.finishedAt) : '(still running, or stopped before the end)'}`);
+  out.push(`- Seed: ${report.seed}`, '');
+  out.push('Target (secrets redacted):', '', fenced(JSON.stringify(report.target, null, 2), 'json'), '');
+
+  out.push('## Summary', '');
+  out.push(`| ${VERDICTS.join(' | ')} | total |`, `|${' ---: |'.repeat(VERDICTS.length + 1)}`);
+  out.push(`| ${VERDICTS.map((v) => report.summary[v]).join(' | ')} | ${report.cases.length} |`, '');
+  const waived = report.cases.filter(isWaived);
+  if (waived.length > 0) out.push(`${waived.length} failure(s) waived: ${waived.map((c) => `\`${c.id}\``).join(', ')}.`, '');
+
+  out.push('## Cases', '');
+  for (const [group, cases] of groupBy(report.cases, (c) => caseGroup(c.id))) {
+    out.push(`### ${mdText(group)}`, '');
+    out.push('| id | level | verdict | title | spec | duration |', '| --- | --- | --- | --- | --- | ---: |');
+    for (const c of cases) {
+      out.push(`| \`${mdCell(c.id)}\` | ${c.level} | ${verdictCell(c)} | ${mdCell(c.title)} | ${mdCell(c.specRef)} | ${formatMs(c.durationMs)} ms |`);
+    }
+    out.push('');
+  }
+
+  const findings = report.cases.filter((c) => c.verdict !== 'PASS');
+  out.push('## Findings', '');
+  if (findings.length === 0) out.push('Every case passed.', '');
+  for (const c of findings) {
+    out.push(`### ${c.verdict}: ${mdText(c.id)}`, '');
+    out.push(`${mdText(c.title)} (${c.level}, ${mdText(c.specRef)}, ${formatMs(c.durationMs)} ms)`, '');
+    if (c.waiver) {
+      const note = isWaived(c) ? 'Waived' : 'Waiver on file (not applied)';
+      out.push(`> ${note}: ${mdText(c.waiver.reason)}${c.waiver.expires ? ` (expires ${mdText(c.waiver.expires)})` : ''}`, '');
+    }
+    out.push(`**Reason:** ${mdText(c.reason ?? '(none given)').replace(/\r?\n/g, '  \n')}`, '');
+    for (const s of evidenceSections(c.evidence)) {
+      out.push(`**${mdText(s.title)}**`, '', fenced(s.text, s.kind === 'curl' ? 'sh' : s.kind === 'other' ? 'json' : 'text'), '');
+    }
+  }
+  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+export const markdownWriter: ReportWriter = { fileName: 'report.md', render: renderMarkdown };

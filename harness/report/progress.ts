@@ -1,0 +1,69 @@
+// Terminal progress: one line per finished case, and the closing summary. Colour only when
+// the caller says the stream is a TTY.
+import { dirname, isAbsolute, relative, sep, basename } from 'node:path';
+import { VERDICTS, type CaseResult, type RunReport, type Verdict } from '../results/index.ts';
+import { formatMs, isWaived } from './group.ts';
+
+export interface ProgressOptions {
+  /** ANSI colours; pass `stream.isTTY === true`. Default false. */
+  color?: boolean;
+}
+
+const ANSI: Record<Verdict, string> = { PASS: '32', FAIL: '31', WARN: '33', SKIP: '36', ERROR: '35' };
+const WIDTH = Math.max(...VERDICTS.map((v) => v.length));
+
+function paint(text: string, code: string, on: boolean): string {
+  return on ? `\u001b[${code}m${text}\u001b[39m` : text;
+}
+
+/** One line, whatever the reason holds: line breaks and runs of spaces become one space. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * `PASS  receiver.token.missing  12 ms`
+ * `FAIL  receiver.token.wrong  15 ms  answered 200, expected 403`
+ * `FAIL  receiver.token.wrong  15 ms  [waived: vendor bug 12]  answered 200, expected 403`
+ */
+export function formatCaseLine(result: CaseResult, options: ProgressOptions = {}): string {
+  const color = options.color === true;
+  const verdict = paint(result.verdict.padEnd(WIDTH), ANSI[result.verdict], color);
+  let line = `${verdict} ${result.id}  ${formatMs(result.durationMs)} ms`;
+  if (result.waiver) {
+    const mark = isWaived(result) ? `[waived: ${oneLine(result.waiver.reason)}]` : '[waiver not needed]';
+    line += `  ${color ? paint(mark, '2', true) : mark}`;
+  }
+  if (result.verdict !== 'PASS' && result.reason) line += `  ${oneLine(result.reason)}`;
+  return line;
+}
+
+export interface SummaryOptions extends ProgressOptions {
+  /** Directory the report path is shown relative to (default process.cwd()). */
+  cwd?: string;
+}
+
+/**
+ * `34 cases: 30 PASS, 1 FAIL, 0 WARN, 3 SKIP, 0 ERROR — reports in reports/latest/ (report.json, junit.xml, report.md, index.html)`
+ * then, when some failures are waived, a line naming them.
+ */
+export function formatSummary(report: RunReport, files: readonly string[], options: SummaryOptions = {}): string {
+  const color = options.color === true;
+  const n = report.cases.length;
+  const counts = VERDICTS.map((v) => {
+    const text = `${report.summary[v]} ${v}`;
+    return report.summary[v] > 0 && v !== 'PASS' ? paint(text, ANSI[v], color) : text;
+  }).join(', ');
+  let line = `${n} ${n === 1 ? 'case' : 'cases'}: ${counts}`;
+  if (files.length > 0) {
+    const first = files[0] ?? '';
+    const dir = dirname(first);
+    const rel = relative(options.cwd ?? process.cwd(), dir);
+    const shown = rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
+    line += ` — reports in ${shown}${sep} (${files.map((f) => basename(f)).join(', ')})`;
+  }
+  const lines = [line];
+  const waived = report.cases.filter(isWaived);
+  if (waived.length > 0) lines.push(`${waived.length} waived: ${waived.map((c) => c.id).join(', ')}`);
+  return lines.join('\n');
+}

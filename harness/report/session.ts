@@ -1,0 +1,103 @@
+// A report session: the files are rewritten after every finished case, each atomically (temp
+// file, then rename), so a run that crashes or is killed leaves complete files for the cases
+// that finished.
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { countVerdicts, type CaseResult, type RunReport } from '../results/index.ts';
+import type { Redactor } from '../secrets/index.ts';
+import { htmlWriter } from './html.ts';
+import { jsonWriter } from './json.ts';
+import { junitWriter } from './junit.ts';
+import { markdownWriter } from './markdown.ts';
+import type { ReportWriter } from './writer.ts';
+
+export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'index.html'] as const;
+export type ReportFile = (typeof REPORT_FILES)[number];
+
+/** One writer per file of REPORT_FILES, in that order. */
+export const WRITERS: readonly ReportWriter[] = [jsonWriter, junitWriter, markdownWriter, htmlWriter];
+
+export interface OpenReportOptions {
+  /** Created (recursively) when missing. */
+  dir: string;
+  /** Everything but the cases and the end: `tool`, `kind`, `target` (already redacted), `startedAt`, `seed`. */
+  header: Omit<RunReport, 'summary' | 'cases' | 'finishedAt'>;
+  /** Second line of defence: every case and the header pass through it before being written. */
+  redactor?: Redactor;
+}
+
+export interface ReportSession {
+  /** Appends a finished case and rewrites every file. */
+  add(result: CaseResult): Promise<void>;
+  /** Sets finishedAt, writes the final files, returns the report and the files' paths. */
+  finish(): Promise<{ report: RunReport; files: string[] }>;
+}
+
+export class ReportError extends Error {
+  readonly code: 'ERR_REPORT_FINISHED' | 'ERR_REPORT_WRITE';
+  constructor(code: ReportError['code'], message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ReportError';
+    this.code = code;
+  }
+}
+
+async function writeAtomically(path: string, content: string): Promise<void> {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temp, content, 'utf8');
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new ReportError('ERR_REPORT_WRITE', `cannot write report file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export async function openReport(options: OpenReportOptions): Promise<ReportSession> {
+  const { dir, redactor } = options;
+  await mkdir(dir, { recursive: true });
+  const header = redactor ? redactor.value(options.header) : options.header;
+  const cases: CaseResult[] = [];
+  let finishedAt: string | undefined;
+  // Writes run one after another, so a slow write never lands after a newer one.
+  let queue: Promise<void> = Promise.resolve();
+
+  const snapshot = (): RunReport => ({
+    tool: header.tool,
+    kind: header.kind,
+    target: header.target,
+    startedAt: header.startedAt,
+    ...(finishedAt === undefined ? {} : { finishedAt }),
+    seed: header.seed,
+    summary: countVerdicts(cases),
+    cases: [...cases],
+  });
+
+  const files = WRITERS.map((w) => join(dir, w.fileName));
+
+  const writeAll = (report: RunReport): Promise<void> => {
+    const next = queue.then(async () => {
+      for (const [i, writer] of WRITERS.entries()) await writeAtomically(files[i] ?? '', writer.render(report));
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  // The files exist from the start: an empty report is still a valid one.
+  await writeAll(snapshot());
+
+  return {
+    async add(result: CaseResult): Promise<void> {
+      if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `report in ${dir} is finished; case ${result.id} was not added`);
+      cases.push(redactor ? redactor.value(result) : result);
+      await writeAll(snapshot());
+    },
+    async finish(): Promise<{ report: RunReport; files: string[] }> {
+      finishedAt ??= new Date().toISOString();
+      const report = snapshot();
+      await writeAll(report);
+      return { report, files: [...files] };
+    },
+  };
+}
