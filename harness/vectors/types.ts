@@ -1,0 +1,78 @@
+// The shapes of the golden vector files (vectors/*.json), as the shared brief fixes them.
+// The JSON Schemas in vectors/schemas/ are the authority; these types follow them.
+
+export type VectorResult = 'valid' | 'invalid' | 'acceptable';
+
+export interface FlagNote {
+  bugType: string;
+  description: string;
+  effect?: string;
+}
+
+/** Common header of every vector file (Wycheproof style). */
+export interface VectorFileHeader {
+  algorithm: string;
+  schema: string;
+  version: string;
+  specRef: string;
+  numberOfTests: number;
+  header: string[];
+  notes: Record<string, FlagNote>;
+}
+
+interface VectorBase {
+  tcId: number;
+  comment: string;
+  flags: string[];
+  specRef?: string;
+  result: VectorResult;
+}
+
+export interface SignatureAlternative {
+  label: string;
+  message: string;
+  signature: string;
+}
+
+export interface SignatureVector extends VectorBase {
+  secret: string;
+  clientKey?: string;
+  /** The raw JSON text, the bytes sent. */
+  body: string;
+  pairs: Array<[string, string]>;
+  message: string;
+  signature: string;
+  authorization?: string;
+  /** Only in `invalid` tests: the signature that must be refused. */
+  presentedSignature?: string;
+  alternatives?: SignatureAlternative[];
+}
+
+export interface CallbackUrlVector extends VectorBase {
+  callbackUrl: string;
+  params: { transaction_id: string; status: string; message: string };
+  url: string;
+  requestTarget?: string;
+  alternatives?: Array<{ label: string; url: string }>;
+}
+
+export interface CallbackQueryVector extends VectorBase {
+  requestTarget: string;
+  expected: { transaction_id?: string; status?: string; message?: string };
+  all: Array<[string, string]>;
+  alternatives?: Array<{ label: string; expected: { transaction_id?: string; status?: string; message?: string } }>;
+}
+
+export interface VectorFiles {
+  signature: VectorFileHeader & { tests: SignatureVector[] };
+  'callback-url': VectorFileHeader & { tests: CallbackUrlVector[] };
+  'callback-query': VectorFileHeader & { tests: CallbackQueryVector[] };
+}
+
+export type VectorFileName = keyof VectorFiles;
+export const VECTOR_FILE_NAMES: readonly VectorFileName[] = ['signature', 'callback-url', 'callback-query'];
+
+/** `vectors.<file>.<tcId>` (DESIGN.md). */
+export function vectorCaseId(file: VectorFileName, tcId: number): string {
+  return `vectors.${file}.${tcId}`;
+}
