@@ -1,0 +1,131 @@
+// The callback endpoint of §4.3, following the receiver rules of §6.
+//
+// Answers (fault-free):
+//   405  a method other than GET (Allow: GET)
+//   403  X-Callback-Token absent, different, or sent more than once; nothing changes
+//   400  transaction_id absent, or status not exactly SUCCESS / FAILED; nothing changes
+//   404  transaction_id the receiver does not hold; nothing changes
+//   200  {"result":"applied"}   the record was pending and now holds the outcome
+//   200  {"result":"duplicate"} the record was no longer pending; nothing changes
+// The 200 goes out before the fulfilment work (workMs x timeScale) starts.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseCallbackQuery, queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
+import type { ReceiverContext } from './context.ts';
+import { parseWithoutDecoding, parseWithoutPlus } from './faulty-parsers.ts';
+import { errorBody, sendJson } from './http.ts';
+import type { ApplyResult } from './store.ts';
+import { checkToken } from './token.ts';
+
+const CALLBACK_PARAMS = new Set(['transaction_id', 'status', 'message']);
+
+interface Decision {
+  status: number;
+  result: string;
+  body: unknown;
+  /** True when an outcome was applied (fulfilment work follows). */
+  applied: boolean;
+}
+
+function parse(target: string, ctx: ReceiverContext): ParsedCallbackQuery {
+  if (ctx.faults.has('no-percent-decoding')) return parseWithoutDecoding(target);
+  if (ctx.faults.has('plus-not-space')) return parseWithoutPlus(target);
+  return parseCallbackQuery(target);
+}
+
+function refuse(status: number, code: string, message: string): Decision {
+  return { status, result: code, body: errorBody(code, message), applied: false };
+}
+
+/** Everything after the token check: which state to apply, and applying it. */
+async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promise<Decision> {
+  const { faults, store } = ctx;
+  const firstName = params.all[0]?.[0];
+  if (faults.has('rejects-existing-query') && firstName !== undefined && firstName !== 'transaction_id') {
+    return refuse(400, 'ERR_UNEXPECTED_QUERY', `query must start with transaction_id (got ${JSON.stringify(firstName)})`);
+  }
+  if (faults.has('rejects-extra-params')) {
+    const extra = params.all.find(([name]) => !CALLBACK_PARAMS.has(name));
+    if (extra) return refuse(400, 'ERR_UNKNOWN_PARAMETER', `unknown parameter ${JSON.stringify(extra[0])}`);
+  }
+  const id = params.transaction_id;
+  if (id === undefined) return refuse(400, 'ERR_MISSING_TRANSACTION_ID', 'transaction_id is missing');
+
+  let state: string;
+  if (faults.has('status-ignored')) {
+    state = 'SUCCESS';
+  } else if (params.status === 'SUCCESS' || params.status === 'FAILED') {
+    state = params.status;
+  } else if (faults.has('unknown-status-applied') && params.status !== undefined) {
+    state = params.status;
+  } else {
+    return refuse(400, 'ERR_UNKNOWN_STATUS', params.status === undefined
+      ? 'status is missing'
+      : `status must be SUCCESS or FAILED (got ${JSON.stringify(params.status)})`);
+  }
+
+  let outcome: ApplyResult;
+  if (faults.has('racy-idempotence')) {
+    outcome = await store.applyRacy(id, state, racyRoundTripMs(ctx));
+  } else if (faults.has('not-idempotent')) {
+    outcome = store.applyAlways(id, state);
+  } else {
+    outcome = store.applyIfPending(id, state);
+  }
+
+  switch (outcome.kind) {
+    case 'unknown':
+      if (faults.has('unknown-id-created')) {
+        store.createApplied(id, state);
+        return { status: 200, result: 'applied (created)', body: { result: 'applied' }, applied: true };
+      }
+      return refuse(404, 'ERR_UNKNOWN_TRANSACTION', `no transaction ${JSON.stringify(id)}`);
+    case 'duplicate':
+      if (faults.has('500-on-duplicate')) return refuse(500, 'ERR_ALREADY_PROCESSED', 'transaction already processed');
+      return { status: 200, result: 'duplicate', body: { result: 'duplicate', state: outcome.record.state }, applied: false };
+    case 'applied':
+      return { status: 200, result: 'applied', body: { result: 'applied', state: outcome.record.state }, applied: true };
+  }
+}
+
+/** A simulated database round-trip: long enough for concurrent duplicates to overlap. */
+function racyRoundTripMs(ctx: ReceiverContext): number {
+  return Math.max(50, 100 * ctx.config.timeScale);
+}
+
+export async function handleCallback(req: IncomingMessage, res: ServerResponse, path: string, ctx: ReceiverContext): Promise<void> {
+  const target = req.url ?? '';
+  const rawQuery = queryOf(target);
+  const method = req.method ?? '';
+  req.resume(); // a GET body is ignored, but drained so the connection can be reused
+
+  if (method !== 'GET') {
+    sendJson(res, 405, errorBody('ERR_METHOD_NOT_ALLOWED', `callbacks are GET (got ${method})`), { allow: 'GET' });
+    ctx.log({ area: 'callback', method, path, rawQuery, status: 405, result: 'method not allowed' });
+    return;
+  }
+
+  const workMs = ctx.config.workMs * ctx.config.timeScale;
+  const token = checkToken(req.headersDistinct['x-callback-token'], ctx.config.callbackToken, ctx.faults);
+  const params = parse(target, ctx);
+
+  if (token !== 'ok') {
+    let result = 'no action';
+    if (ctx.faults.has('act-then-403')) {
+      const acted = await decide(params, ctx);                       // fault: acts first
+      if (acted.applied) void ctx.work.run(workMs);
+      result = `${acted.result} (then refused)`;
+    }
+    const status = ctx.faults.has('status-401') ? 401 : 403;
+    sendJson(res, status, errorBody('ERR_CALLBACK_TOKEN', `X-Callback-Token ${token}`));
+    ctx.log({ area: 'callback', method, path, rawQuery, token, status, result });
+    return;
+  }
+
+  const decision = await decide(params, ctx);
+  if (decision.applied) {
+    const work = ctx.work.run(workMs);
+    if (ctx.faults.has('slow-reply')) await work;                    // fault: work before reply
+  }
+  sendJson(res, decision.status, decision.body);
+  ctx.log({ area: 'callback', method, path, rawQuery, token, status: decision.status, result: decision.result });
+}

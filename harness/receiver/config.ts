@@ -1,0 +1,96 @@
+// The receiver's configuration: defaults, and the checks that make a bad value fail at start
+// (naming the field) rather than at the first callback.
+import { randomBytes } from 'node:crypto';
+import { isReceiverFault, type ReceiverFault } from './faults.ts';
+
+export interface ReceiverConfig {
+  /** The pre-shared X-Callback-Token value (§2.2). Generated when not given. */
+  callbackToken: string;
+  /** Where callbacks are served; default '/callback'. */
+  callbackPath: string;
+  /** Where the test hooks of DESIGN.md are served; default '/_conformance'. */
+  hooksPath: string;
+  /** Test hooks on (default) or off (a black-box receiver). */
+  hooks: boolean;
+  /** Fulfilment work done after replying, in ms before scaling. */
+  workMs: number;
+  /** Multiplies every delay; 1 = real time, tests use 0.01–0.05. */
+  timeScale: number;
+  faults: ReceiverFault[];
+  /** Serve https with this PEM key and certificate. */
+  tls?: { key: string; cert: string };
+  /** Where log lines go (one line each, no newline); default: stderr. */
+  log?: (line: string) => void;
+}
+
+/**
+ * 5 s of work: at timeScale 1 it exceeds the default replyDeadlineMs (3000), so `slow-reply`
+ * is caught by a case that waits for the reply.
+ */
+export const DEFAULT_WORK_MS = 5000;
+
+export const RECEIVER_DEFAULTS: Omit<ReceiverConfig, 'callbackToken'> = {
+  callbackPath: '/callback',
+  hooksPath: '/_conformance',
+  hooks: true,
+  workMs: DEFAULT_WORK_MS,
+  timeScale: 1,
+  faults: [],
+};
+
+export class ReceiverConfigError extends Error {
+  override readonly name = 'ReceiverConfigError';
+  readonly code = 'ERR_RECEIVER_CONFIG';
+}
+
+/** A random test token (never a real one); printed once by the CLI when it generated it. */
+export function generateTestToken(): string {
+  return `test-${randomBytes(18).toString('base64url')}`;
+}
+
+export function resolveReceiverConfig(partial: Partial<ReceiverConfig> = {}): ReceiverConfig {
+  const config: ReceiverConfig = {
+    ...RECEIVER_DEFAULTS,
+    ...stripUndefined(partial),
+    callbackToken: partial.callbackToken ?? generateTestToken(),
+    faults: [...(partial.faults ?? RECEIVER_DEFAULTS.faults)],
+  };
+  checkConfig(config);
+  return config;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function fail(field: string, message: string): never {
+  throw new ReceiverConfigError(`receiver config: ${field}: ${message}`);
+}
+
+function checkConfig(config: ReceiverConfig): void {
+  if (typeof config.callbackToken !== 'string' || config.callbackToken.length === 0) {
+    fail('callbackToken', 'must be a non-empty string');
+  }
+  // Header values cannot carry CR, LF or NUL, and Node strips surrounding spaces and tabs:
+  // such a token could never be presented, so every callback would get 403.
+  if (/[\r\n\0]/.test(config.callbackToken) || config.callbackToken !== config.callbackToken.replace(/^[ \t]+|[ \t]+$/g, '')) {
+    fail('callbackToken', 'must not contain CR, LF, NUL or leading/trailing spaces');
+  }
+  for (const field of ['callbackPath', 'hooksPath'] as const) {
+    const path = config[field];
+    if (typeof path !== 'string' || !/^\/[^?#\s]*$/.test(path)) fail(field, `must start with "/" and hold no "?", "#" or spaces (got ${JSON.stringify(path)})`);
+  }
+  if (config.hooks && (config.hooksPath === config.callbackPath || config.callbackPath.startsWith(`${config.hooksPath}/`))) {
+    fail('hooksPath', 'must not overlap callbackPath');
+  }
+  if (typeof config.hooks !== 'boolean') fail('hooks', 'must be a boolean');
+  if (!Number.isFinite(config.workMs) || config.workMs < 0) fail('workMs', `must be a number >= 0 (got ${String(config.workMs)})`);
+  if (!Number.isFinite(config.timeScale) || config.timeScale <= 0) fail('timeScale', `must be a number > 0 (got ${String(config.timeScale)})`);
+  if (!Array.isArray(config.faults)) fail('faults', 'must be an array of fault names');
+  config.faults.forEach((name, i) => {
+    if (!isReceiverFault(String(name))) fail(`faults[${i}]`, `unknown fault ${JSON.stringify(name)} (see --list-faults)`);
+  });
+  if (config.tls !== undefined && (typeof config.tls.key !== 'string' || typeof config.tls.cert !== 'string')) {
+    fail('tls', 'must be {key, cert} PEM strings');
+  }
+}

@@ -1,0 +1,60 @@
+// Fault switches: each one is a single, named deviation from §4.3/§6 that a real receiver is
+// known to make. Switched on one at a time, they are the faulty targets that prove each
+// receiver case can fail (in the spirit of Bowtie's "fauxmplementations").
+
+export const RECEIVER_FAULT_NAMES = [
+  'no-token-check',
+  'presence-only-token',
+  'prefix-token-match',
+  'case-insensitive-token',
+  'trimmed-token',
+  'first-token-header',
+  'status-401',
+  'act-then-403',
+  'not-idempotent',
+  'racy-idempotence',
+  'slow-reply',
+  '500-on-duplicate',
+  'status-ignored',
+  'unknown-status-applied',
+  'unknown-id-created',
+  'no-percent-decoding',
+  'plus-not-space',
+  'rejects-extra-params',
+  'rejects-existing-query',
+] as const;
+
+export type ReceiverFault = (typeof RECEIVER_FAULT_NAMES)[number];
+
+export interface ReceiverFaultInfo {
+  name: ReceiverFault;
+  description: string;
+  specRef: string;
+}
+
+/** Data, not code: what each switch does and which rule it breaks. */
+export const RECEIVER_FAULTS: readonly ReceiverFaultInfo[] = [
+  { name: 'no-token-check', specRef: '§6 rule 1', description: 'X-Callback-Token is not checked at all' },
+  { name: 'presence-only-token', specRef: '§6 rule 1', description: 'any X-Callback-Token value is accepted, only its absence gets 403' },
+  { name: 'prefix-token-match', specRef: '§6 rule 1', description: 'a token that starts with the configured one is accepted (extra trailing characters pass)' },
+  { name: 'case-insensitive-token', specRef: '§6 rule 1', description: 'the token is compared ignoring letter case' },
+  { name: 'trimmed-token', specRef: '§6 rule 1', description: 'the token is trimmed (String.prototype.trim, e.g. a trailing 0xA0 byte) before comparing' },
+  { name: 'first-token-header', specRef: '§6 rule 1', description: 'of an X-Callback-Token header sent twice, the first value is used' },
+  { name: 'status-401', specRef: '§6 rule 1, §7', description: 'a bad or absent token gets 401 instead of 403' },
+  { name: 'act-then-403', specRef: '§6 rule 1', description: 'a callback with a bad token is applied, then answered 403' },
+  { name: 'not-idempotent', specRef: '§6 rule 2', description: 'every callback is applied, also when the record is no longer pending' },
+  { name: 'racy-idempotence', specRef: '§6 rule 2', description: 'pending is read, a simulated database round-trip is awaited, then the state is set: concurrent duplicates apply more than once' },
+  { name: 'slow-reply', specRef: '§6 rule 3, §8', description: 'the fulfilment work (workMs x timeScale) is done before answering' },
+  { name: '500-on-duplicate', specRef: '§6 rule 2, §4.3', description: 'a duplicate callback gets 500 (so the service retries it)' },
+  { name: 'status-ignored', specRef: '§6 Semantics', description: 'every callback is applied as SUCCESS, whatever its status' },
+  { name: 'unknown-status-applied', specRef: '§4.3, §6 Parameters', description: 'a status other than SUCCESS/FAILED (e.g. PENDING, success) is applied as the new state' },
+  { name: 'unknown-id-created', specRef: '§6 rule 2', description: 'a callback for an unknown transaction_id creates a record and applies the outcome' },
+  { name: 'no-percent-decoding', specRef: '§6 Parameters', description: 'query values are used raw: neither %XX nor + is decoded' },
+  { name: 'plus-not-space', specRef: '§6 Parameters', description: '%XX is decoded but + is left as a plus (decodeURIComponent)' },
+  { name: 'rejects-extra-params', specRef: '§6 URL composition', description: 'a query with parameters other than transaction_id, status, message gets 400' },
+  { name: 'rejects-existing-query', specRef: '§6 URL composition', description: 'a query with parameters before transaction_id (the callback URL\'s own query) gets 400' },
+];
+
+export function isReceiverFault(name: string): name is ReceiverFault {
+  return (RECEIVER_FAULT_NAMES as readonly string[]).includes(name);
+}

@@ -1,0 +1,76 @@
+// The test hooks of DESIGN.md, so that a conformance run can see what the receiver *did*.
+//
+//   POST {hooks}/transactions  {"transaction_id": "…", "amount": "10.00"}
+//     201 the pending record · 400 bad body · 409 id already held · 413 body over 64 KiB
+//   GET  {hooks}/transactions/{percent-encoded id}
+//     200 {"transaction_id", "state", "actions"} · 404 unknown id · 400 malformed %-encoding
+//   other methods: 405 with Allow.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ReceiverContext } from './context.ts';
+import { errorBody, readBody, sendJson } from './http.ts';
+
+export const HOOKS_BODY_LIMIT = 64 * 1024;
+
+export function isHooksPath(path: string, ctx: ReceiverContext): boolean {
+  const base = `${ctx.config.hooksPath}/transactions`;
+  return ctx.config.hooks && (path === base || path.startsWith(`${base}/`));
+}
+
+type SeedBody = { transaction_id: string; amount: string };
+
+function checkSeedBody(value: unknown): SeedBody | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'body must be a JSON object';
+  const body = value as Record<string, unknown>;
+  if (typeof body.transaction_id !== 'string' || body.transaction_id === '') return 'transaction_id must be a non-empty string';
+  if (typeof body.amount !== 'string') return 'amount must be a string (e.g. "10.00")';
+  return { transaction_id: body.transaction_id, amount: body.amount };
+}
+
+export async function handleHooks(req: IncomingMessage, res: ServerResponse, path: string, ctx: ReceiverContext): Promise<void> {
+  const method = req.method ?? '';
+  const base = `${ctx.config.hooksPath}/transactions`;
+  const done = (status: number, body: unknown, result: string, headers?: Record<string, string>) => {
+    sendJson(res, status, body, headers);
+    ctx.log({ area: 'hooks', method, path, rawQuery: '', status, result });
+  };
+
+  if (path === base) {
+    if (method !== 'POST') {
+      req.resume();
+      return done(405, errorBody('ERR_METHOD_NOT_ALLOWED', `use POST (got ${method})`), 'method not allowed', { allow: 'POST' });
+    }
+    const read = await readBody(req, HOOKS_BODY_LIMIT);
+    if (!read.ok) {
+      if (read.reason === 'aborted') return;
+      return done(413, errorBody('ERR_BODY_TOO_LARGE', `body over ${HOOKS_BODY_LIMIT} bytes`), 'too large', { connection: 'close' });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(read.body.toString('utf8'));
+    } catch {
+      return done(400, errorBody('ERR_BAD_BODY', 'body is not JSON'), 'bad body');
+    }
+    const seed = checkSeedBody(parsed);
+    if (typeof seed === 'string') return done(400, errorBody('ERR_BAD_BODY', seed), 'bad body');
+    const record = ctx.store.seed(seed.transaction_id, seed.amount);
+    if (!record) {
+      return done(409, errorBody('ERR_TRANSACTION_EXISTS', `transaction ${JSON.stringify(seed.transaction_id)} already held`), 'exists');
+    }
+    return done(201, { ...record }, 'seeded');
+  }
+
+  req.resume();
+  if (method !== 'GET') {
+    return done(405, errorBody('ERR_METHOD_NOT_ALLOWED', `use GET (got ${method})`), 'method not allowed', { allow: 'GET' });
+  }
+  // The id is one percent-encoded segment; it may hold any character, '/' included (%2F).
+  let id: string;
+  try {
+    id = decodeURIComponent(path.slice(base.length + 1));
+  } catch {
+    return done(400, errorBody('ERR_BAD_ID', 'transaction id is not valid percent-encoding'), 'bad id');
+  }
+  const record = ctx.store.get(id);
+  if (!record) return done(404, errorBody('ERR_UNKNOWN_TRANSACTION', `no transaction ${JSON.stringify(id)}`), 'unknown');
+  return done(200, { transaction_id: record.transaction_id, state: record.state, actions: record.actions }, 'found');
+}

@@ -1,0 +1,41 @@
+// §6 rule 1: X-Callback-Token absent or different from the configured value → 403, no action.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ReceiverFault } from './faults.ts';
+
+export type TokenVerdict = 'ok' | 'absent' | 'wrong' | 'repeated';
+
+/**
+ * Constant-time equality for strings of any length: both sides are hashed first, so
+ * timingSafeEqual always compares 32 bytes and the time does not reveal the length or the
+ * position of the first difference.
+ */
+export function tokensEqual(presented: string, configured: string): boolean {
+  const a = createHash('sha256').update(presented, 'latin1').digest();
+  const b = createHash('sha256').update(configured, 'latin1').digest();
+  return timingSafeEqual(a, b) && presented.length === configured.length;
+}
+
+/**
+ * `values` is the header as sent, one entry per occurrence (IncomingMessage.headersDistinct).
+ * A header sent twice is not "the configured value" whatever its parts are: Node would join
+ * it as "a, b", and accepting either part lets a second header smuggle the token in.
+ * Node decodes header bytes as latin1 and strips surrounding spaces and tabs itself.
+ */
+export function checkToken(values: readonly string[] | undefined, configured: string, faults: ReadonlySet<ReceiverFault>): TokenVerdict {
+  if (faults.has('no-token-check')) return 'ok';
+  if (!values || values.length === 0) return 'absent';
+  if (faults.has('presence-only-token')) return 'ok';
+  let presented: string;
+  if (values.length > 1) {
+    if (!faults.has('first-token-header')) return 'repeated';
+    presented = values[0]!;                                          // fault: first value wins
+  } else {
+    presented = values[0]!;
+  }
+  if (faults.has('trimmed-token')) presented = presented.trim();     // fault: trims NBSP & co.
+  if (faults.has('prefix-token-match')) return presented.startsWith(configured) ? 'ok' : 'wrong';
+  if (faults.has('case-insensitive-token')) {
+    return tokensEqual(presented.toLowerCase(), configured.toLowerCase()) ? 'ok' : 'wrong';
+  }
+  return tokensEqual(presented, configured) ? 'ok' : 'wrong';
+}
