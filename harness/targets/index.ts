@@ -1,0 +1,8 @@
+// Public face of target files (DESIGN.md "Target files"): schema, loading, secret references,
+// redaction, and the reachability probe behind exit status 3.
+export type { ResolvedReceiverTarget, ResolvedServiceTarget, ResolvedTarget } from './types.ts';
+export { TARGET_DEFAULTS, SECRET_KEYS } from './types.ts';
+export { TargetFileError, TargetUnreachable } from './errors.ts';
+export { loadTargetFile, parseTarget, TARGET_SCHEMA, TARGET_SCHEMA_URL, type ParseTargetOptions } from './load.ts';
+export { secretsOf, redactTarget } from './redact.ts';
+export { probeTarget, entryUrlOf } from './probe.ts';

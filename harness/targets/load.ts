@@ -1,0 +1,190 @@
+// Target file → resolved target: JSON Schema (2020-12) first, then the environment for
+// `{"env": …}` references, then defaults and the CA file.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { TargetFileError } from './errors.ts';
+import { SECRET_KEYS, TARGET_DEFAULTS, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
+import { rememberSecretRefs } from './redact.ts';
+
+const addFormats = ajvFormats.default;
+
+export const TARGET_SCHEMA_URL = new URL('./target.schema.json', import.meta.url);
+export const TARGET_SCHEMA = JSON.parse(readFileSync(TARGET_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+function validate(value: unknown): ErrorObject[] {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    addFormats(ajv);
+    validator = ajv.compile(TARGET_SCHEMA);
+  }
+  return validator(value) ? [] : [...(validator.errors ?? [])];
+}
+
+type Env = Record<string, string | undefined>;
+
+export interface ParseTargetOptions {
+  /** Where relative `ca.file` paths start (default: the current directory). */
+  baseDir?: string;
+  /** Named in error messages (the file path). */
+  source?: string;
+}
+
+/** Reads, validates and resolves a target file. Throws TargetFileError (ERR_TARGET_INVALID). */
+export function loadTargetFile(path: string, env: Env = process.env): ResolvedTarget {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new TargetFileError([{ pointer: '', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }], path);
+  }
+  return parseTarget(text, env, { baseDir: dirname(resolve(path)), source: path });
+}
+
+/** Validates and resolves a target given as JSON text or as an already parsed value. */
+export function parseTarget(json: unknown, env: Env = process.env, options: ParseTargetOptions = {}): ResolvedTarget {
+  let value = json;
+  if (typeof json === 'string') {
+    try {
+      value = JSON.parse(json) as unknown;
+    } catch (error) {
+      throw new TargetFileError([{ pointer: '', message: `not JSON (${(error as Error).message})` }], options.source);
+    }
+  }
+  const literal = literalSecrets(value);
+  if (literal.length > 0) throw new TargetFileError(literal, options.source);
+  const errors = validate(value);
+  if (errors.length > 0) throw new TargetFileError(describe(errors), options.source);
+  const file = value as Record<string, unknown>;
+  const secrets = resolveSecrets(file, env, options.source);
+  const caCert = readCa(file, options);
+  const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert) : serviceFrom(file, secrets, caCert);
+  rememberSecretRefs(target, file);
+  return target;
+}
+
+/** A literal string where a `{"env": …}` reference belongs gets its own message (never echoing the value). */
+function literalSecrets(value: unknown): Array<{ pointer: string; message: string }> {
+  if (typeof value !== 'object' || value === null) return [];
+  const file = value as Record<string, unknown>;
+  return SECRET_KEYS.filter((key) => typeof file[key] === 'string').map((key) => ({
+    pointer: `/${key}`,
+    message: `secrets are not written in target files; use {"env": "NAME"} naming an environment variable`,
+  }));
+}
+
+function describe(errors: ErrorObject[]): Array<{ pointer: string; message: string }> {
+  const seen = new Set<string>();
+  const out: Array<{ pointer: string; message: string; branch: boolean }> = [];
+  for (const e of errors) {
+    if (e.keyword === 'if') continue; // "must match then schema": the then-errors say why
+    let pointer = e.instancePath;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'additionalProperties') {
+      pointer = `${pointer}/${String((e.params as { additionalProperty: string }).additionalProperty)}`;
+      message = 'unknown key';
+    } else if (e.keyword === 'required') {
+      pointer = `${pointer}/${String((e.params as { missingProperty: string }).missingProperty)}`;
+      message = 'is required';
+    } else if (e.keyword === 'enum') {
+      message = `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+    } else if (e.keyword === 'const') {
+      message = `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+    } else if (e.keyword === 'pattern' && e.schemaPath.includes('httpUrl')) {
+      message = 'must be an http:// or https:// URL';
+    }
+    const key = `${pointer}\u0000${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ pointer, message, branch: e.keyword === 'anyOf' || e.keyword === 'oneOf' });
+    }
+  }
+  // "must match a schema in anyOf" adds nothing when its branches said why.
+  return out
+    .filter((p) => !(p.branch && out.some((q) => !q.branch && q.pointer.startsWith(p.pointer))))
+    .map(({ pointer, message }) => ({ pointer, message }));
+}
+
+function resolveSecrets(file: Record<string, unknown>, env: Env, source?: string): Partial<Record<(typeof SECRET_KEYS)[number], string>> {
+  const resolved: Partial<Record<(typeof SECRET_KEYS)[number], string>> = {};
+  const problems: Array<{ pointer: string; message: string }> = [];
+  for (const key of SECRET_KEYS) {
+    const ref = file[key] as { env: string } | undefined;
+    if (!ref) continue;
+    const value = env[ref.env];
+    if (value === undefined || value === '') {
+      problems.push({ pointer: `/${key}`, message: `environment variable ${ref.env} is not set` });
+    } else {
+      resolved[key] = value;
+    }
+  }
+  if (problems.length > 0) throw new TargetFileError(problems, source);
+  return resolved;
+}
+
+function readCa(file: Record<string, unknown>, options: ParseTargetOptions): string | undefined {
+  const ca = file.ca as { file: string } | undefined;
+  if (!ca) return undefined;
+  const path = resolve(options.baseDir ?? process.cwd(), ca.file);
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new TargetFileError([{ pointer: '/ca/file', message: `cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})` }], options.source);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new TargetFileError([{ pointer: '/ca/file', message: `${path} holds no PEM certificate` }], options.source);
+  }
+  return pem;
+}
+
+function receiverFrom(file: Record<string, unknown>, secrets: Partial<Record<string, string>>, caCert?: string): ResolvedReceiverTarget {
+  const timing = (file.timing ?? {}) as Partial<ResolvedReceiverTarget['timing']>;
+  const target: ResolvedReceiverTarget = {
+    side: 'receiver',
+    callbackUrl: file.callbackUrl as string,
+    timing: { replyDeadlineMs: timing.replyDeadlineMs ?? TARGET_DEFAULTS.receiver.timing.replyDeadlineMs },
+  };
+  if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
+  if (typeof file.hooksUrl === 'string') target.hooksUrl = file.hooksUrl;
+  if (caCert !== undefined) target.caCert = caCert;
+  return target;
+}
+
+function serviceFrom(file: Record<string, unknown>, secrets: Partial<Record<string, string>>, caCert?: string): ResolvedServiceTarget {
+  const numbers = file.customerNumbers as { whitelisted: string[]; failing?: string[]; notWhitelisted?: string[] };
+  const listener = (file.listener ?? {}) as Partial<ResolvedServiceTarget['listener']>;
+  const timing = (file.timing ?? {}) as Partial<ResolvedServiceTarget['timing']>;
+  const defaults = TARGET_DEFAULTS.service;
+  const target: ResolvedServiceTarget = {
+    side: 'service',
+    baseUrl: file.baseUrl as string,
+    mode: file.mode as ResolvedServiceTarget['mode'],
+    clientId: file.clientId as number,
+    clientKey: secrets.clientKey!,
+    secretKey: secrets.secretKey!,
+    networkCode: file.networkCode as string,
+    customerNumbers: {
+      whitelisted: [...numbers.whitelisted],
+      notWhitelisted: [...(numbers.notWhitelisted ?? [])],
+      ...(numbers.failing ? { failing: [...numbers.failing] } : {}),
+    },
+    listener: {
+      host: listener.host ?? defaults.listener.host,
+      port: listener.port ?? defaults.listener.port,
+      publicUrl: listener.publicUrl ?? defaults.listener.publicUrl,
+      tls: listener.tls ?? defaults.listener.tls,
+      ...(listener.plainPublicUrl !== undefined ? { plainPublicUrl: listener.plainPublicUrl } : {}),
+    },
+    timing: {
+      callbackTimeoutMs: timing.callbackTimeoutMs ?? defaults.timing.callbackTimeoutMs,
+      retryWindowMs: timing.retryWindowMs ?? defaults.timing.retryWindowMs,
+    },
+  };
+  if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
+  if (file.sources !== undefined) target.sources = structuredClone(file.sources) as ResolvedServiceTarget['sources'] & object;
+  if (caCert !== undefined) target.caCert = caCert;
+  return target;
+}

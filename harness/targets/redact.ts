@@ -1,0 +1,35 @@
+// What of a target may leave the process: everything but the secret values.
+import { REDACTED } from '../secrets/index.ts';
+import { SECRET_KEYS, type ResolvedTarget } from './types.ts';
+
+/** The `{"env": …}` references a loaded target came from, to show them instead of the values. */
+const refsOf = new WeakMap<ResolvedTarget, Partial<Record<string, { env: string }>>>();
+
+export function rememberSecretRefs(target: ResolvedTarget, file: Record<string, unknown>): void {
+  const refs: Partial<Record<string, { env: string }>> = {};
+  for (const key of SECRET_KEYS) {
+    const ref = file[key] as { env: string } | undefined;
+    if (ref) refs[key] = { env: ref.env };
+  }
+  refsOf.set(target, refs);
+}
+
+/** The secret values of a target, for a Redactor. */
+export function secretsOf(target: ResolvedTarget): string[] {
+  const values = target.side === 'service' ? [target.clientKey, target.secretKey, target.callbackToken] : [target.callbackToken];
+  return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
+}
+
+/**
+ * The target for report.target: secrets become the `{"env": …}` reference they were loaded
+ * from (or "[REDACTED]" for a target built in memory), a CA becomes its size.
+ */
+export function redactTarget(target: ResolvedTarget): Record<string, unknown> {
+  const copy = structuredClone(target) as unknown as Record<string, unknown>;
+  const refs = refsOf.get(target) ?? {};
+  for (const key of SECRET_KEYS) {
+    if (copy[key] !== undefined) copy[key] = refs[key] ? { env: refs[key].env, value: REDACTED } : REDACTED;
+  }
+  if (typeof copy.caCert === 'string') copy.caCert = `(PEM, ${copy.caCert.length} characters)`;
+  return copy;
+}

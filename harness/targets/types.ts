@@ -1,0 +1,43 @@
+// Targets after loading: secrets resolved from the environment, defaults applied, CA read.
+
+export interface ResolvedReceiverTarget {
+  side: 'receiver';
+  callbackUrl: string;
+  callbackToken?: string;
+  hooksUrl?: string;
+  timing: { replyDeadlineMs: number };
+  /** PEM to trust for an https receiver (target key `"ca": {"file": …}`). */
+  caCert?: string;
+}
+
+export interface ResolvedServiceTarget {
+  side: 'service';
+  baseUrl: string;
+  mode: 'sandbox' | 'production';
+  clientId: number;
+  clientKey: string;
+  secretKey: string;
+  callbackToken?: string;
+  networkCode: string;
+  customerNumbers: { whitelisted: string[]; failing?: string[]; notWhitelisted: string[] };
+  sources?: { notWhitelisted?: { localAddress: string } | { proxy: string } };
+  listener: { host: string; port: number; publicUrl: string | null; tls: boolean; plainPublicUrl?: string | null };
+  timing: { callbackTimeoutMs: number; retryWindowMs: number };
+  /** PEM to trust for an https baseUrl. */
+  caCert?: string;
+}
+
+export type ResolvedTarget = ResolvedReceiverTarget | ResolvedServiceTarget;
+
+/** DESIGN.md defaults, applied when the target file leaves the key out. */
+export const TARGET_DEFAULTS = {
+  receiver: { timing: { replyDeadlineMs: 3000 } },
+  service: {
+    listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false },
+    timing: { callbackTimeoutMs: 10_000, retryWindowMs: 20_000 },
+  },
+} as const;
+
+/** Keys whose values are `{"env": "NAME"}` references, never literal secrets. */
+export const SECRET_KEYS = ['clientKey', 'secretKey', 'callbackToken'] as const;
+export type SecretKey = (typeof SECRET_KEYS)[number];

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import {
+  loadTargetFile, parseTarget, TargetFileError, secretsOf, redactTarget, probeTarget, TargetUnreachable,
+  type ResolvedServiceTarget,
+} from '../../harness/targets/index.ts';
+
+const env = { COLLECT_CLIENT_KEY: 'ck-test-value-1', COLLECT_SECRET_KEY: 'sk-test-value-2', COLLECT_CALLBACK_TOKEN: 'tok-test-value-3' };
+
+// The two examples of DESIGN.md "Target files", verbatim.
+const serviceFile = {
+  side: 'service', baseUrl: 'http://127.0.0.1:9000', mode: 'sandbox', clientId: 2,
+  clientKey: { env: 'COLLECT_CLIENT_KEY' }, secretKey: { env: 'COLLECT_SECRET_KEY' }, callbackToken: { env: 'COLLECT_CALLBACK_TOKEN' },
+  networkCode: 'MTN',
+  customerNumbers: { whitelisted: ['0244000001'], failing: ['0244000002'], notWhitelisted: ['0244999999'] },
+  sources: { notWhitelisted: { localAddress: '127.0.0.2' } },
+  listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false },
+  timing: { callbackTimeoutMs: 10000, retryWindowMs: 20000 },
+};
+const receiverFile = {
+  side: 'receiver', callbackUrl: 'http://127.0.0.1:8081/payments/callback',
+  callbackToken: { env: 'COLLECT_CALLBACK_TOKEN' }, hooksUrl: 'http://127.0.0.1:8081/_conformance',
+  timing: { replyDeadlineMs: 3000 },
+};
+
+function errorOf(fn: () => unknown): TargetFileError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof TargetFileError) return error;
+    throw error;
+  }
+  throw new Error('expected a TargetFileError');
+}
+
+describe('DESIGN.md target files: the documented examples load', () => {
+  it('service example resolves its secrets from env and keeps every key', () => {
+    const t = parseTarget(serviceFile, env) as ResolvedServiceTarget;
+    expect(t.side).toBe('service');
+    expect(t.clientKey).toBe(env.COLLECT_CLIENT_KEY);
+    expect(t.secretKey).toBe(env.COLLECT_SECRET_KEY);
+    expect(t.callbackToken).toBe(env.COLLECT_CALLBACK_TOKEN);
+    expect(t.customerNumbers).toEqual(serviceFile.customerNumbers);
+    expect(t.sources).toEqual({ notWhitelisted: { localAddress: '127.0.0.2' } });
+    expect(t.listener).toEqual({ host: '127.0.0.1', port: 0, publicUrl: null, tls: false });
+    expect(t.timing).toEqual({ callbackTimeoutMs: 10000, retryWindowMs: 20000 });
+  });
+  it('receiver example resolves', () => {
+    const t = parseTarget(JSON.stringify(receiverFile), env);
+    expect(t).toEqual({
+      side: 'receiver', callbackUrl: receiverFile.callbackUrl, callbackToken: env.COLLECT_CALLBACK_TOKEN,
+      hooksUrl: receiverFile.hooksUrl, timing: { replyDeadlineMs: 3000 },
+    });
+  });
+  it('defaults: replyDeadlineMs 3000; listener 127.0.0.1:0 plain; callbackTimeoutMs 10000, retryWindowMs 20000', () => {
+    expect(parseTarget({ side: 'receiver', callbackUrl: 'http://x.test/cb' }, {})).toEqual({
+      side: 'receiver', callbackUrl: 'http://x.test/cb', timing: { replyDeadlineMs: 3000 },
+    });
+    const { listener, timing, sources, ...rest } = serviceFile;
+    void listener; void timing; void sources;
+    const t = parseTarget({ ...rest, customerNumbers: { whitelisted: ['0244000001'] } }, env) as ResolvedServiceTarget;
+    expect(t.listener).toEqual({ host: '127.0.0.1', port: 0, publicUrl: null, tls: false });
+    expect(t.timing).toEqual({ callbackTimeoutMs: 10000, retryWindowMs: 20000 });
+    expect(t.customerNumbers).toEqual({ whitelisted: ['0244000001'], notWhitelisted: [] });
+    expect(t.sources).toBeUndefined();
+  });
+  it('sources.notWhitelisted may be a proxy', () => {
+    const t = parseTarget({ ...serviceFile, sources: { notWhitelisted: { proxy: 'http://127.0.0.1:3128' } } }, env) as ResolvedServiceTarget;
+    expect(t.sources).toEqual({ notWhitelisted: { proxy: 'http://127.0.0.1:3128' } });
+  });
+});
+
+describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad field', () => {
+  const rows: Array<[string, unknown, string]> = [
+    ['non-integer timing', { ...serviceFile, timing: { callbackTimeoutMs: 1.5 } }, '/timing/callbackTimeoutMs: must be integer'],
+    ['unknown key', { ...receiverFile, timing: { replyDeadline: 5 } }, '/timing/replyDeadline: unknown key'],
+    ['unknown top-level key', { ...receiverFile, extra: true }, '/extra: unknown key'],
+    ['missing side', { callbackUrl: 'http://x.test' }, '/side: is required'],
+    ['unknown side', { side: 'client' }, '/side: must be one of ["service","receiver"]'],
+    ['missing callbackUrl', { side: 'receiver' }, '/callbackUrl: is required'],
+    ['non-http URL', { ...receiverFile, callbackUrl: 'ftp://x.test/cb' }, '/callbackUrl: must be an http:// or https:// URL'],
+    ['bad mode', { ...serviceFile, mode: 'live' }, '/mode: must be one of ["sandbox","production"]'],
+    ['numbers as JSON numbers', { ...serviceFile, customerNumbers: { whitelisted: [244000001] } }, '/customerNumbers/whitelisted/0: must be string'],
+    ['empty whitelist', { ...serviceFile, customerNumbers: { whitelisted: [] } }, '/customerNumbers/whitelisted: must NOT have fewer than 1 items'],
+    ['bad env name', { ...receiverFile, callbackToken: { env: 'not a name' } }, '/callbackToken/env: must match pattern'],
+    ['literal secret', { ...receiverFile, callbackToken: 'hunter2-secret' }, '/callbackToken: secrets are not written in target files'],
+    ['bad source', { ...serviceFile, sources: { notWhitelisted: { localAddress: 'not-an-ip' } } }, '/sources/notWhitelisted'],
+    ['listener port out of range', { ...serviceFile, listener: { port: 70000 } }, '/listener/port: must be <= 65535'],
+    ['not JSON', '{"side": ', ': not JSON'],
+  ];
+  for (const [name, file, expected] of rows) {
+    it(`${name} → ${expected}`, () => {
+      const error = errorOf(() => parseTarget(file, env));
+      expect(error.code).toBe('ERR_TARGET_INVALID');
+      expect(error.message).toContain(expected);
+    });
+  }
+  it('a literal secret is never echoed in the message', () => {
+    expect(errorOf(() => parseTarget({ ...receiverFile, callbackToken: 'hunter2-secret' }, env)).message).not.toContain('hunter2');
+  });
+  it('a missing environment variable names the field and the variable', () => {
+    const error = errorOf(() => parseTarget(serviceFile, { COLLECT_CLIENT_KEY: 'x-value', COLLECT_CALLBACK_TOKEN: 'y-value' }));
+    expect(error.message).toContain('/secretKey: environment variable COLLECT_SECRET_KEY is not set');
+    expect(error.pointer).toBe('/secretKey');
+  });
+  it('an unreadable file and an unreadable CA are ERR_TARGET_INVALID too', () => {
+    expect(errorOf(() => loadTargetFile('/nonexistent/target.json', env)).message).toContain('cannot read the file (ENOENT)');
+    expect(errorOf(() => parseTarget({ ...receiverFile, ca: { file: '/nonexistent/ca.pem' } }, env)).message).toContain('/ca/file: cannot read');
+  });
+});
+
+describe('target files on disk: CA relative to the file, secrets redacted for reports', () => {
+  it('loadTargetFile reads "ca": {"file"} relative to the target file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-target-'));
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    writeFileSync(join(dir, 'ca.pem'), pem);
+    writeFileSync(join(dir, 'target.json'), JSON.stringify({ ...receiverFile, callbackUrl: 'https://127.0.0.1:8443/cb', ca: { file: 'ca.pem' } }));
+    const t = loadTargetFile(join(dir, 'target.json'), env);
+    expect(t.caCert).toBe(pem);
+  });
+  it('secretsOf lists every secret value; redactTarget shows none of them', () => {
+    const t = parseTarget(serviceFile, env);
+    expect(secretsOf(t).sort()).toEqual(Object.values(env).sort());
+    const shown = JSON.stringify(redactTarget(t));
+    for (const secret of Object.values(env)) expect(shown).not.toContain(secret);
+    expect(redactTarget(t).clientKey).toEqual({ env: 'COLLECT_CLIENT_KEY', value: '[REDACTED]' });
+    expect(redactTarget({ side: 'receiver', callbackUrl: 'http://x.test', callbackToken: 'abcdef', timing: { replyDeadlineMs: 1 } }).callbackToken).toBe('[REDACTED]');
+  });
+});
+
+describe('probeTarget: exit 3 needs a first connection that fails', () => {
+  it('a listening port is reachable; a closed one throws ERR_TARGET_UNREACHABLE', async () => {
+    const server = createServer((s) => s.destroy());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    await probeTarget({ side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, timing: { replyDeadlineMs: 1 } });
+    await new Promise<void>((r) => server.close(() => r()));
+    const error = await probeTarget({ side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, timing: { replyDeadlineMs: 1 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TargetUnreachable);
+    expect((error as TargetUnreachable).message).toBe(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED`);
+  });
+});
