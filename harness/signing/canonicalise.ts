@@ -25,20 +25,26 @@ export function canonicalMessage(rawBody: string, profile: CanonicalProfile = SU
 }
 
 export function pairsOfMembers(members: readonly RawMember[], profile: CanonicalProfile): Pair[] {
+  const chosen = profile.keyOrder === 'body'
+    ? dedupeInBodyOrder(members, profile.duplicateKeys)
+    : collapseDuplicates(sortByKey(members.slice(), profile.keyOrder), profile.duplicateKeys);
   const pairs: Pair[] = [];
-  for (const { key, value } of dedupe(members, profile.duplicateKeys)) {
+  let flattened = false;
+  for (const { key, value } of chosen) {
     if (value.kind === 'null' && profile.nulls === 'omit') continue;
     if (value.kind === 'string' && value.value === '' && profile.emptyStrings === 'drop') continue;
     if ((value.kind === 'object' || value.kind === 'array') && profile.nested === 'bracket') {
       for (const [k, v] of flattenBracket(key, value, profile)) pairs.push([k, encodeValue(v, profile)]);
+      flattened = true;
       continue;
     }
     pairs.push([key, encodeValue(renderValue(value, profile), profile)]);
   }
-  return sortPairs(pairs, profile.keyOrder);
+  // Flattened keys (`a[b]`) are new keys and take their own place in the order.
+  return flattened && profile.keyOrder !== 'body' ? sortByKey(pairs, profile.keyOrder) : pairs;
 }
 
-function dedupe(members: readonly RawMember[], rule: CanonicalProfile['duplicateKeys']): readonly RawMember[] {
+function dedupeInBodyOrder(members: readonly RawMember[], rule: CanonicalProfile['duplicateKeys']): readonly RawMember[] {
   if (rule === 'all') return members;
   const chosen = new Map<string, RawMember>();
   for (const member of members) {
@@ -46,6 +52,18 @@ function dedupe(members: readonly RawMember[], rule: CanonicalProfile['duplicate
     chosen.set(member.key, member);
   }
   return chosen.size === members.length ? members : [...chosen.values()];
+}
+
+/** After a stable sort, duplicates of a key stand together in body order: keep first or last. */
+function collapseDuplicates(sorted: RawMember[], rule: CanonicalProfile['duplicateKeys']): RawMember[] {
+  if (rule === 'all') return sorted;
+  const out: RawMember[] = [];
+  for (const member of sorted) {
+    const previous = out[out.length - 1];
+    if (previous === undefined || previous.key !== member.key) out.push(member);
+    else if (rule === 'last') out[out.length - 1] = member;
+  }
+  return out;
 }
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
@@ -105,17 +123,34 @@ function encodeValue(text: string, profile: CanonicalProfile): string {
   }
 }
 
-function sortPairs(pairs: Pair[], order: CanonicalProfile['keyOrder']): Pair[] {
-  switch (order) {
-    case 'body':
-      return pairs;
-    case 'utf16':
-      return pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    case 'locale':
-      return pairs.sort((a, b) => a[0].localeCompare(b[0], 'en'));
-    case 'code-point':
-      return pairs.sort((a, b) => compareCodePoints(a[0], b[0]));
+// Module-level on purpose: a closure made per call costs a defineProperty under tsx (keepNames).
+function keyOf(item: { key: string } | Pair): string {
+  return 'key' in item ? item.key : item[0];
+}
+
+type KeyOrder = Exclude<CanonicalProfile['keyOrder'], 'body'>;
+
+const KEY_COMPARATORS: Readonly<Record<KeyOrder, (a: string, b: string) => number>> = {
+  'code-point': compareCodePoints,
+  utf16: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  locale: (a, b) => a.localeCompare(b, 'en'),
+};
+
+function sortByKey<T extends { key: string } | Pair>(items: T[], order: KeyOrder): T[] {
+  const compare = KEY_COMPARATORS[order];
+  // Bodies have a handful of keys: a stable insertion sort beats Array.prototype.sort there.
+  if (items.length > 32) return items.sort((a, b) => compare(keyOf(a), keyOf(b)));
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    const key = keyOf(item);
+    let j = i - 1;
+    while (j >= 0 && compare(keyOf(items[j]!), key) > 0) {
+      items[j + 1] = items[j]!;
+      j--;
+    }
+    items[j + 1] = item;
   }
+  return items;
 }
 
 /** Code-point order (equal to the byte order of UTF-8), which is what "A to Z" means byte-wise. */

@@ -16,8 +16,6 @@ export interface RawMember {
   value: RawValue;
 }
 
-const WS = new Set([' ', '\t', '\n', '\r']);
-
 /** Reads a JSON text whose top level is an object; members in body order, duplicates kept. */
 export function readRawJsonObject(text: string): RawMember[] {
   const reader = new Reader(text);
@@ -46,7 +44,9 @@ class Reader {
     return this.text[this.pos];
   }
   skipWs(): void {
-    while (this.pos < this.text.length && WS.has(this.text[this.pos]!)) this.pos++;
+    let c = this.text.charCodeAt(this.pos);
+    // space, tab, line feed, carriage return (RFC 8259 §2)
+    while (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) c = this.text.charCodeAt(++this.pos);
   }
   fail(what: string): never {
     const near = JSON.stringify(this.text.slice(this.pos, this.pos + 12));
@@ -123,9 +123,9 @@ class Reader {
     }
   }
 
-  // RFC 8259 §6: -? int frac? exp?
   private number(start: number): RawValue {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(start));
+    NUMBER.lastIndex = start;
+    const match = NUMBER.exec(this.text);
     if (!match) this.fail('malformed number');
     this.pos = start + match[0].length;
     return { kind: 'number', raw: match[0] };
@@ -135,18 +135,19 @@ class Reader {
     this.expect('"');
     let out = '';
     for (;;) {
+      // Copy the longest run without a quote, backslash or control character in one slice.
+      PLAIN_RUN.lastIndex = this.pos;
+      if (PLAIN_RUN.test(this.text)) {
+        out += this.text.slice(this.pos, PLAIN_RUN.lastIndex);
+        this.pos = PLAIN_RUN.lastIndex;
+      }
       if (this.atEnd()) this.fail('unterminated string');
-      const ch = this.text[this.pos]!;
-      if (ch === '"') {
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 0x22) {
         this.pos++;
         return out;
       }
-      if (ch.charCodeAt(0) < 0x20) this.fail('control character in string');
-      if (ch !== '\\') {
-        out += ch;
-        this.pos++;
-        continue;
-      }
+      if (c < 0x20) this.fail('control character in string');
       const esc = this.text[this.pos + 1];
       const simple = esc === undefined ? undefined : ESCAPES[esc];
       if (simple !== undefined) {
@@ -161,6 +162,10 @@ class Reader {
     }
   }
 }
+
+// RFC 8259 §6: -? int frac? exp?
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const PLAIN_RUN = /[^"\\\u0000-\u001f]+/y;
 
 const LITERALS: ReadonlyArray<[string, RawValue]> = [
   ['true', { kind: 'boolean', value: true, raw: 'true' }],
