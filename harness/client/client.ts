@@ -1,0 +1,174 @@
+// The harness's signing client for the collect operation (§4.1): sends a prepared request from
+// the default source or from the target's not-whitelisted source, over http or https, and
+// returns the exchange (secrets redacted, with a curl line) and its judgement.
+import { performance } from 'node:perf_hooks';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Exchange } from '../results/index.ts';
+import { Redactor } from '../secrets/index.ts';
+import { curlCommand, type CurlSecret } from './curl.ts';
+import { ClientError } from './errors.ts';
+import { judgeAnswer, parseJsonOrUndefined, type Judgement } from './judge.ts';
+import { prepareCollect, type CollectCredentials, type CollectInput, type PreparedCollect } from './prepare.ts';
+
+export type SourceRoute = { localAddress: string } | { proxy: string };
+export type SourceName = 'default' | 'notWhitelisted';
+
+export interface CollectClientOptions extends CollectCredentials {
+  baseUrl: string;
+  /** PEM of a CA to trust for an https baseUrl. */
+  caCert?: string;
+  sources?: { notWhitelisted?: SourceRoute };
+  /** Redacts what leaves the client; the credentials are always added to it. */
+  redactor?: Redactor;
+  /** Per-request limit (connect + headers + body). Default 10 s. */
+  timeoutMs?: number;
+  /** Environment variable names shown in curl lines instead of the secrets. */
+  env?: { clientKey?: string; secretKey?: string };
+}
+
+export interface CollectAnswer {
+  prepared: PreparedCollect;
+  exchange: Exchange;
+  judgement: Judgement;
+  status?: number;
+  bodyText?: string;
+  json?: unknown;
+  /** performance.now() when the request was sent. */
+  sentAt: number;
+}
+
+const BODY_EXCERPT = 2000;
+export const COLLECT_PATH = '/api/v1.0/collect/';
+
+export function collectUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ClientError('ERR_CLIENT_URL', `baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '') + COLLECT_PATH;
+}
+
+export class CollectClient {
+  readonly url: string;
+  readonly redactor: Redactor;
+  private readonly dispatchers = new Map<SourceName, Dispatcher>();
+  private readonly curlSecrets: CurlSecret[];
+
+  constructor(private readonly options: CollectClientOptions) {
+    this.url = collectUrl(options.baseUrl);
+    this.redactor = (options.redactor ?? new Redactor([])).with(options.clientKey, options.secretKey);
+    this.curlSecrets = [
+      { value: options.clientKey, envName: options.env?.clientKey ?? 'COLLECT_CLIENT_KEY' },
+      { value: options.secretKey, envName: options.env?.secretKey ?? 'COLLECT_SECRET_KEY' },
+    ];
+  }
+
+  /** Signs (and tampers) one request without sending it. */
+  prepare(input: CollectInput): PreparedCollect {
+    return prepareCollect(input, this.options);
+  }
+
+  route(source: SourceName): SourceRoute | undefined {
+    if (source === 'default') return undefined;
+    const route = this.options.sources?.notWhitelisted;
+    if (!route) throw new ClientError('ERR_CLIENT_SOURCE', 'sources.notWhitelisted is not set in the target');
+    return route;
+  }
+
+  private dispatcher(source: SourceName): Dispatcher {
+    const existing = this.dispatchers.get(source);
+    if (existing) return existing;
+    const route = this.route(source);
+    const timeout = this.options.timeoutMs ?? 10_000;
+    const connect = { ...(this.options.caCert ? { ca: this.options.caCert } : {}), timeout };
+    let made: Dispatcher;
+    if (route && 'proxy' in route) {
+      made = new ProxyAgent({ uri: route.proxy, requestTls: connect, headersTimeout: timeout, bodyTimeout: timeout });
+    } else {
+      // localAddress is a top-level Agent option; inside `connect` it is silently ignored.
+      made = new Agent({
+        connect,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        ...(route ? { localAddress: route.localAddress } : {}),
+      });
+    }
+    this.dispatchers.set(source, made);
+    return made;
+  }
+
+  /** Prepares and sends one collect request. Never throws for network errors: see `judgement`. */
+  async send(input: CollectInput, opts: { source?: SourceName; signal?: AbortSignal; label?: string } = {}): Promise<CollectAnswer> {
+    const prepared = this.prepare(input);
+    return this.sendPrepared(prepared, opts);
+  }
+
+  async sendPrepared(prepared: PreparedCollect, opts: { source?: SourceName; signal?: AbortSignal; label?: string } = {}): Promise<CollectAnswer> {
+    const source = opts.source ?? 'default';
+    const route = this.route(source);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (prepared.authorization !== undefined) headers['authorization'] = prepared.authorization;
+    const exchange: Exchange = {
+      ...(opts.label ? { label: opts.label } : {}),
+      request: {
+        method: 'POST',
+        url: this.url,
+        headers: this.redactor.value(headers),
+        body: this.redactor.text(prepared.sentBody),
+        ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
+      },
+      curl: this.redactor.text(curlCommand({
+        method: 'POST',
+        url: this.url,
+        headers,
+        body: prepared.sentBody,
+        ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
+        ...(route && 'proxy' in route ? { proxy: route.proxy } : {}),
+        ...(this.options.caCert ? { caFile: 'ca.pem' } : {}),
+      }, this.curlSecrets)),
+    };
+    const sentAt = performance.now();
+    try {
+      const response = await request(this.url, {
+        method: 'POST',
+        headers,
+        body: Buffer.from(prepared.sentBody, 'utf8'),
+        dispatcher: this.dispatcher(source),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+      const bodyText = await response.body.text();
+      const durationMs = Math.round(performance.now() - sentAt);
+      exchange.response = {
+        status: response.statusCode,
+        headers: this.redactor.value(flattenHeaders(response.headers)),
+        bodyExcerpt: this.redactor.text(bodyText.slice(0, BODY_EXCERPT)),
+        durationMs,
+      };
+      return {
+        prepared, exchange, sentAt, bodyText,
+        status: response.statusCode,
+        json: parseJsonOrUndefined(bodyText),
+        judgement: judgeAnswer(response.statusCode, bodyText),
+      };
+    } catch (error) {
+      if (error instanceof ClientError) throw error;
+      const err = error as { code?: string; message?: string };
+      exchange.error = this.redactor.text(`${err.code ?? 'ERROR'}: ${err.message ?? String(error)}`);
+      return { prepared, exchange, sentAt, judgement: 'no-answer' };
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.dispatchers.values()];
+    this.dispatchers.clear();
+    await Promise.all(all.map((d) => d.close().catch(() => undefined)));
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = v;
+  return out;
+}

@@ -1,0 +1,14 @@
+// Public face of the signing client for the collect operation (§4.1, §5).
+export {
+  COLLECT_FIELD_NAMES, UNSORTED_ORDER, REVERSED_ORDER, membersOf, writeBody,
+  type CollectFields, type CollectFieldName, type BodyMembers,
+} from './body.ts';
+export { describeTamper, tamperMembers, wrongSecretFor, type Tamper } from './tamper.ts';
+export { judgeAnswer, saysSuccessFalse, parseJsonOrUndefined, type Judgement } from './judge.ts';
+export { curlCommand, shellWord, type CurlRequest, type CurlSecret } from './curl.ts';
+export { prepareCollect, WRONG_CLIENT_KEY, type CollectInput, type CollectCredentials, type PreparedCollect } from './prepare.ts';
+export {
+  CollectClient, collectUrl, COLLECT_PATH,
+  type CollectClientOptions, type CollectAnswer, type SourceRoute, type SourceName,
+} from './client.ts';
+export { ClientError, type ClientErrorCode } from './errors.ts';
