@@ -1,10 +1,130 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { SetExitCode } from '../index.ts';
+import { UsageError } from '../errors.ts';
+import {
+  RECEIVER_FAULTS, ReceiverConfigError, generateTestToken, isReceiverFault, loadReceiverConfigFile, startReceiver,
+  type ReceiverConfig, type ReceiverFault,
+} from '../../receiver/index.ts';
 
-// Placeholder until this command is built; see harness/README.md for its contract.
-export function receiverCommand(setExitCode: SetExitCode): Command {
-  return new Command('receiver').description('(not built yet)').action(() => {
-    process.stderr.write('collect-conformance receiver: not built yet\n');
-    setExitCode(1);
+// `collect-conformance receiver`: the reference receiver (§4.3, §6 receiver rules) standalone,
+// so a team can point a service (or the simulator) at a correct receiver, or at a faulty one.
+
+interface ReceiverOptions {
+  config?: string;
+  host?: string;
+  port?: string;
+  fault: string[];
+  listFaults?: boolean;
+  timeScale?: string;
+  workMs?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port: must be an integer 0-65535 (got ${JSON.stringify(value)})`);
+  return port;
+}
+
+function parsePositive(flag: string, value: string, allowZero: boolean): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
+    throw new UsageError(`${flag}: must be a number ${allowZero ? '>= 0' : '> 0'} (got ${JSON.stringify(value)})`);
+  }
+  return n;
+}
+
+function listFaults(): void {
+  const width = Math.max(...RECEIVER_FAULTS.map((f) => f.name.length));
+  const refWidth = Math.max(...RECEIVER_FAULTS.map((f) => f.specRef.length));
+  for (const fault of RECEIVER_FAULTS) {
+    process.stdout.write(`${fault.name.padEnd(width)}  ${fault.specRef.padEnd(refWidth)}  ${fault.description}\n`);
+  }
+}
+
+async function runReceiver(options: ReceiverOptions): Promise<void> {
+  let fileConfig: Partial<ReceiverConfig> = {};
+  let listen: { host?: string; port?: number } = {};
+  try {
+    if (options.config) ({ config: fileConfig, listen } = loadReceiverConfigFile(options.config));
+  } catch (error) {
+    if (error instanceof ReceiverConfigError) throw new UsageError(error.message, error.code);
+    throw error;
+  }
+  const faults: ReceiverFault[] = [...(fileConfig.faults ?? [])];
+  for (const name of options.fault) {
+    if (!isReceiverFault(name)) throw new UsageError(`--fault: unknown fault ${JSON.stringify(name)} (see --list-faults)`);
+    if (!faults.includes(name)) faults.push(name);
+  }
+  const envToken = process.env.COLLECT_CALLBACK_TOKEN;
+  const generated = envToken === undefined || envToken === '';
+  const callbackToken = generated ? generateTestToken() : envToken;
+  const config: Partial<ReceiverConfig> = { ...fileConfig, callbackToken, faults };
+  if (options.timeScale !== undefined) config.timeScale = parsePositive('--time-scale', options.timeScale, false);
+  if (options.workMs !== undefined) config.workMs = parsePositive('--work-ms', options.workMs, true);
+  if (options.host !== undefined) listen.host = options.host;
+  if (options.port !== undefined) listen.port = parsePort(options.port);
+
+  let receiver;
+  try {
+    receiver = await startReceiver(config, listen);
+  } catch (error) {
+    if (error instanceof ReceiverConfigError) throw new UsageError(error.message, error.code);
+    const errno = error as NodeJS.ErrnoException;
+    if (errno.code === 'EADDRINUSE' || errno.code === 'EACCES' || errno.code === 'EADDRNOTAVAIL') {
+      throw new UsageError(`cannot listen on ${listen.host ?? '127.0.0.1'}:${listen.port ?? 0} (${errno.code})`, 'ERR_LISTEN');
+    }
+    throw error;
+  }
+
+  // The one test value this process generated is shown once, so the caller can configure the
+  // service with it; a token from the environment is never printed.
+  if (generated) {
+    process.stderr.write(`callback token (generated test value; set COLLECT_CALLBACK_TOKEN to choose one): ${callbackToken}\n`);
+  }
+  process.stderr.write(`callback URL: ${receiver.callbackUrl}\n`);
+  process.stderr.write(receiver.hooksUrl ? `hooks URL: ${receiver.hooksUrl}\n` : 'hooks: off\n');
+  if (faults.length > 0) process.stderr.write(`faults on: ${faults.join(', ')}\n`);
+  process.stdout.write(`listening on ${receiver.url}\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.stderr.write(`${signal}: finishing in-flight work, then closing\n`);
+      receiver.close().then(() => {
+        process.stderr.write('receiver closed\n');
+        resolve();
+      }, (error: unknown) => {
+        process.stderr.write(`receiver close failed: ${String(error)}\n`);
+        resolve();
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
+}
+
+export function receiverCommand(setExitCode: SetExitCode): Command {
+  return new Command('receiver')
+    .description('Run the reference callback receiver (test hooks included) until SIGINT/SIGTERM')
+    .option('--config <file>', 'receiver config file (JSON, see harness/receiver/config.schema.json)')
+    .option('--host <host>', 'address to bind (default 127.0.0.1)')
+    .option('--port <n>', 'port to bind (default 0: any free port)')
+    .addOption(new Option('--fault <name>', 'switch on a fault (repeatable; see --list-faults)').argParser(collect).default([]))
+    .option('--list-faults', 'list the fault switches and exit')
+    .option('--time-scale <x>', 'multiply every delay (1 = real time)')
+    .option('--work-ms <n>', 'fulfilment work after each applied outcome, in ms before scaling (default 5000)')
+    .action(async (options: ReceiverOptions) => {
+      if (options.listFaults) {
+        listFaults();
+        setExitCode(0);
+        return;
+      }
+      await runReceiver(options);
+      setExitCode(0);
+    });
 }
