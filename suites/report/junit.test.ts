@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { renderJunit } from '../../harness/report/index.ts';
+import { HOSTILE, sampleReport } from './sample.ts';
+
+type Node = Record<string, unknown>;
+
+function parse(xml: string): { root: Node; suites: Node[] } {
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    parseAttributeValue: false,
+    parseTagValue: false,
+    trimValues: false,
+    // Numeric character references (&#10;) are standard XML; this parser decodes them only here.
+    htmlEntities: true,
+    isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+  });
+  const doc = parser.parse(xml) as { testsuites: Node };
+  return { root: doc.testsuites, suites: doc.testsuites['testsuite'] as Node[] };
+}
+
+function testcase(suites: Node[], id: string): Node {
+  for (const s of suites) {
+    for (const c of s['testcase'] as Node[]) if (c['@_name'] === id) return c;
+  }
+  throw new Error(`no testcase ${id}`);
+}
+
+const xml = renderJunit(sampleReport());
+
+describe('junit.xml: well-formed XML 1.0', () => {
+  it('passes the XML validator', () => {
+    expect(XMLValidator.validate(xml)).toBe(true);
+  });
+  it('contains no code point XML 1.0 forbids (control characters, lone surrogates)', () => {
+    expect(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/.test(xml)).toBe(false);
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(xml)).toBe(false);
+    expect(xml).toContain('control \\u0001 character and a lone \\uD800 surrogate');
+  });
+  it('keeps non-ASCII text as written', () => {
+    expect(xml).toContain('Grüße ✓ 𝄞');
+  });
+});
+
+describe('junit.xml: counts', () => {
+  const { root, suites } = parse(xml);
+  it('root counts: 8 tests, 2 failures, 1 error, 2 skipped (SKIP + the waived FAIL)', () => {
+    expect([root['@_tests'], root['@_failures'], root['@_errors'], root['@_skipped']]).toEqual(['8', '2', '1', '2']);
+  });
+  it('one <testsuite> per case group, in order of first appearance, with its own counts', () => {
+    expect(suites.map((s) => [s['@_name'], s['@_tests'], s['@_failures'], s['@_errors'], s['@_skipped']])).toEqual([
+      ['receiver.token', '2', '1', '0', '0'],
+      ['receiver.latency', '1', '0', '0', '0'],
+      ['receiver.idempotence', '1', '0', '0', '1'],
+      ['service.callback', '1', '1', '0', '0'],
+      ['service.auth', '1', '0', '1', '0'],
+      ['service.sandbox', '2', '0', '0', '1'],
+    ]);
+  });
+  it('each <testcase> has classname = group, name = id, time in seconds', () => {
+    const c = testcase(suites, 'receiver.latency.burst');
+    expect([c['@_classname'], c['@_name'], c['@_time']]).toEqual(['receiver.latency', 'receiver.latency.burst', '4.100']);
+    expect(testcase(suites, 'receiver.token.wrong')['@_time']).toBe('0.015');
+  });
+  it('suite time is the sum of its cases in seconds', () => {
+    expect(suites[0]!['@_time']).toBe('0.027');
+  });
+});
+
+describe('junit.xml: one element per verdict', () => {
+  const { suites } = parse(xml);
+  it('FAIL → <failure> with the reason as message (escaped text round-trips) and evidence as text', () => {
+    const f = testcase(suites, 'receiver.token.wrong')['failure'] as Node;
+    expect(f['@_message']).toBe(`answered 200, expected 403; ${HOSTILE}`);
+    expect(f['@_type']).toBe('FAIL');
+    expect(f['#text']).toContain('GET http://127.0.0.1:8081/callback?transaction_id=T-1&status=SUCCESS');
+    expect(f['#text']).toContain('curl -sS');
+    expect(f['#text']).toContain('after:  {"transaction_id":"T-1","state":"SUCCESS","actions":1}');
+  });
+  it('ERROR → <error> with the multi-line reason kept in the message attribute', () => {
+    const e = testcase(suites, 'service.auth.source-ip')['error'] as Node;
+    expect(e['@_message']).toBe('connect ECONNREFUSED 127.0.0.1:9000\nsecond line');
+    expect(e['#text']).toContain('no response: ECONNREFUSED');
+  });
+  it('SKIP → <skipped message=reason>', () => {
+    const c = testcase(suites, 'receiver.idempotence.concurrent');
+    expect((c['skipped'] as Node)['@_message']).toBe('the target has no test hooks (hooksUrl not set)');
+    expect(c['failure']).toBeUndefined();
+  });
+  it('WARN → passes (no failure/skipped) with the warning in <system-out>', () => {
+    const c = testcase(suites, 'receiver.latency.burst');
+    expect(c['failure']).toBeUndefined();
+    expect(c['skipped']).toBeUndefined();
+    expect(c['system-out']).toContain('WARN (SHOULD): p99 2900 ms is close to the 3000 ms deadline');
+    expect(c['system-out']).toContain('p50 120 ms, p99 2900 ms, max 2950 ms');
+  });
+  it('waived FAIL → <skipped message="waived: reason">, no <failure>', () => {
+    const c = testcase(suites, 'service.sandbox.leading-zeros');
+    expect((c['skipped'] as Node)['@_message']).toBe('waived: vendor ticket 12 <b>');
+    expect(c['failure']).toBeUndefined();
+    expect(c['system-out']).toContain('FAIL (waived): number 0244000001 rejected as 244000001');
+  });
+  it('PASS → an empty testcase but for its properties', () => {
+    const c = testcase(suites, 'receiver.token.missing');
+    expect(Object.keys(c).filter((k) => !k.startsWith('@_') && !(k === '#text' && String(c[k]).trim() === ''))).toEqual(['properties']);
+  });
+  it('retry timeline goes into the failure text', () => {
+    const f = testcase(suites, 'service.callback.retry-backoff')['failure'] as Node;
+    expect(f['#text']).toContain('intervals (ms): 100, 100, 100');
+    expect(f['#text']).toContain('+300 ms  GET /cb?transaction_id=T-2&status=SUCCESS&message=paid+in+full  → answered 200');
+  });
+});
