@@ -1,0 +1,83 @@
+// Fault switches: each one is a single, realistic deviation from the spec, so that every
+// conformance case can be shown to fail against a target that has exactly that bug.
+// Data, not code: the switches are read where the behaviour lives (auth.ts, callback-*.ts).
+
+export type SimulatorFault =
+  | 'no-signature-check'
+  | 'client-key-ignored'
+  | 'partial-signature'
+  | 'case-insensitive-signature'
+  | 'prefix-signature-compare'
+  | 'unsorted-signature'
+  | 'encoded-signature'
+  | 'ip-whitelist-off'
+  | 'sandbox-numbers-off'
+  | 'numbers-as-integers'
+  | 'always-question-mark'
+  | 'drop-existing-query'
+  | 'message-percent20'
+  | 'lowercase-status'
+  | 'wrong-transaction-id'
+  | 'wrong-token'
+  | 'no-token'
+  | 'post-callbacks'
+  | 'no-retry'
+  | 'constant-retry'
+  | 'single-retry'
+  | 'retry-after-success'
+  | 'conflicting-duplicates'
+  | 'failed-as-success'
+  | 'no-callback'
+  | 'plain-http-in-production';
+
+export interface SimulatorFaultInfo {
+  name: SimulatorFault;
+  description: string;
+  specRef: string;
+}
+
+export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
+  { name: 'no-signature-check', specRef: '§5.2, §7', description: 'the Authorization header is parsed and the client found, but the signature is never compared: any signature is accepted' },
+  { name: 'client-key-ignored', specRef: '§5.2', description: 'the client is looked up by client_id from the body; the client_key of the Authorization header is not checked' },
+  { name: 'partial-signature', specRef: '§5.1 step 1', description: 'the verifier drops callback_url before canonicalising, so the callback URL can be changed without breaking the signature' },
+  { name: 'case-insensitive-signature', specRef: '§5.1 step 5', description: 'the presented signature is lower-cased before comparing, so upper-case hex is accepted' },
+  { name: 'prefix-signature-compare', specRef: '§5.2', description: 'accepts any non-empty presented signature that is a prefix of the expected one (expected.startsWith(presented))' },
+  { name: 'unsorted-signature', specRef: '§5.1 step 2', description: 'verifies over the pairs in body order instead of sorted keys (alternative `body-order`)' },
+  { name: 'encoded-signature', specRef: '§5.1 step 3', description: 'verifies over values percent-encoded with encodeURIComponent (alternative `url-encoded-values`)' },
+  { name: 'ip-whitelist-off', specRef: '§5.4', description: 'the source-IP whitelist is not checked' },
+  { name: 'sandbox-numbers-off', specRef: '§5.3', description: 'in sandbox mode, customer numbers are not checked against the Numbers whitelist' },
+  { name: 'numbers-as-integers', specRef: '§2.1, §5.3', description: 'the sandbox whitelist compares customer numbers after String(Number(x)), so leading zeros are lost (0244000001 and 244000001 match)' },
+  { name: 'always-question-mark', specRef: '§6 URL composition', description: 'the callback parameters are always appended with ?, even when the callback URL already has a query string' },
+  { name: 'drop-existing-query', specRef: '§6 URL composition', description: 'the query string of the callback URL is dropped before the parameters are appended' },
+  { name: 'message-percent20', specRef: '§6 Parameters', description: 'message spaces are sent as %20 (encodeURIComponent) instead of +' },
+  { name: 'lowercase-status', specRef: '§4.3, §6 Parameters', description: 'status is sent in lower case (success, failed)' },
+  { name: 'wrong-transaction-id', specRef: '§2.1, §6 Parameters', description: "the callback echoes the service's internal reference (SIM-…) instead of the caller's transaction_id" },
+  { name: 'wrong-token', specRef: '§4.3, §6 Token header', description: 'X-Callback-Token carries a stale token (not the configured one), of the same length' },
+  { name: 'no-token', specRef: '§4.3, §6 Token header', description: 'the X-Callback-Token header is absent' },
+  { name: 'post-callbacks', specRef: '§4.3, §6 Delivery', description: 'callbacks are delivered with POST instead of GET' },
+  { name: 'no-retry', specRef: '§6 Retry', description: 'a non-2xx answer or a connection failure is never retried' },
+  { name: 'constant-retry', specRef: '§6 Retry', description: 'retries are made at the same interval every time (no exponential back-off)' },
+  { name: 'single-retry', specRef: '§6 Retry', description: 'a failed delivery is retried once only' },
+  { name: 'retry-after-success', specRef: '§4.3, §6 Retry', description: 'a 2xx answer is treated as a failure once: one more delivery follows it after the first back-off interval' },
+  { name: 'conflicting-duplicates', specRef: '§3, §6 Guarantee', description: 'after the 2xx, a duplicate delivery carries the opposite terminal status' },
+  { name: 'failed-as-success', specRef: '§3, §6 Semantics', description: 'the callback status is always SUCCESS, also for transactions that FAILED' },
+  { name: 'no-callback', specRef: '§3, §6 Trigger', description: 'no callback is ever sent' },
+  { name: 'plain-http-in-production', specRef: '§2.1, §6 Transport', description: 'in production mode, http:// callback URLs are accepted and called' },
+] satisfies SimulatorFaultInfo[]);
+
+const NAMES = new Set<string>(SIMULATOR_FAULTS.map((f) => f.name));
+
+export function isSimulatorFault(name: string): name is SimulatorFault {
+  return NAMES.has(name);
+}
+
+/** A fast membership test for the request path. */
+export class FaultSet {
+  private readonly on: ReadonlySet<SimulatorFault>;
+  constructor(faults: readonly SimulatorFault[]) {
+    this.on = new Set(faults);
+  }
+  has(fault: SimulatorFault): boolean {
+    return this.on.has(fault);
+  }
+}

@@ -1,0 +1,81 @@
+// Routing and the checks every API call shares, in this documented order:
+//  1. path (404 NOT_FOUND), method (405 METHOD_NOT_ALLOWED)
+//  2. source IP against the whitelist (403 IP_NOT_WHITELISTED): before anything about the
+//     request itself, so a valid signature from a bad address is still refused (§5.4)
+//  3. Content-Type (415), body size (413), UTF-8 (400 INVALID_ENCODING)
+//  4. Authorization header present and well-formed (401)
+//  5. body is one JSON object without duplicate keys (400 INVALID_BODY / DUPLICATE_KEY)
+//  6. client_key known (401 UNKNOWN_CLIENT_KEY), signature over the raw body (401 INVALID_SIGNATURE)
+//  7. the endpoint's own checks (collect.ts, transaction-status.ts)
+// Bad input never gets a 5xx: every refusal is a Rejection with a 4xx status.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SimulatorContext } from './context.ts';
+import { normaliseAddress } from './config.ts';
+import { checkSource, readAuthorization, findClient, checkSignature } from './auth.ts';
+import { readBody, checkContentType, decodeUtf8 } from './http-body.ts';
+import { readJsonMembers } from './json-body.ts';
+import { handleCollect, type Accepted, type SignedRequest } from './collect.ts';
+import { handleTransactionStatus } from './transaction-status.ts';
+import { Rejection, rejectionBody } from './rejections.ts';
+
+export const COLLECT_PATH = '/api/v1.0/collect/';
+export const TRANSACTION_STATUS_PATH = '/api/v1.0/transaction_status/';
+
+type Handler = (ctx: SimulatorContext, request: SignedRequest) => Accepted;
+
+const ROUTES: ReadonlyMap<string, Handler> = new Map([
+  [COLLECT_PATH, handleCollect],
+  [TRANSACTION_STATUS_PATH, handleTransactionStatus],
+]);
+
+export async function route(ctx: SimulatorContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const source = normaliseAddress(req.socket.remoteAddress);
+  const target = req.url ?? '/';
+  const qAt = target.indexOf('?');
+  const path = qAt === -1 ? target : target.slice(0, qAt);
+  const logPath = target.length > 200 ? `${target.slice(0, 200)}…` : target;
+  const method = req.method ?? '?';
+  const body = await readBody(req, ctx.config.maxBodyBytes);
+  let status: number;
+  try {
+    const accepted = check(ctx, req, path, body);
+    status = 200;
+    send(res, 200, JSON.stringify(accepted.body));
+    ctx.log.request({ source, method, path: logPath, status, verdict: 'accepted', reason: accepted.reason });
+  } catch (error) {
+    const rejection = error instanceof Rejection
+      ? error
+      : new Rejection('INTERNAL_ERROR', 'internal error in the simulator', error instanceof Error ? error.stack : String(error));
+    status = rejection.status;
+    const headers: Record<string, string> = {};
+    if (rejection.code === 'METHOD_NOT_ALLOWED') headers['allow'] = 'POST';
+    if (body.kind === 'cut-off') headers['connection'] = 'close';
+    send(res, status, rejectionBody(rejection), headers);
+    const reason = rejection.logDetail ? `${rejection.message} (${rejection.logDetail})` : rejection.message;
+    ctx.log.request({ source, method, path: logPath, status, verdict: rejection.code, reason });
+  }
+  if (body.kind === 'cut-off') res.once('finish', () => req.socket.destroySoon());
+}
+
+function check(ctx: SimulatorContext, req: IncomingMessage, path: string, body: Awaited<ReturnType<typeof readBody>>): Accepted {
+  const handler = ROUTES.get(path);
+  if (!handler) throw new Rejection('NOT_FOUND', `no endpoint at ${path.slice(0, 100)}; the API lives at ${COLLECT_PATH} and ${TRANSACTION_STATUS_PATH}`);
+  if (req.method !== 'POST') throw new Rejection('METHOD_NOT_ALLOWED', `${path} takes POST, not ${req.method}`);
+  checkSource(req.socket.remoteAddress, ctx.sources, ctx.faults);
+  checkContentType(req.headers['content-type']);
+  if (body.kind !== 'ok') {
+    throw new Rejection('BODY_TOO_LARGE', `the body exceeds ${ctx.config.maxBodyBytes} bytes`);
+  }
+  const text = decodeUtf8(body.bytes);
+  const auth = readAuthorization(req.headers['authorization']);
+  const members = readJsonMembers(text);
+  const client = findClient(ctx.config.clients, auth, members, ctx.faults);
+  checkSignature(text, members, client.secretKey, auth.signature, ctx.faults);
+  return handler(ctx, { members, client });
+}
+
+function send(res: ServerResponse, status: number, json: string, extra: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json), ...extra });
+  res.end(json);
+}

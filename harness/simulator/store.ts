@@ -1,0 +1,56 @@
+// Transactions, keyed by (client_id, transaction_id). Records are plain fixed-shape objects:
+// no closures or timers are kept in the store, so a finished transaction costs only its fields.
+
+export type TransactionStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+export interface Transaction {
+  /** The service's own reference (SIM-000001), never sent unless a fault echoes it. */
+  internalId: string;
+  clientId: number;
+  transactionId: string;
+  amount: string;
+  customerNumber: string;
+  callbackUrl: string;
+  status: TransactionStatus;
+  /** The outcome message once terminal; '' while pending. */
+  message: string;
+  createdAt: number;
+}
+
+export class TransactionStore {
+  private readonly byKey = new Map<string, Transaction>();
+  private sequence = 0;
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  nextInternalId(): string {
+    this.sequence++;
+    return `SIM-${String(this.sequence).padStart(6, '0')}`;
+  }
+
+  /** False when (client, transaction_id) is already taken; the caller answers 409. */
+  insert(tx: Transaction): boolean {
+    const key = keyOf(tx.clientId, tx.transactionId);
+    if (this.byKey.has(key)) return false;
+    this.byKey.set(key, tx);
+    return true;
+  }
+
+  get(clientId: number, transactionId: string): Transaction | undefined {
+    return this.byKey.get(keyOf(clientId, transactionId));
+  }
+
+  /** Terminal states are final (§3): a second transition is ignored and reported. */
+  finish(tx: Transaction, status: 'SUCCESS' | 'FAILED', message: string): boolean {
+    if (tx.status !== 'PENDING') return false;
+    tx.status = status;
+    tx.message = message;
+    return true;
+  }
+}
+
+function keyOf(clientId: number, transactionId: string): string {
+  return `${clientId}:${transactionId}`;
+}
