@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { REPORT_FILES, formatCaseLine, formatSummary } from '../../harness/report/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import { CASES, sampleReport } from './sample.ts';
+
+const byId = (id: string): CaseResult => CASES.find((c) => c.id === id)!;
+
+describe('formatCaseLine: one line per finished case', () => {
+  it('PASS: verdict padded, id, duration', () => {
+    expect(formatCaseLine(byId('receiver.token.missing'))).toBe('PASS  receiver.token.missing  12 ms');
+  });
+  it('FAIL: reason appended, on one line', () => {
+    expect(formatCaseLine(byId('service.callback.retry-backoff'))).toBe(
+      'FAIL  service.callback.retry-backoff  512 ms  intervals do not grow: 100, 100, 100 ms',
+    );
+  });
+  it('ERROR: a multi-line reason is folded onto the line', () => {
+    expect(formatCaseLine(byId('service.auth.source-ip'))).toBe(
+      'ERROR service.auth.source-ip  30 ms  connect ECONNREFUSED 127.0.0.1:9000 second line',
+    );
+  });
+  it('WARN and SKIP: same columns', () => {
+    expect(formatCaseLine(byId('receiver.latency.burst'))).toBe(
+      'WARN  receiver.latency.burst  4100 ms  p99 2900 ms is close to the 3000 ms deadline',
+    );
+    expect(formatCaseLine(byId('receiver.idempotence.concurrent'))).toBe(
+      'SKIP  receiver.idempotence.concurrent  0 ms  the target has no test hooks (hooksUrl not set)',
+    );
+  });
+  it('a waived failure is marked, and a waiver no longer needed too', () => {
+    expect(formatCaseLine(byId('service.sandbox.leading-zeros'))).toBe(
+      'FAIL  service.sandbox.leading-zeros  44 ms  [waived: vendor ticket 12 <b>]  number 0244000001 rejected as 244000001',
+    );
+    expect(formatCaseLine(byId('service.sandbox.whitelisted'))).toBe('PASS  service.sandbox.whitelisted  20 ms  [waiver not needed]');
+  });
+  it('fractional durations below 10 ms keep one decimal, others are rounded', () => {
+    expect(formatCaseLine({ ...byId('receiver.token.missing'), durationMs: 3.24 })).toBe('PASS  receiver.token.missing  3.2 ms');
+    expect(formatCaseLine({ ...byId('receiver.token.missing'), durationMs: 15.6 })).toBe('PASS  receiver.token.missing  16 ms');
+  });
+  it('no ANSI escapes unless color is asked for; with color, the verdict is coloured', () => {
+    for (const c of CASES) expect(formatCaseLine(c)).not.toContain('\u001b[');
+    expect(formatCaseLine(byId('receiver.token.missing'), { color: true })).toBe('\u001b[32mPASS \u001b[39m receiver.token.missing  12 ms');
+    expect(formatCaseLine(byId('receiver.token.wrong'), { color: true })).toMatch(/^\u001b\[31mFAIL \u001b\[39m receiver\.token\.wrong/);
+  });
+});
+
+describe('formatSummary: closing lines', () => {
+  const cwd = '/work/project';
+  const files = REPORT_FILES.map((f) => join(cwd, 'reports', 'latest', f));
+  it('counts every verdict and names the report directory relative to cwd and the files', () => {
+    const report = sampleReport();
+    expect(formatSummary(report, files, { cwd })).toBe(
+      '8 cases: 2 PASS, 3 FAIL, 1 WARN, 1 SKIP, 1 ERROR — reports in reports/latest/ (report.json, junit.xml, report.md, index.html)\n' +
+        '1 waived: service.sandbox.leading-zeros',
+    );
+  });
+  it('a directory outside cwd is shown absolute; one case is "1 case"', () => {
+    const report = sampleReport();
+    report.cases = [CASES[0]!];
+    report.summary = { PASS: 1, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0 };
+    expect(formatSummary(report, ['/tmp/out/report.json'], { cwd })).toBe(
+      '1 case: 1 PASS, 0 FAIL, 0 WARN, 0 SKIP, 0 ERROR — reports in /tmp/out/ (report.json)',
+    );
+  });
+  it('no ANSI escapes unless color is asked for', () => {
+    expect(formatSummary(sampleReport(), files, { cwd })).not.toContain('\u001b[');
+    expect(formatSummary(sampleReport(), files, { cwd, color: true })).toContain('\u001b[31m3 FAIL\u001b[39m');
+  });
+});

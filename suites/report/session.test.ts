@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
+import { REPORT_FILES, openReport, validateReportJson, type OpenReportOptions } from '../../harness/report/index.ts';
+import type { RunReport } from '../../harness/results/index.ts';
+import { Redactor } from '../../harness/secrets/index.ts';
+import { CASES, sampleReport } from './sample.ts';
+
+let root: string;
+beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'cc-report-')); });
+afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+
+function header(): OpenReportOptions['header'] {
+  const { summary: _s, cases: _c, finishedAt: _f, ...h } = sampleReport();
+  return h;
+}
+
+async function readJson(dir: string): Promise<RunReport> {
+  return JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as RunReport;
+}
+
+describe('openReport: creates the directory and the four files at once', () => {
+  it('creates a nested directory that does not exist, with an empty but valid report', async () => {
+    const dir = join(root, 'a', 'b', 'latest');
+    await openReport({ dir, header: header() });
+    expect((await readdir(dir)).sort()).toEqual([...REPORT_FILES].sort());
+    const json = await readJson(dir);
+    expect(validateReportJson(json)).toEqual([]);
+    expect(json.cases).toEqual([]);
+    expect(json.finishedAt).toBeUndefined();
+  });
+});
+
+describe('ReportSession.add: a crash keeps what finished', () => {
+  it('after two add() and no finish(), report.json on disk holds the two cases and is valid', async () => {
+    const dir = join(root, 'r');
+    const session = await openReport({ dir, header: header() });
+    await session.add(CASES[0]!);
+    await session.add(CASES[1]!);
+    const json = await readJson(dir);
+    expect(json.cases.map((c) => c.id)).toEqual(['receiver.token.missing', 'receiver.token.wrong']);
+    expect(json.summary).toEqual({ PASS: 1, FAIL: 1, WARN: 0, SKIP: 0, ERROR: 0 });
+    expect(json.finishedAt).toBeUndefined();
+    expect(validateReportJson(json)).toEqual([]);
+    expect(XMLValidator.validate(await readFile(join(dir, 'junit.xml'), 'utf8'))).toBe(true);
+    expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('receiver.token.wrong');
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain('<tr id="receiver.token.wrong">');
+  });
+  it('leaves no temporary files behind (writes are temp file + rename)', async () => {
+    const dir = join(root, 'r');
+    const session = await openReport({ dir, header: header() });
+    await Promise.all(CASES.map((c) => session.add(c)));
+    expect((await readdir(dir)).sort()).toEqual([...REPORT_FILES].sort());
+  });
+  it('concurrent add() calls all land, in call order', async () => {
+    const dir = join(root, 'r');
+    const session = await openReport({ dir, header: header() });
+    await Promise.all(CASES.map((c) => session.add(c)));
+    expect((await readJson(dir)).cases.map((c) => c.id)).toEqual(CASES.map((c) => c.id));
+  });
+});
+
+describe('ReportSession.finish', () => {
+  it('sets finishedAt, writes the final files and returns their paths in REPORT_FILES order', async () => {
+    const dir = join(root, 'r');
+    const session = await openReport({ dir, header: header() });
+    for (const c of CASES) await session.add(c);
+    const before = Date.now();
+    const { report, files } = await session.finish();
+    expect(files).toEqual(REPORT_FILES.map((f) => join(dir, f)));
+    expect(Date.parse(report.finishedAt!)).toBeGreaterThanOrEqual(before - 1000);
+    const json = await readJson(dir);
+    expect(json).toEqual(report);
+    expect(json).toEqual({ ...sampleReport(), finishedAt: report.finishedAt });
+    expect(validateReportJson(json)).toEqual([]);
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain(`finished ${report.finishedAt}`);
+  });
+  it('refuses add() after finish() with ERR_REPORT_FINISHED', async () => {
+    const session = await openReport({ dir: join(root, 'r'), header: header() });
+    await session.finish();
+    await expect(session.add(CASES[0]!)).rejects.toMatchObject({ code: 'ERR_REPORT_FINISHED' });
+  });
+});
+
+describe('openReport with a redactor: no secret reaches any file', () => {
+  it('a secret in a reason, a header and the target is replaced in all four files', async () => {
+    const secret = 'sk_live_SECRET_4242';
+    const dir = join(root, 'r');
+    const h = header();
+    h.target = { ...h.target, note: `token ${secret}` };
+    const session = await openReport({ dir, header: h, redactor: new Redactor([secret]) });
+    await session.add({
+      ...CASES[1]!,
+      reason: `leaked ${secret} and ${encodeURIComponent(secret)}`,
+      evidence: { exchanges: [{ request: { method: 'GET', url: `http://x/cb?t=${secret}`, headers: { 'x-callback-token': secret } } }] },
+    });
+    await session.finish();
+    for (const f of REPORT_FILES) {
+      const text = await readFile(join(dir, f), 'utf8');
+      expect(text, f).not.toContain(secret);
+      expect(text, f).toContain('[REDACTED]');
+    }
+  });
+});
