@@ -41,7 +41,7 @@ export async function postSigned(
 ): Promise<HttpAnswer> {
   const raw = JSON.stringify(body);
   const { authorization } = signBody(raw, credentials.secretKey, { clientKey: credentials.clientKey });
-  const response = await fetch(new URL(path, baseUrl), {
+  const response = await fetch(joinUrl(baseUrl, path), {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: authorization! },
     body: raw,
@@ -77,4 +77,9 @@ async function readBody(response: { text(): Promise<string> }): Promise<unknown>
   } catch {
     return text;
   }
+}
+
+/** Appends an absolute path to a base URL that may carry a path prefix of its own. */
+export function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${path}`;
 }

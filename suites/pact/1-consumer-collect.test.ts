@@ -56,7 +56,7 @@ describe('collect pact: accepted collect request (§4.1, §5.2)', () => {
 });
 
 describe('collect pact: rejected collect requests (§5.2, §5.3, §7)', () => {
-  const rejection = { success: false, error_code: MatchersV3.string('ERR_EXAMPLE') };
+  const rejection = (exampleCode: string) => ({ success: false, error_code: MatchersV3.string(exampleCode) });
 
   it('a number outside the sandbox whitelist is rejected with success false', async () => {
     const body: CollectBody = { ...exampleBody, customer_number: V.notWhitelistedNumber, transaction_id: 'PACT-TX-0002' };
@@ -69,7 +69,8 @@ describe('collect pact: rejected collect requests (§5.2, §5.3, §7)', () => {
         b.jsonBody(collectBodyMatcher(body, { exactCustomerNumber: true }));
       })
       .willRespondWith(matchStatus(403, MatchersV3.HTTPResponseStatusClass.ClientError), (b) => {
-        b.jsonBody(rejection);
+        // §7 leaves status codes and bodies open: any 4xx, success false, some error_code.
+        b.jsonBody(rejection('NUMBER_NOT_WHITELISTED'));
       })
       .executeTest(async (mock) => {
         const answer = await postSigned(mock.url, COLLECT_PATH, body, credentials);
@@ -89,7 +90,7 @@ describe('collect pact: rejected collect requests (§5.2, §5.3, §7)', () => {
         b.jsonBody(collectBodyMatcher(body));
       })
       .willRespondWith(matchStatus(401, MatchersV3.HTTPResponseStatusClass.ClientError), (b) => {
-        b.jsonBody(rejection);
+        b.jsonBody(rejection('INVALID_SIGNATURE'));
       })
       .executeTest(async (mock) => {
         // A client holding a stale secret: the header has the right shape, the value is wrong.
@@ -118,6 +119,8 @@ describe('collect pact: transaction status request (§4.2, §6 receiver rule 5)'
         b.jsonBody({
           success: true,
           transaction_id: MatchersV3.fromProviderState(`\${${INJECTED.transactionId}}`, body.transaction_id),
+          // Names of non-terminal states are not shown (§3): any text.
+          status: MatchersV3.string('PENDING'),
         });
       })
       .executeTest(async (mock) => {
