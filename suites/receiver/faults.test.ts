@@ -1,0 +1,205 @@
+// Every fault switch, shown against the same request that the fault-free receiver handles
+// correctly. Each row: a scenario that returns an observation; the fault-free receiver must
+// give `correct`, the receiver with only that fault on must give something else (`faulty`,
+// or failing `deviates`). This is what proves each receiver case can fail.
+import { describe, expect, it } from 'vitest';
+import { composeCallbackUrl } from '../../harness/callback/index.ts';
+import { RECEIVER_FAULTS, type ReceiverConfig, type ReceiverFault } from '../../harness/receiver/index.ts';
+import {
+  TOKEN, callback, newId, rawGet, rawRequest, receiverPool, recordOf, seed, send, stateOf, targetOf, tokenHeaders,
+  type TestReceiver,
+} from './helpers.ts';
+
+const start = receiverPool();
+
+interface FaultRow {
+  fault: ReceiverFault;
+  config?: Partial<ReceiverConfig>;
+  /** What is done and observed, identical for both receivers. */
+  scenario(r: TestReceiver): Promise<unknown>;
+  correct: unknown;
+  /** The exact deviation, when it is deterministic. */
+  faulty?: unknown;
+  /** Otherwise: a check of the faulty observation. */
+  deviates?(observation: unknown): void;
+}
+
+/** Seeds a pending record, sends one callback, observes the answer and the state after it. */
+async function oneCallback(r: TestReceiver, token: string | string[] | null, status = 'SUCCESS'): Promise<string> {
+  const id = newId('fault');
+  await seed(r, id);
+  const answer = await callback(r, { transaction_id: id, status }, { token });
+  return `${answer.status} ${await stateOf(r, id)}`;
+}
+
+const ROWS: FaultRow[] = [
+  { fault: 'no-token-check', scenario: (r) => oneCallback(r, null), correct: '403 pending', faulty: '200 SUCCESS' },
+  { fault: 'presence-only-token', scenario: (r) => oneCallback(r, 'not-the-token'), correct: '403 pending', faulty: '200 SUCCESS' },
+  { fault: 'prefix-token-match', scenario: (r) => oneCallback(r, `${TOKEN}x`), correct: '403 pending', faulty: '200 SUCCESS' },
+  { fault: 'case-insensitive-token', scenario: (r) => oneCallback(r, TOKEN.toUpperCase()), correct: '403 pending', faulty: '200 SUCCESS' },
+  {
+    fault: 'trimmed-token',
+    // Node strips spaces and tabs itself; a trailing 0xA0 byte (latin1 NBSP) reaches the
+    // handler, and String.prototype.trim removes it.
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const url = composeCallbackUrl(r.callbackUrl, { transaction_id: id, status: 'SUCCESS', message: 'ok' });
+      const header = Buffer.concat([Buffer.from(`X-Callback-Token: ${TOKEN}`, 'latin1'), Buffer.from([0xa0])]);
+      const answer = await rawRequest(r.url, rawGet(targetOf(url), [header]));
+      return `${answer.status} ${await stateOf(r, id)}`;
+    },
+    correct: '403 pending',
+    faulty: '200 SUCCESS',
+  },
+  { fault: 'first-token-header', scenario: (r) => oneCallback(r, [TOKEN, 'second-value']), correct: '403 pending', faulty: '200 SUCCESS' },
+  { fault: 'status-401', scenario: (r) => oneCallback(r, null), correct: '403 pending', faulty: '401 pending' },
+  { fault: 'act-then-403', scenario: (r) => oneCallback(r, 'not-the-token'), correct: '403 pending', faulty: '403 SUCCESS' },
+  {
+    fault: 'not-idempotent',
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const statuses = [];
+      for (const status of ['SUCCESS', 'SUCCESS', 'FAILED']) statuses.push((await callback(r, { transaction_id: id, status })).status);
+      const view = await recordOf(r, id);
+      return `${statuses.join(',')} ${view.state} actions=${view.actions}`;
+    },
+    correct: '200,200,200 SUCCESS actions=1',
+    faulty: '200,200,200 FAILED actions=3',
+  },
+  {
+    fault: 'racy-idempotence',
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const answers = await Promise.all(Array.from({ length: 10 }, () => callback(r, { transaction_id: id })));
+      const view = await recordOf(r, id);
+      return { statuses: [...new Set(answers.map((a) => a.status))], actions: view.actions };
+    },
+    correct: { statuses: [200], actions: 1 },
+    deviates: (observation) => {
+      expect((observation as { actions: number }).actions).toBeGreaterThan(1);
+    },
+  },
+  {
+    fault: 'slow-reply',
+    // 30000 ms x 0.01 = 300 ms of work; the deadline is 150 ms.
+    config: { workMs: 30_000 },
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const t0 = performance.now();
+      const answer = await callback(r, { transaction_id: id });
+      const elapsed = performance.now() - t0;
+      return `${answer.status} ${elapsed < 150 ? 'within 150 ms' : elapsed >= 290 ? 'after the work' : `at ${elapsed.toFixed(0)} ms`}`;
+    },
+    correct: '200 within 150 ms',
+    faulty: '200 after the work',
+  },
+  {
+    fault: '500-on-duplicate',
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const first = await callback(r, { transaction_id: id });
+      const second = await callback(r, { transaction_id: id });
+      return `${first.status},${second.status} ${await stateOf(r, id)}`;
+    },
+    correct: '200,200 SUCCESS',
+    faulty: '200,500 SUCCESS',
+  },
+  { fault: 'status-ignored', scenario: (r) => oneCallback(r, TOKEN, 'FAILED'), correct: '200 FAILED', faulty: '200 SUCCESS' },
+  { fault: 'unknown-status-applied', scenario: (r) => oneCallback(r, TOKEN, 'PENDING'), correct: '400 pending', faulty: '200 PENDING' },
+  {
+    fault: 'unknown-id-created',
+    scenario: async (r) => {
+      const id = newId('never-seeded');
+      const answer = await callback(r, { transaction_id: id });
+      return `${answer.status} ${await stateOf(r, id)}`;
+    },
+    correct: '404 absent',
+    faulty: '200 SUCCESS',
+  },
+  {
+    fault: 'no-percent-decoding',
+    scenario: async (r) => {
+      const id = newId('pay/ref#1');   // sent as pay%2Fref%231-…
+      await seed(r, id);
+      const answer = await callback(r, { transaction_id: id });
+      return `${answer.status} ${await stateOf(r, id)}`;
+    },
+    correct: '200 SUCCESS',
+    faulty: '404 pending',
+  },
+  {
+    fault: 'plus-not-space',
+    scenario: async (r) => {
+      const id = newId('order 17');    // sent as order+17-…
+      await seed(r, id);
+      const answer = await callback(r, { transaction_id: id });
+      return `${answer.status} ${await stateOf(r, id)}`;
+    },
+    correct: '200 SUCCESS',
+    faulty: '404 pending',
+  },
+  {
+    fault: 'rejects-extra-params',
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const url = `${composeCallbackUrl(r.callbackUrl, { transaction_id: id, status: 'SUCCESS', message: 'ok' })}&channel=web`;
+      const answer = await send(url, { headers: tokenHeaders(TOKEN) });
+      return `${answer.status} ${await stateOf(r, id)}`;
+    },
+    correct: '200 SUCCESS',
+    faulty: '400 pending',
+  },
+  {
+    fault: 'rejects-existing-query',
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const answer = await callback(r, { transaction_id: id }, { callbackUrl: `${r.callbackUrl}?tenant=7` });
+      return `${answer.status} ${await stateOf(r, id)}`;
+    },
+    correct: '200 SUCCESS',
+    faulty: '400 pending',
+  },
+];
+
+describe('fault switches: each is covered by a row below', () => {
+  it('lists every fault of RECEIVER_FAULTS exactly once', () => {
+    expect(ROWS.map((row) => row.fault).sort()).toEqual(RECEIVER_FAULTS.map((f) => f.name).sort());
+  });
+  it('describes every fault with a spec reference', () => {
+    for (const fault of RECEIVER_FAULTS) {
+      expect(fault.description.length, fault.name).toBeGreaterThan(10);
+      expect(fault.specRef, fault.name).toMatch(/§\d/);
+    }
+  });
+});
+
+describe.each(ROWS)('fault $fault', (row) => {
+  it('fault-free receiver handles the scenario as the spec says', async () => {
+    const r = await start(row.config ?? {});
+    expect(await row.scenario(r)).toEqual(row.correct);
+  });
+  it('receiver with only this fault deviates', async () => {
+    const r = await start({ ...row.config, faults: [row.fault] });
+    const observation = await row.scenario(r);
+    expect(observation).not.toEqual(row.correct);
+    if (row.faulty !== undefined) expect(observation).toEqual(row.faulty);
+    row.deviates?.(observation);
+  });
+});
+
+describe('rejects-existing-query and rejects-extra-params are different deviations', () => {
+  it('rejects-existing-query still accepts parameters after the three', async () => {
+    const r = await start({ faults: ['rejects-existing-query'] });
+    const id = newId('fault');
+    await seed(r, id);
+    const url = `${composeCallbackUrl(r.callbackUrl, { transaction_id: id, status: 'SUCCESS', message: 'ok' })}&channel=web`;
+    expect((await send(url, { headers: tokenHeaders(TOKEN) })).status).toBe(200);
+  });
+});
