@@ -42,10 +42,13 @@ class SignerProcess {
   private readonly stderr: string[] = [];
   private wake: (() => void) | undefined;
   readonly exited: Promise<Exit>;
+  // The signer has its own process group, so it would outlive a harness that dies abruptly.
+  private readonly killOnExit = () => this.kill('SIGKILL');
 
   constructor(command: string, options: ExternalSignerOptions) {
     // detached: the signer gets its own process group, so a kill reaches what `sh` started too.
     this.child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: options.cwd, env: options.env ?? process.env });
+    process.on('exit', this.killOnExit);
     this.child.stdin.on('error', () => {}); // EPIPE when the signer is gone: seen as its exit.
     createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => {
       this.sawOutput = true;
@@ -61,6 +64,7 @@ class SignerProcess {
       const done = (exit: Exit) => {
         if (this.exit) return;
         this.exit = exit;
+        process.off('exit', this.killOnExit);
         this.wake?.();
         resolve(exit);
       };
@@ -145,6 +149,7 @@ export class ExternalSigner implements Signer {
   private givenUp: { code: SignerFailureCode; reason: string } | undefined;
   /** Number of times the command was started, for the report. */
   starts = 0;
+  private answersInRun = 0;
 
   constructor(readonly command: string, private readonly options: ExternalSignerOptions = {}) {
     this.description = command;
@@ -161,10 +166,12 @@ export class ExternalSigner implements Signer {
     const answer = await this.exchange(request);
     if (answer.kind !== 'failed') {
       this.consecutiveFailures = 0;
+      this.answersInRun++;
       return answer;
     }
     this.consecutiveFailures++;
-    const cannotStart = answer.code === 'ERR_SIGNER_START' && /code 12[67]\b|could not be spawned/.test(answer.reason);
+    // A command that exits at once and has never answered in this run will not start next time either.
+    const cannotStart = answer.code === 'ERR_SIGNER_START' && this.answersInRun === 0;
     if (cannotStart || this.consecutiveFailures >= this.maxConsecutiveFailures) {
       this.givenUp = {
         code: answer.code,

@@ -1,10 +1,129 @@
-import { Command } from 'commander';
+// `collect-conformance vectors`: every golden vector, one case each (`vectors.<file>.<tcId>`).
+// Signature vectors go to the signer under test (built-in, or --signer over the line protocol);
+// without --signer the callback-url and callback-query vectors also run, against the built-in
+// composer and parser, so a plain `vectors` run checks the kit's whole reading of §5.1 and §6.
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
 import type { SetExitCode } from '../index.ts';
+import { UsageError } from '../errors.ts';
+import { toolVersion } from '../version.ts';
+import { openReport, formatCaseLine, formatSummary } from '../../report/index.ts';
+import { exitCodeFor } from '../../results/index.ts';
+import {
+  BuiltInSigner, ExternalSigner, VectorFileError, idMatcher, runVectors, loadVectorFile, vectorCaseId,
+  type Signer, type VectorFileName,
+} from '../../vectors/index.ts';
 
-// Placeholder until this command is built; see harness/README.md for its contract.
+const PROTOCOL_HELP = `
+Signer protocol (for --signer):
+  The harness starts CMD with \`sh -c CMD\` and writes one JSON object per line on its stdin:
+    {"id": "vectors.signature.17", "body": "<raw JSON body, the bytes sent>", "secret": "<secret key>"}
+  The signer answers each line, in order, with one line on stdout:
+    {"id": "vectors.signature.17", "message": "<canonical message>", "signature": "<lower-case hex HMAC-SHA256>"}
+  or, for a body it refuses to sign:
+    {"id": "vectors.signature.17", "error": "<why>"}
+  stderr is free for logs. stdin is closed after the last vector; the signer should then exit.
+  No answer within the time limit (5 s) is an ERROR (ERR_SIGNER_TIMEOUT); so are a line that is
+  not a valid answer or carries another id (ERR_SIGNER_PROTOCOL), a signer that exits
+  mid-run (ERR_SIGNER_CRASHED) or cannot start (ERR_SIGNER_START). After such a failure the
+  signer is restarted for the remaining vectors; after 3 failures in a row it is given up on.
+
+Verdicts: a valid vector passes when message and signature match exactly; an invalid vector
+passes when the signature differs from the presented (tampered) one; an acceptable vector
+passes when it matches the suite's position or is refused, and is WARN when it follows a
+labelled alternative (named in the reason) or none.
+
+With --signer only the signature vectors run (the protocol covers signing); without it the
+callback-url and callback-query vectors also run against the built-in composer and parser.
+
+Exit status: 0 no FAIL or ERROR, 1 at least one, 2 bad usage.`;
+
+interface VectorsOptions {
+  signer?: string;
+  reportDir: string;
+  only?: string;
+  vectorsDir?: string;
+  timeout: string;
+}
+
 export function vectorsCommand(setExitCode: SetExitCode): Command {
-  return new Command('vectors').description('(not built yet)').action(() => {
-    process.stderr.write('collect-conformance vectors: not built yet\n');
-    setExitCode(1);
+  return new Command('vectors')
+    .description('run the golden vectors against the built-in signer or an external one (--signer)')
+    .option('--signer <CMD>', 'signer command, run with sh -c and driven over the line protocol below')
+    .option('--report-dir <DIR>', 'where to write report.json, junit.xml, report.md, index.html', 'reports/latest')
+    .option('--only <PATTERN>', 'run only case ids matching this glob (* any run, ? one character; comma-separated list)')
+    .option('--vectors-dir <DIR>', 'read the vector files from this folder instead of the package\'s vectors/')
+    .addOption(new Option('--timeout <MS>', 'time limit per vector for --signer, in milliseconds').default('5000'))
+    .addHelpText('after', PROTOCOL_HELP)
+    .action(async (options: VectorsOptions) => {
+      setExitCode(await runVectorsCommand(options));
+    });
+}
+
+async function runVectorsCommand(options: VectorsOptions): Promise<number> {
+  const timeoutMs = Number(options.timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout must be a positive integer of milliseconds, got ${JSON.stringify(options.timeout)}`);
+  if (options.signer !== undefined && options.signer.trim() === '') throw new UsageError('--signer is empty; give the command that runs your signer');
+
+  const notice = (line: string) => process.stderr.write(`collect-conformance vectors: ${line}\n`);
+  const signer: Signer = options.signer === undefined
+    ? new BuiltInSigner()
+    : new ExternalSigner(options.signer, { timeoutMs, onNotice: notice });
+  const files: VectorFileName[] = options.signer === undefined ? ['signature', 'callback-url', 'callback-query'] : ['signature'];
+  const include = idMatcher(options.only);
+  const dir = options.vectorsDir === undefined ? undefined : resolve(options.vectorsDir);
+
+  // Load (and validate) before opening the report, so a bad vector folder is a usage error.
+  let planned: number;
+  try {
+    planned = countPlanned(files, include, dir);
+  } catch (error) {
+    if (error instanceof VectorFileError) throw new UsageError(error.message, error.code);
+    throw error;
+  }
+  if (planned === 0) throw new UsageError(`no vector matches --only ${JSON.stringify(options.only ?? '')} (case ids look like vectors.signature.17)`);
+
+  const target: Record<string, unknown> = { side: 'signer', command: signer.description };
+  if (signer instanceof ExternalSigner) target.timeoutMs = timeoutMs;
+  const report = await openReport({
+    dir: resolve(options.reportDir),
+    header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'vectors', target, startedAt: new Date().toISOString(), seed: 0 },
   });
+  const color = process.stdout.isTTY === true;
+  process.stdout.write(`${planned} vectors against ${signer instanceof ExternalSigner ? `signer \`${signer.description}\`` : 'the built-in signer'}\n`);
+
+  // A signer runs in its own process group: make sure it does not outlive an interrupted run.
+  const interrupt = () => {
+    void signer.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    await runVectors({
+      signer,
+      files,
+      include,
+      ...(dir === undefined ? {} : { dir }),
+      onResult: async (result) => {
+        process.stdout.write(`${formatCaseLine(result, { color })}\n`);
+        await report.add(result);
+      },
+    });
+  } finally {
+    await signer.close();
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+  const { report: finished, files: written } = await report.finish();
+  process.stdout.write(`${formatSummary(finished, written, { color })}\n`);
+  return exitCodeFor(finished.cases);
+}
+
+function countPlanned(files: readonly VectorFileName[], include: (id: string) => boolean, dir: string | undefined): number {
+  let n = 0;
+  for (const name of files) {
+    const file = loadVectorFile(name, dir === undefined ? {} : { dir });
+    for (const t of file.tests) if (include(vectorCaseId(name, t.tcId))) n++;
+  }
+  return n;
 }
