@@ -1,10 +1,74 @@
+// `collect-conformance sign --body FILE`: every stage of §5.1/§5.2 for one body, so an
+// integrator can compare their own signer stage by stage. The secret comes only from the
+// environment (an argument would land in shell history and process lists) and is never printed.
 import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
 import type { SetExitCode } from '../index.ts';
+import { UsageError } from '../errors.ts';
+import { signBody, SigningError } from '../../signing/index.ts';
+import { Redactor } from '../../secrets/index.ts';
 
-// Placeholder until this command is built; see harness/README.md for its contract.
+const SECRET_ENV = 'COLLECT_SECRET_KEY';
+const CLIENT_KEY_ENV = 'COLLECT_CLIENT_KEY';
+
+interface SignOptions {
+  body: string;
+  json?: boolean;
+}
+
 export function signCommand(setExitCode: SetExitCode): Command {
-  return new Command('sign').description('(not built yet)').action(() => {
-    process.stderr.write('collect-conformance sign: not built yet\n');
-    setExitCode(1);
-  });
+  return new Command('sign')
+    .description(`print every signing stage for one body: pairs, message, signature, Authorization (secret from ${SECRET_ENV})`)
+    .requiredOption('--body <FILE>', 'the raw JSON body, exactly the bytes that will be sent (- for stdin)')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', `
+Environment:
+  ${SECRET_ENV}   the secret key (required; never given as an argument, never printed)
+  ${CLIENT_KEY_ENV}   the client key (optional; when set, the Authorization header is shown,
+                       with the key itself redacted)`)
+    .action((options: SignOptions) => {
+      process.stdout.write(signOutput(options, process.env));
+      setExitCode(0);
+    });
+}
+
+/** Exported for tests: the text the command prints. */
+export function signOutput(options: SignOptions, env: NodeJS.ProcessEnv): string {
+  const secret = env[SECRET_ENV];
+  if (secret === undefined || secret === '') {
+    throw new UsageError(`the environment variable ${SECRET_ENV} is not set; export it with the secret key to sign with`, 'ERR_SECRET_MISSING');
+  }
+  const clientKey = env[CLIENT_KEY_ENV] || undefined;
+  const redactor = new Redactor([secret, clientKey]);
+
+  let body: string;
+  try {
+    body = readFileSync(options.body === '-' ? 0 : options.body, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--body ${options.body}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'ERR_BODY_UNREADABLE');
+  }
+  let stages;
+  try {
+    stages = signBody(body, secret, clientKey === undefined ? {} : { clientKey });
+  } catch (error) {
+    if (error instanceof SigningError) throw new UsageError(`--body ${options.body}: ${error.message}`, error.code);
+    throw error;
+  }
+
+  if (options.json) {
+    const out: Record<string, unknown> = { body: options.body, pairs: stages.pairs, message: stages.message, signature: stages.signature };
+    if (stages.authorization !== undefined) out.authorization = stages.authorization;
+    return `${redactor.text(JSON.stringify(out, null, 2))}\n`;
+  }
+  const lines = [
+    `body           ${options.body} (${Buffer.byteLength(body, 'utf8')} bytes)`,
+    `pairs          ${stages.pairs.length}, sorted by code point, values as written`,
+    ...stages.pairs.map(([k, v]) => `  ${k} = ${v}`),
+    `message        ${stages.message}`,
+    `signature      ${stages.signature}`,
+    stages.authorization === undefined
+      ? `authorization  (set ${CLIENT_KEY_ENV} to see the header)`
+      : `authorization  ${stages.authorization}`,
+  ];
+  return `${redactor.text(lines.join('\n'))}\n`;
 }
