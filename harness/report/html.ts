@@ -3,7 +3,7 @@
 // case grouped by spec section, evidence folded under every case that did not PASS, retry
 // timelines as a small inline SVG chart, latency statistics.
 import { VERDICTS, type CaseResult, type Delivery, type Evidence, type RunReport, type Verdict } from '../results/index.ts';
-import { evidenceSections, latencyText } from './evidence-text.ts';
+import { evidenceSections } from './evidence-text.ts';
 import { compareSections, formatMs, groupBy, isWaived, specSection } from './group.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -88,7 +88,6 @@ export function timelineSvg(timeline: NonNullable<Evidence['timeline']>, deliver
 function caseDetails(c: CaseResult): string {
   const out: string[] = [];
   if (c.evidence?.timeline) out.push('<h4>retry timeline (ms between deliveries)</h4>', timelineSvg(c.evidence.timeline, c.evidence.deliveries));
-  if (c.evidence?.latency) out.push('<h4>latency</h4>', `<p>${htmlEscape(latencyText(c.evidence.latency))}</p>`);
   for (const s of evidenceSections(c.evidence)) {
     out.push(`<h4>${htmlEscape(s.title)}</h4>`, `<pre>${htmlEscape(s.text)}</pre>`);
   }

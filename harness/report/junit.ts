@@ -70,7 +70,7 @@ function testcase(r: CaseResult, group: string): string {
     ...(r.waiver ? [`        <property${attrs({ name: 'waiver', value: r.waiver.reason })}/>`] : []),
     '      </properties>',
   ];
-  const reason = r.reason ?? r.verdict;
+  const reason = r.reason || r.verdict;
   const evidence = evidenceText(r.evidence);
   if (isWaived(r)) {
     body.push(`      <skipped${attrs({ message: `waived: ${r.waiver?.reason ?? ''}` })}/>`);

@@ -1,0 +1,66 @@
+// Properties of the escapers over arbitrary text (any code point, lone surrogates included):
+// whatever a target answers, the reports stay well-formed and show the text, not markup.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { renderHtml, renderJunit, renderMarkdown } from '../../harness/report/index.ts';
+import type { RunReport } from '../../harness/results/index.ts';
+import { sampleReport } from './sample.ts';
+
+const seed = process.env['FC_SEED'] === undefined ? Date.now() % 2 ** 31 : Number(process.env['FC_SEED']);
+const numRuns = 300;
+
+function check<T>(name: string, arb: fc.Arbitrary<T>, predicate: (value: T) => void): void {
+  try {
+    fc.assert(fc.property(arb, predicate), { seed, numRuns });
+  } catch (error) {
+    // The seed is in fast-check's message too; said once more so a CI log shows how to replay.
+    console.error(`${name}: replay with FC_SEED=${seed}`);
+    throw error;
+  }
+}
+
+const text = fc.string({ unit: 'binary', maxLength: 60 });
+
+function withReason(reason: string): RunReport {
+  const report = sampleReport();
+  report.cases[1]!.reason = reason;
+  report.cases[1]!.title = reason || 'x';
+  return report;
+}
+
+const XML_FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+describe('junit.xml escaping: any reason', () => {
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', htmlEntities: true, parseAttributeValue: false, trimValues: false });
+  it('stays well-formed XML and its failure message reads back as the reason (forbidden code points written as \\uXXXX)', () => {
+    check('junit', text, (reason) => {
+      const xml = renderJunit(withReason(reason));
+      expect(XMLValidator.validate(xml)).toBe(true);
+      const doc = parser.parse(xml) as { testsuites: { testsuite: Array<{ testcase: Array<Record<string, { '@_message'?: string }>> }> } };
+      const failure = doc.testsuites.testsuite[0]!.testcase[1]!['failure']!;
+      const expected = reason.replace(XML_FORBIDDEN, (ch) => `\\u${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+      expect(failure['@_message']).toBe(expected === '' ? 'FAIL' : expected);
+    });
+  });
+});
+
+describe('index.html escaping: any reason', () => {
+  it('never lets a `<` of the reason through as markup', () => {
+    check('html', fc.tuple(text, fc.constantFrom('<script>', '</pre><img src=x>', '<svg onload=x>', '"><b>', "' onmouseover='x")), ([noise, tag]) => {
+      const html = renderHtml(withReason(`${noise}${tag}`));
+      expect(html).not.toContain(tag);
+    });
+  });
+});
+
+describe('report.md escaping: any reason', () => {
+  it('keeps every case row at six cells', () => {
+    check('markdown', text, (reason) => {
+      const md = renderMarkdown(withReason(reason));
+      const rows = md.split('\n').filter((l) => l.startsWith('| `'));
+      expect(rows).toHaveLength(8);
+      for (const row of rows) expect(row.replace(/^\||\|$/g, '').split(/(?<!\\)\|/)).toHaveLength(6);
+    });
+  });
+});
