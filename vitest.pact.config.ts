@@ -1,10 +1,22 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// Pact consumer tests write the pact files; provider tests verify them. In sequence, one file at a time.
+// Pact runs apart from the main suite, one file at a time (the native core is not shared
+// between parallel workers). Consumer tests (1-consumer-*) write pact files to temporary
+// directories and compare them with the committed vectors/pacts/; provider tests (2-provider-*)
+// verify the committed files. So no file depends on another's output; the order is still fixed
+// (by file name) so that a stale pact is reported before the verifications.
+class ByFileName extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
 export default defineConfig({
   test: {
     include: ['suites/pact/**/*.test.ts'],
     fileParallelism: false,
+    sequence: { sequencer: ByFileName },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

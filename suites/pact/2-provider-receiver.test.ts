@@ -8,7 +8,7 @@ import { verifyProvider, type VerificationOutcome } from '../../harness/contract
 async function verifyReceiver(config: Partial<ReceiverConfig>): Promise<VerificationOutcome> {
   // The receiver keeps its own generated token: the request filter puts it in place of the
   // pact's placeholder, as it does for a user's receiver.
-  const receiver = await startReceiver({ workMs: 5, timeScale: 0.01, ...config });
+  const receiver = await startReceiver({ workMs: 5, timeScale: 0.01, log: () => {}, ...config });
   try {
     return await verifyProvider({
       side: 'receiver',
