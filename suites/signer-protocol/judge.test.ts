@@ -1,0 +1,104 @@
+// Verdict rules for a signer's answer (DESIGN.md "Signers in other languages"), one describe
+// per rule, against hand-made answers.
+import { describe, expect, it } from 'vitest';
+import { judgeSignerAnswer, type SignatureVector } from '../../harness/vectors/index.ts';
+import { hmacHex } from '../../harness/signing/index.ts';
+import { FIXTURE_SIGNATURE_VECTORS } from './fixture-vectors.ts';
+
+function byTcId(tcId: number): SignatureVector {
+  const v = FIXTURE_SIGNATURE_VECTORS.find((t) => t.tcId === tcId);
+  if (!v) throw new Error(`no fixture vector ${tcId}`);
+  return v;
+}
+const SIX = byTcId(1); // valid
+const ORDER = byTcId(3); // acceptable, alternative locale-order listed
+const TAMPER = byTcId(4); // invalid
+const FLOAT = byTcId(6); // acceptable, float-printer
+
+const signed = (message: string, secret = SIX.secret) => ({ kind: 'signed' as const, message, signature: hmacHex(secret, message) });
+
+describe('valid vector: PASS only when message and signature both match (level MUST)', () => {
+  it('passes the suite stages', () => {
+    const j = judgeSignerAnswer(SIX, { kind: 'signed', message: SIX.message, signature: SIX.signature });
+    expect(j).toMatchObject({ verdict: 'PASS', level: 'MUST', specRef: '§5.1' });
+  });
+  it('fails a different message, naming the message stage and the alternative computed from harness/signing', () => {
+    const encoded = SIX.message.replace('https://x.test/cb?a=1&b=2', encodeURIComponent('https://x.test/cb?a=1&b=2'));
+    const j = judgeSignerAnswer(SIX, signed(encoded));
+    expect(j.verdict).toBe('FAIL');
+    expect(j.stage).toBe('message');
+    expect(j.alternative).toBe('url-encoded-values');
+    expect(j.reason).toContain('follows alternative `url-encoded-values`');
+    expect(j.reason).toContain('never URL-encoded');
+  });
+  it('fails a right message with a wrong signature, naming the signature stage', () => {
+    const j = judgeSignerAnswer(SIX, { kind: 'signed', message: SIX.message, signature: hmacHex('other', SIX.message) });
+    expect(j).toMatchObject({ verdict: 'FAIL', stage: 'signature' });
+    expect(j.reason).toMatch(/^message matches; signature differs/);
+  });
+  it('names upper-case hex', () => {
+    const j = judgeSignerAnswer(SIX, { kind: 'signed', message: SIX.message, signature: SIX.signature.toUpperCase() });
+    expect(j.verdict).toBe('FAIL');
+    expect(j.reason).toContain('upper-case hex');
+  });
+  it('fails a refusal', () => {
+    const j = judgeSignerAnswer(SIX, { kind: 'refused', error: 'nope' });
+    expect(j.verdict).toBe('FAIL');
+    expect(j.reason).toContain('"nope"');
+  });
+  it('says when no alternative reproduces the message, and when the signature is not over the signer\'s own message', () => {
+    const j = judgeSignerAnswer(SIX, { kind: 'signed', message: 'garbled', signature: hmacHex(SIX.secret, 'other') });
+    expect(j.reason).toContain('no labelled alternative reproduces it');
+    expect(j.reason).toContain('not HMAC-SHA256 of its own message');
+    expect(j.alternative).toBeUndefined();
+  });
+});
+
+describe('invalid vector: PASS when the signature differs from the presented one (level MUST)', () => {
+  it('passes the canonical signature of the changed body', () => {
+    expect(judgeSignerAnswer(TAMPER, signed(TAMPER.message))).toMatchObject({ verdict: 'PASS', level: 'MUST' });
+  });
+  it('fails when the signer produces the presented signature', () => {
+    const j = judgeSignerAnswer(TAMPER, { kind: 'signed', message: 'whatever', signature: TAMPER.presentedSignature! });
+    expect(j.verdict).toBe('FAIL');
+    expect(j.reason).toContain('must be refused');
+  });
+  it('fails a refusal to sign the body', () => {
+    expect(judgeSignerAnswer(TAMPER, { kind: 'refused', error: 'x' }).verdict).toBe('FAIL');
+  });
+});
+
+describe('acceptable vector: PASS on the suite position or a refusal, WARN otherwise (level SHOULD)', () => {
+  it('passes the suite position', () => {
+    expect(judgeSignerAnswer(ORDER, signed(ORDER.message))).toMatchObject({ verdict: 'PASS', level: 'SHOULD' });
+  });
+  it('passes a refusal', () => {
+    expect(judgeSignerAnswer(ORDER, { kind: 'refused', error: 'ambiguous' }).verdict).toBe('PASS');
+  });
+  it('warns on the listed alternative and names it with the suite position', () => {
+    const alt = ORDER.alternatives![0]!;
+    const j = judgeSignerAnswer(ORDER, { kind: 'signed', message: alt.message, signature: alt.signature });
+    expect(j.verdict).toBe('WARN');
+    expect(j.alternative).toBe('locale-order');
+    expect(j.reason).toContain('follows alternative `locale-order` (keys sorted by a locale-aware comparison');
+    expect(j.reason).toContain('the service verifies in code-point order');
+  });
+  it('recognises an alternative by its signature alone', () => {
+    const alt = FLOAT.alternatives![0]!;
+    const j = judgeSignerAnswer(FLOAT, { kind: 'signed', message: 'amount=15.0 (reported wrongly)', signature: alt.signature });
+    expect(j.alternative).toBe('float-printer');
+  });
+  it('warns on a rendering no alternative reproduces', () => {
+    const j = judgeSignerAnswer(FLOAT, signed('amount=fifteen'));
+    expect(j.verdict).toBe('WARN');
+    expect(j.alternative).toBeUndefined();
+  });
+});
+
+describe('a signer that could not be driven: ERROR with the failure code', () => {
+  it.each(['ERR_SIGNER_START', 'ERR_SIGNER_PROTOCOL', 'ERR_SIGNER_TIMEOUT', 'ERR_SIGNER_CRASHED'] as const)('%s', (code) => {
+    const j = judgeSignerAnswer(ORDER, { kind: 'failed', code, reason: 'because' });
+    expect(j.verdict).toBe('ERROR');
+    expect(j.reason).toBe(`${code}: because`);
+  });
+});
