@@ -39,7 +39,7 @@ export interface SimulatorFaultInfo {
 export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'no-signature-check', specRef: '§5.2, §7', description: 'the Authorization header is parsed and the client found, but the signature is never compared: any signature is accepted' },
   { name: 'client-key-ignored', specRef: '§5.2', description: 'the client is looked up by client_id from the body; the client_key of the Authorization header is not checked' },
-  { name: 'partial-signature', specRef: '§5.1 step 1', description: 'the verifier drops callback_url before canonicalising, so the callback URL can be changed without breaking the signature' },
+  { name: 'partial-signature', specRef: '§5.1 step 1', description: 'the verifier also accepts a signature over the pairs without callback_url (a legacy field list), so callback_url is not covered: it can be changed after signing' },
   { name: 'case-insensitive-signature', specRef: '§5.1 step 5', description: 'the presented signature is lower-cased before comparing, so upper-case hex is accepted' },
   { name: 'prefix-signature-compare', specRef: '§5.2', description: 'accepts any non-empty presented signature that is a prefix of the expected one (expected.startsWith(presented))' },
   { name: 'unsorted-signature', specRef: '§5.1 step 2', description: 'verifies over the pairs in body order instead of sorted keys (alternative `body-order`)' },

@@ -1,0 +1,257 @@
+// Every fault switch is one deviation: the same scenario runs against the fault-free simulator
+// (correct behaviour) and against the simulator with that one fault (the deviation).
+import { describe, expect, it } from 'vitest';
+import { signBody, SUITE_PROFILE } from '../../harness/signing/index.ts';
+import { parseCallbackQuery } from '../../harness/callback/index.ts';
+import { SIMULATOR_FAULTS, type RunningSimulator, type SimulatorConfig, type SimulatorFault } from '../../harness/simulator/index.ts';
+import {
+  CLIENT, TOKEN, FAILING_NUMBER, collect, collectFields, post, startListener, withSimulator, sleep, type CallbackListener,
+} from './helpers.ts';
+
+interface Env {
+  sim: RunningSimulator;
+  listener: CallbackListener;
+}
+
+interface FaultCase {
+  scenario: string;
+  config?: Partial<SimulatorConfig>;
+  answer?: (n: number) => number;
+  observe(env: Env): Promise<unknown>;
+  correct: unknown;
+  faulty: unknown;
+}
+
+const COLLECT = '/api/v1.0/collect/';
+
+/** The HTTP status of a collect signed some other way than the canonical signer. */
+async function sendSigned(env: Env, fields: Record<string, unknown>, sign: (body: string) => string, send?: (body: string) => string): Promise<number> {
+  const body = JSON.stringify(fields);
+  const authorization = `HMAC ${CLIENT.clientKey}:${sign(body)}`;
+  return (await post(env.sim.url, COLLECT, send ? send(body) : body, { authorization })).status;
+}
+
+const canonical = (body: string) => signBody(body, CLIENT.secretKey).signature;
+
+/** Collects once and returns the deliveries seen after they have settled. */
+async function deliveries(env: Env, over: Record<string, unknown> = {}, path = '/cb?order=42', settleMs = 250) {
+  const answer = await collect(env.sim, collectFields(`${env.listener.url}${path}`, over));
+  expect(answer.status).toBe(200);
+  await sleep(settleMs);
+  return env.listener.deliveries;
+}
+
+async function first(env: Env, over: Record<string, unknown> = {}, path?: string) {
+  const ds = await deliveries(env, over, path);
+  expect(ds.length).toBeGreaterThan(0);
+  return ds[0]!;
+}
+
+/** Growing or constant intervals between the deliveries of a failing receiver. */
+async function backoffShape(env: Env): Promise<string> {
+  await collect(env.sim, collectFields(`${env.listener.url}/cb`));
+  const ds = await env.listener.waitFor(4, 5000);
+  const at = ds.map((d) => d.at);
+  const ratios = [2, 3].map((i) => (at[i]! - at[i - 1]!) / (at[i - 1]! - at[i - 2]!));
+  if (ratios.every((r) => r > 1.5 && r < 2.6)) return 'growing ×2';
+  if (ratios.every((r) => r > 0.6 && r < 1.4)) return 'constant';
+  return `unclear ${ratios.map((r) => r.toFixed(2)).join(', ')}`;
+}
+
+const CASES: Record<SimulatorFault, FaultCase> = {
+  'no-signature-check': {
+    scenario: 'a collect signed with the wrong secret',
+    observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { secret: 'wrong-secret' }).then((a) => a.status),
+    correct: 401, faulty: 200,
+  },
+  'client-key-ignored': {
+    scenario: 'a correctly signed collect naming an unknown client_key',
+    observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { clientKey: 'ck_nobody_has_this' }).then((a) => a.status),
+    correct: 401, faulty: 200,
+  },
+  'partial-signature': {
+    scenario: 'a signature over every pair but callback_url, then a canonical one',
+    observe: async (env) => [
+      await sendSigned(env, collectFields('https://evil.example/cb'), (b) => {
+        const { callback_url: _dropped, ...rest } = JSON.parse(b) as Record<string, unknown>;
+        return canonical(JSON.stringify(rest));
+      }),
+      await sendSigned(env, collectFields('https://m.example/cb'), canonical),
+    ],
+    correct: [401, 200], faulty: [200, 200],
+  },
+  'case-insensitive-signature': {
+    scenario: 'the signature in upper-case hex',
+    observe: (env) => sendSigned(env, collectFields('https://m.example/cb'), (b) => canonical(b).toUpperCase()),
+    correct: 401, faulty: 200,
+  },
+  'prefix-signature-compare': {
+    scenario: 'the first 16 hex digits of the signature only',
+    observe: (env) => sendSigned(env, collectFields('https://m.example/cb'), (b) => canonical(b).slice(0, 16)),
+    correct: 401, faulty: 200,
+  },
+  'unsorted-signature': {
+    scenario: 'a signature over the pairs in body order (fields not sorted in the body)',
+    observe: async (env) => [
+      await sendSigned(env, collectFields('https://m.example/cb'), (b) => signBody(b, CLIENT.secretKey, { profile: { ...SUITE_PROFILE, keyOrder: 'body' } }).signature),
+      await sendSigned(env, collectFields('https://m.example/cb'), canonical),
+    ],
+    correct: [401, 200], faulty: [200, 401],
+  },
+  'encoded-signature': {
+    scenario: 'a signature over encodeURIComponent values, then a canonical one',
+    observe: async (env) => [
+      await sendSigned(env, collectFields('https://m.example/cb'), (b) => signBody(b, CLIENT.secretKey, { profile: { ...SUITE_PROFILE, valueEncoding: 'encodeURIComponent' } }).signature),
+      await sendSigned(env, collectFields('https://m.example/cb'), canonical),
+    ],
+    correct: [401, 200], faulty: [200, 401],
+  },
+  'ip-whitelist-off': {
+    scenario: 'a valid collect from 127.0.0.2 (not whitelisted)',
+    observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { localAddress: '127.0.0.2' }).then((a) => a.status),
+    correct: 403, faulty: 200,
+  },
+  'sandbox-numbers-off': {
+    scenario: 'a sandbox collect for 0244999999 (not whitelisted)',
+    observe: (env) => collect(env.sim, collectFields('https://m.example/cb', { customer_number: '0244999999' })).then((a) => a.status),
+    correct: 403, faulty: 200,
+  },
+  'numbers-as-integers': {
+    scenario: 'a sandbox collect for 244000001 (whitelisted: 0244000001)',
+    observe: async (env) => [
+      (await collect(env.sim, collectFields('https://m.example/cb', { customer_number: '244000001' }))).status,
+      (await collect(env.sim, collectFields('https://m.example/cb', { customer_number: '00244000001' }))).status,
+    ],
+    correct: [403, 403], faulty: [200, 200],
+  },
+  'always-question-mark': {
+    scenario: 'a callback URL with a query string of its own',
+    observe: async (env) => (await first(env)).url.split('transaction_id=')[0],
+    correct: '/cb?order=42&', faulty: '/cb?order=42?',
+  },
+  'drop-existing-query': {
+    scenario: 'a callback URL with a query string of its own',
+    observe: async (env) => (await first(env)).url.split('transaction_id=')[0],
+    correct: '/cb?order=42&', faulty: '/cb?',
+  },
+  'message-percent20': {
+    scenario: 'the message "Payment of GHS 10.00 received"',
+    observe: async (env) => /message=([^&]*)/.exec((await first(env)).url)?.[1],
+    correct: 'Payment+of+GHS+10.00+received', faulty: 'Payment%20of%20GHS%2010.00%20received',
+  },
+  'lowercase-status': {
+    scenario: 'the status of a successful transaction',
+    observe: async (env) => parseCallbackQuery((await first(env)).url).status,
+    correct: 'SUCCESS', faulty: 'success',
+  },
+  'wrong-transaction-id': {
+    scenario: 'the transaction_id echoed in the callback',
+    observe: async (env) => {
+      const d = await first(env, { transaction_id: 'ORDER-7781' });
+      return parseCallbackQuery(d.url).transaction_id?.replace(/^SIM-\d+$/, 'SIM-internal');
+    },
+    correct: 'ORDER-7781', faulty: 'SIM-internal',
+  },
+  'wrong-token': {
+    scenario: 'the X-Callback-Token header',
+    observe: async (env) => {
+      const token = (await first(env)).headers['x-callback-token'];
+      return typeof token !== 'string' ? 'absent' : token === TOKEN ? 'the configured token' : token.length === TOKEN.length ? 'another token of the same length' : 'other';
+    },
+    correct: 'the configured token', faulty: 'another token of the same length',
+  },
+  'no-token': {
+    scenario: 'the X-Callback-Token header',
+    observe: async (env) => ((await first(env)).headers['x-callback-token'] === TOKEN ? 'the configured token' : String((await first(env)).headers['x-callback-token'])),
+    correct: 'the configured token', faulty: 'undefined',
+  },
+  'post-callbacks': {
+    scenario: 'the method of the callback',
+    observe: async (env) => (await first(env)).method,
+    correct: 'GET', faulty: 'POST',
+  },
+  'no-retry': {
+    scenario: 'a receiver that always answers 500 (attempts 4)',
+    answer: () => 500,
+    observe: async (env) => (await deliveries(env, {}, '/cb', 400)).length,
+    correct: 4, faulty: 1,
+  },
+  'constant-retry': {
+    scenario: 'the intervals between deliveries to a receiver that always answers 500',
+    config: { timeScale: 0.05 },
+    answer: () => 500,
+    observe: backoffShape,
+    correct: 'growing ×2', faulty: 'constant',
+  },
+  'single-retry': {
+    scenario: 'a receiver that always answers 500 (attempts 4)',
+    answer: () => 500,
+    observe: async (env) => (await deliveries(env, {}, '/cb', 400)).length,
+    correct: 4, faulty: 2,
+  },
+  'retry-after-success': {
+    scenario: 'a receiver that answers 200 at once',
+    observe: async (env) => (await deliveries(env, {}, '/cb', 200)).map((d) => parseCallbackQuery(d.url).status),
+    correct: ['SUCCESS'], faulty: ['SUCCESS', 'SUCCESS'],
+  },
+  'conflicting-duplicates': {
+    scenario: 'the statuses delivered for one successful transaction',
+    observe: async (env) => (await deliveries(env, {}, '/cb', 200)).map((d) => parseCallbackQuery(d.url).status),
+    correct: ['SUCCESS'], faulty: ['SUCCESS', 'FAILED'],
+  },
+  'failed-as-success': {
+    scenario: 'the status of a transaction for a failing number',
+    observe: async (env) => parseCallbackQuery((await first(env, { customer_number: FAILING_NUMBER })).url).status,
+    correct: 'FAILED', faulty: 'SUCCESS',
+  },
+  'no-callback': {
+    scenario: 'the deliveries of an accepted transaction',
+    observe: async (env) => (await deliveries(env, {}, '/cb', 150)).length,
+    correct: 1, faulty: 0,
+  },
+  'plain-http-in-production': {
+    scenario: 'a production collect with an http:// callback URL',
+    config: { mode: 'production' },
+    observe: async (env) => {
+      const answer = await collect(env.sim, collectFields(`${env.listener.url}/cb`));
+      await sleep(150);
+      return { status: answer.status, deliveries: env.listener.deliveries.length };
+    },
+    correct: { status: 400, deliveries: 0 }, faulty: { status: 200, deliveries: 1 },
+  },
+};
+
+async function run(fault: SimulatorFault | undefined, c: FaultCase): Promise<unknown> {
+  const listener = await startListener(c.answer ? { answer: c.answer } : {});
+  try {
+    return await withSimulator({ ...c.config, faults: fault ? [fault] : [] }, (sim) => c.observe({ sim, listener }));
+  } finally {
+    await listener.close();
+  }
+}
+
+describe('SIMULATOR_FAULTS: the list', () => {
+  it('has a description and a spec reference for every fault, and a case here for each', () => {
+    for (const f of SIMULATOR_FAULTS) {
+      expect(f.description.length, f.name).toBeGreaterThan(20);
+      expect(f.specRef, f.name).toMatch(/^§\d/);
+    }
+    expect(Object.keys(CASES).sort()).toEqual(SIMULATOR_FAULTS.map((f) => f.name).sort());
+  });
+  it('refuses an unknown fault name at start', async () => {
+    const { startSimulator } = await import('../../harness/simulator/index.ts');
+    await expect(startSimulator({ faults: ['no-such-fault' as SimulatorFault] })).rejects.toMatchObject({ code: 'ERR_SIMULATOR_CONFIG' });
+  });
+});
+
+for (const info of SIMULATOR_FAULTS) {
+  const c = CASES[info.name];
+  describe(`fault ${info.name} (${info.specRef})`, () => {
+    it(`fault-free: ${c.scenario} → ${JSON.stringify(c.correct)}`, async () => {
+      expect(await run(undefined, c)).toEqual(c.correct);
+    });
+    it(`with the fault: ${c.scenario} → ${JSON.stringify(c.faulty)}`, async () => {
+      expect(await run(info.name, c)).toEqual(c.faulty);
+    });
+  });
+}
