@@ -90,8 +90,9 @@ function parseJson(text: unknown): unknown {
 function failuresOf(result: unknown, error: unknown): string[] {
   const errors = (result as { errors?: unknown } | undefined)?.errors;
   if (!Array.isArray(errors)) return [(error as Error).message];
-  return errors.map((entry: { interaction?: string; mismatch?: unknown }) => {
-    const detail = JSON.stringify(entry.mismatch ?? entry);
+  return errors.map((entry: { interaction?: string; mismatch?: { mismatches?: Array<{ mismatch?: string }>; message?: string } }) => {
+    const details = entry.mismatch?.mismatches?.map((m) => m.mismatch).filter(Boolean) ?? [];
+    const detail = details.length > 0 ? details.join('; ') : (entry.mismatch?.message ?? JSON.stringify(entry.mismatch ?? entry));
     return `${entry.interaction ?? '?'}: ${detail}`;
   });
 }
