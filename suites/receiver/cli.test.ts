@@ -1,0 +1,156 @@
+// `collect-conformance receiver`: starts from the package's bin, prints one `listening on`
+// line on stdout, serves callbacks and hooks, stops cleanly on SIGTERM/SIGINT.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { composeCallbackUrl } from '../../harness/callback/index.ts';
+import { RECEIVER_FAULTS } from '../../harness/receiver/index.ts';
+import { TOKEN, send, tokenHeaders } from './helpers.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/collect-conformance.js');
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+interface Spawned {
+  child: ChildProcess;
+  url: Promise<string>;
+  stdout(): string;
+  stderr(): string;
+  exit: Promise<number | null>;
+}
+
+function spawnCli(args: string[], env: Record<string, string | undefined> = {}): Spawned {
+  const fullEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete fullEnv[key];
+  const child = spawn(process.execPath, [BIN, ...args], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^listening on (\S+)\n/m.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} before listening: ${err}`)));
+  });
+  url.catch(() => {});
+  // 'close' comes after 'exit' and after both pipes are drained.
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, url, exit, stdout: () => out, stderr: () => err };
+}
+
+/** stderr and stdout are separate pipes: what was written first may arrive second. */
+async function stderrContains(run: Spawned, pattern: RegExp): Promise<RegExpExecArray> {
+  for (let i = 0; i < 200; i++) {
+    const match = pattern.exec(run.stderr());
+    if (match) return match;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`stderr never matched ${pattern}: ${run.stderr()}`);
+}
+
+async function seedOver(base: string, id: string): Promise<void> {
+  const answer = await send(`${base}/_conformance/transactions`, { method: 'POST', body: JSON.stringify({ transaction_id: id, amount: '5.00' }) });
+  expect(answer.status).toBe(201);
+}
+
+describe('collect-conformance receiver: start, serve, stop', () => {
+  it('prints exactly one `listening on` line, serves a callback, exits 0 on SIGTERM', async () => {
+    const run = spawnCli(['receiver', '--port', '0', '--time-scale', '0.01'], { COLLECT_CALLBACK_TOKEN: TOKEN });
+    const base = await run.url;
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await seedOver(base, 'cli-1');
+    const url = composeCallbackUrl(`${base}/callback`, { transaction_id: 'cli-1', status: 'SUCCESS', message: 'ok' });
+    expect((await send(url, { headers: tokenHeaders(TOKEN) })).status).toBe(200);
+    expect((await send(url)).status).toBe(403);
+    const state = await send(`${base}/_conformance/transactions/cli-1`);
+    expect(JSON.parse(state.body)).toEqual({ transaction_id: 'cli-1', state: 'SUCCESS', actions: 1 });
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.stdout()).toBe(`listening on ${base}\n`);
+    expect(run.stderr()).toContain(`callback URL: ${base}/callback`);
+    expect(run.stderr()).toContain(`hooks URL: ${base}/_conformance`);
+    expect(run.stderr()).toContain('receiver closed');
+    // A token from the environment is never printed, not even in the request log.
+    expect(run.stdout() + run.stderr()).not.toContain(TOKEN);
+    expect(run.stderr()).toMatch(/receiver callback GET "\/callback" query="transaction_id=cli-1&status=SUCCESS&message=ok" token=ok -> 200 applied/);
+  });
+
+  it('generates a test token when COLLECT_CALLBACK_TOKEN is unset and prints it once on stderr', async () => {
+    const run = spawnCli(['receiver', '--time-scale', '0.01'], { COLLECT_CALLBACK_TOKEN: undefined });
+    const base = await run.url;
+    const match = await stderrContains(run, /callback token \(generated test value[^)]*\): (\S+)\n/);
+    const token = match[1]!;
+    await seedOver(base, 'cli-2');
+    const url = composeCallbackUrl(`${base}/callback`, { transaction_id: 'cli-2', status: 'FAILED', message: 'no' });
+    expect((await send(url, { headers: tokenHeaders(token) })).status).toBe(200);
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
+    expect(run.stderr().split(token).length - 1).toBe(1);
+    expect(run.stdout()).not.toContain(token);
+  });
+
+  it('finishes in-flight work before exiting on SIGTERM', async () => {
+    // 50000 ms x 0.01 = 500 ms of work after the reply.
+    const run = spawnCli(['receiver', '--time-scale', '0.01', '--work-ms', '50000'], { COLLECT_CALLBACK_TOKEN: TOKEN });
+    const base = await run.url;
+    await seedOver(base, 'cli-3');
+    const url = composeCallbackUrl(`${base}/callback`, { transaction_id: 'cli-3', status: 'SUCCESS', message: 'ok' });
+    expect((await send(url, { headers: tokenHeaders(TOKEN) })).status).toBe(200);
+    const t0 = performance.now();
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(performance.now() - t0).toBeGreaterThan(350);
+    expect(run.stderr()).toContain('SIGTERM: finishing in-flight work');
+  });
+
+  it('applies --fault and a config file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'receiver-cli-'));
+    const file = join(dir, 'receiver.json');
+    writeFileSync(file, JSON.stringify({ callbackPath: '/payments/cb', faults: ['status-401'] }));
+    const run = spawnCli(['receiver', '--config', file, '--fault', 'no-percent-decoding'], { COLLECT_CALLBACK_TOKEN: TOKEN });
+    const base = await run.url;
+    await stderrContains(run, /faults on: status-401, no-percent-decoding\n/);
+    expect((await send(`${base}/payments/cb?transaction_id=x&status=SUCCESS`)).status).toBe(401);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+});
+
+describe('collect-conformance receiver: listing and usage errors', () => {
+  it('--list-faults lists every fault with its spec reference and exits 0', async () => {
+    const run = spawnCli(['receiver', '--list-faults']);
+    expect(await run.exit).toBe(0);
+    const lines = run.stdout().trim().split('\n');
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(RECEIVER_FAULTS.map((f) => f.name));
+    for (const fault of RECEIVER_FAULTS) expect(run.stdout()).toContain(fault.description);
+  });
+  it.each([
+    [['--fault', 'nope'], '--fault: unknown fault "nope"'],
+    [['--port', '99999'], '--port: must be an integer 0-65535'],
+    [['--time-scale', '0'], '--time-scale: must be a number > 0'],
+    [['--config', '/nonexistent/receiver.json'], 'cannot read'],
+  ])('exits 2 for %j, naming the bad value', async (args, message) => {
+    const run = spawnCli(['receiver', ...args]);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain(message);
+    expect(run.stdout()).toBe('');
+  });
+  it('exits 2 for an invalid config file, naming the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'receiver-cli-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ workMs: -5, faults: ['slow-reply', 'x'] }));
+    const run = spawnCli(['receiver', '--config', file]);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain('/workMs: must be >= 0');
+    expect(run.stderr()).toContain('/faults/1');
+  });
+});
