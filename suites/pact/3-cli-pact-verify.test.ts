@@ -1,0 +1,97 @@
+// `collect-conformance pact verify` end to end: the shipped pacts against the reference
+// implementations (exit 0), against a faulty one (exit 1), bad usage (exit 2); secrets given
+// through the environment never appear in the output.
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { startReceiver } from '../../harness/receiver/index.ts';
+import { startSimulator } from '../../harness/simulator/index.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/collect-conformance.js', import.meta.url));
+
+interface CliRun { code: number | null; output: string }
+
+/** Runs the command asynchronously: the providers live in this process and must keep answering. */
+function cli(args: string[], env: Record<string, string>): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe('pact verify --side receiver (callback pact)', () => {
+  it('exits 0 for the reference receiver, and the token stays out of the output', async () => {
+    const token = `tok-${randomBytes(12).toString('hex')}`;
+    const receiver = await startReceiver({ callbackToken: token, workMs: 5, timeScale: 0.01, log: () => {} });
+    try {
+      const run = await cli(['pact', 'verify', '--side', 'receiver', '--base-url', receiver.url, '--hooks-url', receiver.hooksUrl], { COLLECT_CALLBACK_TOKEN: token });
+      expect(run.output).toContain('satisfies');
+      expect(run.output).not.toContain(token);
+      expect(run.code).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('exits 1 for a receiver with the no-token-check fault, naming the wrong-token interaction', async () => {
+    const token = `tok-${randomBytes(12).toString('hex')}`;
+    const receiver = await startReceiver({ callbackToken: token, workMs: 5, timeScale: 0.01, log: () => {}, faults: ['no-token-check'] });
+    try {
+      const run = await cli(['pact', 'verify', '--side', 'receiver', '--base-url', receiver.url, '--hooks-url', receiver.hooksUrl], { COLLECT_CALLBACK_TOKEN: token });
+      expect(run.output).toMatch(/FAILED 1 interaction/);
+      expect(run.output).toMatch(/wrong token for a pending transaction: .*403/);
+      expect(run.output).not.toContain(token);
+      expect(run.code).toBe(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('pact verify --side service (collect pact)', () => {
+  it('exits 0 for the reference service, and the keys stay out of the output', async () => {
+    const client = { clientId: 5, clientKey: `ck-${randomBytes(8).toString('hex')}`, secretKey: `sk-${randomBytes(16).toString('hex')}` };
+    const simulator = await startSimulator({ clients: [client], callbackToken: randomBytes(12).toString('hex'), timeScale: 0.01 });
+    try {
+      const run = await cli(
+        // The callback of the accepted collect goes to a closed loopback port, never off the machine.
+        ['pact', 'verify', '--side', 'service', '--base-url', simulator.url, '--client-id', '5', '--callback-url', 'http://127.0.0.1:9/callback'],
+        { COLLECT_CLIENT_KEY: client.clientKey, COLLECT_SECRET_KEY: client.secretKey },
+      );
+      expect(run.output).toContain('satisfies');
+      expect(run.output).not.toContain(client.clientKey);
+      expect(run.output).not.toContain(client.secretKey);
+      expect(run.code).toBe(0);
+    } finally {
+      await simulator.close();
+    }
+  });
+});
+
+describe('pact verify: bad usage exits 2', () => {
+  it('a missing COLLECT_CALLBACK_TOKEN is named', async () => {
+    const run = await cli(['pact', 'verify', '--side', 'receiver', '--base-url', 'http://127.0.0.1:9'], {});
+    expect(run.output).toContain('COLLECT_CALLBACK_TOKEN');
+    expect(run.code).toBe(2);
+  });
+
+  it('an unknown --side is refused', async () => {
+    const run = await cli(['pact', 'verify', '--side', 'client', '--base-url', 'http://127.0.0.1:9'], { COLLECT_CALLBACK_TOKEN: 'xxxxxxxx' });
+    expect(run.output).toMatch(/--side/);
+    expect(run.code).toBe(2);
+  });
+
+  it('--hooks-url with --side service is refused', async () => {
+    const run = await cli(['pact', 'verify', '--side', 'service', '--base-url', 'http://127.0.0.1:9', '--hooks-url', 'http://127.0.0.1:9'], {});
+    expect(run.output).toContain('--hooks-url');
+    expect(run.code).toBe(2);
+  });
+});
