@@ -6,7 +6,7 @@ export function globToRegExp(pattern: string): RegExp {
   for (const ch of pattern) {
     if (ch === '*') source += '.*';
     else if (ch === '?') source += '.';
-    else source += ch.replace(/[.+^${}()|[\]\\/-]/g, '\\$&');
+    else source += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${source}$`, 'u');
 }

@@ -1,0 +1,165 @@
+// The commands end to end, as a user runs them: `node bin/collect-conformance.js vectors …`
+// and `… sign --body FILE`, checking exit status (DESIGN.md), output and the report files.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts';
+import { signBody } from '../../harness/signing/index.ts';
+import { writeFixtureVectors } from './fixture-vectors.ts';
+import { fixtureCommand, REPO_ROOT, REAL_VECTORS_PRESENT } from './helpers.ts';
+
+interface Ran { code: number; stdout: string; stderr: string }
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  const base = { ...process.env };
+  delete base.COLLECT_SECRET_KEY;
+  delete base.COLLECT_CLIENT_KEY;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(REPO_ROOT, 'bin/collect-conformance.js'), ...args], { cwd: REPO_ROOT, env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let work: string;
+let vectorsDir: string;
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'cc-cli-'));
+  vectorsDir = writeFixtureVectors();
+});
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(vectorsDir, { recursive: true, force: true });
+});
+
+function reportOf(dir: string): { cases: Array<{ id: string; verdict: string; reason?: string }>; kind: string; target: Record<string, unknown> } {
+  for (const f of REPORT_FILES) expect(existsSync(join(dir, f)), f).toBe(true);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+  expect(validateReportJson(report)).toEqual([]);
+  return report;
+}
+
+describe('vectors: exit 0 when no FAIL or ERROR, report files written (DESIGN.md)', () => {
+  it('the correct fixture signer', async () => {
+    const dir = join(work, 'correct');
+    const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir, '--signer', fixtureCommand('correct-signer.mjs')]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout.split('\n').filter((l) => /^PASS\s+vectors\.signature\.\d+/.test(l))).toHaveLength(8);
+    expect(ran.stdout).toContain('8 cases: 8 PASS, 0 FAIL, 0 WARN, 0 SKIP, 0 ERROR');
+    const report = reportOf(dir);
+    expect(report.kind).toBe('vectors');
+    expect(report.target).toMatchObject({ side: 'signer', command: fixtureCommand('correct-signer.mjs') });
+  });
+  it('the built-in signer runs the callback vectors too', async () => {
+    const dir = join(work, 'builtin');
+    const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const ids = reportOf(dir).cases.map((c) => c.id);
+    expect(ids).toContain('vectors.callback-url.2');
+    expect(ids).toContain('vectors.callback-query.1');
+    expect(ids).toHaveLength(11);
+  });
+  it.runIf(REAL_VECTORS_PRESENT)('the built-in signer passes every published vector', async () => {
+    const dir = join(work, 'published');
+    const ran = await cli(['vectors', '--report-dir', dir]);
+    expect(ran.code, ran.stdout.split('\n').filter((l) => !l.startsWith('PASS')).join('\n')).toBe(0);
+    expect(reportOf(dir).cases.every((c) => c.verdict === 'PASS')).toBe(true);
+  });
+});
+
+describe('vectors: exit 1 on a FAIL or ERROR, each named on its line', () => {
+  it('localeCompare signer: FAIL/WARN lines name locale-order', async () => {
+    const dir = join(work, 'locale');
+    const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir, '--signer', fixtureCommand('locale-signer.mjs')]);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/^FAIL\s+vectors\.signature\.2\s.*follows alternative `locale-order`/m);
+    expect(ran.stdout).toMatch(/^WARN\s+vectors\.signature\.3\s.*follows alternative `locale-order`/m);
+    expect(reportOf(dir).cases.find((c) => c.id === 'vectors.signature.2')?.reason).toContain('locale-order');
+  });
+  it('a hanging signer: ERROR for that vector, the rest still run', async () => {
+    const dir = join(work, 'hang');
+    const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir, '--timeout', '400', '--signer', fixtureCommand('hang-signer.mjs', 'vectors.signature.4')]);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/^ERROR\s+vectors\.signature\.4\s.*ERR_SIGNER_TIMEOUT/m);
+    expect(ran.stdout).toMatch(/^PASS\s+vectors\.signature\.8\s/m);
+    expect(reportOf(dir).cases).toHaveLength(8);
+  });
+  it('--only selects by glob', async () => {
+    const dir = join(work, 'only');
+    const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir, '--only', 'vectors.signature.5*,vectors.signature.[7]', '--signer', fixtureCommand('encoding-signer.mjs')]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(reportOf(dir).cases.map((c) => c.id)).toEqual(['vectors.signature.5']);
+  });
+});
+
+describe('vectors: exit 2 on bad usage', () => {
+  it.each([
+    [['--timeout', 'soon'], '--timeout'],
+    [['--only', 'nothing.matches'], 'no vector matches'],
+    [['--vectors-dir', '/nonexistent-dir'], 'does not exist'],
+    [['--signer', ' '], '--signer is empty'],
+  ])('%j', async (args, message) => {
+    const ran = await cli(['vectors', '--report-dir', join(work, 'usage'), ...args]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(message);
+  });
+  it('--help explains the protocol', async () => {
+    const ran = await cli(['vectors', '--help']);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('{"id": "vectors.signature.17", "body"');
+    expect(ran.stdout).toContain('ERR_SIGNER_TIMEOUT');
+  });
+});
+
+describe('sign: every stage for one body; the secret only from COLLECT_SECRET_KEY, never printed', () => {
+  const SECRET = 'sign-test-secret-4f1a9c';
+  const CLIENT = 'sign-test-client-77b2';
+  const BODY = '{"transaction_id":"T1","amount":15.0,"client_id":2,"customer_number":"0244000001","network_code":"MTN","callback_url":"https://x.test/cb?a=1&b=2"}';
+  let file: string;
+  beforeAll(() => {
+    file = join(work, 'body.json');
+    writeFileSync(file, BODY);
+  });
+
+  it('prints pairs, message, signature and the header', async () => {
+    const ran = await cli(['sign', '--body', file], { COLLECT_SECRET_KEY: SECRET, COLLECT_CLIENT_KEY: CLIENT });
+    const stages = signBody(BODY, SECRET);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toContain('  amount = 15.0');
+    expect(ran.stdout).toContain(`message        ${stages.message}`);
+    expect(ran.stdout).toContain(`signature      ${stages.signature}`);
+    expect(ran.stdout).toContain(`authorization  HMAC [REDACTED]:${stages.signature}`);
+    expect(ran.stdout + ran.stderr).not.toContain(SECRET);
+    expect(ran.stdout + ran.stderr).not.toContain(CLIENT);
+  });
+  it('--json gives the same stages', async () => {
+    const ran = await cli(['sign', '--body', file, '--json'], { COLLECT_SECRET_KEY: SECRET });
+    expect(ran.code).toBe(0);
+    const out = JSON.parse(ran.stdout);
+    const stages = signBody(BODY, SECRET);
+    expect(out).toMatchObject({ message: stages.message, signature: stages.signature, pairs: stages.pairs });
+    expect(out.authorization).toBeUndefined();
+    expect(ran.stdout).not.toContain(SECRET);
+  });
+  it('exits 2 naming the variable when COLLECT_SECRET_KEY is not set', async () => {
+    const ran = await cli(['sign', '--body', file]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('COLLECT_SECRET_KEY');
+    expect(ran.stdout).toBe('');
+  });
+  it('has no option that takes the secret', async () => {
+    const ran = await cli(['sign', '--body', file, '--secret', SECRET], { COLLECT_SECRET_KEY: SECRET });
+    expect(ran.code).toBe(2);
+    expect(ran.stdout + ran.stderr).not.toContain(SECRET);
+  });
+  it('exits 2 on a body that is not a JSON object', async () => {
+    const bad = join(work, 'bad.json');
+    writeFileSync(bad, '[1,2]');
+    const ran = await cli(['sign', '--body', bad], { COLLECT_SECRET_KEY: SECRET });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('not an object');
+  });
+});
