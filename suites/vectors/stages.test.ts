@@ -53,6 +53,15 @@ describe('§5.1/§5.2 signature vectors equal harness/signing', () => {
     expect(byMessage.size).toBeGreaterThanOrEqual(2);
     for (const [message, bodies] of byMessage) expect(bodies.size, message).toBeGreaterThanOrEqual(2);
   });
+  it('reordered and whitespace-formatted bodies of the six fields share one signature', () => {
+    const sixFields = file.tests.filter((t) => (t.flags.includes('ReorderedBody') && t.flags.includes('SpecFields')) || (t.flags.includes('Whitespace') && t.result === 'valid'));
+    expect(sixFields.length).toBeGreaterThanOrEqual(2);
+    const reference = file.tests.find((t) => t.tcId === 2)!;
+    for (const t of sixFields) {
+      expect(t.body, `tcId ${t.tcId}`).not.toBe(reference.body);
+      expect(t.signature, `tcId ${t.tcId}`).toBe(reference.signature);
+    }
+  });
   it('acceptable vectors name at least one alternative, except the empty body', () => {
     for (const v of file.tests.filter((t) => t.result === 'acceptable')) {
       if (v.flags.includes('EmptyBody')) continue;
