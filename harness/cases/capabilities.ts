@@ -1,0 +1,40 @@
+// Which case needs a target can meet, and why not when it cannot (the SKIP reason).
+import type { ResolvedTarget } from '../targets/index.ts';
+import type { Capability } from './model.ts';
+
+/** Undefined when the target has the capability, else the reason it has not. */
+export function unmetReason(target: ResolvedTarget, need: Capability): string | undefined {
+  switch (need) {
+    case 'hooks':
+      if (target.side !== 'receiver') return 'test hooks exist on the receiver side only';
+      return target.hooksUrl ? undefined : 'the target file names no hooksUrl: the receiver exposes no test hooks';
+    case 'token':
+      return target.callbackToken
+        ? undefined
+        : 'the target file names no callbackToken: the token check cannot be tested';
+    case 'notWhitelistedSource':
+      if (target.side !== 'service') return 'sources exist on the service side only';
+      return target.sources?.notWhitelisted
+        ? undefined
+        : 'the target file names no sources.notWhitelisted: the harness cannot send from a non-whitelisted address';
+    case 'failingNumber':
+      if (target.side !== 'service') return 'customer numbers exist on the service side only';
+      return target.customerNumbers.failing?.length
+        ? undefined
+        : 'the target file names no customerNumbers.failing: no transaction can be made to end FAILED';
+    case 'sandbox':
+      if (target.side !== 'service') return 'modes exist on the service side only';
+      return target.mode === 'sandbox' ? undefined : 'the target runs in production mode: sandbox cases do not apply';
+    case 'production':
+      if (target.side !== 'service') return 'modes exist on the service side only';
+      return target.mode === 'production' ? undefined : 'the target runs in sandbox mode: production cases do not apply';
+  }
+}
+
+export function firstUnmet(target: ResolvedTarget, needs: readonly Capability[]): string | undefined {
+  for (const need of needs) {
+    const reason = unmetReason(target, need);
+    if (reason) return reason;
+  }
+  return undefined;
+}

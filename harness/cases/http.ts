@@ -1,0 +1,164 @@
+// HTTP for cases: every request has a time limit and leaves an Exchange (secrets redacted
+// later by the runner, token variants described rather than shown) with a curl line.
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Evidence, Exchange } from '../results/index.ts';
+import { REDACTED } from '../secrets/index.ts';
+
+/** One header line. `shown` replaces the value in evidence; `shell` is its curl word. */
+export interface HeaderSpec {
+  name: string;
+  value: string;
+  shown?: string;
+  /** A complete shell word for `-H`, e.g. `"X-Callback-Token: $COLLECT_CALLBACK_TOKEN"`. */
+  shell?: string;
+}
+
+export interface HttpCall {
+  label?: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+  url: string;
+  headers?: readonly HeaderSpec[];
+  body?: string;
+  /** Overrides the context's per-request limit. */
+  timeoutMs?: number;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: string;
+  /** From sending to the answer's headers. */
+  durationMs: number;
+}
+
+export type HttpResult =
+  | { ok: true; exchange: Exchange; answer: HttpAnswer }
+  | { ok: false; exchange: Exchange; error: string; timedOut: boolean; durationMs: number };
+
+/** An ERROR with evidence: the runner keeps `evidence` on the result. */
+export class CaseError extends Error {
+  override readonly name = 'CaseError';
+  readonly code = 'ERR_CASE';
+  constructor(message: string, readonly evidence?: Evidence) {
+    super(message);
+  }
+}
+
+const BODY_EXCERPT_CHARS = 500;
+const BODY_READ_LIMIT = 64 * 1024;
+export const TOKEN_HEADER = 'X-Callback-Token';
+
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The token header as sent for real, shown redacted and as `$COLLECT_CALLBACK_TOKEN` in curl. */
+export function tokenHeader(token: string): HeaderSpec {
+  return { name: TOKEN_HEADER, value: token, shown: REDACTED, shell: `"${TOKEN_HEADER}: $COLLECT_CALLBACK_TOKEN"` };
+}
+
+export function curlLine(call: HttpCall, timeoutMs: number): string {
+  const parts = ['curl', '-sS', '-i', '--max-time', String(Math.max(1, Math.ceil(timeoutMs / 1000)))];
+  const method = call.method ?? 'GET';
+  if (method !== 'GET') parts.push('-X', method);
+  for (const h of call.headers ?? []) parts.push('-H', h.shell ?? shellQuote(`${h.name}: ${h.value}`));
+  if (call.body !== undefined) parts.push('--data-binary', shellQuote(call.body));
+  parts.push(shellQuote(call.url));
+  return parts.join(' ');
+}
+
+export interface HttpClientOptions {
+  requestTimeoutMs: number;
+  signal?: AbortSignal;
+  /** PEM CA to trust (target `ca`). */
+  caCert?: string;
+}
+
+export class HttpClient {
+  /** Every exchange made through this client, in order. */
+  readonly exchanges: Exchange[] = [];
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.dispatcher = new Agent({
+      ...(options.caCert ? { connect: { ca: options.caCert } } : {}),
+      keepAliveTimeout: 1000,
+    });
+  }
+
+  async send(call: HttpCall, record = true): Promise<HttpResult> {
+    const timeoutMs = call.timeoutMs ?? this.options.requestTimeoutMs;
+    const method = call.method ?? 'GET';
+    const shownHeaders: Record<string, string | string[]> = {};
+    const wire: string[] = [];
+    for (const h of call.headers ?? []) {
+      const shown = h.shown ?? (h.name.toLowerCase() === TOKEN_HEADER.toLowerCase() ? REDACTED : h.value);
+      const key = h.name.toLowerCase();
+      const prior = shownHeaders[key];
+      shownHeaders[key] = prior === undefined ? shown : [...(Array.isArray(prior) ? prior : [prior]), shown];
+      wire.push(h.name, h.value);
+    }
+    const exchange: Exchange = {
+      ...(call.label ? { label: call.label } : {}),
+      request: { method, url: call.url, headers: shownHeaders, ...(call.body !== undefined ? { body: call.body } : {}) },
+      curl: curlLine(call, timeoutMs),
+    };
+    if (record) this.exchanges.push(exchange);
+
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
+    const started = performance.now();
+    try {
+      const answer = await request(call.url, {
+        method,
+        headers: wire,
+        ...(call.body !== undefined ? { body: call.body } : {}),
+        dispatcher: this.dispatcher,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      const body = await readLimited(answer.body);
+      const headers: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined) headers[k] = v;
+      exchange.response = { status: answer.statusCode, headers, bodyExcerpt: body.slice(0, BODY_EXCERPT_CHARS), durationMs };
+      return { ok: true, exchange, answer: { status: answer.statusCode, headers, body, durationMs } };
+    } catch (error) {
+      const durationMs = Math.round(performance.now() - started);
+      const timedOut = timeout.aborted;
+      const reason = timedOut ? `no answer within ${timeoutMs} ms` : describeError(error);
+      exchange.error = reason;
+      return { ok: false, exchange, error: reason, timedOut, durationMs };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.destroy();
+  }
+}
+
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= BODY_READ_LIMIT) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A transport failure in words: reset, refused, garbage instead of HTTP. */
+export function describeError(error: unknown): string {
+  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (code === 'HPE_INVALID_CONSTANT' || code?.startsWith('HPE_')) return `the answer is not valid HTTP (${code}: ${e.message ?? ''})`;
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return `the connection was reset before an answer (${code})`;
+  if (code === 'ECONNREFUSED') return 'the connection was refused (ECONNREFUSED)';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no answer in time (${code})`;
+  return `${code ? `${code}: ` : ''}${e.message ?? String(error)}${e.cause?.message ? ` (${e.cause.message})` : ''}`;
+}

@@ -1,0 +1,22 @@
+// Public face of the conformance cases: the case model, every case, the runner, waivers.
+export type { Capability, CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
+export { runCases, defaultTimeouts, type RunCasesOptions } from './runner.ts';
+export { unmetReason, firstUnmet } from './capabilities.ts';
+export { selectCases, idMatcher, globToRegExp } from './select.ts';
+export { transactionIds, seededRandom, randomSeed, type TransactionIdGenerator } from './ids.ts';
+export {
+  loadWaiverFile, parseWaivers, applyWaivers, unusedWaivers, isExpired, WaiverFileError, WAIVERS_SCHEMA,
+  type WaiverEntry,
+} from './waivers.ts';
+export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, describeError, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';
+export { HooksClient, type HookReading } from './hooks.ts';
+export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE } from './receiver/index.ts';
+export { SERVICE_CASES } from './service/index.ts';
+import { RECEIVER_CASES } from './receiver/index.ts';
+import { SERVICE_CASES } from './service/index.ts';
+import type { ConformanceCase } from './model.ts';
+
+/** Every case of both sides, receiver first. */
+export function allCases(): ConformanceCase[] {
+  return [...(RECEIVER_CASES as readonly ConformanceCase[]), ...(SERVICE_CASES as readonly ConformanceCase[])];
+}

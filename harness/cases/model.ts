@@ -1,0 +1,43 @@
+// A conformance case is data (id, title, spec reference, level, needs) plus a check.
+import type { Evidence, Level, Verdict } from '../results/index.ts';
+import type { Redactor } from '../secrets/index.ts';
+import type { ResolvedTarget } from '../targets/index.ts';
+
+/** What a case needs from the target; unmet → SKIP with the reason, without running. */
+export type Capability =
+  | 'hooks' | 'token'                          // receiver side
+  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production'; // service side
+
+export interface CaseContext<T extends ResolvedTarget> {
+  target: T;
+  seed: number;
+  /** Unique per run: `cc-<runTag>-<counter>-<random>`, the random part from the seed. */
+  newTransactionId(): string;
+  redactor: Redactor;
+  /** Aborted when the case's time limit is reached. */
+  signal: AbortSignal;
+  /** For long cases ("waiting for retries 3/5…"). */
+  progress(line: string): void;
+  /** Time limit of one HTTP request of the case (the runner's perRequestTimeoutMs). */
+  requestTimeoutMs: number;
+}
+
+export interface CaseOutcome {
+  verdict: Verdict;
+  reason?: string;
+  evidence?: Evidence;
+}
+
+export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
+  /** e.g. 'receiver.token.missing' (groups of DESIGN.md); stable forever. */
+  id: string;
+  /** Present-tense fact, under 70 characters. */
+  title: string;
+  /** '§6 rule 1' */
+  specRef: string;
+  level: Level;
+  side: T['side'];
+  needs: readonly Capability[];
+  /** A thrown error → ERROR with its message. */
+  run(ctx: CaseContext<T>): Promise<CaseOutcome>;
+}

@@ -1,0 +1,69 @@
+// receiver.idempotence (§6 rule 2): the receiver acts only while the record is pending, so
+// duplicates (in sequence, concurrent, after the outcome) are answered 2xx and change nothing.
+import type { ResolvedReceiverTarget } from '../../targets/index.ts';
+import type { ConformanceCase } from '../model.ts';
+import { describeReading, expectAppliedOnce, FAILED_MESSAGE, isSuccess, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
+
+/** Ten at once: enough for a check-then-set race to show on loopback. */
+export const CONCURRENT_DUPLICATES = 10;
+
+export const IDEMPOTENCE_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
+  receiverCase(
+    { id: 'receiver.idempotence.sequential-duplicate', title: 'the same callback twice in a row is applied once', specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'] },
+    async (probe) => {
+      const id = probe.ctx.newTransactionId();
+      await probe.seed(id);
+      const params = { transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE };
+      const first = await probe.callback(params, { label: 'callback 1 of 2' });
+      const second = await probe.callback(params, { label: 'callback 2 of 2 (duplicate)' });
+      return expectAppliedOnce(probe, id, [first, second], 'SUCCESS');
+    },
+  ),
+  receiverCase(
+    { id: 'receiver.idempotence.concurrent-duplicates', title: `${CONCURRENT_DUPLICATES} concurrent duplicates are applied once, all 2xx`, specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'] },
+    async (probe) => {
+      const id = probe.ctx.newTransactionId();
+      await probe.seed(id);
+      const params = { transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE };
+      const results = await Promise.all(Array.from({ length: CONCURRENT_DUPLICATES }, (_, i) =>
+        probe.callback(params, { label: `concurrent callback ${i + 1} of ${CONCURRENT_DUPLICATES}` })));
+      return expectAppliedOnce(probe, id, results, 'SUCCESS');
+    },
+  ),
+  receiverCase(
+    { id: 'receiver.idempotence.after-applied', title: 'the callback repeated after it was applied changes nothing', specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'] },
+    async (probe) => {
+      const id = probe.ctx.newTransactionId();
+      await probe.seed(id);
+      const params = { transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE };
+      const first = await probe.callback(params, { label: 'callback' });
+      const applied = await probe.settledReading(id, true);
+      if (!applied || applied.state !== 'SUCCESS') {
+        return probe.fail(`the first callback was not applied (the record reads ${describeReading(applied)}), so a repeat cannot be judged`);
+      }
+      probe.notes.push(`after the first callback: ${describeReading(applied)}`);
+      const again = await probe.callback(params, { label: 'the same callback, after it was applied' });
+      return expectAppliedOnce(probe, id, [first, again], 'SUCCESS');
+    },
+  ),
+  receiverCase(
+    { id: 'receiver.idempotence.conflicting-after-applied', title: 'a FAILED callback after SUCCESS was applied changes nothing', specRef: '§6 rule 2, §3', level: 'MUST', needs: ['hooks'] },
+    async (probe) => {
+      const id = probe.ctx.newTransactionId();
+      await probe.seed(id);
+      const first = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'callback SUCCESS' });
+      await probe.settledReading(id, true);
+      const later = await probe.callback({ transaction_id: id, status: 'FAILED', message: FAILED_MESSAGE }, { label: 'callback FAILED, after SUCCESS' });
+      const problems: string[] = [];
+      if (!isSuccess(first.answer.status)) problems.push(`the SUCCESS callback was answered ${first.answer.status}, expected 2xx`);
+      // The record is no longer pending: the receiver takes no action. Its answer to the
+      // late FAILED is not fixed by §6; a 5xx would only make the service retry.
+      if (later.answer.status >= 500) problems.push(`the late FAILED callback was answered ${later.answer.status}: a 5xx makes the service retry a callback that can never apply`);
+      const after = await probe.settledReading(id, false);
+      if (!after || after.state !== 'SUCCESS' || after.actions !== 1) {
+        problems.push(`the record reads ${describeReading(after)}, expected state SUCCESS, actions 1 (§6 rule 2: acts only while pending; §3: terminal states are final)`);
+      }
+      return problems.length ? probe.fail(problems) : probe.pass();
+    },
+  ),
+];

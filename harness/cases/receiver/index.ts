@@ -1,0 +1,14 @@
+// Every receiver-side case, grouped as DESIGN.md names the groups.
+import type { ResolvedReceiverTarget } from '../../targets/index.ts';
+import type { ConformanceCase } from '../model.ts';
+import { TOKEN_CASES } from './token.ts';
+import { IDEMPOTENCE_CASES } from './idempotence.ts';
+import { OUTCOME_CASES } from './outcome.ts';
+import { LATENCY_CASES } from './latency.ts';
+import { PARAMS_CASES } from './params.ts';
+
+export const RECEIVER_CASES: readonly ConformanceCase<ResolvedReceiverTarget>[] = [
+  ...TOKEN_CASES, ...IDEMPOTENCE_CASES, ...OUTCOME_CASES, ...LATENCY_CASES, ...PARAMS_CASES,
+];
+export { TOKEN_VARIANTS } from './token.ts';
+export { latencyStats, percentile, BURST_SIZE } from './latency.ts';

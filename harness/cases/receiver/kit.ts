@@ -1,0 +1,208 @@
+// What every receiver case does: send callbacks as the service would (composed with the
+// canonical composer), read the record through the hooks, and collect the evidence a failure
+// must carry (requests, answers, hook readings before and after, curl lines).
+import { composeCallbackUrl, type CallbackParams } from '../../callback/index.ts';
+import type { Evidence, Level } from '../../results/index.ts';
+import type { ResolvedReceiverTarget } from '../../targets/index.ts';
+import { HooksClient, type HookReading } from '../hooks.ts';
+import { CaseError, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
+import type { Capability, CaseContext, CaseOutcome, ConformanceCase } from '../model.ts';
+
+export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
+
+/** Which X-Callback-Token header lines a callback carries: the configured token, none, or a variant. */
+export type TokenChoice = 'configured' | 'none' | { headers: HeaderSpec[]; describe: string };
+
+export interface CallbackOptions {
+  token?: TokenChoice;
+  /** The callback URL before composition (default: the target's callbackUrl). */
+  callbackUrl?: string;
+  /** Appended after the composed query, e.g. `&channel=mobile` (a service adding parameters). */
+  append?: string;
+  label?: string;
+}
+
+export class ReceiverProbe {
+  readonly http: HttpClient;
+  readonly hooks?: HooksClient;
+  readonly hookReadings: { before?: unknown; after?: unknown } = {};
+  readonly notes: string[] = [];
+
+  constructor(readonly ctx: ReceiverContext) {
+    this.http = new HttpClient({ requestTimeoutMs: ctx.requestTimeoutMs, signal: ctx.signal, ...(ctx.target.caCert ? { caCert: ctx.target.caCert } : {}) });
+    if (ctx.target.hooksUrl) this.hooks = new HooksClient(this.http, ctx.target.hooksUrl);
+  }
+
+  get target(): ResolvedReceiverTarget {
+    return this.ctx.target;
+  }
+
+  /** How long a receiver that applies after replying gets before the record is judged. */
+  get settleMs(): number {
+    return Math.min(300, Math.max(20, Math.round(this.target.timing.replyDeadlineMs / 10)));
+  }
+
+  evidence(extra: Evidence = {}): Evidence {
+    const evidence: Evidence = { exchanges: this.http.exchanges, ...extra };
+    if (this.hookReadings.before !== undefined || this.hookReadings.after !== undefined) evidence.hooks = { ...this.hookReadings };
+    if (this.notes.length > 0) evidence.notes = [...(evidence.notes ?? []), ...this.notes];
+    return evidence;
+  }
+
+  pass(extra?: Evidence): CaseOutcome {
+    return extra ? { verdict: 'PASS', evidence: { ...extra, ...(this.notes.length ? { notes: this.notes } : {}) } } : { verdict: 'PASS' };
+  }
+
+  fail(reasons: string | string[], extra?: Evidence): CaseOutcome {
+    const reason = Array.isArray(reasons) ? reasons.join('; ') : reasons;
+    return { verdict: 'FAIL', reason, evidence: this.evidence(extra) };
+  }
+
+  /** A harness-side problem (the target hung, reset, answered garbage): ERROR with evidence. */
+  error(message: string): CaseError {
+    return new CaseError(message, this.evidence());
+  }
+
+  requireHooks(): HooksClient {
+    if (!this.hooks) throw this.error('this case needs the test hooks (hooksUrl)');
+    return this.hooks;
+  }
+
+  /** Seeds a pending record and keeps the reading as "before". */
+  async seed(id: string): Promise<HookReading> {
+    const hooks = this.requireHooks();
+    await hooks.seed(id);
+    const reading = await hooks.read(id);
+    if (!reading) throw this.error(`the test hook does not hold ${JSON.stringify(id)} right after seeding it`);
+    if (reading.state !== 'pending' || reading.actions !== 0) {
+      throw this.error(`a freshly seeded record reads ${describeReading(reading)}, DESIGN.md expects state pending, actions 0`);
+    }
+    this.hookReadings.before = reading;
+    return reading;
+  }
+
+  /**
+   * The record once the receiver has had time to act: when `expectChange`, polls until it is no
+   * longer pending (up to the reply deadline); then waits `settleMs` more, so late extra
+   * actions (an asynchronous receiver) are seen too. Kept as "after".
+   */
+  async settledReading(id: string, expectChange: boolean): Promise<HookReading | null> {
+    const hooks = this.requireHooks();
+    if (expectChange) {
+      const until = performance.now() + this.target.timing.replyDeadlineMs;
+      for (;;) {
+        const r = await hooks.read(id);
+        if ((r && r.state !== 'pending') || performance.now() > until) break;
+        await sleep(20, this.ctx.signal);
+      }
+    }
+    await sleep(this.settleMs, this.ctx.signal);
+    const reading = await hooks.read(id);
+    this.hookReadings.after = reading ?? '404 (no such record)';
+    return reading;
+  }
+
+  /** Sends one callback. A transport failure throws an ERROR unless `tolerateFailure`. */
+  async callback(params: CallbackParams, options?: CallbackOptions): Promise<HttpResult & { ok: true }>;
+  async callback(params: CallbackParams, options: CallbackOptions, tolerateFailure: true): Promise<HttpResult>;
+  async callback(params: CallbackParams, options: CallbackOptions = {}, tolerateFailure = false): Promise<HttpResult> {
+    const url = composeCallbackUrl(options.callbackUrl ?? this.target.callbackUrl, params) + (options.append ?? '');
+    const result = await this.http.send({
+      label: options.label ?? `callback ${params.status}`,
+      url,
+      headers: this.tokenHeaders(options.token ?? 'configured'),
+    });
+    if (!result.ok && !tolerateFailure) throw this.error(`the receiver gave no answer to a callback: ${result.error}`);
+    return result;
+  }
+
+  private tokenHeaders(choice: TokenChoice): HeaderSpec[] {
+    if (choice === 'none') return [];
+    if (choice === 'configured') return this.target.callbackToken ? [tokenHeader(this.target.callbackToken)] : [];
+    this.notes.push(`X-Callback-Token sent: ${choice.describe}`);
+    return choice.headers;
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+}
+
+export function describeReading(reading: HookReading | null): string {
+  return reading ? `state ${reading.state}, actions ${reading.actions}` : '404 (no record)';
+}
+
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('the case was aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('the case was aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export interface ReceiverCaseData {
+  id: string;
+  title: string;
+  specRef: string;
+  level: Level;
+  needs: readonly Capability[];
+}
+
+/** A receiver case: its data, and a check that gets a probe closed afterwards. */
+export function receiverCase(
+  data: ReceiverCaseData,
+  check: (probe: ReceiverProbe) => Promise<CaseOutcome>,
+): ConformanceCase<ResolvedReceiverTarget> {
+  return {
+    ...data,
+    side: 'receiver',
+    async run(ctx) {
+      const probe = new ReceiverProbe(ctx);
+      try {
+        return await check(probe);
+      } finally {
+        await probe.close();
+      }
+    },
+  };
+}
+
+export const SUCCESS_MESSAGE = 'Payment received';
+export const FAILED_MESSAGE = 'Payment failed: insufficient funds';
+
+/**
+ * The common shape of a "valid callback is applied exactly once" check: seed, send, expect
+ * every reply 2xx and the record in `state` with one action.
+ */
+export async function expectAppliedOnce(
+  probe: ReceiverProbe,
+  id: string,
+  results: readonly HttpResult[],
+  state: 'SUCCESS' | 'FAILED',
+  rule = '§6 rule 2',
+): Promise<CaseOutcome> {
+  const problems: string[] = [];
+  const statuses = results.map((r) => (r.ok ? r.answer.status : r.error));
+  const bad = results.filter((r) => !r.ok || !isSuccess(r.answer.status));
+  if (bad.length > 0) {
+    problems.push(results.length === 1
+      ? `answered ${statuses[0]}, a valid callback must get 2xx (§4.3: any non-2xx causes a retry)`
+      : `${bad.length} of ${results.length} replies were not 2xx (${statuses.join(', ')}); every valid callback must get 2xx (§4.3)`);
+  }
+  const after = await probe.settledReading(id, true);
+  if (!after || after.state !== state || after.actions !== 1) {
+    problems.push(`the record reads ${describeReading(after)}, expected state ${state}, actions 1 (${rule}: applied exactly once)`);
+  }
+  return problems.length ? probe.fail(problems) : probe.pass();
+}

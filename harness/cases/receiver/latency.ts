@@ -1,0 +1,70 @@
+// receiver.latency (§6 rule 3, §8): a valid callback gets 2xx within timing.replyDeadlineMs
+// (default 3000 ms, "a few seconds"), one at a time and in a burst; heavy work comes after.
+import type { Evidence } from '../../results/index.ts';
+import type { ResolvedReceiverTarget } from '../../targets/index.ts';
+import type { HttpResult } from '../http.ts';
+import type { CaseOutcome, ConformanceCase } from '../model.ts';
+import { isSuccess, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+
+export const BURST_SIZE = 20;
+
+/** Nearest-rank percentile of sorted samples. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function latencyStats(samples: readonly number[]): NonNullable<Evidence['latency']> {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { samples: sorted.length, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted[sorted.length - 1] ?? 0 };
+}
+
+async function timedCallbacks(probe: ReceiverProbe, count: number): Promise<CaseOutcome> {
+  const deadline = probe.target.timing.replyDeadlineMs;
+  const ids = Array.from({ length: count }, () => probe.ctx.newTransactionId());
+  if (probe.hooks) {
+    for (const id of ids) await probe.hooks.seed(id);
+  } else {
+    probe.notes.push('no test hooks: the ids are unknown to the receiver, so any 2xx or 4xx is accepted and only the time is judged');
+  }
+  // Wait one reply deadline past the deadline itself, so a late answer is measured, not cut.
+  const results: HttpResult[] = await Promise.all(ids.map((id, i) => probe.callback(
+    { transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE },
+    { label: count === 1 ? 'callback' : `burst callback ${i + 1} of ${count}` },
+    true,
+  )));
+  const samples = results.map((r) => (r.ok ? r.answer.durationMs : r.durationMs));
+  const latency = latencyStats(samples);
+  const problems: string[] = [];
+  const broken = results.filter((r) => !r.ok);
+  const late = results.filter((r) => !r.ok && r.timedOut);
+  if (broken.length > late.length) {
+    const first = broken.find((r) => !r.ok && !r.timedOut);
+    throw probe.error(`the receiver gave no answer to ${broken.length - late.length} of ${count} callbacks: ${first && !first.ok ? first.error : ''}`);
+  }
+  if (late.length > 0) problems.push(`${late.length} of ${count} callbacks got no answer within ${probe.ctx.requestTimeoutMs} ms`);
+  const wrong = results.filter((r) => r.ok && !(probe.hooks ? isSuccess(r.answer.status) : r.answer.status < 500));
+  if (wrong.length > 0) {
+    const statuses = [...new Set(wrong.map((r) => (r.ok ? r.answer.status : 0)))].join(', ');
+    problems.push(`${wrong.length} of ${count} valid callbacks were answered ${statuses}, not 2xx`);
+  }
+  const overDeadline = samples.filter((ms) => ms > deadline).length;
+  if (overDeadline > 0) {
+    problems.push(`${overDeadline} of ${count} replies took longer than replyDeadlineMs ${deadline} (max ${latency.maxMs} ms, p50 ${latency.p50Ms} ms): §6 rule 3 says reply first, work afterwards`);
+  }
+  probe.notes.push(`reply times over ${count} callback(s): p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms (deadline ${deadline} ms)`);
+  if (problems.length) return probe.fail(problems, { latency });
+  return probe.pass({ latency });
+}
+
+export const LATENCY_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
+  receiverCase(
+    { id: 'receiver.latency.single', title: 'a valid callback gets 2xx within the reply deadline', specRef: '§6 rule 3, §8', level: 'MUST', needs: [] },
+    (probe) => timedCallbacks(probe, 1),
+  ),
+  receiverCase(
+    { id: 'receiver.latency.burst', title: `${BURST_SIZE} concurrent callbacks all get 2xx within the deadline`, specRef: '§6 rule 3, §8', level: 'MUST', needs: [] },
+    (probe) => timedCallbacks(probe, BURST_SIZE),
+  ),
+];

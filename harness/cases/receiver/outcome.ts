@@ -1,0 +1,72 @@
+// receiver.outcome (§4.3, §6 Semantics): SUCCESS and FAILED are applied as sent; a status
+// other than exactly SUCCESS/FAILED and an unknown transaction_id change nothing (DESIGN.md:
+// any 2xx or 4xx answer is accepted there).
+import type { ResolvedReceiverTarget } from '../../targets/index.ts';
+import type { CaseOutcome, ConformanceCase } from '../model.ts';
+import { describeReading, expectAppliedOnce, FAILED_MESSAGE, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+
+function acceptableForNoAction(status: number): boolean {
+  return (status >= 200 && status <= 299) || (status >= 400 && status <= 499);
+}
+
+async function unknownStatusChangesNothing(probe: ReceiverProbe, status: string): Promise<CaseOutcome> {
+  const id = probe.ctx.newTransactionId();
+  await probe.seed(id);
+  const sent = await probe.callback({ transaction_id: id, status, message: 'Status update' }, { label: `callback with status=${status}` });
+  const problems: string[] = [];
+  if (!acceptableForNoAction(sent.answer.status)) {
+    problems.push(`answered ${sent.answer.status}; for an unknown status any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
+  }
+  const after = await probe.settledReading(id, false);
+  if (!after || after.state !== 'pending' || after.actions !== 0) {
+    problems.push(`the record changed to ${describeReading(after)}: status ${JSON.stringify(status)} is neither SUCCESS nor FAILED (§4.3), so nothing may change`);
+  }
+  return problems.length ? probe.fail(problems) : probe.pass();
+}
+
+export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
+  receiverCase(
+    { id: 'receiver.outcome.success-applied', title: 'a SUCCESS callback is applied as SUCCESS', specRef: '§6 Semantics', level: 'MUST', needs: ['hooks'] },
+    async (probe) => {
+      const id = probe.ctx.newTransactionId();
+      await probe.seed(id);
+      const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE });
+      return expectAppliedOnce(probe, id, [sent], 'SUCCESS', '§6 Semantics');
+    },
+  ),
+  receiverCase(
+    { id: 'receiver.outcome.failed-applied', title: 'a FAILED callback is applied as FAILED', specRef: '§6 Semantics', level: 'MUST', needs: ['hooks'] },
+    async (probe) => {
+      const id = probe.ctx.newTransactionId();
+      await probe.seed(id);
+      const sent = await probe.callback({ transaction_id: id, status: 'FAILED', message: FAILED_MESSAGE });
+      return expectAppliedOnce(probe, id, [sent], 'FAILED', '§6 Semantics');
+    },
+  ),
+  receiverCase(
+    { id: 'receiver.outcome.unknown-status-pending', title: 'status=PENDING changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'] },
+    (probe) => unknownStatusChangesNothing(probe, 'PENDING'),
+  ),
+  receiverCase(
+    { id: 'receiver.outcome.unknown-status-lowercase', title: 'status=success (lower case) changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'] },
+    (probe) => unknownStatusChangesNothing(probe, 'success'),
+  ),
+  receiverCase(
+    { id: 'receiver.outcome.unknown-id', title: 'a callback for an unknown transaction_id creates nothing', specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'] },
+    async (probe) => {
+      const id = probe.ctx.newTransactionId();
+      const hooks = probe.requireHooks();
+      const before = await hooks.read(id);
+      probe.hookReadings.before = before ?? '404 (no such record)';
+      if (before) throw probe.error(`the receiver already holds ${JSON.stringify(id)}, an id this run never seeded`);
+      const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'callback for an id never seeded' });
+      const problems: string[] = [];
+      if (!acceptableForNoAction(sent.answer.status)) {
+        problems.push(`answered ${sent.answer.status}; for an unknown transaction_id any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
+      }
+      const after = await probe.settledReading(id, false);
+      if (after) problems.push(`the receiver now holds a record for the unknown id (${describeReading(after)}): an unknown transaction_id must change nothing`);
+      return problems.length ? probe.fail(problems) : probe.pass();
+    },
+  ),
+];

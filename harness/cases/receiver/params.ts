@@ -1,0 +1,68 @@
+// receiver.params (§6 URL composition and Parameters): the query the service composes is
+// parsed correctly, whatever the callback URL already carries and whatever the message or the
+// transaction_id hold. Each callback must be applied exactly once and answered 2xx. URLs are
+// composed by harness/callback, the suite's one composer.
+import type { ResolvedReceiverTarget } from '../../targets/index.ts';
+import type { ConformanceCase } from '../model.ts';
+import { expectAppliedOnce, receiverCase, type ReceiverProbe } from './kit.ts';
+
+interface ParamsRow {
+  leaf: string;
+  title: string;
+  specRef: string;
+  /** The transaction id to seed (from the run's fresh id). */
+  id?: (fresh: string) => string;
+  message?: string;
+  /** The callback URL before composition. */
+  callbackUrl?: (url: string) => string;
+  /** Parameters appended after the composed query. */
+  append?: string;
+}
+
+/** Adds the receiver's own query parameters, as an integrator's callback_url may carry. */
+function withOwnQuery(url: string): string {
+  const u = new URL(url);
+  u.searchParams.append('order', 'A-17');
+  u.searchParams.append('source', 'collect');
+  return u.toString();
+}
+
+export const PARAMS_ROWS: readonly ParamsRow[] = [
+  {
+    leaf: 'existing-query', title: 'a callback URL with its own query string is parsed', specRef: '§6 URL composition',
+    callbackUrl: withOwnQuery,
+  },
+  { leaf: 'message-plus', title: 'a message with spaces and "+" (sent as + and %2B) is parsed', specRef: '§6 Parameters', message: 'Paid 5 + 3 items' },
+  { leaf: 'message-encoded-plus', title: 'a message holding the text "%2B" is parsed', specRef: '§6 Parameters', message: 'code %2B kept as typed' },
+  { leaf: 'message-ampersand', title: 'a message with "&" and "=" is parsed', specRef: '§6 Parameters', message: 'Tom & Jerry: a=b&status=FAILED' },
+  { leaf: 'message-non-ascii', title: 'a message with non-ASCII text is parsed', specRef: '§6 Parameters', message: 'Paiement reçu — 10,00 € ✓ 受領' },
+  {
+    leaf: 'reserved-transaction-id', title: 'a transaction_id with reserved characters is echoed intact', specRef: '§6 Parameters, §2.1',
+    id: (fresh) => `${fresh}/a?b=c&d#e+f g%h:é`,
+  },
+  {
+    leaf: 'transaction-id-space', title: 'a transaction_id with a space (sent as +) is decoded', specRef: '§6 Parameters, §2.1',
+    id: (fresh) => `${fresh} order 7`,
+  },
+  {
+    leaf: 'extra-params', title: 'unknown extra parameters are ignored', specRef: '§6 URL composition',
+    append: '&channel=mobile&attempt=2',
+  },
+];
+
+async function appliedOnce(probe: ReceiverProbe, row: ParamsRow) {
+  const fresh = probe.ctx.newTransactionId();
+  const id = row.id ? row.id(fresh) : fresh;
+  await probe.seed(id);
+  const callbackUrl = row.callbackUrl ? row.callbackUrl(probe.target.callbackUrl) : probe.target.callbackUrl;
+  const sent = await probe.callback(
+    { transaction_id: id, status: 'SUCCESS', message: row.message ?? 'Payment received' },
+    { callbackUrl, ...(row.append ? { append: row.append } : {}), label: `callback (${row.leaf})` },
+  );
+  return expectAppliedOnce(probe, id, [sent], 'SUCCESS', row.specRef);
+}
+
+export const PARAMS_CASES: ConformanceCase<ResolvedReceiverTarget>[] = PARAMS_ROWS.map((row) => receiverCase(
+  { id: `receiver.params.${row.leaf}`, title: row.title, specRef: row.specRef, level: 'MUST', needs: ['hooks'] },
+  (probe) => appliedOnce(probe, row),
+));

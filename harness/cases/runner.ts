@@ -1,0 +1,111 @@
+// Runs cases one after another against one target: selection, SKIP for unmet needs, a time
+// limit per case, thrown errors as ERROR, waivers, and a result as soon as each case ends.
+import type { CaseResult } from '../results/index.ts';
+import { Redactor } from '../secrets/index.ts';
+import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
+import { firstUnmet } from './capabilities.ts';
+import { transactionIds, type TransactionIdGenerator } from './ids.ts';
+import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
+import { selectCases } from './select.ts';
+import { applyWaivers, type WaiverEntry } from './waivers.ts';
+
+export interface RunCasesOptions<T extends ResolvedTarget> {
+  cases: readonly ConformanceCase<T>[];
+  target: T;
+  seed: number;
+  /** `--only`: comma-separated id globs. */
+  only?: string;
+  waivers?: readonly WaiverEntry[];
+  /** Called as each case finishes, in order; awaited before the next case starts. */
+  onResult?: (result: CaseResult) => void | Promise<void>;
+  onProgress?: (caseId: string, line: string) => void;
+  /** Time limit of one HTTP request (default: per side, see defaultTimeouts). */
+  perRequestTimeoutMs?: number;
+  /** Time limit of one case (default: per side, see defaultTimeouts). */
+  caseTimeoutMs?: number;
+  /** Default: one built from the target's secrets. */
+  redactor?: Redactor;
+  /** Share one generator when a run drives several targets, so ids never repeat. */
+  ids?: TransactionIdGenerator;
+  now?: () => Date;
+}
+
+/** Time limits that follow the target file's timing. */
+export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: number; caseTimeoutMs: number } {
+  if (target.side === 'receiver') {
+    const perRequestTimeoutMs = Math.max(5000, 2 * target.timing.replyDeadlineMs);
+    return { perRequestTimeoutMs, caseTimeoutMs: Math.max(60_000, 6 * perRequestTimeoutMs) };
+  }
+  const perRequestTimeoutMs = 10_000;
+  return {
+    perRequestTimeoutMs,
+    caseTimeoutMs: target.timing.callbackTimeoutMs + target.timing.retryWindowMs + 3 * perRequestTimeoutMs,
+  };
+}
+
+class CaseTimeout extends Error {}
+
+export async function runCases<T extends ResolvedTarget>(options: RunCasesOptions<T>): Promise<CaseResult[]> {
+  const { target, seed } = options;
+  const defaults = defaultTimeouts(target);
+  const perRequestTimeoutMs = options.perRequestTimeoutMs ?? defaults.perRequestTimeoutMs;
+  const caseTimeoutMs = options.caseTimeoutMs ?? defaults.caseTimeoutMs;
+  const redactor = options.redactor ?? new Redactor(secretsOf(target));
+  const ids = options.ids ?? transactionIds(seed);
+  const now = options.now ?? (() => new Date());
+  const selected = selectCases(options.cases, options.only).filter((c) => c.side === target.side);
+  const results: CaseResult[] = [];
+
+  for (const testCase of selected) {
+    const started = performance.now();
+    const outcome = await runOne(testCase, {
+      target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs,
+      newTransactionId: () => ids.next(),
+      progress: (line) => options.onProgress?.(testCase.id, redactor.text(line)),
+    }, caseTimeoutMs);
+    const result: CaseResult = {
+      id: testCase.id,
+      title: testCase.title,
+      level: testCase.level,
+      specRef: testCase.specRef,
+      verdict: outcome.verdict,
+      ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),
+      ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
+      durationMs: Math.round(performance.now() - started),
+    };
+    const final = applyWaivers(result, options.waivers ?? [], now());
+    results.push(final);
+    await options.onResult?.(final);
+  }
+  return results;
+}
+
+async function runOne<T extends ResolvedTarget>(
+  testCase: ConformanceCase<T>,
+  base: Omit<CaseContext<T>, 'signal'>,
+  caseTimeoutMs: number,
+): Promise<CaseOutcome> {
+  const unmet = firstUnmet(base.target, testCase.needs);
+  if (unmet) return { verdict: 'SKIP', reason: unmet };
+
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new CaseTimeout(`the case did not finish within ${caseTimeoutMs} ms`));
+      controller.abort(new CaseTimeout('case time limit reached'));
+    }, caseTimeoutMs);
+  });
+  try {
+    const outcome = await Promise.race([testCase.run({ ...base, signal: controller.signal }), limit]);
+    if (outcome.verdict !== 'PASS' && !outcome.reason) return { ...outcome, reason: `${outcome.verdict} without a stated reason` };
+    return outcome;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const evidence = (error as { evidence?: CaseOutcome['evidence'] }).evidence;
+    return { verdict: 'ERROR', reason: message, ...(evidence ? { evidence } : {}) };
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}

@@ -1,0 +1,124 @@
+// service.auth: signature verification, the Authorization header and the source-IP whitelist
+// (§5.1, §5.2, §5.4, §7). Every request is correctly signed except for the one thing the case
+// spoils, and its callback URL routes to the case, so a request wrongly acted on is seen.
+import { COLLECT_FIELD_NAMES, REVERSED_ORDER, type CollectFieldName, type Tamper } from '../../client/index.ts';
+import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
+import type { ServiceSession } from './session.ts';
+
+function rejectionCase(
+  leaf: string, title: string, specRef: string, tamper: (s: ServiceSession, tag: string) => Tamper, what: string,
+  level: ServiceCase['level'] = 'MUST',
+): ServiceCase {
+  return serviceCase({
+    id: `service.auth.${leaf}`, title, specRef, level, needs: [],
+    async check(s) {
+      const fields = s.fields();
+      const answer = await s.sendAnswered({ fields, tamper: tamper(s, fields.tag) }, { label: what });
+      const outcome = await expectRejected(s, answer, fields.tag, what);
+      // A SHOULD case not met is a WARN, not a FAIL.
+      return level === 'SHOULD' && outcome.verdict === 'FAIL' ? { ...outcome, verdict: 'WARN' } : outcome;
+    },
+  });
+}
+
+/** Another value for each field, chosen so that only the signature can tell them apart. */
+function changedValue(s: ServiceSession, field: CollectFieldName, tag: string): unknown {
+  const t = s.target;
+  switch (field) {
+    case 'amount':
+      return '100.00';
+    case 'callback_url':
+      // Still routed to the case, so a callback that follows the changed URL is seen.
+      return s.callbackUrl(tag, { query: 'changed=after-signing' });
+    case 'client_id':
+      return t.clientId + 1;
+    case 'customer_number': {
+      // Another number the service accepts, so a sandbox rejection cannot pass for a signature check.
+      const own = s.successNumber();
+      const others = [...t.customerNumbers.whitelisted, ...(t.customerNumbers.failing ?? [])].filter((n) => n !== own);
+      if (others[0] !== undefined) return others[0];
+      s.note('only one accepted customer number is known: the changed number may also be refused by the sandbox whitelist');
+      return own.slice(0, -1) + (own.endsWith('9') ? '8' : '9');
+    }
+    case 'network_code':
+      return t.networkCode === 'MTN' ? 'VOD' : 'MTN';
+    case 'transaction_id':
+      return s.ctx.newTransactionId();
+  }
+}
+
+const CHANGED: ServiceCase[] = COLLECT_FIELD_NAMES.map((field) =>
+  rejectionCase(
+    `changed-${field}`,
+    `a body with ${field} changed after signing is rejected`,
+    '§5.2, §7',
+    (s, tag) => ({ kind: 'change-field', field, value: changedValue(s, field, tag) }),
+    `a request whose ${field} was changed after signing`,
+  ));
+
+export const AUTH_CASES: readonly ServiceCase[] = [
+  serviceCase({
+    id: 'service.auth.valid-accepted',
+    title: 'a correctly signed request is accepted',
+    specRef: '§5.1, §5.2',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const answer = await s.sendAnswered({ fields: s.fields() }, { label: 'correctly signed' });
+      return expectAccepted(s, answer, 'a correctly signed request', 'check the credentials, the source address and the customer number of the target file');
+    },
+  }),
+  rejectionCase('missing-header', 'a request without Authorization header is rejected', '§5.2',
+    () => ({ kind: 'missing-header' }), 'a request without an Authorization header'),
+  rejectionCase('wrong-client-key', 'a signature under a wrong client_key is rejected', '§5.2',
+    () => ({ kind: 'wrong-client-key' }), 'a request naming a client_key that is not the account\'s'),
+  ...CHANGED,
+  rejectionCase('dropped-field', 'a body with a signed field left out is rejected', '§5.1 step 1, §5.2',
+    () => ({ kind: 'drop-field', field: 'network_code' }), 'a request whose network_code was signed but not sent'),
+  rejectionCase('added-field', 'a body with a field added after signing is rejected', '§5.1 step 1, §5.2',
+    () => ({ kind: 'add-field', field: 'description', value: 'added after signing' }), 'a request with a field added after signing'),
+  rejectionCase('wrong-secret', 'a signature made with a wrong secret is rejected', '§5.1 step 4, §7',
+    () => ({ kind: 'wrong-secret' }), 'a request signed with a wrong secret'),
+  rejectionCase('uppercase-signature', 'an upper-case hex signature is rejected', '§5.1 step 5',
+    () => ({ kind: 'uppercase-signature' }), 'a request with its signature in upper-case hex', 'SHOULD'),
+  rejectionCase('truncated-signature', 'a signature one hex digit short is rejected', '§5.2, §7',
+    () => ({ kind: 'truncated-signature' }), 'a request with a truncated signature'),
+  serviceCase({
+    id: 'service.auth.ip-not-whitelisted',
+    title: 'a valid request from a non-whitelisted source is rejected',
+    specRef: '§5.4, §7',
+    level: 'MUST',
+    needs: ['notWhitelistedSource'],
+    async check(s) {
+      const fields = s.fields();
+      const what = 'a correctly signed request from a non-whitelisted source';
+      const answer = await s.send({ fields }, { source: 'notWhitelisted', label: what });
+      return expectRejected(s, answer, fields.tag, what, { noAnswerRejects: true });
+    },
+  }),
+  serviceCase({
+    id: 'service.auth.unsorted-body-accepted',
+    title: 'a signed body with keys in descending order is accepted',
+    specRef: '§5.1 step 2',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const answer = await s.sendAnswered({ fields: s.fields(), order: REVERSED_ORDER }, { label: 'keys in descending order' });
+      return expectAccepted(s, answer, 'a correctly signed body with keys in descending order',
+        'the signature is over the sorted pairs (§5.1 step 2); a verifier that signs in body order refuses it');
+    },
+  }),
+  serviceCase({
+    id: 'service.auth.literal-url-accepted',
+    title: 'a signed callback_url full of ?, & and = is accepted',
+    specRef: '§5.1 step 3',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const fields = s.fields({ query: 'next=/done?x=1&ref=a=b&sum=1+2&pct=50%25' });
+      const answer = await s.sendAnswered({ fields }, { label: 'literal callback_url' });
+      return expectAccepted(s, answer, 'a correctly signed body whose callback_url has ?, &, = and % in its query',
+        'the signature is over the literal URL (§5.1 step 3: values are not URL-encoded); a verifier that encodes values refuses it');
+    },
+  }),
+];

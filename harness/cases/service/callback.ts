@@ -1,0 +1,173 @@
+// service.callback: what one callback of an accepted transaction looks like (§4.3, §6): GET,
+// the URL composed as §6 says, the id echoed, the status exact, the message form-encoded, the
+// token, and duplicates that agree.
+import { parseCallbackQuery } from '../../callback/index.ts';
+import type { CollectFields } from '../../client/index.ts';
+import type { ListenerDelivery } from '../../listener/index.ts';
+import { compositionProblems, messageEncodingProblems, messageHasSpace, rawParam } from './checks.ts';
+import { atMs, firstCallback, noCallback, requireAccepted, serviceCase, type ServiceCase } from './define.ts';
+import type { ServiceSession } from './session.ts';
+
+/** Sends a valid request (fields as given) and waits for its first callback. */
+async function deliver(
+  s: ServiceSession, fields: CollectFields & { tag: string }, settleMs = 0,
+): Promise<ListenerDelivery[]> {
+  const answer = await s.sendAnswered({ fields });
+  requireAccepted(s, answer);
+  return firstCallback(s, fields.tag, settleMs);
+}
+
+function statusCase(leaf: 'status-success' | 'status-failed', expected: 'SUCCESS' | 'FAILED'): ServiceCase {
+  return serviceCase({
+    id: `service.callback.${leaf}`,
+    title: `a transaction that ends ${expected} reports status ${expected}`,
+    specRef: '§3, §4.3, §6 Parameters',
+    level: 'MUST',
+    needs: expected === 'FAILED' ? ['failingNumber'] : [],
+    async check(s) {
+      const number = expected === 'FAILED' ? s.target.customerNumbers.failing![0]! : s.successNumber();
+      const [d] = await deliver(s, s.fields({ customer_number: number }));
+      if (!d) return noCallback(s);
+      const status = parseCallbackQuery(d.rawUrl).status;
+      if (status === expected) return s.pass();
+      return s.fail(`customer number ${number} ends ${expected}, the callback says status=${JSON.stringify(status ?? null)}`
+        + (status?.toUpperCase() === expected ? ' (status values are exact, upper case)' : ''));
+    },
+  });
+}
+
+function compositionCase(leaf: string, title: string, urlOf: (s: ServiceSession, tag: string) => string): ServiceCase {
+  return serviceCase({
+    id: `service.callback.${leaf}`,
+    title,
+    specRef: '§6 URL composition',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const tag = s.newTag();
+      const supplied = urlOf(s, tag);
+      const [d] = await deliver(s, s.fields({ tag, callback_url: supplied }));
+      if (!d) return noCallback(s);
+      const problems = compositionProblems(supplied, d.rawUrl);
+      if (problems.length === 0) return s.pass({ notes: [`supplied ${supplied}`, `received ${d.rawUrl}`] });
+      return s.fail(`${problems.join('; ')}. Supplied: ${supplied}; received: ${d.rawUrl}`);
+    },
+  });
+}
+
+export const CALLBACK_CASES: readonly ServiceCase[] = [
+  serviceCase({
+    id: 'service.callback.delivered-once-as-get',
+    title: 'an accepted transaction is called back with GET',
+    specRef: '§3, §4.3, §6 Delivery',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const seen = await deliver(s, s.fields());
+      if (seen.length === 0) return noCallback(s);
+      const wrong = seen.filter((d) => d.method !== 'GET');
+      if (wrong.length > 0) return s.fail(`the callback came as ${wrong.map((d) => d.method).join(', ')}, not GET`);
+      return s.pass({ notes: [`first callback after ${atMs(s, seen[0]!)} ms`] });
+    },
+  }),
+  serviceCase({
+    id: 'service.callback.transaction-id-echoed',
+    title: 'the callback echoes the caller\'s transaction_id exactly',
+    specRef: '§2.1, §6 Parameters',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const fields = s.fields();
+      const [d] = await deliver(s, fields);
+      if (!d) return noCallback(s);
+      const ids = parseCallbackQuery(d.rawUrl).all.filter(([name]) => name === 'transaction_id').map(([, v]) => v);
+      if (ids.length === 0) return s.fail('the callback has no transaction_id parameter');
+      if (ids.length > 1) return s.fail(`transaction_id appears ${ids.length} times: ${JSON.stringify(ids)}`);
+      if (ids[0] !== fields.transaction_id) {
+        return s.fail(`sent transaction_id ${JSON.stringify(fields.transaction_id)}, the callback says ${JSON.stringify(ids[0])}`);
+      }
+      return s.pass();
+    },
+  }),
+  statusCase('status-success', 'SUCCESS'),
+  statusCase('status-failed', 'FAILED'),
+  serviceCase({
+    id: 'service.callback.message-plus-encoding',
+    title: 'message is form-encoded with + for spaces',
+    specRef: '§6 Parameters',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const [d] = await deliver(s, s.fields());
+      if (!d) return noCallback(s);
+      const problems = messageEncodingProblems(d.rawUrl);
+      const raw = rawParam(d.rawUrl, 'message');
+      if (problems.length > 0) return s.fail(`${problems.join('; ')}: message=${raw ?? ''}`);
+      if (!messageHasSpace(d.rawUrl)) return s.pass({ notes: [`message=${raw ?? ''} has no space: the + rule was not exercised`] });
+      return s.pass({ notes: [`message=${raw ?? ''}`] });
+    },
+  }),
+  compositionCase('query-appended-with-question-mark', 'parameters follow ? when the URL has no query',
+    (s, tag) => s.callbackUrl(tag)),
+  compositionCase('query-appended-with-ampersand', 'parameters follow & when the URL has a query',
+    (s, tag) => s.callbackUrl(tag, { query: 'ref=order-17' })),
+  compositionCase('url-kept-intact', 'the supplied path and query reach the receiver intact',
+    (s, tag) => `${s.callbackUrl(tag)}/return.v2;x=1?order=A-1%2FB&note=x=y&q=what?&empty=&flag&e=%C3%A9`),
+  serviceCase({
+    id: 'service.callback.token-present',
+    title: 'callbacks carry X-Callback-Token equal to the configured token',
+    specRef: '§4.3, §6 Token header',
+    level: 'MUST',
+    needs: ['token'],
+    async check(s) {
+      const [d] = await deliver(s, s.fields());
+      if (!d) return noCallback(s);
+      const value = d.headers['x-callback-token'];
+      if (value === undefined) {
+        return s.warn('the callback carries no X-Callback-Token; §6 requires it for hosted checkout and leaves it open for other services');
+      }
+      if (Array.isArray(value)) return s.fail(`X-Callback-Token is sent ${value.length} times`);
+      if (value !== s.target.callbackToken) {
+        return s.fail(`X-Callback-Token differs from the configured token (${value.length} characters, expected ${s.target.callbackToken!.length})`);
+      }
+      return s.pass();
+    },
+  }),
+  serviceCase({
+    id: 'service.callback.duplicates-consistent',
+    title: 'repeated callbacks of a transaction carry the same outcome',
+    specRef: '§3, §6 Guarantee',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      // A 500 on the first delivery makes any service deliver again; duplicates it sends of its
+      // own accord are watched for as well.
+      const fields = s.fields();
+      s.listener.script({ tag: fields.tag }, [500]);
+      const [first] = await deliver(s, fields);
+      if (!first) return noCallback(s);
+      const { callbackTimeoutMs, retryWindowMs } = s.target.timing;
+      s.ctx.progress(`first callback answered 500; waiting up to ${retryWindowMs} ms for the retry`);
+      const [, second] = await s.waitFor({ tag: fields.tag }, { count: 2, timeoutMs: retryWindowMs });
+      if (second) {
+        const gap = second.receivedAt - first.receivedAt;
+        const watch = Math.min(retryWindowMs, Math.max(callbackTimeoutMs, Math.round(2 * gap)));
+        s.ctx.progress(`retry seen; watching ${watch} ms for more deliveries`);
+        await s.waitFor({ tag: fields.tag }, { count: Number.POSITIVE_INFINITY, timeoutMs: watch });
+      } else {
+        s.note(`the 500 answer was not retried within timing.retryWindowMs (${retryWindowMs} ms): one delivery only`);
+      }
+      const seen = s.deliveries({ tag: fields.tag });
+      const outcomes = seen.map((d) => {
+        const p = parseCallbackQuery(d.rawUrl);
+        return `${p.transaction_id ?? '(no id)'} ${p.status ?? '(no status)'}`;
+      });
+      const distinct = [...new Set(outcomes)];
+      if (distinct.length > 1) {
+        const k = outcomes.findIndex((o) => o !== outcomes[0]);
+        return s.fail(`delivery ${k + 1} of ${seen.length} carries "${outcomes[k]}" after "${outcomes[0]}": a terminal state changed (§3)`);
+      }
+      return s.pass({ notes: [`${seen.length} deliver${seen.length === 1 ? 'y' : 'ies'}, all "${outcomes[0]}"`] });
+    },
+  }),
+];

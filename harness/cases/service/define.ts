@@ -1,0 +1,68 @@
+// Case definitions as data plus a check that runs inside a ServiceSession, and the judgements
+// several groups share (rejected, accepted, a callback that must arrive).
+import type { CollectAnswer } from '../../client/index.ts';
+import type { ListenerDelivery } from '../../listener/index.ts';
+import type { ResolvedServiceTarget } from '../../targets/index.ts';
+import { CaseError } from '../http.ts';
+import type { CaseOutcome, ConformanceCase } from '../model.ts';
+import { describeAnswer, ServiceSession } from './session.ts';
+
+export type ServiceCase = ConformanceCase<ResolvedServiceTarget>;
+
+export interface ServiceCaseSpec extends Omit<ServiceCase, 'side' | 'run'> {
+  check(session: ServiceSession): Promise<CaseOutcome>;
+}
+
+export function serviceCase(spec: ServiceCaseSpec): ServiceCase {
+  const { check, ...data } = spec;
+  return { ...data, side: 'service', run: (ctx) => ServiceSession.with(ctx, check) };
+}
+
+/**
+ * DESIGN.md "rejected": not 2xx (or 2xx with `success: false`) and no callback for it within
+ * timing.callbackTimeoutMs. `noAnswerRejects`: a source the service does not whitelist may be
+ * dropped at the network (refused, reset), which is a rejection too.
+ */
+export async function expectRejected(
+  s: ServiceSession, answer: CollectAnswer, tag: string, what: string, options: { noAnswerRejects?: boolean } = {},
+): Promise<CaseOutcome> {
+  if (answer.judgement === 'accepted') return s.fail(`${what} was accepted (${describeAnswer(answer)}); it must be rejected`);
+  if (answer.judgement === 'no-answer') {
+    if (!options.noAnswerRejects) throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
+    s.note(`no HTTP answer (${answer.exchange.error ?? 'error'}): counted as a rejection at the network`);
+  }
+  const watchMs = s.target.timing.callbackTimeoutMs;
+  s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)}; watching ${watchMs} ms that no callback arrives`);
+  const seen = await s.waitFor({ tag }, { timeoutMs: watchMs });
+  if (seen.length > 0) {
+    return s.fail(`${what} was answered ${describeAnswer(answer)}, yet a callback for it arrived after ${atMs(s, seen[0]!)} ms: the request was acted on`);
+  }
+  return s.pass({ notes: [`${what}: ${describeAnswer(answer)}; no callback within ${watchMs} ms`] });
+}
+
+/** DESIGN.md "accepted": 2xx without `success: false`. */
+export function expectAccepted(s: ServiceSession, answer: CollectAnswer, what: string, why = ''): CaseOutcome {
+  if (answer.judgement === 'accepted') return s.pass({ notes: [`${what}: ${describeAnswer(answer)}`] });
+  return s.fail(`${what} was rejected (${describeAnswer(answer)})${why ? `: ${why}` : ''}`);
+}
+
+/** A precondition of a callback case: the valid request must be accepted, or the case cannot judge. */
+export function requireAccepted(s: ServiceSession, answer: CollectAnswer): void {
+  if (answer.judgement !== 'accepted') {
+    throw new CaseError(`precondition: a correctly signed collect request was not accepted (${describeAnswer(answer)}), so no callback can be checked; see service.auth.valid-accepted`, s.evidence());
+  }
+}
+
+/** Waits for the first callback of a tag; undefined after timing.callbackTimeoutMs. */
+export async function firstCallback(s: ServiceSession, tag: string, settleMs = 0): Promise<ListenerDelivery[]> {
+  s.ctx.progress(`waiting up to ${s.target.timing.callbackTimeoutMs} ms for the callback`);
+  return s.waitFor({ tag }, { count: 1, timeoutMs: s.target.timing.callbackTimeoutMs, settleMs });
+}
+
+export function atMs(s: ServiceSession, d: ListenerDelivery): number {
+  return Math.round(d.receivedAt - (s.t0 ?? d.receivedAt));
+}
+
+export function noCallback(s: ServiceSession): CaseOutcome {
+  return s.fail(`no callback arrived within timing.callbackTimeoutMs (${s.target.timing.callbackTimeoutMs} ms) of an accepted transaction (§3: reaching a terminal state triggers one callback)`);
+}

@@ -1,0 +1,22 @@
+// Service-side cases (DESIGN.md groups service.auth, service.sandbox, service.callback), in the
+// order a run reports them.
+import type { ResolvedServiceTarget } from '../../targets/index.ts';
+import type { ConformanceCase } from '../model.ts';
+import { AUTH_CASES } from './auth.ts';
+import { SANDBOX_CASES } from './sandbox.ts';
+import { CALLBACK_CASES } from './callback.ts';
+import { RETRY_CASES } from './retry.ts';
+import { TRANSPORT_CASES } from './transport.ts';
+
+export const SERVICE_CASES: ConformanceCase<ResolvedServiceTarget>[] = [
+  ...AUTH_CASES,
+  ...SANDBOX_CASES,
+  ...CALLBACK_CASES,
+  ...RETRY_CASES,
+  ...TRANSPORT_CASES,
+];
+
+export { closeServiceListeners, acquireListener } from './listener-pool.ts';
+export { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement } from './backoff.ts';
+export { compositionProblems, messageEncodingProblems } from './checks.ts';
+export { RETRY_SCRIPT } from './retry.ts';

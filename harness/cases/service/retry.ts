@@ -1,0 +1,103 @@
+// service.callback retry cases (§4.3 "any non-2xx causes a retry", §6 Retry): the listener
+// answers 500 a few times, then 200, and the delivery schedule is judged by backoff.ts.
+import { performance } from 'node:perf_hooks';
+import type { ListenerDelivery } from '../../listener/index.ts';
+import { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS } from './backoff.ts';
+import { noCallback, requireAccepted, serviceCase, type ServiceCase } from './define.ts';
+import type { ServiceSession } from './session.ts';
+
+/** Non-2xx answers before the 200 in the retry case: three, so two intervals can be compared. */
+export const RETRY_SCRIPT: readonly number[] = [500, 500, 500, 200];
+
+/** Waits for deliveries one by one until `count` or the deadline, reporting progress. */
+async function collectUntil(s: ServiceSession, tag: string, count: number, deadline: number): Promise<ListenerDelivery[]> {
+  for (let k = s.deliveries({ tag }).length + 1; k <= count; k++) {
+    const left = deadline - performance.now();
+    if (left <= 0) break;
+    s.ctx.progress(`waiting for delivery ${k}/${count} (${Math.round(left)} ms left of the retry window)`);
+    const seen = await s.waitFor({ tag }, { count: k, timeoutMs: left });
+    if (seen.length < k) break;
+  }
+  return s.deliveries({ tag });
+}
+
+function timelineOf(s: ServiceSession, seen: readonly ListenerDelivery[]) {
+  const t0 = s.t0 ?? 0;
+  const offsetsMs = seen.map((d) => Math.round(d.receivedAt - t0));
+  const intervalsMs = offsetsMs.slice(1).map((o, i) => o - offsetsMs[i]!);
+  return { offsetsMs, intervalsMs };
+}
+
+const RULE = `a step grows when interval[k] ≥ ${GROWTH_FACTOR} × interval[k−1] − ${GROWTH_TOLERANCE_MS} ms`;
+
+export const RETRY_CASES: readonly ServiceCase[] = [
+  serviceCase({
+    id: 'service.callback.retry-back-off',
+    title: 'non-2xx answers are retried with growing intervals',
+    specRef: '§4.3, §6 Retry',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const fields = s.fields();
+      s.listener.script({ tag: fields.tag }, RETRY_SCRIPT);
+      requireAccepted(s, await s.sendAnswered({ fields }));
+      const [first] = await s.waitFor({ tag: fields.tag }, { count: 1, timeoutMs: s.target.timing.callbackTimeoutMs });
+      if (!first) return noCallback(s);
+      const all = await collectUntil(s, fields.tag, RETRY_SCRIPT.length, first.receivedAt + s.target.timing.retryWindowMs);
+      // The schedule of the failing phase: up to and including the first delivery answered 2xx.
+      const okAt = all.findIndex((d) => d.answeredStatus >= 200 && d.answeredStatus < 300);
+      const phase = okAt === -1 ? all : all.slice(0, okAt + 1);
+      const timeline = timelineOf(s, phase);
+      const shown = `offsets ${timeline.offsetsMs.join(', ')} ms; intervals ${timeline.intervalsMs.join(', ') || 'none'} ms`;
+      const evidence = { timeline, notes: [`listener script: ${RETRY_SCRIPT.join(', ')}`, shown, `rule: ${RULE}`] };
+      if (okAt === -1 && all.length < RETRY_SCRIPT.length) {
+        evidence.notes.push(`the service stopped after ${all.length} deliver${all.length === 1 ? 'y' : 'ies'} within timing.retryWindowMs (${s.target.timing.retryWindowMs} ms) while the listener still answered 500`);
+      }
+      const judgement = judgeBackoff(timeline.offsetsMs);
+      switch (judgement.kind) {
+        case 'no-delivery':
+          return noCallback(s);
+        case 'no-retry':
+          return s.fail(`the callback was answered 500 and not retried within timing.retryWindowMs (${s.target.timing.retryWindowMs} ms)`, evidence);
+        case 'single-retry':
+          return s.warn(`a single retry, after ${judgement.intervalMs} ms, then none within the window: the back-off cannot be seen to grow`, evidence);
+        case 'growing':
+          return s.pass(evidence);
+        case 'growing-overall':
+          return s.warn(`intervals ${judgement.intervalsMs.join(', ')} ms grow overall but interval ${judgement.flatAt + 1} does not (${RULE})`, evidence);
+        case 'not-growing':
+          return s.fail(`intervals ${judgement.intervalsMs.join(', ')} ms do not grow (interval ${judgement.flatAt + 1}; ${RULE}): not exponential back-off`, evidence);
+      }
+    },
+  }),
+  serviceCase({
+    id: 'service.callback.retries-stop-after-2xx',
+    title: 'deliveries stop once the receiver answered 2xx',
+    specRef: '§4.3, §6 Retry',
+    level: 'SHOULD',
+    needs: [],
+    async check(s) {
+      const fields = s.fields();
+      s.listener.script({ tag: fields.tag }, [500]);
+      requireAccepted(s, await s.sendAnswered({ fields }));
+      const { callbackTimeoutMs, retryWindowMs } = s.target.timing;
+      const [first] = await s.waitFor({ tag: fields.tag }, { count: 1, timeoutMs: callbackTimeoutMs });
+      if (!first) return noCallback(s);
+      s.ctx.progress(`first callback answered 500; waiting up to ${retryWindowMs} ms for the retry`);
+      const [, ok] = await s.waitFor({ tag: fields.tag }, { count: 2, timeoutMs: retryWindowMs });
+      if (!ok) {
+        return s.skip(`the 500 answer was not retried within timing.retryWindowMs (${retryWindowMs} ms), so there is no 2xx after which retries could stop (see service.callback.retry-back-off)`);
+      }
+      const gap = ok.receivedAt - first.receivedAt;
+      const watch = Math.min(retryWindowMs, Math.max(callbackTimeoutMs, Math.round(3 * gap)));
+      s.ctx.progress(`the retry was answered 200; watching ${watch} ms for further deliveries`);
+      const all = await s.waitFor({ tag: fields.tag }, { count: Number.POSITIVE_INFINITY, timeoutMs: watch });
+      const further = all.filter((d) => d.seq > ok.seq);
+      const timeline = timelineOf(s, all);
+      if (further.length > 0) {
+        return s.warn(`${further.length} further deliver${further.length === 1 ? 'y' : 'ies'} after the 2xx, ${Math.round(further[0]!.receivedAt - ok.receivedAt)} ms later (at-least-once allows repeats, but a 2xx should end the retries)`, { timeline });
+      }
+      return s.pass({ timeline, notes: [`no delivery within ${watch} ms after the 2xx`] });
+    },
+  }),
+];

@@ -1,0 +1,61 @@
+// service.sandbox: the Numbers whitelist of sandbox mode (§5.3, §2.3) and customer numbers
+// kept as text (§2.1: "Digits are kept as text, including leading zeros").
+import { describeAnswer } from './session.ts';
+import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
+
+export const SANDBOX_CASES: readonly ServiceCase[] = [
+  serviceCase({
+    id: 'service.sandbox.not-whitelisted-rejected',
+    title: 'in sandbox mode a non-whitelisted number is rejected',
+    specRef: '§5.3, §7',
+    level: 'MUST',
+    needs: ['sandbox'],
+    async check(s) {
+      const number = s.target.customerNumbers.notWhitelisted[0];
+      if (number === undefined) return s.skip('the target file lists no customerNumbers.notWhitelisted');
+      const fields = s.fields({ customer_number: number });
+      const what = `a correctly signed request for the non-whitelisted number ${number}`;
+      const answer = await s.sendAnswered({ fields }, { label: what });
+      return expectRejected(s, answer, fields.tag, what);
+    },
+  }),
+  serviceCase({
+    id: 'service.sandbox.whitelisted-accepted',
+    title: 'in sandbox mode a whitelisted number is accepted',
+    specRef: '§5.3',
+    level: 'MUST',
+    needs: ['sandbox'],
+    async check(s) {
+      const number = s.successNumber();
+      const answer = await s.sendAnswered({ fields: s.fields({ customer_number: number }) });
+      return expectAccepted(s, answer, `a correctly signed request for the whitelisted number ${number}`);
+    },
+  }),
+  serviceCase({
+    id: 'service.sandbox.leading-zeros-kept',
+    title: 'customer numbers keep their leading zeros in the whitelist',
+    specRef: '§2.1, §5.3',
+    level: 'MUST',
+    needs: ['sandbox'],
+    async check(s) {
+      const { whitelisted, failing = [] } = s.target.customerNumbers;
+      const known = new Set([...whitelisted, ...failing]);
+      const number = whitelisted.find((n) => /^0+\d/.test(n) && !known.has(n.replace(/^0+/, '')));
+      if (number === undefined) return s.skip('no whitelisted customer number starts with 0 (without a whitelisted twin minus the zeros)');
+      const stripped = number.replace(/^0+/, '');
+      // The number as written must be accepted …
+      const kept = await s.sendAnswered({ fields: s.fields({ customer_number: number }) }, { label: `whitelisted ${number}` });
+      if (kept.judgement !== 'accepted') {
+        return s.fail(`the whitelisted number ${number} was rejected (${describeAnswer(kept)}): its leading zero may have been lost`);
+      }
+      // … and the same digits without the zeros are another number, not whitelisted.
+      const fields = s.fields({ customer_number: stripped });
+      const what = `a request for ${stripped} (the whitelisted ${number} without its leading zeros)`;
+      const answer = await s.sendAnswered({ fields }, { label: what });
+      const outcome = await expectRejected(s, answer, fields.tag, what);
+      return outcome.verdict === 'FAIL'
+        ? { ...outcome, reason: `${outcome.reason}; the whitelist compares numbers as integers, losing leading zeros` }
+        : outcome;
+    },
+  }),
+];

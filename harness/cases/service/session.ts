@@ -1,0 +1,170 @@
+// What every service case does: sign and send collect requests with callback URLs that route to
+// the case, watch the listener, and gather the evidence a verdict must carry (requests sent
+// without secrets, answers, deliveries with their times).
+import { performance } from 'node:perf_hooks';
+import {
+  CollectClient, type CollectAnswer, type CollectFields, type CollectInput, type SourceName,
+} from '../../client/index.ts';
+import { toDelivery, type DeliveryFilter, type ListenerDelivery, type RunningListener } from '../../listener/index.ts';
+import type { Evidence, Exchange } from '../../results/index.ts';
+import type { ResolvedServiceTarget } from '../../targets/index.ts';
+import { CaseError } from '../http.ts';
+import type { CaseContext, CaseOutcome } from '../model.ts';
+import { acquireListener } from './listener-pool.ts';
+
+export type ServiceContext = CaseContext<ResolvedServiceTarget>;
+
+/** The amount of every collect request the cases make: small, two decimals, as a string (§2.1). */
+export const CASE_AMOUNT = '1.00';
+
+export class ServiceSession {
+  readonly exchanges: Exchange[] = [];
+  readonly notes: string[] = [];
+  /** performance.now() of the case's first request: deliveries are timed from it. */
+  t0: number | undefined;
+  /** Tags this case routed callbacks to; deliveries() looks at them. */
+  readonly tags = new Set<string>();
+
+  private constructor(
+    readonly ctx: ServiceContext,
+    readonly listener: RunningListener,
+    readonly client: CollectClient,
+    private readonly release: () => void,
+  ) {}
+
+  static async open(ctx: ServiceContext): Promise<ServiceSession> {
+    const { listener, release } = await acquireListener(ctx.target);
+    const t = ctx.target;
+    const client = new CollectClient({
+      baseUrl: t.baseUrl,
+      clientKey: t.clientKey,
+      secretKey: t.secretKey,
+      redactor: ctx.redactor,
+      timeoutMs: ctx.requestTimeoutMs,
+      ...(t.caCert ? { caCert: t.caCert } : {}),
+      ...(t.sources ? { sources: t.sources } : {}),
+    });
+    return new ServiceSession(ctx, listener, client, release);
+  }
+
+  /** Runs `body` with an open session and always closes it. */
+  static async with(ctx: ServiceContext, body: (s: ServiceSession) => Promise<CaseOutcome>): Promise<CaseOutcome> {
+    const session = await ServiceSession.open(ctx);
+    try {
+      return await body(session);
+    } finally {
+      await session.close();
+    }
+  }
+
+  get target(): ResolvedServiceTarget {
+    return this.ctx.target;
+  }
+
+  /** A fresh tag (unique per run, URL-safe) whose callback URL routes to this case. */
+  newTag(): string {
+    const tag = this.ctx.newTransactionId().replace(/[^A-Za-z0-9._~-]/g, '-');
+    this.tags.add(tag);
+    return tag;
+  }
+
+  callbackUrl(tag: string, options: { query?: string; plain?: boolean } = {}): string {
+    this.tags.add(tag);
+    return this.listener.callbackUrl(tag, options);
+  }
+
+  /** A whitelisted number whose transactions end SUCCESS (not listed as failing). */
+  successNumber(): string {
+    const { whitelisted, failing = [] } = this.target.customerNumbers;
+    const number = whitelisted.find((n) => !failing.includes(n)) ?? whitelisted[0];
+    if (number === undefined) throw new CaseError('the target file lists no customerNumbers.whitelisted');
+    return number;
+  }
+
+  /** The six fields with a fresh transaction id and a callback URL routed to a fresh tag. */
+  fields(overrides: Partial<CollectFields> & { tag?: string; query?: string } = {}): CollectFields & { tag: string } {
+    const { tag: givenTag, query, ...rest } = overrides;
+    const tag = givenTag ?? this.newTag();
+    return {
+      amount: CASE_AMOUNT,
+      callback_url: this.callbackUrl(tag, query !== undefined ? { query } : {}),
+      client_id: this.target.clientId,
+      customer_number: this.successNumber(),
+      network_code: this.target.networkCode,
+      transaction_id: this.ctx.newTransactionId(),
+      ...rest,
+      tag,
+    };
+  }
+
+  async send(input: CollectInput, options: { source?: SourceName; label?: string } = {}): Promise<CollectAnswer> {
+    this.t0 ??= performance.now();
+    const { tag: _tag, ...fields } = input.fields as CollectFields & { tag?: string };
+    const answer = await this.client.send({ ...input, fields }, { ...options, signal: this.ctx.signal });
+    this.exchanges.push(answer.exchange);
+    return answer;
+  }
+
+  /** Sends and throws (ERROR) when nothing answered: the case cannot judge a request that got no answer. */
+  async sendAnswered(input: CollectInput, options: { source?: SourceName; label?: string } = {}): Promise<CollectAnswer> {
+    const answer = await this.send(input, options);
+    if (answer.judgement === 'no-answer') {
+      throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'unknown error'}`, this.evidence());
+    }
+    return answer;
+  }
+
+  /** Deliveries seen so far for this case (its tags), optionally narrowed. */
+  deliveries(filter: Omit<DeliveryFilter, 'tag'> & { tag?: string } = {}): ListenerDelivery[] {
+    if (filter.tag !== undefined) return this.listener.deliveries(filter);
+    return this.listener.deliveries(filter).filter((d) => d.tag !== undefined && this.tags.has(d.tag));
+  }
+
+  async waitFor(filter: DeliveryFilter, options: { count?: number; timeoutMs: number; settleMs?: number }): Promise<ListenerDelivery[]> {
+    return this.listener.waitFor(filter, { ...options, signal: this.ctx.signal });
+  }
+
+  note(line: string): void {
+    this.notes.push(line);
+  }
+
+  evidence(extra: Evidence = {}): Evidence {
+    const t0 = this.t0 ?? performance.now();
+    const seen = this.deliveries();
+    const evidence: Evidence = {
+      exchanges: [...this.exchanges],
+      ...(seen.length > 0 ? { deliveries: seen.map((d) => toDelivery(d, t0, this.ctx.redactor)) } : {}),
+      ...extra,
+    };
+    const notes = [...this.notes, ...(extra.notes ?? [])];
+    if (notes.length > 0) evidence.notes = notes;
+    return this.ctx.redactor.value(evidence);
+  }
+
+  pass(extra?: Evidence): CaseOutcome {
+    return { verdict: 'PASS', evidence: this.evidence(extra) };
+  }
+
+  fail(reason: string, extra?: Evidence): CaseOutcome {
+    return { verdict: 'FAIL', reason, evidence: this.evidence(extra) };
+  }
+
+  warn(reason: string, extra?: Evidence): CaseOutcome {
+    return { verdict: 'WARN', reason, evidence: this.evidence(extra) };
+  }
+
+  skip(reason: string): CaseOutcome {
+    return { verdict: 'SKIP', reason };
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+    this.release();
+  }
+}
+
+export function describeAnswer(answer: CollectAnswer): string {
+  if (answer.judgement === 'no-answer') return `no answer (${answer.exchange.error ?? 'error'})`;
+  const excerpt = (answer.exchange.response?.bodyExcerpt ?? '').slice(0, 120);
+  return `HTTP ${answer.status}${excerpt ? ` ${excerpt}` : ''}`;
+}

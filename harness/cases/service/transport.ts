@@ -1,0 +1,46 @@
+// service.callback transport in production mode (§2.1 callback_url "Must be https:// in
+// production", §6 Transport "Plain HTTP endpoints receive no callbacks in production").
+import { describeAnswer } from './session.ts';
+import { atMs, firstCallback, noCallback, requireAccepted, serviceCase, type ServiceCase } from './define.ts';
+
+export const TRANSPORT_CASES: readonly ServiceCase[] = [
+  serviceCase({
+    id: 'service.callback.https-only-in-production',
+    title: 'in production an http:// callback URL is refused or never called',
+    specRef: '§2.1, §6 Transport',
+    level: 'MUST',
+    needs: ['production'],
+    async check(s) {
+      if (!s.listener.plainPublicUrl) return s.skip('no plain-http listener is open');
+      const tag = s.newTag();
+      const fields = s.fields({ tag, callback_url: s.callbackUrl(tag, { plain: true }) });
+      const answer = await s.sendAnswered({ fields }, { label: 'http:// callback_url in production' });
+      const watchMs = s.target.timing.callbackTimeoutMs;
+      s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)}; watching ${watchMs} ms for a plain-http callback`);
+      const seen = await s.waitFor({ tag }, { timeoutMs: watchMs });
+      if (seen.length > 0) {
+        return s.fail(`a callback was delivered over plain http to ${fields.callback_url} after ${atMs(s, seen[0]!)} ms (request answered ${describeAnswer(answer)})`);
+      }
+      return s.pass({ notes: [`${answer.judgement === 'accepted' ? 'accepted, but never called' : 'refused'}: ${describeAnswer(answer)}`] });
+    },
+  }),
+  serviceCase({
+    id: 'service.callback.delivered-over-https',
+    title: 'in production callbacks arrive over https',
+    specRef: '§6 Transport',
+    level: 'MUST',
+    needs: ['production'],
+    async check(s) {
+      if (!s.listener.publicUrl.startsWith('https:')) {
+        return s.skip('listener.publicUrl is http://: set listener.tls (or an https publicUrl) to receive production callbacks');
+      }
+      const fields = s.fields();
+      requireAccepted(s, await s.sendAnswered({ fields }));
+      const [d] = await firstCallback(s, fields.tag);
+      if (!d) return noCallback(s);
+      if (s.listener.overHttps && !d.overHttps) return s.fail('the callback arrived over plain http');
+      const how = s.listener.overHttps ? 'over TLS at the listener' : `through ${s.listener.publicUrl} (TLS ends before the listener)`;
+      return s.pass({ notes: [`callback received ${how} after ${atMs(s, d)} ms`] });
+    },
+  }),
+];

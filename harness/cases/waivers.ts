@@ -1,0 +1,83 @@
+// `--waivers FILE`: a known failure becomes a reported, visible waiver. The verdict stays what
+// was observed; `waiver.applied` says whether it excuses the case from the exit status.
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import type { CaseResult } from '../results/index.ts';
+import { idMatcher } from './select.ts';
+
+const addFormats = ajvFormats.default;
+
+export interface WaiverEntry {
+  id: string;
+  reason: string;
+  /** YYYY-MM-DD; the waiver applies through the end of that day (UTC). */
+  expires?: string;
+}
+
+export class WaiverFileError extends Error {
+  override readonly name = 'WaiverFileError';
+  readonly code = 'ERR_WAIVERS_INVALID';
+}
+
+export const WAIVERS_SCHEMA = JSON.parse(readFileSync(new URL('./waivers.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+
+export function parseWaivers(value: unknown, source = 'waivers'): WaiverEntry[] {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats(ajv);
+    validator = ajv.compile(WAIVERS_SCHEMA);
+  }
+  if (!validator(value)) {
+    const problems = (validator.errors ?? []).map((e) => {
+      const extra = e.keyword === 'required' ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : '';
+      const what = e.keyword === 'required' ? 'is required' : e.keyword === 'additionalProperties'
+        ? `unknown key ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}` : e.message ?? 'is invalid';
+      return `${e.instancePath}${extra || ''}: ${what}`.replace(/^:/, '/:');
+    });
+    throw new WaiverFileError(`${source}: invalid waiver file: ${problems.join('; ')}`);
+  }
+  return value as WaiverEntry[];
+}
+
+export function loadWaiverFile(path: string): WaiverEntry[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new WaiverFileError(`${path}: cannot read the waiver file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseWaivers(value, path);
+}
+
+/** The waiver expired when `now` is after the end of its `expires` day, UTC. */
+export function isExpired(waiver: WaiverEntry, now: Date): boolean {
+  if (!waiver.expires) return false;
+  return now.getTime() >= Date.parse(`${waiver.expires}T00:00:00Z`) + 86_400_000;
+}
+
+/** Attaches the first waiver naming the case, and says in the reason what it did. */
+export function applyWaivers(result: CaseResult, waivers: readonly WaiverEntry[], now = new Date()): CaseResult {
+  const waiver = waivers.find((w) => idMatcher(w.id)(result.id));
+  if (!waiver) return result;
+  const shown = { reason: waiver.reason, ...(waiver.expires ? { expires: waiver.expires } : {}) };
+  const failing = result.verdict === 'FAIL' || result.verdict === 'ERROR' || result.verdict === 'WARN';
+  if (isExpired(waiver, now)) {
+    return { ...result, reason: joinReason(result.reason, `waiver expired on ${waiver.expires}: not applied`), waiver: { ...shown, applied: false } };
+  }
+  if (!failing) {
+    const note = result.verdict === 'PASS' ? 'waiver not needed: the case passes' : 'waiver not needed';
+    return { ...result, reason: joinReason(result.reason, note), waiver: { ...shown, applied: false } };
+  }
+  return { ...result, reason: joinReason(result.reason, `waived: ${waiver.reason}`), waiver: { ...shown, applied: true } };
+}
+
+function joinReason(reason: string | undefined, note: string): string {
+  return reason ? `${reason} (${note})` : note;
+}
+
+/** Waivers that name no case of the run: worth a warning, since a typo hides nothing. */
+export function unusedWaivers(waivers: readonly WaiverEntry[], ids: readonly string[]): WaiverEntry[] {
+  return waivers.filter((w) => !ids.some((id) => idMatcher(w.id)(id)));
+}
