@@ -16,7 +16,7 @@ export const SERVICE_CASES: ConformanceCase<ResolvedServiceTarget>[] = [
   ...TRANSPORT_CASES,
 ];
 
-export { closeServiceListeners, acquireListener } from './listener-pool.ts';
+export { closeServiceListeners, closeServiceListener, acquireListener } from './listener-pool.ts';
 export { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement } from './backoff.ts';
 export { compositionProblems, messageEncodingProblems } from './checks.ts';
 export { RETRY_SCRIPT } from './retry.ts';

@@ -55,6 +55,19 @@ export async function acquireListener(target: ResolvedServiceTarget): Promise<{ 
   };
 }
 
+/** Closes the listener of one target now (its embedded service is shutting down). */
+export async function closeServiceListener(target: ResolvedServiceTarget): Promise<void> {
+  const entry = pool.get(target);
+  if (!entry) return;
+  pool.delete(target);
+  clearTimeout(entry.idle);
+  try {
+    await (await entry.listener).close();
+  } catch {
+    // a listener that never started has nothing to close
+  }
+}
+
 /** Closes every pooled listener now (embedded shutdown, test teardown). */
 export async function closeServiceListeners(): Promise<void> {
   const entries = [...pool.values()];
