@@ -107,6 +107,8 @@ function flattenBracket(prefix: string, value: RawValue, profile: CanonicalProfi
     return value.items.flatMap((item, i) => flattenBracket(`${prefix}[${i}]`, item, profile));
   }
   if (value.kind === 'null') return profile.nulls === 'omit' ? [] : [[prefix, renderValue(value, profile)]];
+  // http_build_query, which this alternative models, writes booleans as 1 and 0.
+  if (value.kind === 'boolean') return [[prefix, value.value ? '1' : '0']];
   return [[prefix, renderValue(value, profile)]];
 }
 

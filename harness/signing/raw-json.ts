@@ -144,6 +144,11 @@ class Reader {
       if (this.atEnd()) this.fail('unterminated string');
       const c = this.text.charCodeAt(this.pos);
       if (c === 0x22) {
+        // `\ud800` alone has no UTF-8 form: Node would hash it as U+FFFD, so two different
+        // bodies would share one signature. Refuse it instead.
+        if (!out.isWellFormed()) {
+          throw new SigningError('ERR_BODY_UNPAIRED_SURROGATE', `string ending at offset ${this.pos} holds an unpaired surrogate, which has no UTF-8 form`, this.pos);
+        }
         this.pos++;
         return out;
       }

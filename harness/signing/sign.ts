@@ -49,9 +49,16 @@ export function signatureMatches(secret: string, message: string, presented: str
   return timingSafeEqual(expected, given);
 }
 
-/** Verifies a presented signature over the raw body, in constant time. */
+/** Verifies a presented signature over the raw body, in constant time; a body that cannot be read is false. */
 export function verifyBody(rawBody: string, secret: string, presented: string): boolean {
-  return signatureMatches(secret, joinPairs(canonicalPairs(rawBody)), presented);
+  let message: string;
+  try {
+    message = joinPairs(canonicalPairs(rawBody));
+  } catch (error) {
+    if (error instanceof SigningError) return false;
+    throw error;
+  }
+  return signatureMatches(secret, message, presented);
 }
 
 export interface ParsedAuthorization {

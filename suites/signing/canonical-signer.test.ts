@@ -76,3 +76,13 @@ describe('diagnosis of a mismatching signature names the alternative followed', 
     expect(diagnoseSignature(BODY, 'secret', signBody(BODY, 'other').signature).match).toBe('none');
   });
 });
+
+describe('bodies the signer refuses rather than mis-sign', () => {
+  it('refuses an unpaired surrogate, which would otherwise collide with U+FFFD', () => {
+    expect(() => readRawJsonObject('{"a":"\\ud800"}')).toThrow(expect.objectContaining({ code: 'ERR_BODY_UNPAIRED_SURROGATE' }));
+    expect(canonicalPairs('{"a":"\\ud83d\\ude00"}')).toEqual([['a', '\u{1F600}']]);
+  });
+  it('verifyBody answers false, not an exception, for a body that is not JSON', () => {
+    expect(verifyBody('not json', 'secret', 'ab')).toBe(false);
+  });
+});
