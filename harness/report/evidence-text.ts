@@ -14,34 +14,50 @@ export interface EvidenceSection {
 
 const KNOWN = new Set(['exchanges', 'deliveries', 'hooks', 'timeline', 'latency', 'notes']);
 
+// Evidence comes from cases written by several people; a malformed field is shown as JSON
+// rather than allowed to throw inside a writer (which would lose the report mid-run).
+function list<T>(value: T[] | undefined): T[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export function evidenceSections(evidence: Evidence | undefined): EvidenceSection[] {
-  if (!evidence) return [];
+  if (!isObject(evidence)) return evidence === undefined ? [] : [{ kind: 'other', title: 'evidence', text: json(evidence, 2) }];
   const out: EvidenceSection[] = [];
-  (evidence.exchanges ?? []).forEach((x, i) => {
+  list(evidence.exchanges).forEach((x, i) => {
+    if (!isObject(x) || !isObject(x.request)) {
+      out.push({ kind: 'other', title: `request ${i + 1}`, text: json(x, 2) });
+      return;
+    }
     const name = x.label ? `request ${i + 1}: ${x.label}` : `request ${i + 1}`;
     out.push({ kind: 'exchange', title: name, text: exchangeText(x) });
     if (x.curl) out.push({ kind: 'curl', title: `${name} (curl)`, text: x.curl });
   });
-  if (evidence.deliveries && evidence.deliveries.length > 0) {
-    out.push({ kind: 'deliveries', title: `deliveries (${evidence.deliveries.length})`, text: evidence.deliveries.map(deliveryText).join('\n') });
+  const deliveries = list(evidence.deliveries);
+  if (deliveries.length > 0) {
+    out.push({ kind: 'deliveries', title: `deliveries (${deliveries.length})`, text: deliveries.map((d) => (isObject(d) ? deliveryText(d) : json(d))).join('\n') });
   }
-  if (evidence.hooks) {
+  if (isObject(evidence.hooks)) {
     const lines: string[] = [];
     if ('before' in evidence.hooks) lines.push(`before: ${json(evidence.hooks.before)}`);
     if ('after' in evidence.hooks) lines.push(`after:  ${json(evidence.hooks.after)}`);
     out.push({ kind: 'hooks', title: 'hook readings', text: lines.join('\n') });
   }
-  if (evidence.timeline) {
+  if (isObject(evidence.timeline)) {
     const t = evidence.timeline;
     out.push({
       kind: 'timeline',
       title: 'timeline',
-      text: `offsets (ms):   ${t.offsetsMs.map(formatMs).join(', ')}\nintervals (ms): ${t.intervalsMs.map(formatMs).join(', ')}`,
+      text: `offsets (ms):   ${list(t.offsetsMs).map(formatMs).join(', ')}\nintervals (ms): ${list(t.intervalsMs).map(formatMs).join(', ')}`,
     });
   }
-  if (evidence.latency) out.push({ kind: 'latency', title: 'latency', text: latencyText(evidence.latency) });
-  if (evidence.notes && evidence.notes.length > 0) {
-    out.push({ kind: 'notes', title: 'notes', text: evidence.notes.map((n) => `- ${n}`).join('\n') });
+  if (isObject(evidence.latency)) out.push({ kind: 'latency', title: 'latency', text: latencyText(evidence.latency) });
+  const notes = list(evidence.notes);
+  if (notes.length > 0) {
+    out.push({ kind: 'notes', title: 'notes', text: notes.map((n) => `- ${typeof n === 'string' ? n : json(n)}`).join('\n') });
   }
   for (const [key, value] of Object.entries(evidence)) {
     if (KNOWN.has(key) || value === undefined) continue;
@@ -64,7 +80,7 @@ function exchangeText(x: Exchange): string {
   if (x.request.localAddress) lines.push(`(sent from ${x.request.localAddress})`);
   lines.push(...headerLines(x.request.headers));
   if (x.request.body !== undefined && x.request.body !== '') lines.push('', x.request.body);
-  if (x.response) {
+  if (isObject(x.response)) {
     lines.push('', `→ ${x.response.status} in ${formatMs(x.response.durationMs)} ms`);
     if (x.response.headers) lines.push(...headerLines(x.response.headers));
     if (x.response.bodyExcerpt !== undefined && x.response.bodyExcerpt !== '') lines.push('', x.response.bodyExcerpt);
@@ -79,8 +95,9 @@ function deliveryText(d: Delivery): string {
   return [head, ...headers].join('\n');
 }
 
-function headerLines(headers: Record<string, string | string[]>): string[] {
+function headerLines(headers: Record<string, string | string[]> | undefined): string[] {
   const lines: string[] = [];
+  if (!isObject(headers)) return lines;
   for (const [name, value] of Object.entries(headers)) {
     for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
   }

@@ -5,10 +5,11 @@
 import { VERDICTS, type CaseResult, type Delivery, type Evidence, type RunReport, type Verdict } from '../results/index.ts';
 import { evidenceSections } from './evidence-text.ts';
 import { compareSections, formatMs, groupBy, isWaived, specSection } from './group.ts';
+import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
 
 export function htmlEscape(text: string): string {
-  return text
+  return String(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -51,7 +52,8 @@ function badge(v: Verdict, n: number): string {
 
 /** Deliveries as marks on a time axis, the interval between neighbours written above. */
 export function timelineSvg(timeline: NonNullable<Evidence['timeline']>, deliveries?: readonly Delivery[]): string {
-  const offsets = timeline.offsetsMs;
+  const offsets = Array.isArray(timeline.offsetsMs) ? timeline.offsetsMs.filter((n) => Number.isFinite(n)) : [];
+  const intervals = Array.isArray(timeline.intervalsMs) ? timeline.intervalsMs : [];
   const width = 640;
   const height = 74;
   const left = 20;
@@ -75,7 +77,7 @@ export function timelineSvg(timeline: NonNullable<Evidence['timeline']>, deliver
   for (let i = 1; i < offsets.length; i++) {
     const a = offsets[i - 1] ?? 0;
     const b = offsets[i] ?? 0;
-    const interval = timeline.intervalsMs[i - 1] ?? b - a;
+    const interval = intervals[i - 1] ?? b - a;
     const mid = ((x(a) + x(b)) / 2).toFixed(1);
     // Alternate heights so labels of close marks do not overlap.
     const y = i % 2 === 1 ? axisY - 12 : axisY - 26;
@@ -94,7 +96,7 @@ function caseDetails(c: CaseResult): string {
   return out.join('\n');
 }
 
-function row(c: CaseResult): string {
+const row = perCase((c: CaseResult): string => {
   const verdict = `<span class="badge v-${c.verdict}">${c.verdict}</span>${isWaived(c) ? ' <span class="waiver">waived</span>' : ''}`;
   const cells = [
     `<td>${verdict}</td>`,
@@ -113,7 +115,7 @@ function row(c: CaseResult): string {
   }
   cells.push(`<td>${detail}</td>`, `<td class="num">${htmlEscape(formatMs(c.durationMs))} ms</td>`);
   return `<tr id="${htmlEscape(c.id)}">${cells.join('')}</tr>`;
-}
+});
 
 export function renderHtml(report: RunReport): string {
   const title = `collect-conformance ${report.kind === 'vectors' ? 'vectors' : 'conformance'} report`;

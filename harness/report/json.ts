@@ -2,11 +2,17 @@
 // reports/schema/report.schema.json (JSON Schema 2020-12, ajv).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
-import { VERDICTS, type RunReport } from '../results/index.ts';
+import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
+import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
+
+// Where the case blocks go; random, so that no text in a report can look like it.
+const CASES_MARK = `\u0000cases-${randomUUID()}\u0000`;
+const caseBlock = perCase((c: CaseResult) => JSON.stringify(c, null, 2).replace(/^/gm, '    '));
 
 const addFormats = ajvFormats.default;
 
@@ -16,7 +22,11 @@ export const REPORT_SCHEMA_PATH = fileURLToPath(new URL('../../reports/schema/re
 export const jsonWriter: ReportWriter = {
   fileName: 'report.json',
   render(report: RunReport): string {
-    return `${JSON.stringify(report, null, 2)}\n`;
+    // Same text as JSON.stringify(report, null, 2), with each case's block reused across rewrites.
+    if (report.cases.length === 0) return `${JSON.stringify(report, null, 2)}\n`;
+    const head = JSON.stringify({ ...report, cases: CASES_MARK }, null, 2);
+    const body = report.cases.map(caseBlock).join(',\n');
+    return `${head.replace(JSON.stringify(CASES_MARK), () => `[\n${body}\n  ]`)}\n`;
   },
 };
 

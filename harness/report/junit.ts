@@ -9,6 +9,7 @@
 import type { CaseResult, RunReport } from '../results/index.ts';
 import { evidenceText } from './evidence-text.ts';
 import { caseGroup, groupBy, isWaived } from './group.ts';
+import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
 
 // Code points XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF):
@@ -16,7 +17,7 @@ import type { ReportWriter } from './writer.ts';
 const FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 function clean(text: string): string {
-  return text.replace(FORBIDDEN, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return String(text).replace(FORBIDDEN, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 /** Escapes text content (`]]>` is harmless once `>` is escaped). */
@@ -59,7 +60,8 @@ function counted(c: Counts): Record<string, string | number> {
   return { tests: c.tests, failures: c.failures, errors: c.errors, skipped: c.skipped, time: seconds(c.time) };
 }
 
-function testcase(r: CaseResult, group: string): string {
+const testcase = perCase((r: CaseResult): string => {
+  const group = caseGroup(r.id);
   const open = `    <testcase${attrs({ classname: group, name: r.id, time: seconds(r.durationMs) })}>`;
   const body: string[] = [
     '      <properties>',
@@ -86,14 +88,20 @@ function testcase(r: CaseResult, group: string): string {
     body.push(`      <system-out>${xmlText(`passes; the waiver is no longer needed (${r.waiver.reason})`)}</system-out>`);
   }
   return [open, ...body, '    </testcase>'].join('\n');
+});
+
+/** The JUnit XSD wants `YYYY-MM-DDTHH:MM:SS` with no zone; startedAt is UTC. */
+function junitTimestamp(iso: string): string {
+  const m = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.exec(iso);
+  return m ? m[0] : iso;
 }
 
 export function renderJunit(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(`<testsuites${attrs({ name: `collect-conformance ${report.kind}`, ...counted(countsOf(report.cases)) })}>`);
   for (const [group, cases] of groupBy(report.cases, (c) => caseGroup(c.id))) {
-    lines.push(`  <testsuite${attrs({ name: group, ...counted(countsOf(cases)), timestamp: report.startedAt })}>`);
-    for (const c of cases) lines.push(testcase(c, group));
+    lines.push(`  <testsuite${attrs({ name: group, ...counted(countsOf(cases)), timestamp: junitTimestamp(report.startedAt) })}>`);
+    for (const c of cases) lines.push(testcase(c));
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>');

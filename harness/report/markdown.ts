@@ -4,11 +4,30 @@
 import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { evidenceSections } from './evidence-text.ts';
 import { caseGroup, formatMs, groupBy, isWaived } from './group.ts';
+import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
+
+const caseRow = perCase((c: CaseResult): string =>
+  `| \`${mdCell(c.id)}\` | ${c.level} | ${verdictCell(c)} | ${mdCell(c.title)} | ${mdCell(c.specRef)} | ${formatMs(c.durationMs)} ms |`);
+
+const finding = perCase((c: CaseResult): string => {
+  const out: string[] = [];
+  out.push(`### ${c.verdict}: ${mdText(c.id)}`, '');
+  out.push(`${mdText(c.title)} (${c.level}, ${mdText(c.specRef)}, ${formatMs(c.durationMs)} ms)`, '');
+  if (c.waiver) {
+    const note = isWaived(c) ? 'Waived' : 'Waiver on file (not applied)';
+    out.push(`> ${note}: ${mdText(c.waiver.reason)}${c.waiver.expires ? ` (expires ${mdText(c.waiver.expires)})` : ''}`, '');
+  }
+  out.push(`**Reason:** ${mdText(c.reason ?? '(none given)').replace(/\r?\n/g, '  \n')}`, '');
+  for (const s of evidenceSections(c.evidence)) {
+    out.push(`**${mdText(s.title)}**`, '', fenced(s.text, s.kind === 'curl' ? 'sh' : s.kind === 'other' ? 'json' : 'text'), '');
+  }
+  return out.join('\n');
+});
 
 /** A table cell: no raw `|`, line breaks, or HTML (GitHub renders inline HTML). */
 export function mdCell(text: string): string {
-  return text
+  return String(text)
     .replace(/\\/g, '\\\\')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -19,7 +38,7 @@ export function mdCell(text: string): string {
 
 /** Running text outside tables: inline HTML and markdown markup neutralised. */
 function mdText(text: string): string {
-  return text
+  return String(text)
     .replace(/\\/g, '\\\\')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -59,27 +78,14 @@ export function renderMarkdown(report: RunReport): string {
   for (const [group, cases] of groupBy(report.cases, (c) => caseGroup(c.id))) {
     out.push(`### ${mdText(group)}`, '');
     out.push('| id | level | verdict | title | spec | duration |', '| --- | --- | --- | --- | --- | ---: |');
-    for (const c of cases) {
-      out.push(`| \`${mdCell(c.id)}\` | ${c.level} | ${verdictCell(c)} | ${mdCell(c.title)} | ${mdCell(c.specRef)} | ${formatMs(c.durationMs)} ms |`);
-    }
+    for (const c of cases) out.push(caseRow(c));
     out.push('');
   }
 
   const findings = report.cases.filter((c) => c.verdict !== 'PASS');
   out.push('## Findings', '');
   if (findings.length === 0) out.push('Every case passed.', '');
-  for (const c of findings) {
-    out.push(`### ${c.verdict}: ${mdText(c.id)}`, '');
-    out.push(`${mdText(c.title)} (${c.level}, ${mdText(c.specRef)}, ${formatMs(c.durationMs)} ms)`, '');
-    if (c.waiver) {
-      const note = isWaived(c) ? 'Waived' : 'Waiver on file (not applied)';
-      out.push(`> ${note}: ${mdText(c.waiver.reason)}${c.waiver.expires ? ` (expires ${mdText(c.waiver.expires)})` : ''}`, '');
-    }
-    out.push(`**Reason:** ${mdText(c.reason ?? '(none given)').replace(/\r?\n/g, '  \n')}`, '');
-    for (const s of evidenceSections(c.evidence)) {
-      out.push(`**${mdText(s.title)}**`, '', fenced(s.text, s.kind === 'curl' ? 'sh' : s.kind === 'other' ? 'json' : 'text'), '');
-    }
-  }
+  for (const c of findings) out.push(finding(c));
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 

@@ -10,6 +10,8 @@ import { htmlWriter } from './html.ts';
 import { jsonWriter } from './json.ts';
 import { junitWriter } from './junit.ts';
 import { markdownWriter } from './markdown.ts';
+import { jsonSafe } from './json-safe.ts';
+import { deepFreeze } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
 
 export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'index.html'] as const;
@@ -57,11 +59,11 @@ async function writeAtomically(path: string, content: string): Promise<void> {
 export async function openReport(options: OpenReportOptions): Promise<ReportSession> {
   const { dir, redactor } = options;
   await mkdir(dir, { recursive: true });
-  const header = redactor ? redactor.value(options.header) : options.header;
+  const safeHeader = jsonSafe(options.header);
+  const header = redactor ? redactor.value(safeHeader) : safeHeader;
   const cases: CaseResult[] = [];
   let finishedAt: string | undefined;
-  // Writes run one after another, so a slow write never lands after a newer one.
-  let queue: Promise<void> = Promise.resolve();
+  const files = WRITERS.map((w) => join(dir, w.fileName));
 
   const snapshot = (): RunReport => ({
     tool: header.tool,
@@ -74,30 +76,43 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
     cases: [...cases],
   });
 
-  const files = WRITERS.map((w) => join(dir, w.fileName));
+  // Writes run one after another, so an older snapshot never lands after a newer one. Cases
+  // added while a write is under way share the next write (which snapshots when it starts),
+  // so a burst of parallel cases costs two writes, not one per case.
+  let running: Promise<void> = Promise.resolve();
+  let next: Promise<void> | undefined;
 
-  const writeAll = (report: RunReport): Promise<void> => {
-    const next = queue.then(async () => {
-      for (const [i, writer] of WRITERS.entries()) await writeAtomically(files[i] ?? '', writer.render(report));
+  const writeAll = async (report: RunReport): Promise<void> => {
+    // In parallel: the files are independent, and each lands whole by its rename.
+    await Promise.all(WRITERS.map((writer, i) => writeAtomically(files[i] ?? '', writer.render(report))));
+  };
+
+  const scheduleWrite = (): Promise<void> => {
+    if (next) return next;
+    const write = running.catch(() => undefined).then(() => {
+      next = undefined;
+      return writeAll(snapshot());
     });
-    queue = next.catch(() => undefined);
-    return next;
+    next = write;
+    running = write;
+    return write;
   };
 
   // The files exist from the start: an empty report is still a valid one.
-  await writeAll(snapshot());
+  await scheduleWrite();
 
   return {
     async add(result: CaseResult): Promise<void> {
       if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `report in ${dir} is finished; case ${result.id} was not added`);
-      cases.push(redactor ? redactor.value(result) : result);
-      await writeAll(snapshot());
+      const safe = jsonSafe(result);
+      // Frozen: a finished case never changes, and the writers may reuse what they rendered for it.
+      cases.push(deepFreeze(redactor ? redactor.value(safe) : safe));
+      await scheduleWrite();
     },
     async finish(): Promise<{ report: RunReport; files: string[] }> {
       finishedAt ??= new Date().toISOString();
-      const report = snapshot();
-      await writeAll(report);
-      return { report, files: [...files] };
+      await scheduleWrite();
+      return { report: snapshot(), files: [...files] };
     },
   };
 }

@@ -10,6 +10,13 @@ describe('report.json: valid against reports/schema/report.schema.json', () => {
     const report = sampleReport();
     expect(JSON.parse(jsonWriter.render(report))).toEqual(report);
   });
+  it('is JSON.stringify(report, null, 2) exactly, also for frozen cases whose blocks are reused', () => {
+    const report = sampleReport();
+    expect(jsonWriter.render(report)).toBe(`${JSON.stringify(report, null, 2)}\n`);
+    report.cases.forEach((c) => Object.freeze(c));
+    jsonWriter.render(report);
+    expect(jsonWriter.render(report)).toBe(`${JSON.stringify(report, null, 2)}\n`);
+  });
   it('a report without cases and without finishedAt (a run just started) is valid', () => {
     const { finishedAt: _f, ...rest } = sampleReport();
     expect(validateReportJson({ ...rest, cases: [], summary: { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0 } })).toEqual([]);

@@ -104,3 +104,49 @@ describe('openReport with a redactor: no secret reaches any file', () => {
     }
   });
 });
+
+describe('ReportSession: evidence a writer cannot print as is does not lose the report', () => {
+  it('a bigint, a cycle, a Map and malformed shapes in evidence are written as plain JSON', async () => {
+    const dir = join(root, 'r');
+    const session = await openReport({ dir, header: header() });
+    const cycle: Record<string, unknown> = { name: 'loop' };
+    cycle['self'] = cycle;
+    await session.add({
+      ...CASES[1]!,
+      evidence: {
+        big: 12345678901234567890n,
+        cycle,
+        map: new Map([['a', 1]]),
+        exchanges: [{ nonsense: true }] as never,
+        deliveries: 'not a list' as never,
+        timeline: { offsetsMs: null, intervalsMs: [1] } as never,
+      },
+    });
+    const { report } = await session.finish();
+    const evidence = report.cases[0]!.evidence!;
+    expect(evidence['big']).toBe('12345678901234567890');
+    expect(evidence['cycle']).toEqual({ name: 'loop', self: '[Circular]' });
+    expect(evidence['map']).toEqual({ a: 1 });
+    for (const f of REPORT_FILES) expect((await readFile(join(dir, f), 'utf8')).length, f).toBeGreaterThan(100);
+    expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('"nonsense": true');
+  });
+});
+
+describe('ReportSession: a long run stays quick', () => {
+  // Measured here: 500 evidence-heavy cases ≈ 4–6 s alone (the files grow with every case, so the
+  // cost is quadratic in bytes written; rendering of finished cases is cached).
+  it('200 cases with evidence, files rewritten after each, within a few seconds', async () => {
+    const dir = join(root, 'r');
+    const session = await openReport({ dir, header: header() });
+    const started = performance.now();
+    for (let i = 0; i < 200; i++) {
+      const base = CASES[i % CASES.length]!;
+      await session.add({ ...base, id: `vectors.signature.${i + 1}` });
+    }
+    await session.finish();
+    const ms = performance.now() - started;
+    console.log(`200 incremental adds: ${Math.round(ms)} ms`);
+    expect((await readJson(dir)).cases).toHaveLength(200);
+    expect(ms).toBeLessThan(10_000);
+  });
+});
