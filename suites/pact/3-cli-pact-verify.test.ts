@@ -1,7 +1,7 @@
 // `collect-conformance pact verify` end to end: the shipped pacts against the reference
 // implementations (exit 0), against a faulty one (exit 1), bad usage (exit 2); secrets given
 // through the environment never appear in the output.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -77,21 +77,52 @@ describe('pact verify --side service (collect pact)', () => {
 });
 
 describe('pact verify: bad usage exits 2', () => {
+  // In-process (no child start-up): usage is refused before anything is contacted.
+  async function inProcess(args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
+    const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, env);
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
+    let output = '';
+    const capture = (chunk: string | Uint8Array) => {
+      output += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      return true;
+    };
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+    try {
+      const { main } = await import('../../harness/cli/index.ts');
+      return { code: await main(args), output };
+    } finally {
+      err.mockRestore();
+      out.mockRestore();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  }
+
   it('a missing COLLECT_CALLBACK_TOKEN is named', async () => {
-    const run = await cli(['pact', 'verify', '--side', 'receiver', '--base-url', 'http://127.0.0.1:9'], {});
+    const run = await inProcess(['pact', 'verify', '--side', 'receiver', '--base-url', 'http://127.0.0.1:9'], { COLLECT_CALLBACK_TOKEN: undefined });
     expect(run.output).toContain('COLLECT_CALLBACK_TOKEN');
     expect(run.code).toBe(2);
   });
 
   it('an unknown --side is refused', async () => {
-    const run = await cli(['pact', 'verify', '--side', 'client', '--base-url', 'http://127.0.0.1:9'], { COLLECT_CALLBACK_TOKEN: 'xxxxxxxx' });
+    const run = await inProcess(['pact', 'verify', '--side', 'client', '--base-url', 'http://127.0.0.1:9'], { COLLECT_CALLBACK_TOKEN: 'xxxxxxxx' });
     expect(run.output).toMatch(/--side/);
     expect(run.code).toBe(2);
   });
 
   it('--hooks-url with --side service is refused', async () => {
-    const run = await cli(['pact', 'verify', '--side', 'service', '--base-url', 'http://127.0.0.1:9', '--hooks-url', 'http://127.0.0.1:9'], {});
+    const run = await inProcess(['pact', 'verify', '--side', 'service', '--base-url', 'http://127.0.0.1:9', '--hooks-url', 'http://127.0.0.1:9'], {});
     expect(run.output).toContain('--hooks-url');
+    expect(run.code).toBe(2);
+  });
+
+  it('a --base-url that is not http(s) is refused', async () => {
+    const run = await inProcess(['pact', 'verify', '--side', 'receiver', '--base-url', 'ftp://127.0.0.1:9'], { COLLECT_CALLBACK_TOKEN: 'xxxxxxxx' });
+    expect(run.output).toContain('--base-url');
     expect(run.code).toBe(2);
   });
 });
