@@ -1,10 +1,183 @@
-import { Command } from 'commander';
+// `collect-conformance run`: drives a target (or the embedded references) through the
+// conformance cases, prints one line per case, writes the reports, and ends with the exit
+// status of DESIGN.md (0 pass, 1 FAIL/ERROR, 2 usage/target file, 3 unreachable).
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import {
+  allCases, loadWaiverFile, randomSeed, runCases, selectCases, transactionIds, unusedWaivers, WaiverFileError,
+  type ConformanceCase, type WaiverEntry,
+} from '../../cases/index.ts';
+import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
+import { formatCaseLine, formatSummary, openReport } from '../../report/index.ts';
+import { exitCodeFor, type CaseResult } from '../../results/index.ts';
+import { Redactor } from '../../secrets/index.ts';
+import {
+  loadTargetFile, probeTarget, redactTarget, secretsOf, TargetFileError, TargetUnreachable, type ResolvedTarget,
+} from '../../targets/index.ts';
+import { TargetUnreachableError, UsageError } from '../errors.ts';
 import type { SetExitCode } from '../index.ts';
+import { toolVersion } from '../version.ts';
 
-// Placeholder until this command is built; see harness/README.md for its contract.
+export const DEFAULT_REPORT_DIR = 'reports/latest';
+
+export interface RunOptions {
+  side?: EmbeddedSide;
+  target?: string;
+  reportDir?: string;
+  only?: string;
+  list?: boolean;
+  seed?: string;
+  waivers?: string;
+}
+
+export interface RunIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  color: boolean;
+  /** Show the in-case progress lines of long cases (on stderr); default when stderr is a TTY. */
+  progress: boolean;
+}
+
+const processIo = (): RunIo => ({
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  env: process.env,
+  cwd: process.cwd(),
+  color: process.stdout.isTTY === true,
+  progress: process.stderr.isTTY === true,
+});
+
 export function runCommand(setExitCode: SetExitCode): Command {
-  return new Command('run').description('(not built yet)').action(() => {
-    process.stderr.write('collect-conformance run: not built yet\n');
-    setExitCode(1);
-  });
+  return new Command('run')
+    .description('run the conformance cases against a target (default: the embedded reference implementations)')
+    .addOption(new Option('--side <side>', 'which side to test').choices(['service', 'receiver', 'all']))
+    .option('--target <file>', 'target file (JSON, see harness/targets/target.schema.json)')
+    .option('--report-dir <dir>', 'where the reports go', `${DEFAULT_REPORT_DIR}/`)
+    .option('--only <pattern>', 'comma-separated case id globs (e.g. "receiver.token.*,receiver.latency")')
+    .option('--list', 'list the cases (id, level, spec reference, title) without touching a target')
+    .option('--seed <n>', 'seed for transaction ids and random values (default: random, printed)')
+    .option('--waivers <file>', 'waiver file: [{"id", "reason", "expires"?}]')
+    .action(async (options: RunOptions) => {
+      setExitCode(await runConformance(options));
+    });
+}
+
+function parseSeed(text: string | undefined): number {
+  if (text === undefined) return randomSeed();
+  if (!/^\d+$/.test(text) || Number(text) > 0xffffffff) throw new UsageError(`--seed: must be an integer from 0 to 4294967295 (got ${JSON.stringify(text)})`);
+  return Number(text);
+}
+
+function casesFor(side: EmbeddedSide, only?: string): ConformanceCase[] {
+  return selectCases(allCases().filter((c) => side === 'all' || c.side === side), only);
+}
+
+function listCases(cases: readonly ConformanceCase[]): string {
+  const width = (pick: (c: ConformanceCase) => string) => Math.max(0, ...cases.map((c) => pick(c).length));
+  const idW = width((c) => c.id);
+  const refW = width((c) => c.specRef);
+  return cases.map((c) => `${c.id.padEnd(idW)}  ${c.level.padEnd(6)}  ${c.specRef.padEnd(refW)}  ${c.title}\n`).join('');
+}
+
+function loadTarget(path: string, env: RunIo['env']): ResolvedTarget {
+  try {
+    return loadTargetFile(path, env);
+  } catch (error) {
+    if (error instanceof TargetFileError) throw new UsageError(error.message, error.code);
+    throw error;
+  }
+}
+
+function loadWaivers(path: string | undefined): WaiverEntry[] {
+  if (path === undefined) return [];
+  try {
+    return loadWaiverFile(path);
+  } catch (error) {
+    if (error instanceof WaiverFileError) throw new UsageError(error.message, error.code);
+    throw error;
+  }
+}
+
+/** The whole `run` command; returns the exit status, throws UsageError / TargetUnreachableError. */
+export async function runConformance(options: RunOptions, io: RunIo = processIo()): Promise<number> {
+  if (options.side !== undefined && !['service', 'receiver', 'all'].includes(options.side)) {
+    throw new UsageError(`--side: must be service, receiver or all (got ${JSON.stringify(options.side)})`);
+  }
+  const fileTarget = options.target !== undefined ? loadTarget(options.target, io.env) : undefined;
+  if (fileTarget && options.side && options.side !== 'all' && options.side !== fileTarget.side) {
+    throw new UsageError(`--side ${options.side} contradicts the target file ${options.target}, which is a ${fileTarget.side} target`);
+  }
+  const side: EmbeddedSide = fileTarget ? fileTarget.side : options.side ?? 'all';
+
+  if (options.list) {
+    const cases = casesFor(side, options.only);
+    io.stdout(listCases(cases));
+    return 0;
+  }
+
+  const seed = parseSeed(options.seed);
+  const waivers = loadWaivers(options.waivers);
+  const selected = casesFor(side, options.only);
+  if (selected.length === 0) throw new UsageError(`--only ${JSON.stringify(options.only ?? '')} selects no case of side ${side}`);
+  for (const unused of unusedWaivers(waivers, selected.map((c) => c.id))) {
+    io.stderr(`warning: the waiver for ${JSON.stringify(unused.id)} names no case of this run\n`);
+  }
+
+  const embedded = fileTarget ? undefined : await startEmbedded(side);
+  try {
+    for (const warning of embedded?.warnings ?? []) io.stderr(`note: ${warning}\n`);
+    const targets = fileTarget ? [fileTarget] : embedded!.targets;
+    const redactor = new Redactor(targets.flatMap(secretsOf));
+    for (const target of targets) {
+      try {
+        await probeTarget(target);
+      } catch (error) {
+        if (error instanceof TargetUnreachable) throw new TargetUnreachableError(redactor.text(error.message));
+        throw error;
+      }
+    }
+
+    const reportDir = resolve(io.cwd, options.reportDir ?? DEFAULT_REPORT_DIR);
+    const shownTarget = targets.length === 1
+      ? redactTarget(targets[0]!)
+      : { side: 'all', ...Object.fromEntries(targets.map((t) => [t.side, redactTarget(t)])) };
+    const session = await openReport({
+      dir: reportDir,
+      header: {
+        tool: { name: 'collect-conformance', version: toolVersion() },
+        kind: 'run',
+        target: redactor.value(shownTarget),
+        startedAt: new Date().toISOString(),
+        seed,
+      },
+      redactor,
+    });
+    io.stdout(`collect-conformance ${toolVersion()}: ${selected.length} case(s) against ${fileTarget ? `${options.target}` : 'the embedded reference implementations'} (seed ${seed}; repeat with --seed ${seed})\n`);
+
+    const ids = transactionIds(seed);
+    const results: CaseResult[] = [];
+    for (const target of targets) {
+      results.push(...await runCases({
+        cases: selected as ConformanceCase<typeof target>[],
+        target,
+        seed,
+        waivers,
+        redactor,
+        ids,
+        ...(options.only !== undefined ? { only: options.only } : {}),
+        ...(io.progress ? { onProgress: (id: string, line: string) => io.stderr(`  … ${id}: ${redactor.text(line)}\n`) } : {}),
+        onResult: async (result) => {
+          io.stdout(`${redactor.text(formatCaseLine(result, { color: io.color }))}\n`);
+          await session.add(result);
+        },
+      }));
+    }
+    const { report, files } = await session.finish();
+    io.stdout(`${redactor.text(formatSummary(report, files, { color: io.color, cwd: io.cwd }))}\n`);
+    return exitCodeFor(results);
+  } finally {
+    await embedded?.close();
+  }
 }
