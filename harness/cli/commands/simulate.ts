@@ -96,8 +96,9 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
     `numbers ${running.config.whitelist.customerNumbers.join(' ') || '(none)'}, ` +
     `time scale ${running.config.timeScale}${running.config.faults.length ? `, faults ${running.config.faults.join(' ')}` : ''}\n`,
   );
-  process.stdout.write(`listening on ${running.url}\n`);
-  await new Promise<void>((resolve) => {
+  // Handlers before the line: a supervisor may signal as soon as it reads it, and a signal
+  // with no handler yet would kill the process with in-flight callbacks unreported.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -110,6 +111,8 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  process.stdout.write(`listening on ${running.url}\n`);
+  await stopped;
 }
 
 function parsePort(value: string): number {

@@ -1,0 +1,160 @@
+// The config file (JSON Schema 2020-12, errors naming the field) and the `simulate` command:
+// one `listening on <URL>` line on stdout, test credentials printed once, clean stop on signals.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { signBody } from '../../harness/signing/index.ts';
+import {
+  loadSimulatorConfigFile, validateSimulatorConfigFile, credentialsFromEnv, SIMULATOR_FAULTS,
+} from '../../harness/simulator/index.ts';
+import { formatFaults } from '../../harness/cli/commands/simulate.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'sim-config-'));
+function file(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+}
+
+describe('config file: JSON Schema, errors with the JSON path of the field', () => {
+  it('accepts a full valid file and converts it', () => {
+    file('ca.pem', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    const { config, clientId } = loadSimulatorConfigFile(file('ok.json', {
+      mode: 'production', clientId: 7, whitelist: { sources: ['127.0.0.1', '::ffff:127.0.0.2'], customerNumbers: ['0200000001'] },
+      outcome: { failingSuffixes: ['9'] }, processingDelayMs: 10, retry: { attempts: 3 }, duplicateDeliveries: 1,
+      timeScale: 0.5, callbackTimeoutMs: 100, callbackCaFiles: ['ca.pem'], maxBodyBytes: 2048, faults: ['no-retry'],
+    }));
+    expect(clientId).toBe(7);
+    expect(config).toMatchObject({ mode: 'production', retry: { attempts: 3, initialDelayMs: 1000, factor: 2 }, faults: ['no-retry'] });
+    expect(config.callbackCa?.[0]).toContain('BEGIN CERTIFICATE');
+  });
+  it.each([
+    [{ retry: { factor: 0.5 } }, '/retry/factor: must be >= 1'],
+    [{ mode: 'live' }, '/mode: must be equal to one of the allowed values'],
+    [{ whitelist: { customerNumbers: ['0244 000 001'] } }, '/whitelist/customerNumbers/0: must match pattern'],
+    [{ whitelist: { sources: ['localhost'] } }, '/whitelist/sources/0: must match'],
+    [{ faults: ['no-retry', 'nope'] }, '/faults/1: must be equal to one of the allowed values ("nope")'],
+    [{ secretKey: 'x' }, '/: must NOT have additional properties (secretKey)'],
+    [{ timeScale: 0 }, '/timeScale: must be > 0'],
+  ])('refuses %j naming %s', (value, message) => {
+    expect(validateSimulatorConfigFile(value).join('; ')).toContain(message);
+    expect(() => loadSimulatorConfigFile(file('bad.json', value))).toThrow(expect.objectContaining({ code: 'ERR_SIMULATOR_CONFIG' }));
+  });
+  it('refuses a file that is not JSON, and a missing CA file, naming it', () => {
+    expect(() => loadSimulatorConfigFile(file('notjson.json', '{mode: sandbox}'))).toThrow(/not JSON/);
+    expect(() => loadSimulatorConfigFile(file('noca.json', { callbackCaFiles: ['missing.pem'] }))).toThrow(/\/callbackCaFiles\/0: cannot read missing\.pem/);
+  });
+});
+
+describe('credentials: from the environment, else generated test values', () => {
+  it('takes COLLECT_CLIENT_KEY, COLLECT_SECRET_KEY and COLLECT_CALLBACK_TOKEN when set', () => {
+    const c = credentialsFromEnv({ COLLECT_CLIENT_KEY: 'ck_env', COLLECT_SECRET_KEY: 'sk_env', COLLECT_CALLBACK_TOKEN: 'tok_env' }, 4);
+    expect(c).toEqual({ clients: [{ clientId: 4, clientKey: 'ck_env', secretKey: 'sk_env' }], callbackToken: 'tok_env', generated: [] });
+  });
+  it('generates the missing ones, different every time', () => {
+    const a = credentialsFromEnv({ COLLECT_CLIENT_KEY: 'ck_env' });
+    const b = credentialsFromEnv({});
+    expect(a.generated).toEqual(['secret_key', 'callback_token']);
+    expect(b.generated).toEqual(['client_key', 'secret_key', 'callback_token']);
+    expect(a.clients[0]!.secretKey).not.toBe(b.clients[0]!.secretKey);
+  });
+});
+
+const ENTRY = 'suites/simulator/fixtures/simulate-entry.ts';
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['bin/run-ts.js', ENTRY, ...args], {
+    cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line; stderr: ${err}`)), 15_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /^listening on (\S+)\n/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]!, stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code} before listening; stderr: ${err}`));
+    });
+  });
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/run-ts.js', ENTRY, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('collect-conformance simulate', () => {
+  it('--list-faults prints every fault with its spec reference', async () => {
+    const { code, stdout } = await runCli(['--list-faults']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(formatFaults());
+    for (const f of SIMULATOR_FAULTS) expect(stdout).toMatch(new RegExp(`^${f.name} +${f.specRef.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'm'));
+  });
+  it('refuses an unknown --fault and an invalid config file with exit 2 naming the problem', async () => {
+    const a = await runCli(['--fault', 'nope']);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/--fault: unknown fault nope/);
+    const b = await runCli(['--config', file('cli-bad.json', { retry: { attempts: 'many' } })]);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/\/retry\/attempts: must be integer/);
+  });
+  it('with env credentials: listens, serves a signed collect, logs without secrets, stops on SIGTERM with exit 0', async () => {
+    const env = { COLLECT_CLIENT_KEY: 'ck_cli_test_key', COLLECT_SECRET_KEY: 'sk_cli_test_secret', COLLECT_CALLBACK_TOKEN: 'tok_cli_test', COLLECT_SANDBOX_NUMBERS: '0501234567' };
+    const started = await startCli(['--time-scale', '0.01'], env);
+    try {
+      expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const body = JSON.stringify({ transaction_id: 'CLI-1', amount: '1.00', client_id: 1, customer_number: '0501234567', network_code: 'MTN', callback_url: 'https://127.0.0.1:9/cb' });
+      const response = await request(`${started.url}/api/v1.0/collect/`, {
+        method: 'POST', body,
+        headers: { 'content-type': 'application/json', authorization: signBody(body, env.COLLECT_SECRET_KEY, { clientKey: env.COLLECT_CLIENT_KEY }).authorization! },
+      });
+      expect(response.statusCode).toBe(200);
+      await response.body.dump();
+    } finally {
+      started.child.kill('SIGTERM');
+    }
+    expect(await started.exited).toBe(0);
+    expect(started.stdout()).toBe(`listening on ${started.url}\n`);
+    const err = started.stderr();
+    expect(err).toMatch(/127\.0\.0\.1 POST \/api\/v1\.0\/collect\/ 200 accepted/);
+    expect(err).toMatch(/simulate: SIGTERM, stopping/);
+    expect(err).not.toMatch(/test credentials/);
+    for (const secret of Object.values(env).slice(0, 3)) expect(err).not.toContain(secret);
+  });
+  it('without env credentials: prints generated test values once on stderr, stops on SIGINT', async () => {
+    const started = await startCli([], { COLLECT_CLIENT_KEY: '', COLLECT_SECRET_KEY: '', COLLECT_CALLBACK_TOKEN: '' });
+    started.child.kill('SIGINT');
+    expect(await started.exited).toBe(0);
+    const err = started.stderr();
+    expect(err.match(/test credentials/g)).toHaveLength(1);
+    expect(err).toMatch(/secret_key=test_sk_[0-9a-f]{32}/);
+    expect(err).toMatch(/sandbox mode, sources 127\.0\.0\.1 ::1, numbers 0244000001 0244000002/);
+    expect(started.stdout()).not.toMatch(/test_sk_/);
+  });
+});
