@@ -2,12 +2,11 @@
 // ids, and a receiver's hooks do not re-seed one), injected through `fromProviderState`.
 import { fetch } from 'undici';
 import { randomBytes } from 'node:crypto';
-import { COLLECT_PATH, EXAMPLE_VALUES, INJECTED, STATES } from './examples.ts';
+import { COLLECT_PATH, EXAMPLE_VALUES, INJECTED, PACT_CALLBACK_PATH, STATES } from './examples.ts';
 import { joinUrl, postSigned, sendCallback } from './clients.ts';
 import { ContractError } from './errors.ts';
 import type { ServiceRunFlags } from './filters.ts';
 import type { ReceiverVerifyOptions, ServiceVerifyOptions } from './options.ts';
-import { PACT_CALLBACK_PATH } from './examples.ts';
 
 export type StateParams = Record<string, unknown>;
 /** What a state returns: values injected into the request (`${transactionId}`, `${id}`…). */
