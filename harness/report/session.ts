@@ -37,7 +37,7 @@ export interface ReportSession {
 }
 
 export class ReportError extends Error {
-  readonly code: 'ERR_REPORT_FINISHED' | 'ERR_REPORT_WRITE';
+  readonly code: 'ERR_REPORT_DIR' | 'ERR_REPORT_FINISHED' | 'ERR_REPORT_WRITE';
   constructor(code: ReportError['code'], message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ReportError';
@@ -58,7 +58,11 @@ async function writeAtomically(path: string, content: string): Promise<void> {
 
 export async function openReport(options: OpenReportOptions): Promise<ReportSession> {
   const { dir, redactor } = options;
-  await mkdir(dir, { recursive: true });
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new ReportError('ERR_REPORT_DIR', `cannot create report directory ${dir}: ${(error as Error).message}`, { cause: error });
+  }
   const safeHeader = jsonSafe(options.header);
   const header = redactor ? redactor.value(safeHeader) : safeHeader;
   const cases: CaseResult[] = [];

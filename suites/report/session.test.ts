@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
@@ -30,6 +30,17 @@ describe('openReport: creates the directory and the four files at once', () => {
     expect(validateReportJson(json)).toEqual([]);
     expect(json.cases).toEqual([]);
     expect(json.finishedAt).toBeUndefined();
+  });
+});
+
+describe('openReport: a directory that cannot be made', () => {
+  it('fails with ERR_REPORT_DIR naming the directory', async () => {
+    const file = join(root, 'plain-file');
+    await writeFile(file, 'x');
+    await expect(openReport({ dir: join(file, 'sub'), header: header() })).rejects.toMatchObject({
+      code: 'ERR_REPORT_DIR',
+      message: expect.stringContaining(join(file, 'sub')),
+    });
   });
 });
 
@@ -148,5 +159,29 @@ describe('ReportSession: a long run stays quick', () => {
     console.log(`200 incremental adds: ${Math.round(ms)} ms`);
     expect((await readJson(dir)).cases).toHaveLength(200);
     expect(ms).toBeLessThan(10_000);
+  });
+});
+
+describe('ReportSession: a killed run keeps what finished', () => {
+  it('after SIGKILL following two add() calls, all four files are complete and hold the two cases', async () => {
+    const { spawn } = await import('node:child_process');
+    const dir = join(root, 'killed');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => { if (d.toString().includes('added 2')) resolve(); });
+        child.on('exit', (code) => reject(new Error(`child exited early with ${code}`)));
+      });
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const json = await readJson(dir);
+    expect(json.cases.map((c) => c.id)).toEqual(['receiver.token.missing', 'receiver.token.wrong']);
+    expect(json.finishedAt).toBeUndefined();
+    expect(validateReportJson(json)).toEqual([]);
+    expect(XMLValidator.validate(await readFile(join(dir, 'junit.xml'), 'utf8'))).toBe(true);
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toMatch(/<\/html>\n$/);
   });
 });
