@@ -1,0 +1,69 @@
+// Which receiver-side case catches which fault of the reference receiver. Plain data: the
+// self-test (receiver-faults.test.ts) runs the groups of these cases against the reference
+// receiver with that one fault on, and asserts that exactly the listed cases FAIL; the
+// README's fault table is generated from it (receiverFaultTable). Every fault of
+// RECEIVER_FAULTS appears (the self-test checks that too).
+
+export interface ReceiverFaultEntry {
+  side: 'receiver';
+  fault: string;
+  /** Every case of their groups that is not listed must still PASS with the fault on. */
+  caseIds: string[];
+  expect: 'FAIL';
+  /**
+   * Receiver timing for this fault, when the default does not expose it: `slow-reply` needs
+   * its scaled work to outlast the reply deadline.
+   */
+  timing?: { timeScale: number; replyDeadlineMs: number };
+}
+
+const TOKEN_NEAR_MISSES = [
+  'receiver.token.empty', 'receiver.token.wrong', 'receiver.token.one-char-short', 'receiver.token.one-char-extra',
+  'receiver.token.different-case', 'receiver.token.surrounding-whitespace', 'receiver.token.sent-twice',
+];
+const TOKEN_ALL_BAD = ['receiver.token.missing', ...TOKEN_NEAR_MISSES];
+const DUPLICATES = [
+  'receiver.idempotence.sequential-duplicate', 'receiver.idempotence.concurrent-duplicates',
+  'receiver.idempotence.after-applied', 'receiver.idempotence.conflicting-after-applied',
+];
+const UNKNOWN_STATUS = ['receiver.outcome.unknown-status-pending', 'receiver.outcome.unknown-status-lowercase'];
+const ENCODED_IDS = ['receiver.params.reserved-transaction-id', 'receiver.params.transaction-id-space'];
+
+export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
+  { side: 'receiver', fault: 'no-token-check', expect: 'FAIL', caseIds: TOKEN_ALL_BAD },
+  { side: 'receiver', fault: 'presence-only-token', expect: 'FAIL', caseIds: TOKEN_NEAR_MISSES },
+  { side: 'receiver', fault: 'prefix-token-match', expect: 'FAIL', caseIds: ['receiver.token.one-char-extra'] },
+  { side: 'receiver', fault: 'case-insensitive-token', expect: 'FAIL', caseIds: ['receiver.token.different-case'] },
+  { side: 'receiver', fault: 'trimmed-token', expect: 'FAIL', caseIds: ['receiver.token.surrounding-whitespace'] },
+  { side: 'receiver', fault: 'first-token-header', expect: 'FAIL', caseIds: ['receiver.token.sent-twice'] },
+  { side: 'receiver', fault: 'status-401', expect: 'FAIL', caseIds: TOKEN_ALL_BAD },
+  { side: 'receiver', fault: 'act-then-403', expect: 'FAIL', caseIds: TOKEN_ALL_BAD },
+  { side: 'receiver', fault: 'not-idempotent', expect: 'FAIL', caseIds: DUPLICATES },
+  { side: 'receiver', fault: 'racy-idempotence', expect: 'FAIL', caseIds: ['receiver.idempotence.concurrent-duplicates'] },
+  {
+    side: 'receiver', fault: 'slow-reply', expect: 'FAIL', caseIds: ['receiver.latency.single', 'receiver.latency.burst'],
+    timing: { timeScale: 0.1, replyDeadlineMs: 250 },
+  },
+  { side: 'receiver', fault: '500-on-duplicate', expect: 'FAIL', caseIds: DUPLICATES },
+  { side: 'receiver', fault: 'status-ignored', expect: 'FAIL', caseIds: ['receiver.outcome.failed-applied', ...UNKNOWN_STATUS] },
+  { side: 'receiver', fault: 'unknown-status-applied', expect: 'FAIL', caseIds: UNKNOWN_STATUS },
+  { side: 'receiver', fault: 'unknown-id-created', expect: 'FAIL', caseIds: ['receiver.outcome.unknown-id'] },
+  { side: 'receiver', fault: 'no-percent-decoding', expect: 'FAIL', caseIds: ENCODED_IDS },
+  { side: 'receiver', fault: 'plus-not-space', expect: 'FAIL', caseIds: ENCODED_IDS },
+  { side: 'receiver', fault: 'rejects-extra-params', expect: 'FAIL', caseIds: ['receiver.params.existing-query', 'receiver.params.extra-params'] },
+  { side: 'receiver', fault: 'rejects-existing-query', expect: 'FAIL', caseIds: ['receiver.params.existing-query'] },
+];
+
+/** `receiver.token.missing` → `receiver.token` */
+export function groupOf(caseId: string): string {
+  return caseId.split('.').slice(0, 2).join('.');
+}
+
+/** The README's fault table (markdown), generated from the catalog. */
+export function receiverFaultTable(descriptions: ReadonlyMap<string, { description: string; specRef: string }>): string {
+  const rows = RECEIVER_FAULT_CATALOG.map((e) => {
+    const info = descriptions.get(e.fault);
+    return `| \`${e.fault}\` | ${info?.description ?? ''} | ${info?.specRef ?? ''} | ${e.caseIds.map((id) => `\`${id}\``).join(', ')} | ${e.expect} |`;
+  });
+  return ['| fault | what the receiver does wrong | rule | caught by | verdict |', '|---|---|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,94 @@
+// Self-test of the receiver-side cases (issue 4 "Proof"): every case PASSes against the
+// fault-free reference receiver, and each fault switch is caught by exactly the cases listed
+// for it in fault-catalog.ts (the other cases of their groups still PASS).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
+import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { RECEIVER_FAULTS, type ReceiverFault } from '../../harness/receiver/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import { groupOf, RECEIVER_FAULT_CATALOG, receiverFaultTable } from './fault-catalog.ts';
+
+// Scaled timing: 5 s of fulfilment work becomes 100 ms; 300 ms is far above loopback replies
+// (also with parallel test workers) and keeps the polling of a never-applied record short.
+const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
+const SEED = Number(process.env.CC_SEED ?? 4242);
+
+function verdicts(results: readonly CaseResult[]): Record<string, string> {
+  return Object.fromEntries(results.map((r) => [r.id, r.verdict]));
+}
+
+function explain(results: readonly CaseResult[]): string {
+  return results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`).join('\n');
+}
+
+describe('fault catalog covers every receiver fault switch', () => {
+  it('each fault of RECEIVER_FAULTS has an entry, and each entry names existing cases', () => {
+    const faults = new Set(RECEIVER_FAULT_CATALOG.map((e) => e.fault));
+    expect([...faults].sort()).toEqual(RECEIVER_FAULTS.map((f) => f.name).sort());
+    const ids = new Set(RECEIVER_CASES.map((c) => c.id));
+    for (const entry of RECEIVER_FAULT_CATALOG) for (const id of entry.caseIds) expect(ids, `${entry.fault} → ${id}`).toContain(id);
+  });
+  it('every receiver case catches at least one fault, or says why none exists', () => {
+    const caught = new Set(RECEIVER_FAULT_CATALOG.flatMap((e) => e.caseIds));
+    // Cases that guard behaviour no fault switch of the reference receiver breaks: they
+    // still run against every fault of their group and must PASS there.
+    const unguarded = RECEIVER_CASES.map((c) => c.id).filter((id) => !caught.has(id));
+    expect(unguarded.sort()).toEqual([
+      'receiver.outcome.success-applied',
+      'receiver.params.message-ampersand', 'receiver.params.message-encoded-plus',
+      'receiver.params.message-non-ascii', 'receiver.params.message-plus',
+      'receiver.token.valid',
+    ]);
+  });
+  it('the README fault table is generated from the catalog', () => {
+    const table = receiverFaultTable(new Map(RECEIVER_FAULTS.map((f) => [f.name, f])));
+    expect(table.split('\n')).toHaveLength(RECEIVER_FAULT_CATALOG.length + 2);
+    expect(table).toContain('| `trimmed-token` |');
+  });
+});
+
+describe('fault-free reference receiver: every receiver case PASSes', () => {
+  let embedded: EmbeddedReceiver;
+  beforeAll(async () => {
+    embedded = await startEmbeddedReceiver(TIMING);
+  });
+  afterAll(async () => embedded.close());
+
+  it(`all ${RECEIVER_CASES.length} receiver cases PASS (seed ${SEED})`, async () => {
+    const results = await runCases({ cases: RECEIVER_CASES, target: embedded.target, seed: SEED });
+    expect(results).toHaveLength(RECEIVER_CASES.length);
+    expect(explain(results)).toBe('');
+  });
+  it('the slow-reply timing is fair: the latency cases PASS there without the fault', async () => {
+    const slowTiming = RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'slow-reply')!.timing!;
+    const scaled = await startEmbeddedReceiver(slowTiming);
+    try {
+      const results = await runCases({ cases: RECEIVER_CASES, target: scaled.target, seed: SEED, only: 'receiver.latency' });
+      expect(results.map((r) => r.verdict)).toEqual(['PASS', 'PASS']);
+    } finally {
+      await scaled.close();
+    }
+  });
+});
+
+describe('each receiver fault switch is caught by its cases', () => {
+  for (const entry of RECEIVER_FAULT_CATALOG) {
+    const groups = [...new Set(entry.caseIds.map(groupOf))];
+    it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect} (${groups.join(', ')}; the rest PASS)`, async () => {
+      const embedded = await startEmbeddedReceiver({ ...(entry.timing ?? TIMING), faults: [entry.fault as ReceiverFault] });
+      try {
+        const results = await runCases({ cases: RECEIVER_CASES, target: embedded.target, seed: SEED, only: groups.join(',') });
+        const expected = Object.fromEntries(results.map((r) => [r.id, entry.caseIds.includes(r.id) ? entry.expect : 'PASS']));
+        expect(verdicts(results), explain(results)).toEqual(expected);
+        // A FAIL explains itself: a reason, and the requests that show it.
+        for (const r of results.filter((x) => x.verdict === 'FAIL')) {
+          expect(r.reason, r.id).toBeTruthy();
+          expect(r.evidence?.exchanges?.length, r.id).toBeGreaterThan(0);
+          expect(r.evidence?.exchanges?.[0]?.curl, r.id).toMatch(/^curl /);
+        }
+      } finally {
+        await embedded.close();
+      }
+    });
+  }
+});
