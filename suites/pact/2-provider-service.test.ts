@@ -13,10 +13,9 @@ import { verifyProvider, EXAMPLE_VALUES, type VerificationOutcome } from '../../
 // pact's example host.
 let listener: Server;
 let callbackUrl = '';
-const deliveries: string[] = [];
 beforeAll(async () => {
   listener = createServer((req, res) => {
-    deliveries.push(req.url ?? '');
+    req.resume();
     res.writeHead(200).end();
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
