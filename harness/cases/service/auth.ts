@@ -1,7 +1,7 @@
 // service.auth: signature verification, the Authorization header and the source-IP whitelist
 // (§5.1, §5.2, §5.4, §7). Every request is correctly signed except for the one thing the case
 // spoils, and its callback URL routes to the case, so a request wrongly acted on is seen.
-import { COLLECT_FIELD_NAMES, REVERSED_ORDER, type CollectFieldName, type Tamper } from '../../client/index.ts';
+import { COLLECT_FIELD_NAMES, REVERSED_ORDER, membersOf, type CollectFieldName, type Tamper } from '../../client/index.ts';
 import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
 import type { ServiceSession } from './session.ts';
 
@@ -77,6 +77,25 @@ export const AUTH_CASES: readonly ServiceCase[] = [
     () => ({ kind: 'drop-field', field: 'network_code' }), 'a request whose network_code was signed but not sent'),
   rejectionCase('added-field', 'a body with a field added after signing is rejected', '§5.1 step 1, §5.2',
     () => ({ kind: 'add-field', field: 'description', value: 'added after signing' }), 'a request with a field added after signing'),
+  serviceCase({
+    id: 'service.auth.unsigned-callback_url',
+    title: 'a callback_url added after signing the other fields is rejected',
+    specRef: '§5.1 step 1, §5.2',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      // A verifier that falls back to a field list without callback_url lets anyone who saw one
+      // signed request redirect its callback: sign the five other fields, then add the URL.
+      const { tag, ...fields } = s.fields();
+      const members = membersOf(fields).filter(([key]) => key !== 'callback_url');
+      const what = 'a request whose callback_url is not covered by the signature';
+      const answer = await s.sendAnswered(
+        { fields, members, tamper: { kind: 'add-field', field: 'callback_url', value: fields.callback_url } },
+        { label: what },
+      );
+      return expectRejected(s, answer, tag, what);
+    },
+  }),
   rejectionCase('wrong-secret', 'a signature made with a wrong secret is rejected', '§5.1 step 4, §7',
     () => ({ kind: 'wrong-secret' }), 'a request signed with a wrong secret'),
   rejectionCase('uppercase-signature', 'an upper-case hex signature is rejected', '§5.1 step 5',

@@ -1,0 +1,54 @@
+// Which service-side case catches which fault of the reference service, and with what verdict.
+// Plain data: the self-test (service-faults.test.ts) runs exactly these cases against the
+// simulator with that one fault on, and the README's fault table is generated from it.
+// Every fault of SIMULATOR_FAULTS appears at least once (the self-test checks that too).
+
+export interface ServiceFaultEntry {
+  side: 'service';
+  fault: string;
+  caseIds: string[];
+  /** The verdict each listed case must give with the fault on (and PASS without it). */
+  expect: 'FAIL' | 'WARN';
+  /** The simulator's mode for this fault (default sandbox). */
+  mode?: 'sandbox' | 'production';
+}
+
+export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
+  {
+    side: 'service', fault: 'no-signature-check', expect: 'FAIL',
+    caseIds: [
+      'service.auth.changed-amount', 'service.auth.changed-callback_url', 'service.auth.changed-customer_number',
+      'service.auth.changed-network_code', 'service.auth.changed-transaction_id', 'service.auth.unsigned-callback_url',
+      'service.auth.added-field', 'service.auth.wrong-secret', 'service.auth.truncated-signature',
+    ],
+  },
+  { side: 'service', fault: 'no-signature-check', expect: 'WARN', caseIds: ['service.auth.uppercase-signature'] },
+  { side: 'service', fault: 'client-key-ignored', expect: 'FAIL', caseIds: ['service.auth.wrong-client-key'] },
+  { side: 'service', fault: 'partial-signature', expect: 'FAIL', caseIds: ['service.auth.unsigned-callback_url'] },
+  { side: 'service', fault: 'case-insensitive-signature', expect: 'WARN', caseIds: ['service.auth.uppercase-signature'] },
+  { side: 'service', fault: 'prefix-signature-compare', expect: 'FAIL', caseIds: ['service.auth.truncated-signature'] },
+  { side: 'service', fault: 'unsorted-signature', expect: 'FAIL', caseIds: ['service.auth.unsorted-body-accepted', 'service.auth.valid-accepted'] },
+  { side: 'service', fault: 'encoded-signature', expect: 'FAIL', caseIds: ['service.auth.literal-url-accepted', 'service.auth.valid-accepted'] },
+  { side: 'service', fault: 'ip-whitelist-off', expect: 'FAIL', caseIds: ['service.auth.ip-not-whitelisted'] },
+  { side: 'service', fault: 'sandbox-numbers-off', expect: 'FAIL', caseIds: ['service.sandbox.not-whitelisted-rejected', 'service.sandbox.leading-zeros-kept'] },
+  { side: 'service', fault: 'numbers-as-integers', expect: 'FAIL', caseIds: ['service.sandbox.leading-zeros-kept'] },
+  { side: 'service', fault: 'always-question-mark', expect: 'FAIL', caseIds: ['service.callback.query-appended-with-ampersand', 'service.callback.url-kept-intact'] },
+  { side: 'service', fault: 'drop-existing-query', expect: 'FAIL', caseIds: ['service.callback.query-appended-with-ampersand', 'service.callback.url-kept-intact'] },
+  { side: 'service', fault: 'message-percent20', expect: 'FAIL', caseIds: ['service.callback.message-plus-encoding'] },
+  { side: 'service', fault: 'lowercase-status', expect: 'FAIL', caseIds: ['service.callback.status-success', 'service.callback.status-failed'] },
+  { side: 'service', fault: 'wrong-transaction-id', expect: 'FAIL', caseIds: ['service.callback.transaction-id-echoed'] },
+  { side: 'service', fault: 'wrong-token', expect: 'FAIL', caseIds: ['service.callback.token-present'] },
+  { side: 'service', fault: 'no-token', expect: 'WARN', caseIds: ['service.callback.token-present'] },
+  { side: 'service', fault: 'post-callbacks', expect: 'FAIL', caseIds: ['service.callback.delivered-once-as-get'] },
+  { side: 'service', fault: 'no-retry', expect: 'FAIL', caseIds: ['service.callback.retry-back-off'] },
+  { side: 'service', fault: 'constant-retry', expect: 'FAIL', caseIds: ['service.callback.retry-back-off'] },
+  { side: 'service', fault: 'single-retry', expect: 'WARN', caseIds: ['service.callback.retry-back-off'] },
+  { side: 'service', fault: 'retry-after-success', expect: 'WARN', caseIds: ['service.callback.retries-stop-after-2xx'] },
+  { side: 'service', fault: 'conflicting-duplicates', expect: 'FAIL', caseIds: ['service.callback.duplicates-consistent'] },
+  { side: 'service', fault: 'failed-as-success', expect: 'FAIL', caseIds: ['service.callback.status-failed'] },
+  {
+    side: 'service', fault: 'no-callback', expect: 'FAIL',
+    caseIds: ['service.callback.delivered-once-as-get', 'service.callback.status-success', 'service.callback.retry-back-off'],
+  },
+  { side: 'service', fault: 'plain-http-in-production', expect: 'FAIL', mode: 'production', caseIds: ['service.callback.https-only-in-production'] },
+];
