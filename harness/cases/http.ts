@@ -154,9 +154,9 @@ async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown })
 
 /** A transport failure in words: reset, refused, garbage instead of HTTP. */
 export function describeError(error: unknown): string {
-  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
-  if (code === 'HPE_INVALID_CONSTANT' || code?.startsWith('HPE_')) return `the answer is not valid HTTP (${code}: ${e.message ?? ''})`;
+  if (e.name === 'HTTPParserError' || code?.startsWith('HPE_')) return `the answer is not valid HTTP (${e.message ?? code ?? 'parse error'})`;
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return `the connection was reset before an answer (${code})`;
   if (code === 'ECONNREFUSED') return 'the connection was refused (ECONNREFUSED)';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no answer in time (${code})`;

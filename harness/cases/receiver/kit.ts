@@ -112,7 +112,7 @@ export class ReceiverProbe {
       url,
       headers: this.tokenHeaders(options.token ?? 'configured'),
     });
-    if (!result.ok && !tolerateFailure) throw this.error(`the receiver gave no answer to a callback: ${result.error}`);
+    if (!result.ok && !tolerateFailure) throw this.error(`the callback got no usable answer: ${result.error}`);
     return result;
   }
 

@@ -41,7 +41,7 @@ async function timedCallbacks(probe: ReceiverProbe, count: number): Promise<Case
   const late = results.filter((r) => !r.ok && r.timedOut);
   if (broken.length > late.length) {
     const first = broken.find((r) => !r.ok && !r.timedOut);
-    throw probe.error(`the receiver gave no answer to ${broken.length - late.length} of ${count} callbacks: ${first && !first.ok ? first.error : ''}`);
+    throw probe.error(`${broken.length - late.length} of ${count} callbacks got no usable answer: ${first && !first.ok ? first.error : ''}`);
   }
   if (late.length > 0) problems.push(`${late.length} of ${count} callbacks got no answer within ${probe.ctx.requestTimeoutMs} ms`);
   const wrong = results.filter((r) => r.ok && !(probe.hooks ? isSuccess(r.answer.status) : r.answer.status < 500));

@@ -1,0 +1,75 @@
+// Evidence of a request: headers as sent on the wire, shown with the token redacted, and a
+// curl line that reproduces it with "$COLLECT_CALLBACK_TOKEN" instead of the token.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { HttpClient, TOKEN_VARIANTS, tokenHeader } from '../../harness/cases/index.ts';
+import { seededRandom } from '../../harness/cases/index.ts';
+
+const TOKEN = 'tok-Secret-12345';
+let server: Server;
+let base = '';
+const seen: IncomingMessage[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push(req);
+    res.writeHead(418, { 'content-type': 'text/plain' }).end(`x`.repeat(2000));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => new Promise<void>((r) => server.close(() => r())));
+
+describe('Exchange: the request as shown, the answer, the curl line', () => {
+  it('the configured token is sent, shown as [REDACTED], and written as $COLLECT_CALLBACK_TOKEN in curl', async () => {
+    const http = new HttpClient({ requestTimeoutMs: 1000 });
+    const result = await http.send({ label: 'cb', url: `${base}/cb?transaction_id=a%20b&message=it's`, headers: [tokenHeader(TOKEN)] });
+    await http.close();
+    expect(seen.at(-1)?.headers['x-callback-token']).toBe(TOKEN);
+    expect(result.exchange.request.headers).toEqual({ 'x-callback-token': '[REDACTED]' });
+    expect(result.exchange.curl).toBe(`curl -sS -i --max-time 1 -H "X-Callback-Token: $COLLECT_CALLBACK_TOKEN" '${base}/cb?transaction_id=a%20b&message=it'\\''s'`);
+    expect(JSON.stringify(result.exchange)).not.toContain(TOKEN);
+    expect(result.ok && result.answer.status).toBe(418);
+    expect(result.exchange.response?.bodyExcerpt).toHaveLength(500);
+    expect(result.exchange.response?.durationMs).toBeGreaterThan(0);
+  });
+});
+
+describe('receiver.token variants reach the receiver as intended (§6 rule 1)', () => {
+  for (const variant of TOKEN_VARIANTS) {
+    it(`${variant.leaf}: sent as described, never shown in clear`, async () => {
+      const choice = variant.make(TOKEN, seededRandom(1));
+      expect(typeof choice).not.toBe('string');
+      if (typeof choice === 'string' || choice === 'configured' || choice === 'none') return;
+      const http = new HttpClient({ requestTimeoutMs: 1000 });
+      const result = await http.send({ url: `${base}/cb`, headers: choice.headers });
+      await http.close();
+      const received = seen.at(-1)!.headersDistinct['x-callback-token'];
+      const expected: Record<string, string[] | undefined> = {
+        'missing': undefined,
+        'empty': [''],
+        'one-char-short': [TOKEN.slice(0, -1)],
+        'one-char-extra': [`${TOKEN}x`],
+        'different-case': ['TOK-sECRET-12345'],
+        'surrounding-whitespace': [`\u00a0${TOKEN}\u00a0`],
+      };
+      if (variant.leaf === 'wrong') {
+        expect(received?.[0]).toHaveLength(TOKEN.length);
+        expect(received?.[0]).not.toBe(TOKEN);
+      } else if (variant.leaf === 'sent-twice') {
+        expect(received).toHaveLength(2);
+        expect(received?.[0]).toBe(TOKEN);
+      } else {
+        expect(received).toEqual(expected[variant.leaf]);
+      }
+      // Near misses of the token leak most of it: the evidence describes them instead.
+      const shown = JSON.stringify(result.exchange);
+      expect(shown).not.toContain(TOKEN.slice(0, -1));
+      expect(shown).not.toContain(TOKEN.toUpperCase().slice(1));
+    });
+  }
+  it('different-case SKIPs for a token without letters', () => {
+    const variant = TOKEN_VARIANTS.find((v) => v.leaf === 'different-case')!;
+    expect(variant.make('1234-5678', seededRandom(1))).toBe('the configured token has no letters, so it has no different-case variant');
+  });
+});

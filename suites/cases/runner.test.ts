@@ -1,0 +1,200 @@
+// The runner's contract: selection, SKIP with the reason, ERROR for a target that hangs,
+// resets or answers garbage, a time limit per case, waivers, seeded ids, redaction.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server, type Socket } from 'node:net';
+import {
+  applyWaivers, parseWaivers, RECEIVER_CASES, runCases, selectCases, transactionIds, WaiverFileError,
+  type ConformanceCase,
+} from '../../harness/cases/index.ts';
+import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { exitCodeFor, type CaseResult } from '../../harness/results/index.ts';
+import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+
+const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
+
+function byId(results: readonly CaseResult[]): Record<string, CaseResult> {
+  return Object.fromEntries(results.map((r) => [r.id, r]));
+}
+
+function syntheticCase(id: string, run: ConformanceCase<ResolvedReceiverTarget>['run'], needs: ConformanceCase['needs'] = []): ConformanceCase<ResolvedReceiverTarget> {
+  return { id, title: 'synthetic', specRef: '§0', level: 'MUST', side: 'receiver', needs, run };
+}
+
+const blackBox: ResolvedReceiverTarget = { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 300 } };
+
+describe('--only: id globs, groups, comma lists', () => {
+  const ids = (only: string) => selectCases(RECEIVER_CASES, only).map((c) => c.id);
+  it('a group name selects its leaves', () => {
+    expect(ids('receiver.latency')).toEqual(['receiver.latency.single', 'receiver.latency.burst']);
+  });
+  it('a glob selects by pattern; a comma list joins', () => {
+    expect(ids('receiver.token.one-*')).toEqual(['receiver.token.one-char-short', 'receiver.token.one-char-extra']);
+    expect(ids('*.unknown-id,receiver.latency.single')).toEqual(['receiver.outcome.unknown-id', 'receiver.latency.single']);
+  });
+  it('an exact id selects one case; a near miss none', () => {
+    expect(ids('receiver.token.wrong')).toEqual(['receiver.token.wrong']);
+    expect(ids('receiver.token.wron')).toEqual([]);
+  });
+});
+
+describe('needs: unmet capabilities SKIP with the reason, without running', () => {
+  let embedded: EmbeddedReceiver;
+  beforeAll(async () => {
+    embedded = await startEmbeddedReceiver({ ...TIMING, hooks: false, tokenInTarget: false });
+  });
+  afterAll(async () => embedded.close());
+
+  it('a black-box receiver without token: hooks and token cases SKIP, latency still runs', async () => {
+    const results = byId(await runCases({ cases: RECEIVER_CASES, target: embedded.target, seed: 1 }));
+    expect(results['receiver.idempotence.concurrent-duplicates']?.verdict).toBe('SKIP');
+    expect(results['receiver.idempotence.concurrent-duplicates']?.reason).toBe('the target file names no hooksUrl: the receiver exposes no test hooks');
+    expect(results['receiver.token.missing']?.verdict).toBe('SKIP');
+    expect(results['receiver.token.missing']?.reason).toBe('the target file names no callbackToken: the token check cannot be tested');
+    expect(results['receiver.latency.burst']?.verdict).toBe('PASS');
+    expect(results['receiver.latency.burst']?.evidence?.latency?.samples).toBe(20);
+  });
+  it('a case with unmet needs is never run', async () => {
+    let ran = false;
+    const results = await runCases({
+      cases: [syntheticCase('receiver.synthetic.needs-hooks', async () => { ran = true; return { verdict: 'PASS' }; }, ['hooks'])],
+      target: blackBox, seed: 1,
+    });
+    expect(ran).toBe(false);
+    expect(results[0]?.verdict).toBe('SKIP');
+  });
+});
+
+describe('ERROR: a target that hangs, resets or answers garbage; the run goes on', () => {
+  let server: Server;
+  let port = 0;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    // /hang: accepts and never answers; /reset: closes the connection; /garbage: not HTTP.
+    server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.once('data', (data) => {
+        const line = data.toString('latin1').split('\r\n')[0] ?? '';
+        if (line.includes('/reset')) socket.resetAndDestroy();
+        else if (line.includes('/garbage')) socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  const target = (path: string): ResolvedReceiverTarget => ({
+    side: 'receiver', callbackUrl: `http://127.0.0.1:${port}${path}`, callbackToken: 'token-for-runner-test', timing: { replyDeadlineMs: 100 },
+  });
+  const only = 'receiver.token.missing,receiver.token.wrong';
+
+  it('a hanging receiver: each case ERRORs after the per-request limit', async () => {
+    const started = performance.now();
+    const results = await runCases({ cases: RECEIVER_CASES, target: target('/hang'), seed: 1, only, perRequestTimeoutMs: 150 });
+    expect(results.map((r) => r.verdict)).toEqual(['ERROR', 'ERROR']);
+    expect(results[0]?.reason).toBe('the callback got no usable answer: no answer within 150 ms');
+    expect(results[0]?.evidence?.exchanges?.[0]?.error).toBe('no answer within 150 ms');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+  it('a receiver that resets the connection: ERROR naming the reset', async () => {
+    const results = await runCases({ cases: RECEIVER_CASES, target: target('/reset'), seed: 1, only, perRequestTimeoutMs: 1000 });
+    expect(results.map((r) => r.verdict)).toEqual(['ERROR', 'ERROR']);
+    expect(results[0]?.reason).toMatch(/^the callback got no usable answer: .*(reset|closed|socket)/i);
+  });
+  it('a receiver that answers garbage: ERROR saying the answer is not HTTP', async () => {
+    const results = await runCases({ cases: RECEIVER_CASES, target: target('/garbage'), seed: 1, only, perRequestTimeoutMs: 1000 });
+    expect(results.map((r) => r.verdict)).toEqual(['ERROR', 'ERROR']);
+    expect(results[0]?.reason).toMatch(/^the callback got no usable answer: the answer is not valid HTTP \(/);
+  });
+  it('a hanging receiver in a latency case is a FAIL (the reply time is what it judges)', async () => {
+    const results = await runCases({ cases: RECEIVER_CASES, target: target('/hang'), seed: 1, only: 'receiver.latency.single', perRequestTimeoutMs: 150 });
+    expect(results[0]?.verdict).toBe('FAIL');
+    expect(results[0]?.reason).toContain('no answer within 150 ms');
+  });
+});
+
+describe('a case: time limit, thrown error, duration, results as they finish', () => {
+  it('a case that never ends is ERROR after caseTimeoutMs, and its signal is aborted', async () => {
+    let signal: AbortSignal | undefined;
+    const results = await runCases({
+      cases: [syntheticCase('receiver.synthetic.forever', (ctx) => { signal = ctx.signal; return new Promise(() => {}); })],
+      target: blackBox, seed: 1, caseTimeoutMs: 100,
+    });
+    expect(results[0]?.verdict).toBe('ERROR');
+    expect(results[0]?.reason).toBe('the case did not finish within 100 ms');
+    expect(signal?.aborted).toBe(true);
+    expect(results[0]?.durationMs).toBeGreaterThanOrEqual(95);
+  });
+  it('a thrown error is ERROR with its message (secrets redacted); onResult sees each case in order', async () => {
+    const seen: string[] = [];
+    const results = await runCases({
+      cases: [
+        syntheticCase('receiver.synthetic.throws', async () => { throw new Error('boom with super-secret-token inside'); }),
+        syntheticCase('receiver.synthetic.fails', async () => ({ verdict: 'FAIL', reason: 'leaked super-secret-token', evidence: { notes: ['super-secret-token'] } })),
+      ],
+      target: { ...blackBox, callbackToken: 'super-secret-token' }, seed: 1,
+      onResult: (r) => { seen.push(r.id); },
+    });
+    expect(seen).toEqual(['receiver.synthetic.throws', 'receiver.synthetic.fails']);
+    expect(results[0]).toMatchObject({ verdict: 'ERROR', reason: 'boom with [REDACTED] inside' });
+    expect(JSON.stringify(results[1])).not.toContain('super-secret-token');
+  });
+});
+
+describe('seeded transaction ids: cc-<runTag>-<counter>-<random>', () => {
+  it('the same seed gives the same random parts; the counter keeps ids apart', () => {
+    const a = transactionIds(7, 'tag');
+    const b = transactionIds(7, 'tag');
+    const fromA = [a.next(), a.next(), a.next()];
+    expect(fromA).toEqual([b.next(), b.next(), b.next()]);
+    expect(fromA[0]).toMatch(/^cc-tag-1-[0-9a-z]{6}$/);
+    expect(new Set(fromA).size).toBe(3);
+    expect(transactionIds(8, 'tag').next()).not.toBe(fromA[0]);
+  });
+  it('the run tag comes from the clock, so two runs with one seed do not collide', () => {
+    expect(transactionIds(7).runTag).toMatch(/^[0-9a-z]{6,}$/);
+  });
+});
+
+describe('waivers: reason required, expiry honoured, visible either way', () => {
+  const failed: CaseResult = { id: 'receiver.latency.burst', title: 't', level: 'MUST', specRef: '§6', verdict: 'FAIL', reason: 'too slow', durationMs: 1 };
+  const now = new Date('2026-06-01T12:00:00Z');
+  it('the schema requires a reason and refuses unknown keys', () => {
+    expect(() => parseWaivers([{ id: 'receiver.latency.burst' }])).toThrow(WaiverFileError);
+    expect(() => parseWaivers([{ id: 'receiver.latency.burst' }])).toThrow('/0/reason: is required');
+    expect(() => parseWaivers([{ id: 'x', reason: 'y', until: '2026-01-01' }])).toThrow('unknown key "until"');
+    expect(() => parseWaivers([{ id: 'x', reason: 'y', expires: 'soon' }])).toThrow('must match format "date"');
+    expect(parseWaivers([{ id: 'x', reason: 'y', expires: '2026-12-31' }])).toHaveLength(1);
+  });
+  it('a waived FAIL stays FAIL, marked applied, and no longer fails the run', () => {
+    const r = applyWaivers(failed, [{ id: 'receiver.latency.burst', reason: 'vendor ticket 12', expires: '2026-12-31' }], now);
+    expect(r.verdict).toBe('FAIL');
+    expect(r.waiver).toEqual({ reason: 'vendor ticket 12', expires: '2026-12-31', applied: true });
+    expect(exitCodeFor([r])).toBe(0);
+    expect(exitCodeFor([failed])).toBe(1);
+  });
+  it('an expired waiver does not apply and says so', () => {
+    const r = applyWaivers(failed, [{ id: 'receiver.latency.burst', reason: 'old', expires: '2026-05-31' }], now);
+    expect(r.waiver?.applied).toBe(false);
+    expect(r.reason).toBe('too slow (waiver expired on 2026-05-31: not applied)');
+    expect(exitCodeFor([r])).toBe(1);
+    // The expiry day itself still counts.
+    expect(applyWaivers(failed, [{ id: 'receiver.latency.burst', reason: 'r', expires: '2026-06-01' }], now).waiver?.applied).toBe(true);
+  });
+  it('a waived case that passes is reported as "waiver not needed"', () => {
+    const r = applyWaivers({ ...failed, verdict: 'PASS', reason: undefined }, [{ id: 'receiver.latency.*', reason: 'r' }], now);
+    expect(r.waiver?.applied).toBe(false);
+    expect(r.reason).toBe('waiver not needed: the case passes');
+  });
+  it('runCases applies the waivers it is given', async () => {
+    const results = await runCases({
+      cases: [syntheticCase('receiver.synthetic.known-bad', async () => ({ verdict: 'FAIL', reason: 'known' }))],
+      target: blackBox, seed: 1, waivers: [{ id: 'receiver.synthetic.known-bad', reason: 'accepted risk' }],
+    });
+    expect(results[0]?.waiver?.applied).toBe(true);
+  });
+});
