@@ -1,0 +1,52 @@
+// DESIGN.md: a failing case shows the request sent (secret-free, with a curl line), the answer,
+// and the deliveries seen with their timing; retry cases carry the timeline.
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { closeServiceListeners } from '../../harness/cases/service/index.ts';
+import { startEmbeddedService } from '../../harness/embedded/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import type { SimulatorFault } from '../../harness/simulator/index.ts';
+import { secretsOf, type ResolvedServiceTarget } from '../../harness/targets/index.ts';
+
+afterAll(async () => { await closeServiceListeners(); });
+
+async function run(faults: SimulatorFault[], ids: string[]): Promise<{ results: CaseResult[]; target: ResolvedServiceTarget }> {
+  const service = await startEmbeddedService({ faults });
+  try {
+    const results = await runCases({ cases: SERVICE_CASES.filter((c) => ids.includes(c.id)), target: service.target, seed: 3 });
+    return { results, target: service.target };
+  } finally {
+    await service.close();
+  }
+}
+
+describe('evidence of service-side failures', () => {
+  it('a FAIL carries the request (no secrets, curl with env placeholders), the answer and the deliveries', async () => {
+    const { results, target } = await run(['wrong-token', 'no-signature-check'], ['service.callback.token-present', 'service.auth.wrong-secret']);
+    const token = results.find((r) => r.id === 'service.callback.token-present')!;
+    expect(token.verdict).toBe('FAIL');
+    const [exchange] = token.evidence!.exchanges!;
+    expect(exchange!.request.method).toBe('POST');
+    expect(exchange!.response?.status).toBe(200);
+    expect(exchange!.curl).toContain('${COLLECT_CLIENT_KEY}');
+    const [delivery] = token.evidence!.deliveries!;
+    expect(delivery!.method).toBe('GET');
+    expect(delivery!.atMs).toBeGreaterThan(0);
+    expect(delivery!.rawUrl).toMatch(/^\/cb\/.+\?transaction_id=/);
+    const secret = results.find((r) => r.id === 'service.auth.wrong-secret')!;
+    expect(secret.verdict).toBe('FAIL');
+    expect(secret.reason).toMatch(/accepted/);
+    const text = JSON.stringify(results);
+    for (const value of secretsOf(target)) expect(text).not.toContain(value);
+  });
+  it('the retry case reports offsets and intervals of the deliveries', async () => {
+    const { results } = await run(['constant-retry'], ['service.callback.retry-back-off']);
+    const [r] = results;
+    expect(r!.verdict).toBe('FAIL');
+    const timeline = r!.evidence!.timeline!;
+    expect(timeline.offsetsMs).toHaveLength(4);
+    expect(timeline.intervalsMs).toHaveLength(3);
+    for (const ms of timeline.intervalsMs) expect(ms).toBeGreaterThan(150);
+    expect(r!.reason).toMatch(/do not grow/);
+  });
+});

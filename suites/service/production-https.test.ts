@@ -1,0 +1,30 @@
+// A run against the reference service in production mode over HTTPS: the API and the listener
+// on https with generated CAs, an http:// callback URL refused (§2.1, §6 Transport).
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { closeServiceListeners } from '../../harness/cases/service/index.ts';
+import { startEmbeddedService } from '../../harness/embedded/index.ts';
+import { secretsOf } from '../../harness/targets/index.ts';
+
+afterAll(async () => { await closeServiceListeners(); });
+
+describe('§6 Transport: the reference service in production mode over https', () => {
+  it('every case PASSes; the sandbox cases SKIP; callbacks arrive over https', async () => {
+    const service = await startEmbeddedService({ mode: 'production' });
+    try {
+      expect(service.target.baseUrl).toMatch(/^https:\/\//);
+      expect(service.target.listener.tls).toBe(true);
+      const results = await runCases({ cases: SERVICE_CASES, target: service.target, seed: 7 });
+      for (const r of results) {
+        const sandboxOnly = SERVICE_CASES.find((c) => c.id === r.id)!.needs.includes('sandbox');
+        expect(r.verdict, `${r.id}: ${r.reason ?? ''}`).toBe(sandboxOnly ? 'SKIP' : 'PASS');
+      }
+      const https = results.find((r) => r.id === 'service.callback.delivered-over-https')!;
+      expect(https.evidence?.deliveries?.[0]?.overHttps).toBe(true);
+      const text = JSON.stringify(results);
+      for (const secret of secretsOf(service.target)) expect(text).not.toContain(secret);
+    } finally {
+      await service.close();
+    }
+  });
+});
