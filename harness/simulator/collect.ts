@@ -45,6 +45,6 @@ export function handleCollect(ctx: SimulatorContext, request: SignedRequest): Ac
   ctx.callbacks.accepted(tx);
   return {
     body: { success: true, transaction_id: fields.transactionId, status: 'PENDING', message: 'Transaction accepted for processing' },
-    reason: `transaction_id=${JSON.stringify(fields.transactionId.slice(0, 80))} ${tx.internalId}`,
+    reason: ctx.log.enabled ? `transaction_id=${JSON.stringify(fields.transactionId.slice(0, 80))} ${tx.internalId}` : '',
   };
 }

@@ -42,6 +42,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead>
 
 /** §4: Content-Type: application/json; a charset parameter, if any, must be UTF-8. */
 export function checkContentType(header: string | undefined): void {
+  if (header === 'application/json' || header === 'application/json; charset=utf-8') return; // the usual two, fast
   const [type = '', ...params] = (header ?? '').split(';').map((p) => p.trim());
   if (type.toLowerCase() !== 'application/json') {
     throw new Rejection('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, not ${header === undefined ? 'absent' : JSON.stringify(header.slice(0, 80))}`);

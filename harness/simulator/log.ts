@@ -15,14 +15,17 @@ export interface RequestLogEntry {
 }
 
 export interface SimulatorLog {
+  /** False when nothing is logged, so callers can skip building reasons. */
+  readonly enabled: boolean;
   request(entry: RequestLogEntry): void;
   event(text: string): void;
 }
 
 export function createLog(sink: LogSink | undefined, redactor: Redactor): SimulatorLog {
-  if (!sink) return { request() {}, event() {} };
+  if (!sink) return { enabled: false, request() {}, event() {} };
   const stamp = () => new Date().toISOString();
   return {
+    enabled: true,
     request(e) {
       sink(redactor.text(`${stamp()} ${e.source || '-'} ${e.method} ${e.path} ${e.status} ${e.verdict}${e.reason ? ` ${e.reason}` : ''}`));
     },
