@@ -3,7 +3,7 @@
 // case grouped by spec section, evidence folded under every case that did not PASS, retry
 // timelines as a small inline SVG chart, latency statistics.
 import { VERDICTS, type CaseResult, type Delivery, type Evidence, type RunReport, type Verdict } from '../results/index.ts';
-import { evidenceSections } from './evidence-text.ts';
+import { evidenceSections, latencyText } from './evidence-text.ts';
 import { compareSections, formatMs, groupBy, isWaived, specSection } from './group.ts';
 import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
@@ -41,6 +41,8 @@ code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#f6f8fa;padding:.6rem;overflow:auto;white-space:pre-wrap;word-break:break-all;margin:.3rem 0}
 details{margin:.3rem 0 .6rem}summary{cursor:pointer;color:#57606a}
 .reason{margin:.2rem 0}
+.latency{margin:.2rem 0;color:#57606a}.chart{margin:.3rem 0}
+details.pass summary{color:#8c959f}
 .waiver{color:#9a6700}
 h4{margin:.6rem 0 .2rem;font-size:.9rem}
 svg text{font:11px ui-monospace,monospace;fill:#1f2328}
@@ -87,13 +89,19 @@ export function timelineSvg(timeline: NonNullable<Evidence['timeline']>, deliver
   return parts.join('');
 }
 
-function caseDetails(c: CaseResult): string {
+/** Measurements shown in the row for every verdict: the observed retry schedule, reply latency. */
+function measurements(c: CaseResult): string {
+  const e = c.evidence;
   const out: string[] = [];
-  if (c.evidence?.timeline) out.push('<h4>retry timeline (ms between deliveries)</h4>', timelineSvg(c.evidence.timeline, c.evidence.deliveries));
-  for (const s of evidenceSections(c.evidence)) {
-    out.push(`<h4>${htmlEscape(s.title)}</h4>`, `<pre>${htmlEscape(s.text)}</pre>`);
+  if (e?.timeline && typeof e.timeline === 'object') {
+    out.push(`<div class="chart" title="deliveries on a time axis; numbers are ms between deliveries">${timelineSvg(e.timeline, Array.isArray(e.deliveries) ? e.deliveries : undefined)}</div>`);
   }
-  return out.join('\n');
+  if (e?.latency && typeof e.latency === 'object') out.push(`<div class="latency">latency: ${htmlEscape(latencyText(e.latency))}</div>`);
+  return out.join('');
+}
+
+function evidenceHtml(c: CaseResult): string {
+  return evidenceSections(c.evidence).map((s) => `<h4>${htmlEscape(s.title)}</h4>\n<pre>${htmlEscape(s.text)}</pre>`).join('\n');
 }
 
 const row = perCase((c: CaseResult): string => {
@@ -108,11 +116,12 @@ const row = perCase((c: CaseResult): string => {
   if (c.waiver) {
     detail += `<div class="waiver">${isWaived(c) ? 'waived' : 'waiver on file, not applied'}: ${htmlEscape(c.waiver.reason)}${c.waiver.expires ? ` (expires ${htmlEscape(c.waiver.expires)})` : ''}</div>`;
   }
-  if (c.verdict !== 'PASS') {
-    detail += `<div class="reason">${htmlEscape(c.reason ?? '')}</div>`;
-    const inner = caseDetails(c);
-    if (inner) detail += `<details><summary>evidence</summary>\n${inner}\n</details>`;
-  }
+  if (c.verdict !== 'PASS') detail += `<div class="reason">${htmlEscape(c.reason ?? '')}</div>`;
+  detail += measurements(c);
+  // Folded: the evidence of a failure is one click away; a passing case's evidence is there too,
+  // for whoever wants to see what "passed" looked like.
+  const evidence = evidenceHtml(c);
+  if (evidence) detail += `<details${c.verdict === 'PASS' ? ' class="pass"' : ''}><summary>evidence</summary>\n${evidence}\n</details>`;
   cells.push(`<td>${detail}</td>`, `<td class="num">${htmlEscape(formatMs(c.durationMs))} ms</td>`);
   return `<tr id="${htmlEscape(c.id)}">${cells.join('')}</tr>`;
 });

@@ -7,7 +7,7 @@
 //   WARN  → passes, with <system-out> carrying the warning
 //   waived FAIL/ERROR → <skipped message="waived: …"/> (the observed verdict stays in the text)
 import type { CaseResult, RunReport } from '../results/index.ts';
-import { evidenceText } from './evidence-text.ts';
+import { evidenceSections, evidenceText } from './evidence-text.ts';
 import { caseGroup, groupBy, isWaived } from './group.ts';
 import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
@@ -84,8 +84,11 @@ const testcase = perCase((r: CaseResult): string => {
     body.push(`      <skipped${attrs({ message: reason })}/>`);
   } else if (r.verdict === 'WARN') {
     body.push(`      <system-out>${xmlText(`WARN (${r.level}): ${reason}${evidence ? `\n\n${evidence}` : ''}`)}</system-out>`);
-  } else if (r.waiver) {
-    body.push(`      <system-out>${xmlText(`passes; the waiver is no longer needed (${r.waiver.reason})`)}</system-out>`);
+  } else {
+    // PASS: say what was measured (retry schedule, latency), and whether a waiver is now idle.
+    const lines = evidenceSections(r.evidence).filter((s) => s.kind === 'timeline' || s.kind === 'latency').map((s) => `${s.title}:\n${s.text}`);
+    if (r.waiver) lines.push(`passes; the waiver is no longer needed (${r.waiver.reason})`);
+    if (lines.length > 0) body.push(`      <system-out>${xmlText(lines.join('\n'))}</system-out>`);
   }
   return [open, ...body, '    </testcase>'].join('\n');
 });

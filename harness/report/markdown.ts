@@ -2,13 +2,23 @@
 // group, then "Findings": every case that did not PASS, with its reason and evidence in
 // fenced blocks (curl lines as `sh`).
 import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
-import { evidenceSections } from './evidence-text.ts';
+import { evidenceSections, latencyText } from './evidence-text.ts';
 import { caseGroup, formatMs, groupBy, isWaived } from './group.ts';
 import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
 
 const caseRow = perCase((c: CaseResult): string =>
   `| \`${mdCell(c.id)}\` | ${c.level} | ${verdictCell(c)} | ${mdCell(c.title)} | ${mdCell(c.specRef)} | ${formatMs(c.durationMs)} ms |`);
+
+const measurement = perCase((c: CaseResult): string => {
+  const parts: string[] = [];
+  const t = c.evidence?.timeline;
+  if (t && Array.isArray(t.offsetsMs) && Array.isArray(t.intervalsMs)) {
+    parts.push(`deliveries at ${t.offsetsMs.map((o) => `+${formatMs(o)}`).join(', ')} ms; intervals ${t.intervalsMs.map(formatMs).join(', ')} ms`);
+  }
+  if (c.evidence?.latency) parts.push(`latency ${latencyText(c.evidence.latency)}`);
+  return `- \`${mdCell(c.id)}\`: ${mdText(parts.join('; '))}`;
+});
 
 const finding = perCase((c: CaseResult): string => {
   const out: string[] = [];
@@ -79,6 +89,15 @@ export function renderMarkdown(report: RunReport): string {
     out.push(`### ${mdText(group)}`, '');
     out.push('| id | level | verdict | title | spec | duration |', '| --- | --- | --- | --- | --- | ---: |');
     for (const c of cases) out.push(caseRow(c));
+    out.push('');
+  }
+
+  // Passing cases that measured something (retry schedules, reply latency): the numbers are
+  // worth reading even when they met the rule.
+  const measured = report.cases.filter((c) => c.verdict === 'PASS' && (c.evidence?.timeline || c.evidence?.latency));
+  if (measured.length > 0) {
+    out.push('## Measurements', '');
+    for (const c of measured) out.push(measurement(c));
     out.push('');
   }
 

@@ -59,7 +59,7 @@ describe('report.md escaping: any reason', () => {
     check('markdown', text, (reason) => {
       const md = renderMarkdown(withReason(reason));
       const rows = md.split('\n').filter((l) => l.startsWith('| `'));
-      expect(rows).toHaveLength(8);
+      expect(rows).toHaveLength(10);
       for (const row of rows) expect(row.replace(/^\||\|$/g, '').split(/(?<!\\)\|/)).toHaveLength(6);
     });
   });

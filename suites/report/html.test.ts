@@ -44,7 +44,7 @@ describe('index.html: text is HTML-escaped', () => {
 
 describe('index.html: summary and rows grouped by spec section', () => {
   it('shows a badge per verdict with its count', () => {
-    for (const [v, n] of [['PASS', 2], ['FAIL', 3], ['WARN', 1], ['SKIP', 1], ['ERROR', 1]] as const) {
+    for (const [v, n] of [['PASS', 4], ['FAIL', 3], ['WARN', 1], ['SKIP', 1], ['ERROR', 1]] as const) {
       expect(html).toContain(`v-${v}">${v} ${n}</span>`);
     }
   });
@@ -54,7 +54,7 @@ describe('index.html: summary and rows grouped by spec section', () => {
   });
   it('a row per case', () => {
     for (const c of sampleReport().cases) rowOf(c.id);
-    expect(html.match(/<tr id=/g)).toHaveLength(8);
+    expect(html.match(/<tr id=/g)).toHaveLength(10);
   });
   it('evidence folded under each non-PASS case with <details>, none under PASS rows', () => {
     expect(rowOf('receiver.token.wrong')).toMatch(/<details><summary>evidence<\/summary>[\s\S]*curl -sS/);
@@ -74,15 +74,20 @@ describe('index.html: retry timeline chart and latency', () => {
     expect(row.match(/fill="#cf222e"/g)).toHaveLength(3);
     expect(row.match(/fill="#1a7f37"/g)).toHaveLength(1);
   });
-  it('only the timeline case has a chart', () => {
-    expect(html.match(/<svg/g)).toHaveLength(1);
+  it('only cases with a timeline have a chart, passing ones too (the observed schedule is reported)', () => {
+    expect(html.match(/<svg/g)).toHaveLength(2);
+    const row = rowOf('service.callback.retries-stop-after-2xx');
+    expect(row).toContain('<svg');
+    expect(row).toContain('text-anchor="middle">212</text>');
+    expect(row).toContain('<details class="pass"><summary>evidence</summary>');
   });
   it('places marks proportionally on the axis', () => {
     const svg = timelineSvg({ offsetsMs: [0, 100, 300], intervalsMs: [100, 200] });
     const xs = [...svg.matchAll(/<circle cx="([\d.]+)"/g)].map((m) => Number(m[1]));
     expect(xs).toEqual([20, 220, 620]);
   });
-  it('shows latency statistics', () => {
+  it('shows latency statistics, for passing cases too', () => {
     expect(rowOf('receiver.latency.burst')).toContain('samples 50, p50 120 ms, p99 2900 ms, max 2950 ms');
+    expect(rowOf('receiver.latency.single')).toContain('<div class="latency">latency: samples 1, p50 0.8 ms, p99 0.8 ms, max 0.8 ms</div>');
   });
 });

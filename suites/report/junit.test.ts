@@ -45,15 +45,15 @@ describe('junit.xml: well-formed XML 1.0', () => {
 
 describe('junit.xml: counts', () => {
   const { root, suites } = parse(xml);
-  it('root counts: 8 tests, 2 failures, 1 error, 2 skipped (SKIP + the waived FAIL)', () => {
-    expect([root['@_tests'], root['@_failures'], root['@_errors'], root['@_skipped']]).toEqual(['8', '2', '1', '2']);
+  it('root counts: 10 tests, 2 failures, 1 error, 2 skipped (SKIP + the waived FAIL)', () => {
+    expect([root['@_tests'], root['@_failures'], root['@_errors'], root['@_skipped']]).toEqual(['10', '2', '1', '2']);
   });
   it('one <testsuite> per case group, in order of first appearance, with its own counts', () => {
     expect(suites.map((s) => [s['@_name'], s['@_tests'], s['@_failures'], s['@_errors'], s['@_skipped']])).toEqual([
       ['receiver.token', '2', '1', '0', '0'],
-      ['receiver.latency', '1', '0', '0', '0'],
+      ['receiver.latency', '2', '0', '0', '0'],
       ['receiver.idempotence', '1', '0', '0', '1'],
-      ['service.callback', '1', '1', '0', '0'],
+      ['service.callback', '2', '1', '0', '0'],
       ['service.auth', '1', '0', '1', '0'],
       ['service.sandbox', '2', '0', '0', '1'],
     ]);
@@ -103,7 +103,13 @@ describe('junit.xml: one element per verdict', () => {
   });
   it('PASS → an empty testcase but for its properties', () => {
     const c = testcase(suites, 'receiver.token.missing');
+    expect(c['system-out']).toBeUndefined();
     expect(Object.keys(c).filter((k) => !k.startsWith('@_') && !(k === '#text' && String(c[k]).trim() === ''))).toEqual(['properties']);
+  });
+  it('PASS with a retry timeline or latency → the measurement in <system-out>', () => {
+    expect(testcase(suites, 'service.callback.retries-stop-after-2xx')['system-out']).toBe('timeline:\noffsets (ms):   0, 212\nintervals (ms): 212');
+    expect(testcase(suites, 'receiver.latency.single')['system-out']).toBe('latency:\nsamples 1, p50 0.8 ms, p99 0.8 ms, max 0.8 ms');
+    expect(testcase(suites, 'service.sandbox.whitelisted')['system-out']).toBe('passes; the waiver is no longer needed (old ticket)');
   });
   it('retry timeline goes into the failure text', () => {
     const f = testcase(suites, 'service.callback.retry-backoff')['failure'] as Node;

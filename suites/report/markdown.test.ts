@@ -16,7 +16,7 @@ describe('report.md: structure', () => {
     expect(md).toContain('"callbackUrl": "http://127.0.0.1:8081/callback"');
     const header = lines.indexOf('| PASS | FAIL | WARN | SKIP | ERROR | total |');
     expect(header).toBeGreaterThan(0);
-    expect(lines[header + 2]).toBe('| 2 | 3 | 1 | 1 | 1 | 8 |');
+    expect(lines[header + 2]).toBe('| 4 | 3 | 1 | 1 | 1 | 10 |');
   });
   it('has one table per case group', () => {
     const groups = lines.filter((l) => l.startsWith('### ') && !/^### (PASS|FAIL|WARN|SKIP|ERROR):/.test(l));
@@ -47,6 +47,16 @@ describe('report.md: table cells are escaped', () => {
       expect(cells(l)).toHaveLength(6);
       expect(l).not.toMatch(/<(?!br>)/);
     }
+  });
+});
+
+describe('report.md: Measurements of passing cases', () => {
+  it('lists the retry schedule and latency of passing cases that measured them', () => {
+    const section = md.slice(md.indexOf('## Measurements'), md.indexOf('## Findings'));
+    expect(section.split('\n').filter((l) => l.startsWith('- '))).toEqual([
+      '- `service.callback.retries-stop-after-2xx`: deliveries at +0, +212 ms; intervals 212 ms',
+      '- `receiver.latency.single`: latency samples 1, p50 0.8 ms, p99 0.8 ms, max 0.8 ms',
+    ]);
   });
 });
 

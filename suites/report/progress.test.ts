@@ -51,7 +51,7 @@ describe('formatSummary: closing lines', () => {
   it('counts every verdict and names the report directory relative to cwd and the files', () => {
     const report = sampleReport();
     expect(formatSummary(report, files, { cwd })).toBe(
-      '8 cases: 2 PASS, 3 FAIL, 1 WARN, 1 SKIP, 1 ERROR — reports in reports/latest/ (report.json, junit.xml, report.md, index.html)\n' +
+      '10 cases: 4 PASS, 3 FAIL, 1 WARN, 1 SKIP, 1 ERROR — reports in reports/latest/ (report.json, junit.xml, report.md, index.html)\n' +
         '1 waived: service.sandbox.leading-zeros',
     );
   });

@@ -72,13 +72,13 @@ describe('report.json: invalid reports are refused with the path of the bad fiel
   it('a summary that does not count the cases names /summary/<verdict>', () => {
     const report = sampleReport();
     report.summary.PASS += 1;
-    expect(validateReportJson(report)).toEqual(['/summary/PASS: is 3, but 2 case(s) have verdict PASS']);
+    expect(validateReportJson(report)).toEqual(['/summary/PASS: is 5, but 4 case(s) have verdict PASS']);
   });
   it('a duplicated case id names the second occurrence', () => {
     const report = sampleReport();
     report.cases.push({ ...report.cases[0]! });
     report.summary.PASS += 1;
-    expect(validateReportJson(report)).toEqual(['/cases/8/id: duplicates /cases/0/id ("receiver.token.missing")']);
+    expect(validateReportJson(report)).toEqual(['/cases/10/id: duplicates /cases/0/id ("receiver.token.missing")']);
   });
   it('something that is not an object is refused at /', () => {
     expect(validateReportJson([])).toEqual(['/: must be object']);

@@ -110,6 +110,29 @@ export const CASES: CaseResult[] = [
     durationMs: 20,
     waiver: { reason: 'old ticket', applied: false },
   },
+  {
+    id: 'service.callback.retries-stop-after-2xx',
+    title: 'retries stop after a 2xx answer',
+    level: 'SHOULD',
+    specRef: '§6',
+    verdict: 'PASS',
+    durationMs: 910,
+    evidence: {
+      deliveries: [0, 212].map((atMs, i) => ({
+        atMs, method: 'GET', rawUrl: '/cb?transaction_id=T-3&status=FAILED&message=no', headers: {}, answeredStatus: i === 0 ? 503 : 204, overHttps: true,
+      })),
+      timeline: { offsetsMs: [0, 212], intervalsMs: [212] },
+    },
+  },
+  {
+    id: 'receiver.latency.single',
+    title: 'one valid callback is answered 2xx within the deadline',
+    level: 'MUST',
+    specRef: '§6 rule 3',
+    verdict: 'PASS',
+    durationMs: 9,
+    evidence: { latency: { samples: 1, p50Ms: 0.8, p99Ms: 0.8, maxMs: 0.8 } },
+  },
 ];
 
 export function sampleReport(): RunReport {
