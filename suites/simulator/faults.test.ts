@@ -52,9 +52,10 @@ async function backoffShape(env: Env): Promise<string> {
   await collect(env.sim, collectFields(`${env.listener.url}/cb`));
   const ds = await env.listener.waitFor(4, 5000);
   const at = ds.map((d) => d.at);
+  // Base 100 ms and factor 3 (100, 300, 900 ms) keep the two shapes apart under ±30 ms of jitter.
   const ratios = [2, 3].map((i) => (at[i]! - at[i - 1]!) / (at[i - 1]! - at[i - 2]!));
-  if (ratios.every((r) => r > 1.5 && r < 2.6)) return 'growing ×2';
-  if (ratios.every((r) => r > 0.6 && r < 1.4)) return 'constant';
+  if (ratios.every((r) => r > 1.8 && r < 4.5)) return 'growing ×3';
+  if (ratios.every((r) => r > 0.5 && r < 1.5)) return 'constant';
   return `unclear ${ratios.map((r) => r.toFixed(2)).join(', ')}`;
 }
 
@@ -178,10 +179,10 @@ const CASES: Record<SimulatorFault, FaultCase> = {
   },
   'constant-retry': {
     scenario: 'the intervals between deliveries to a receiver that always answers 500',
-    config: { timeScale: 0.05 },
+    config: { timeScale: 0.1, retry: { attempts: 4, initialDelayMs: 1000, factor: 3 } },
     answer: () => 500,
     observe: backoffShape,
-    correct: 'growing ×2', faulty: 'constant',
+    correct: 'growing ×3', faulty: 'constant',
   },
   'single-retry': {
     scenario: 'a receiver that always answers 500 (attempts 4)',
