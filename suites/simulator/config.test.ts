@@ -158,3 +158,13 @@ describe('collect-conformance simulate', () => {
     expect(started.stdout()).not.toMatch(/test_sk_/);
   });
 });
+
+describe('harness/simulator/README.md stays in step with the code', () => {
+  it('documents every error code and every fault', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { REJECTIONS } = await import('../../harness/simulator/index.ts');
+    const readme = readFileSync('harness/simulator/README.md', 'utf8');
+    for (const [code, { status }] of Object.entries(REJECTIONS)) expect(readme, code).toContain(`| \`${code}\` | ${status} |`);
+    for (const f of SIMULATOR_FAULTS) expect(readme, f.name).toContain(`| \`${f.name}\` |`);
+  });
+});
