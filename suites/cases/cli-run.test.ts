@@ -1,0 +1,233 @@
+// `collect-conformance run` as a user runs it (the package's bin, in a child process): the
+// listing, usage errors (exit 2), an unreachable target (exit 3), a run against a target file
+// (exit 0 / 1, waivers), and no secret in any output or report file.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
+import { startEmbeddedReceiver, startEmbeddedService, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts';
+import { main } from '../../harness/cli/index.ts';
+
+const BIN = new URL('../../bin/collect-conformance.js', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'cc-cli-run-'));
+
+interface Ran { code: number | null; stdout: string; stderr: string }
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * The same command in this process (no loader start-up): main() with stdout and stderr
+ * captured and the environment extended for the call.
+ */
+async function cliHere(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { stdout += String(chunk); return true; });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr += String(chunk); return true; });
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+function writeJson(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(value, null, 2));
+  return path;
+}
+
+function receiverFile(name: string, embedded: EmbeddedReceiver, extra: Record<string, unknown> = {}): string {
+  return writeJson(name, {
+    side: 'receiver',
+    callbackUrl: embedded.target.callbackUrl,
+    hooksUrl: embedded.target.hooksUrl,
+    callbackToken: { env: 'MY_RECEIVER_TOKEN' },
+    timing: { replyDeadlineMs: 300 },
+    ...extra,
+  });
+}
+
+/** Every file of the report directory and the terminal output, searched for each secret. */
+function leaks(ran: Ran, reportDir: string, secrets: readonly string[]): string[] {
+  const texts: Array<[string, string]> = [['stdout', ran.stdout], ['stderr', ran.stderr]];
+  for (const f of readdirSync(reportDir)) texts.push([f, readFileSync(join(reportDir, f), 'utf8')]);
+  const found: string[] = [];
+  for (const [where, text] of texts) {
+    for (const secret of secrets) {
+      if (text.includes(secret) || text.includes(encodeURIComponent(secret))) found.push(`${where} holds a secret`);
+    }
+  }
+  return found;
+}
+
+describe('run --list: every case, without touching a target', () => {
+  it('prints id, level, spec reference and title for each receiver case; exit 0', async () => {
+    const ran = await cliHere(['run', '--list', '--side', 'receiver']);
+    expect(ran.code).toBe(0);
+    const lines = ran.stdout.trim().split('\n');
+    expect(lines).toHaveLength(RECEIVER_CASES.length);
+    for (const c of RECEIVER_CASES) {
+      expect(ran.stdout).toMatch(new RegExp(`^${c.id.replace(/\./g, '\\.')}\\s+${c.level}\\s+${c.specRef.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+${c.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    }
+  });
+  it('--only narrows the list', async () => {
+    const ran = await cliHere(['run', '--list', '--only', 'receiver.latency']);
+    expect(ran.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(['receiver.latency.single', 'receiver.latency.burst']);
+  });
+});
+
+describe('exit 2: bad usage and invalid target files', () => {
+  it('--side contradicting the target file', async () => {
+    const path = writeJson('side-receiver.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
+    const ran = await cliHere(['run', '--target', path, '--side', 'service']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--side service contradicts the target file');
+  });
+  it('an invalid target file names the bad field', async () => {
+    const path = writeJson('bad-timing.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 'soon' } });
+    const ran = await cliHere(['run', '--target', path]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('/timing/replyDeadlineMs: must be integer');
+  });
+  it('a missing environment variable names the field and the variable', async () => {
+    const path = writeJson('no-env.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', callbackToken: { env: 'NOT_SET_ANYWHERE' } });
+    const ran = await cliHere(['run', '--target', path]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('/callbackToken: environment variable NOT_SET_ANYWHERE is not set');
+  });
+  it('an invalid waiver file and a bad seed', async () => {
+    const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
+    const waivers = writeJson('bad-waivers.json', [{ id: 'receiver.latency.burst' }]);
+    const ran = await cliHere(['run', '--target', target, '--waivers', waivers]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('/0/reason: is required');
+    expect((await cliHere(['run', '--target', target, '--seed', 'abc'])).code).toBe(2);
+  });
+});
+
+describe('exit 3: the target cannot be reached at all', () => {
+  it('a closed port ends the run with one line naming the address', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const path = writeJson('closed.json', { side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb` });
+    const ran = await cliHere(['run', '--target', path, '--report-dir', join(dir, 'unreachable')]);
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toBe(`collect-conformance: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\n`);
+  });
+});
+
+describe('a receiver target file: reports, exit status, waivers, no secret anywhere', () => {
+  let good: EmbeddedReceiver;
+  let faulty: EmbeddedReceiver;
+  beforeAll(async () => {
+    good = await startEmbeddedReceiver({ timeScale: 0.02 });
+    faulty = await startEmbeddedReceiver({ timeScale: 0.02, faults: ['no-token-check'] });
+  });
+  afterAll(async () => {
+    await good.close();
+    await faulty.close();
+  });
+
+  it('a correct receiver: every case PASS, exit 0, four report files, report.json valid, token nowhere', async () => {
+    const reportDir = join(dir, 'good');
+    const token = good.target.callbackToken!;
+    const ran = await cli(['run', '--target', receiverFile('good.json', good), '--report-dir', reportDir, '--seed', '77'], { MY_RECEIVER_TOKEN: token });
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('seed 77');
+    expect(ran.stdout.match(/^PASS /gm)).toHaveLength(RECEIVER_CASES.length);
+    expect(readdirSync(reportDir).sort()).toEqual([...REPORT_FILES].sort());
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { seed: number; target: Record<string, unknown> };
+    expect(validateReportJson(report)).toEqual([]);
+    expect(report.seed).toBe(77);
+    expect(report.target.callbackToken).toEqual({ env: 'MY_RECEIVER_TOKEN', value: '[REDACTED]' });
+    expect(leaks(ran, reportDir, [token])).toEqual([]);
+  });
+
+  it('a receiver with a fault: the case FAILs with evidence, exit 1, token nowhere (also not in curl lines)', async () => {
+    const reportDir = join(dir, 'faulty');
+    const token = faulty.target.callbackToken!;
+    const ran = await cliHere(['run', '--target', receiverFile('faulty.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token'], { MY_RECEIVER_TOKEN: token });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/^FAIL +receiver\.token\.missing .*answered 200, §6 rule 1 says 403/m);
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; evidence?: { exchanges?: Array<{ curl?: string }>; hooks?: unknown } }> };
+    const wrong = report.cases.find((c) => c.id === 'receiver.token.one-char-short');
+    expect(wrong?.evidence?.hooks).toBeTruthy();
+    expect(wrong?.evidence?.exchanges?.[0]?.curl).toContain('${COLLECT_CALLBACK_TOKEN%?}');
+    expect(leaks(ran, reportDir, [token, token.slice(0, -1)])).toEqual([]);
+  });
+
+  it('waiving the failures turns exit 1 into 0, and the report shows the waivers', async () => {
+    const reportDir = join(dir, 'waived');
+    const waivers = writeJson('waivers.json', [{ id: 'receiver.token.*', reason: 'token check ships next sprint', expires: '2999-12-31' }]);
+    const ran = await cliHere(['run', '--target', receiverFile('faulty2.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token', '--waivers', waivers], { MY_RECEIVER_TOKEN: faulty.target.callbackToken! });
+    expect(ran.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; waiver?: { applied: boolean } }> };
+    expect(report.cases.find((c) => c.id === 'receiver.token.missing')).toMatchObject({ verdict: 'FAIL', waiver: { applied: true } });
+    expect(report.cases.find((c) => c.id === 'receiver.token.valid')).toMatchObject({ verdict: 'PASS', waiver: { applied: false } });
+  });
+});
+
+describe('a service target file: client key, secret key and callback token appear nowhere', () => {
+  it('runs two service cases against the reference service and finds no secret in any output', async () => {
+    const service = await startEmbeddedService();
+    try {
+      const t = service.target;
+      const path = writeJson('service.json', {
+        side: 'service', baseUrl: t.baseUrl, mode: t.mode, clientId: t.clientId,
+        clientKey: { env: 'SVC_CLIENT_KEY' }, secretKey: { env: 'SVC_SECRET_KEY' }, callbackToken: { env: 'SVC_CALLBACK_TOKEN' },
+        networkCode: t.networkCode, customerNumbers: t.customerNumbers, sources: t.sources,
+        listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false }, timing: t.timing,
+      });
+      const reportDir = join(dir, 'service');
+      const secrets = [t.clientKey, t.secretKey, t.callbackToken!];
+      const ran = await cliHere(['run', '--target', path, '--report-dir', reportDir, '--only', 'service.auth.valid-accepted,service.auth.wrong-secret,service.callback.token-present'], {
+        SVC_CLIENT_KEY: t.clientKey, SVC_SECRET_KEY: t.secretKey, SVC_CALLBACK_TOKEN: t.callbackToken!,
+      });
+      expect(ran.stdout).toMatch(/3 cases: 3 PASS/);
+      expect(ran.code).toBe(0);
+      expect(leaks(ran, reportDir, secrets)).toEqual([]);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('the embedded default', () => {
+  it('run --side receiver without --target: every receiver case PASSes against the reference receiver, exit 0', async () => {
+    const reportDir = join(dir, 'embedded');
+    const ran = await cli(['run', '--side', 'receiver', '--report-dir', reportDir]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('against the embedded reference implementations');
+    expect(ran.stdout).toMatch(new RegExp(`${RECEIVER_CASES.length} cases: ${RECEIVER_CASES.length} PASS, 0 FAIL`));
+  });
+});
