@@ -47,6 +47,18 @@ export function isWaived(c: CaseResult): boolean {
   return c.waiver?.applied === true && (c.verdict === 'FAIL' || c.verdict === 'ERROR');
 }
 
+export type WaiverState = 'waived' | 'not-needed' | 'not-applied';
+
+/**
+ * What a waiver did, for display: `waived` (it excuses this observation), `not-needed` (the case
+ * passed or was skipped), `not-applied` (a failure the waiver no longer covers, e.g. expired).
+ */
+export function waiverState(c: CaseResult): WaiverState | undefined {
+  if (!c.waiver) return undefined;
+  if (c.waiver.applied) return 'waived';
+  return c.verdict === 'PASS' || c.verdict === 'SKIP' ? 'not-needed' : 'not-applied';
+}
+
 /** Durations as people read them: whole milliseconds, one decimal below 10 ms. */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return String(ms);

@@ -4,7 +4,7 @@
 // timelines as a small inline SVG chart, latency statistics.
 import { VERDICTS, type CaseResult, type Delivery, type Evidence, type RunReport, type Verdict } from '../results/index.ts';
 import { evidenceSections, latencyText } from './evidence-text.ts';
-import { compareSections, formatMs, groupBy, isWaived, specSection } from './group.ts';
+import { compareSections, formatMs, groupBy, specSection, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -104,8 +104,11 @@ function evidenceHtml(c: CaseResult): string {
   return evidenceSections(c.evidence).map((s) => `<h4>${htmlEscape(s.title)}</h4>\n<pre>${htmlEscape(s.text)}</pre>`).join('\n');
 }
 
+const WAIVER_NOTE = { waived: 'waived', 'not-needed': 'waiver on file, not needed', 'not-applied': 'waiver on file, not applied' } as const;
+
 const row = perCase((c: CaseResult): string => {
-  const verdict = `<span class="badge v-${c.verdict}">${c.verdict}</span>${isWaived(c) ? ' <span class="waiver">waived</span>' : ''}`;
+  const waiver = waiverState(c);
+  const verdict = `<span class="badge v-${c.verdict}">${c.verdict}</span>${waiver === 'waived' ? ' <span class="waiver">waived</span>' : ''}`;
   const cells = [
     `<td>${verdict}</td>`,
     `<td><code>${htmlEscape(c.id)}</code></td>`,
@@ -114,7 +117,7 @@ const row = perCase((c: CaseResult): string => {
   ];
   let detail = htmlEscape(c.title);
   if (c.waiver) {
-    detail += `<div class="waiver">${isWaived(c) ? 'waived' : 'waiver on file, not applied'}: ${htmlEscape(c.waiver.reason)}${c.waiver.expires ? ` (expires ${htmlEscape(c.waiver.expires)})` : ''}</div>`;
+    detail += `<div class="waiver">${WAIVER_NOTE[waiver ?? 'waived']}: ${htmlEscape(c.waiver.reason)}${c.waiver.expires ? ` (expires ${htmlEscape(c.waiver.expires)})` : ''}</div>`;
   }
   if (c.verdict !== 'PASS') detail += `<div class="reason">${htmlEscape(c.reason ?? '')}</div>`;
   detail += measurements(c);

@@ -7,5 +7,6 @@ export { renderMarkdown, markdownWriter } from './markdown.ts';
 export { renderHtml, htmlWriter, timelineSvg } from './html.ts';
 export { formatCaseLine, formatSummary } from './progress.ts';
 export type { ProgressOptions, SummaryOptions } from './progress.ts';
-export { caseGroup, specSection, isWaived } from './group.ts';
+export { caseGroup, specSection, isWaived, waiverState } from './group.ts';
+export type { WaiverState } from './group.ts';
 export type { ReportWriter } from './writer.ts';

@@ -3,7 +3,7 @@
 // fenced blocks (curl lines as `sh`).
 import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { evidenceSections, latencyText } from './evidence-text.ts';
-import { caseGroup, formatMs, groupBy, isWaived } from './group.ts';
+import { caseGroup, formatMs, groupBy, isWaived, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -25,7 +25,7 @@ const finding = perCase((c: CaseResult): string => {
   out.push(`### ${c.verdict}: ${mdText(c.id)}`, '');
   out.push(`${mdText(c.title)} (${c.level}, ${mdText(c.specRef)}, ${formatMs(c.durationMs)} ms)`, '');
   if (c.waiver) {
-    const note = isWaived(c) ? 'Waived' : 'Waiver on file (not applied)';
+    const note = WAIVER_NOTE[waiverState(c) ?? 'waived'];
     out.push(`> ${note}: ${mdText(c.waiver.reason)}${c.waiver.expires ? ` (expires ${mdText(c.waiver.expires)})` : ''}`, '');
   }
   out.push(`**Reason:** ${mdText(c.reason ?? '(none given)').replace(/\r?\n/g, '  \n')}`, '');
@@ -64,9 +64,10 @@ function fenced(text: string, lang = 'text'): string {
 }
 
 function verdictCell(c: CaseResult): string {
-  if (isWaived(c)) return `${c.verdict} (waived)`;
-  return c.verdict;
+  return waiverState(c) === 'waived' ? `${c.verdict} (waived)` : c.verdict;
 }
+
+const WAIVER_NOTE = { waived: 'Waived', 'not-needed': 'Waiver on file, not needed', 'not-applied': 'Waiver on file, not applied' } as const;
 
 export function renderMarkdown(report: RunReport): string {
   const out: string[] = [];

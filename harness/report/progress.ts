@@ -2,7 +2,7 @@
 // the caller says the stream is a TTY.
 import { dirname, isAbsolute, relative, sep, basename } from 'node:path';
 import { VERDICTS, type CaseResult, type RunReport, type Verdict } from '../results/index.ts';
-import { formatMs, isWaived } from './group.ts';
+import { formatMs, isWaived, waiverState } from './group.ts';
 
 export interface ProgressOptions {
   /** ANSI colours; pass `stream.isTTY === true`. Default false. */
@@ -31,7 +31,8 @@ export function formatCaseLine(result: CaseResult, options: ProgressOptions = {}
   const verdict = paint(result.verdict.padEnd(WIDTH), ANSI[result.verdict], color);
   let line = `${verdict} ${result.id}  ${formatMs(result.durationMs)} ms`;
   if (result.waiver) {
-    const mark = isWaived(result) ? `[waived: ${oneLine(result.waiver.reason)}]` : '[waiver not needed]';
+    const state = waiverState(result);
+    const mark = state === 'waived' ? `[waived: ${oneLine(result.waiver.reason)}]` : state === 'not-needed' ? '[waiver not needed]' : '[waiver not applied]';
     line += `  ${color ? paint(mark, '2', true) : mark}`;
   }
   if (result.verdict !== 'PASS' && result.reason) line += `  ${oneLine(result.reason)}`;

@@ -86,6 +86,14 @@ describe('report.md: Findings', () => {
     expect(findings).toContain('offsets (ms):   0, 100, 200, 300\nintervals (ms): 100, 100, 100');
     expect(findings).toContain('samples 50, p50 120 ms, p99 2900 ms, max 2950 ms');
   });
+  it('an expired waiver on a failure is shown as not applied, in the row and the finding', () => {
+    const report = sampleReport();
+    const c = report.cases.find((x) => x.id === 'service.sandbox.leading-zeros')!;
+    c.waiver = { reason: 'old', expires: '2020-01-01', applied: false };
+    const text = renderMarkdown(report);
+    expect(text).toContain('| `service.sandbox.leading-zeros` | MUST | FAIL |');
+    expect(text).toContain('> Waiver on file, not applied: old (expires 2020-01-01)');
+  });
   it('shows the waiver of a waived failure', () => {
     expect(findings).toContain('> Waived: vendor ticket 12 &lt;b&gt; (expires 2027-01-31)');
   });

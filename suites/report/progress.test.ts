@@ -34,6 +34,12 @@ describe('formatCaseLine: one line per finished case', () => {
     );
     expect(formatCaseLine(byId('service.sandbox.whitelisted'))).toBe('PASS  service.sandbox.whitelisted  20 ms  [waiver not needed]');
   });
+  it('an expired waiver on a failure is "not applied"; a waived WARN is "waived"', () => {
+    const expired = { ...byId('service.sandbox.leading-zeros'), reason: 'rejected; waiver expired on 2020-01-01: not applied', waiver: { reason: 'old', expires: '2020-01-01', applied: false } };
+    expect(formatCaseLine(expired)).toBe('FAIL  service.sandbox.leading-zeros  44 ms  [waiver not applied]  rejected; waiver expired on 2020-01-01: not applied');
+    const warn = { ...byId('receiver.latency.burst'), waiver: { reason: 'slow box', applied: true } };
+    expect(formatCaseLine(warn)).toBe('WARN  receiver.latency.burst  4100 ms  [waived: slow box]  p99 2900 ms is close to the 3000 ms deadline');
+  });
   it('fractional durations below 10 ms keep one decimal, others are rounded', () => {
     expect(formatCaseLine({ ...byId('receiver.token.missing'), durationMs: 3.24 })).toBe('PASS  receiver.token.missing  3.2 ms');
     expect(formatCaseLine({ ...byId('receiver.token.missing'), durationMs: 15.6 })).toBe('PASS  receiver.token.missing  16 ms');
