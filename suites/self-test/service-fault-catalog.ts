@@ -27,7 +27,7 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
   { side: 'service', fault: 'partial-signature', expect: 'FAIL', caseIds: ['service.auth.unsigned-callback_url'] },
   { side: 'service', fault: 'case-insensitive-signature', expect: 'WARN', caseIds: ['service.auth.uppercase-signature'] },
   { side: 'service', fault: 'prefix-signature-compare', expect: 'FAIL', caseIds: ['service.auth.truncated-signature'] },
-  { side: 'service', fault: 'unsorted-signature', expect: 'FAIL', caseIds: ['service.auth.unsorted-body-accepted', 'service.auth.valid-accepted'] },
+  { side: 'service', fault: 'unsorted-signature', expect: 'FAIL', caseIds: ['service.auth.unsorted-body-accepted', 'service.auth.valid-accepted', 'service.sandbox.whitelisted-accepted'] },
   { side: 'service', fault: 'encoded-signature', expect: 'FAIL', caseIds: ['service.auth.literal-url-accepted', 'service.auth.valid-accepted'] },
   { side: 'service', fault: 'ip-whitelist-off', expect: 'FAIL', caseIds: ['service.auth.ip-not-whitelisted'] },
   { side: 'service', fault: 'sandbox-numbers-off', expect: 'FAIL', caseIds: ['service.sandbox.not-whitelisted-rejected', 'service.sandbox.leading-zeros-kept'] },
