@@ -79,7 +79,9 @@ const testcase = perCase((r: CaseResult): string => {
     body.push(`      <system-out>${xmlText(`${r.verdict} (waived): ${reason}${evidence ? `\n\n${evidence}` : ''}`)}</system-out>`);
   } else if (r.verdict === 'FAIL' || r.verdict === 'ERROR') {
     const tag = r.verdict === 'FAIL' ? 'failure' : 'error';
-    body.push(`      <${tag}${attrs({ message: reason, type: r.verdict })}>${xmlText(evidence || reason)}</${tag}>`);
+    // The reason again at the top of the text: several CI views show only the element's text.
+    const text = `${r.verdict} (${r.level}, ${r.specRef}): ${reason}${evidence ? `\n\n${evidence}` : ''}`;
+    body.push(`      <${tag}${attrs({ message: reason, type: r.verdict })}>${xmlText(text)}</${tag}>`);
   } else if (r.verdict === 'SKIP') {
     body.push(`      <skipped${attrs({ message: reason })}/>`);
   } else if (r.verdict === 'WARN') {

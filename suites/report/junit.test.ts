@@ -74,6 +74,7 @@ describe('junit.xml: one element per verdict', () => {
     const f = testcase(suites, 'receiver.token.wrong')['failure'] as Node;
     expect(f['@_message']).toBe(`answered 200, expected 403; ${HOSTILE}`);
     expect(f['@_type']).toBe('FAIL');
+    expect(f['#text']).toMatch(/^FAIL \(MUST, §6 rule 1\): answered 200, expected 403; <script>/);
     expect(f['#text']).toContain('GET http://127.0.0.1:8081/callback?transaction_id=T-1&status=SUCCESS');
     expect(f['#text']).toContain('curl -sS');
     expect(f['#text']).toContain('after:  {"transaction_id":"T-1","state":"SUCCESS","actions":1}');
