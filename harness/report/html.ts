@@ -46,6 +46,8 @@ details.pass summary{color:#8c959f}
 .waiver{color:#9a6700}
 h4{margin:.6rem 0 .2rem;font-size:.9rem}
 svg text{font:11px ui-monospace,monospace;fill:#1f2328}
+.filter{margin:.5rem 0;color:#57606a}
+body:has(#hide-pass:checked) tr.r-PASS{display:none}
 `;
 
 function badge(v: Verdict, n: number): string {
@@ -126,7 +128,7 @@ const row = perCase((c: CaseResult): string => {
   const evidence = evidenceHtml(c);
   if (evidence) detail += `<details${c.verdict === 'PASS' ? ' class="pass"' : ''}><summary>evidence</summary>\n${evidence}\n</details>`;
   cells.push(`<td>${detail}</td>`, `<td class="num">${htmlEscape(formatMs(c.durationMs))} ms</td>`);
-  return `<tr id="${htmlEscape(c.id)}">${cells.join('')}</tr>`;
+  return `<tr id="${htmlEscape(c.id)}" class="r-${c.verdict}">${cells.join('')}</tr>`;
 });
 
 export function renderHtml(report: RunReport): string {
@@ -138,6 +140,8 @@ export function renderHtml(report: RunReport): string {
       report.finishedAt ? `finished ${htmlEscape(report.finishedAt)}` : 'not finished (running, or stopped early)'
     } · seed ${report.seed}</p>`,
     `<div class="badges">${VERDICTS.map((v) => badge(v, report.summary[v])).join('')}<span class="badge" style="background:#24292f">total ${report.cases.length}</span></div>`,
+    // A filter without scripts: the checkbox hides passing rows through CSS :has().
+    '<label class="filter"><input type="checkbox" id="hide-pass"> show only cases that did not pass</label>',
     `<details><summary>target (secrets redacted)</summary><pre>${htmlEscape(JSON.stringify(report.target, null, 2))}</pre></details>`,
   ];
   for (const [section, cases] of sections) {

@@ -6,7 +6,7 @@ const html = renderHtml(sampleReport());
 
 /** The row of one case, up to the next row. */
 function rowOf(id: string): string {
-  const start = html.indexOf(`<tr id="${id}">`);
+  const start = html.indexOf(`<tr id="${id}" `);
   expect(start, id).toBeGreaterThan(0);
   return html.slice(start, html.indexOf('</tr>', start));
 }
@@ -51,6 +51,11 @@ describe('index.html: summary and rows grouped by spec section', () => {
   it('one section per spec section, in section order (§5.3 < §5.4 < §6 < §8)', () => {
     const headings = [...html.matchAll(/<h2>([^<]+)<\/h2>/g)].map((m) => m[1]);
     expect(headings).toEqual(['§5.3', '§5.4', '§6', '§8']);
+  });
+  it('a checkbox hides passing rows without any script (CSS :has on r-PASS rows)', () => {
+    expect(html).toContain('<input type="checkbox" id="hide-pass">');
+    expect(html).toContain('body:has(#hide-pass:checked) tr.r-PASS{display:none}');
+    expect(html.match(/<tr id="[^"]+" class="r-PASS">/g)).toHaveLength(4);
   });
   it('a row per case', () => {
     for (const c of sampleReport().cases) rowOf(c.id);

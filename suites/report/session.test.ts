@@ -57,7 +57,7 @@ describe('ReportSession.add: a crash keeps what finished', () => {
     expect(validateReportJson(json)).toEqual([]);
     expect(XMLValidator.validate(await readFile(join(dir, 'junit.xml'), 'utf8'))).toBe(true);
     expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('receiver.token.wrong');
-    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain('<tr id="receiver.token.wrong">');
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain('<tr id="receiver.token.wrong" class="r-FAIL">');
   });
   it('leaves no temporary files behind (writes are temp file + rename)', async () => {
     const dir = join(root, 'r');
