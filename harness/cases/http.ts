@@ -52,9 +52,12 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Where curl lines take the token from, unless the target file names another variable. */
+export const DEFAULT_TOKEN_ENV = 'COLLECT_CALLBACK_TOKEN';
+
 /** The token header as sent for real, shown redacted and as `$COLLECT_CALLBACK_TOKEN` in curl. */
-export function tokenHeader(token: string): HeaderSpec {
-  return { name: TOKEN_HEADER, value: token, shown: REDACTED, shell: `"${TOKEN_HEADER}: $COLLECT_CALLBACK_TOKEN"` };
+export function tokenHeader(token: string, envName = DEFAULT_TOKEN_ENV): HeaderSpec {
+  return { name: TOKEN_HEADER, value: token, shown: REDACTED, shell: `"${TOKEN_HEADER}: $${envName}"` };
 }
 
 export function curlLine(call: HttpCall, timeoutMs: number): string {

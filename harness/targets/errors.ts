@@ -8,7 +8,8 @@ export class TargetFileError extends Error {
   /** Every problem found, `pointer: message` each. */
   readonly problems: string[];
   constructor(problems: Array<{ pointer: string; message: string }>, source?: string) {
-    const lines = problems.map((p) => `${p.pointer || '/'}: ${p.message}`);
+    // A problem with the whole document (unreadable, not JSON) has no field to name.
+    const lines = problems.map((p) => (p.pointer ? `${p.pointer}: ${p.message}` : p.message));
     super(`${source ? `${source}: ` : ''}invalid target file: ${lines.join('; ')}`);
     this.pointer = problems[0]?.pointer ?? '';
     this.problems = lines;

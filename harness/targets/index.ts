@@ -4,5 +4,5 @@ export type { ResolvedReceiverTarget, ResolvedServiceTarget, ResolvedTarget } fr
 export { TARGET_DEFAULTS, SECRET_KEYS } from './types.ts';
 export { TargetFileError, TargetUnreachable } from './errors.ts';
 export { loadTargetFile, parseTarget, TARGET_SCHEMA, TARGET_SCHEMA_URL, type ParseTargetOptions } from './load.ts';
-export { secretsOf, redactTarget } from './redact.ts';
+export { secretsOf, redactTarget, secretEnvName } from './redact.ts';
 export { probeTarget, entryUrlOf } from './probe.ts';

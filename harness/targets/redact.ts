@@ -33,3 +33,11 @@ export function redactTarget(target: ResolvedTarget): Record<string, unknown> {
   if (typeof copy.caCert === 'string') copy.caCert = `(PEM, ${copy.caCert.length} characters)`;
   return copy;
 }
+
+/**
+ * The environment variable a secret of a loaded target came from (for reproducible curl
+ * lines); undefined for a target built in memory.
+ */
+export function secretEnvName(target: ResolvedTarget, key: (typeof SECRET_KEYS)[number]): string | undefined {
+  return refsOf.get(target)?.[key]?.env;
+}

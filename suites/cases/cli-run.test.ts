@@ -182,7 +182,8 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; evidence?: { exchanges?: Array<{ curl?: string }>; hooks?: unknown } }> };
     const wrong = report.cases.find((c) => c.id === 'receiver.token.one-char-short');
     expect(wrong?.evidence?.hooks).toBeTruthy();
-    expect(wrong?.evidence?.exchanges?.[0]?.curl).toContain('${COLLECT_CALLBACK_TOKEN%?}');
+    // curl reads the token from the variable the target file names.
+    expect(wrong?.evidence?.exchanges?.[0]?.curl).toContain('${MY_RECEIVER_TOKEN%?}');
     expect(leaks(ran, reportDir, [token, token.slice(0, -1)])).toEqual([]);
   });
 

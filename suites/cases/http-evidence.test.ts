@@ -38,7 +38,7 @@ describe('Exchange: the request as shown, the answer, the curl line', () => {
 describe('receiver.token variants reach the receiver as intended (§6 rule 1)', () => {
   for (const variant of TOKEN_VARIANTS) {
     it(`${variant.leaf}: sent as described, never shown in clear`, async () => {
-      const choice = variant.make(TOKEN, seededRandom(1));
+      const choice = variant.make(TOKEN, seededRandom(1), 'COLLECT_CALLBACK_TOKEN');
       expect(typeof choice).not.toBe('string');
       if (typeof choice === 'string') return;
       const http = new HttpClient({ requestTimeoutMs: 1000 });
@@ -70,6 +70,6 @@ describe('receiver.token variants reach the receiver as intended (§6 rule 1)', 
   }
   it('different-case SKIPs for a token without letters', () => {
     const variant = TOKEN_VARIANTS.find((v) => v.leaf === 'different-case')!;
-    expect(variant.make('1234-5678', seededRandom(1))).toBe('the configured token has no letters, so it has no different-case variant');
+    expect(variant.make('1234-5678', seededRandom(1), 'COLLECT_CALLBACK_TOKEN')).toBe('the configured token has no letters, so it has no different-case variant');
   });
 });

@@ -3,9 +3,9 @@
 // must carry (requests, answers, hook readings before and after, curl lines).
 import { composeCallbackUrl, type CallbackParams } from '../../callback/index.ts';
 import type { Evidence, Level } from '../../results/index.ts';
-import type { ResolvedReceiverTarget } from '../../targets/index.ts';
+import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { HooksClient, type HookReading } from '../hooks.ts';
-import { CaseError, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
+import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
 import type { Capability, CaseContext, CaseOutcome, ConformanceCase } from '../model.ts';
 
 export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
@@ -38,6 +38,11 @@ export class ReceiverProbe {
   }
 
   /** How long a receiver that applies after replying gets before the record is judged. */
+  /** The variable curl lines read the token from: the one the target file names. */
+  get tokenEnv(): string {
+    return secretEnvName(this.target, 'callbackToken') ?? DEFAULT_TOKEN_ENV;
+  }
+
   get settleMs(): number {
     return Math.min(300, Math.max(20, Math.round(this.target.timing.replyDeadlineMs / 10)));
   }
@@ -118,7 +123,7 @@ export class ReceiverProbe {
 
   private tokenHeaders(choice: TokenChoice): HeaderSpec[] {
     if (choice === 'none') return [];
-    if (choice === 'configured') return this.target.callbackToken ? [tokenHeader(this.target.callbackToken)] : [];
+    if (choice === 'configured') return this.target.callbackToken ? [tokenHeader(this.target.callbackToken, this.tokenEnv)] : [];
     this.notes.push(`X-Callback-Token sent: ${choice.describe}`);
     return choice.headers;
   }

@@ -7,13 +7,12 @@ import { seededRandom } from '../ids.ts';
 import { describeReading, expectAppliedOnce, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
 
 const NBSP = '\u00a0';
-const ENV = 'COLLECT_CALLBACK_TOKEN';
 
 interface TokenVariant {
   leaf: string;
   title: string;
   /** The header lines to send, built from the configured token; a string is a reason to SKIP. */
-  make(token: string, random: () => number): TokenChoice | string;
+  make(token: string, random: () => number, env: string): TokenChoice | string;
 }
 
 function one(value: string, shown: string, shellValue: string, describe: string): TokenChoice {
@@ -45,39 +44,39 @@ export const TOKEN_VARIANTS: readonly TokenVariant[] = [
   },
   {
     leaf: 'wrong', title: 'a wrong token of the same length gets 403, no action',
-    make: (token, random) => {
+    make: (token, random, env) => {
       const wrong = wrongToken(token, random);
       return one(wrong, wrong, wrong, 'a random token of the same length');
     },
   },
   {
     leaf: 'one-char-short', title: 'the token minus its last character gets 403, no action',
-    make: (token) => one(token.slice(0, -1), '[REDACTED minus its last character]', `\${${ENV}%?}`, 'the token without its last character'),
+    make: (token, _random, env) => one(token.slice(0, -1), '[REDACTED minus its last character]', `\${${env}%?}`, 'the token without its last character'),
   },
   {
     leaf: 'one-char-extra', title: 'the token plus one character gets 403, no action',
-    make: (token) => one(`${token}x`, '[REDACTED]x', `\${${ENV}}x`, 'the token followed by "x"'),
+    make: (token, _random, env) => one(`${token}x`, '[REDACTED]x', `\${${env}}x`, 'the token followed by "x"'),
   },
   {
     leaf: 'different-case', title: 'the token in swapped letter case gets 403, no action',
-    make: (token) => swapCase(token) === token
+    make: (token, _random, env) => swapCase(token) === token
       ? 'the configured token has no letters, so it has no different-case variant'
-      : one(swapCase(token), '[REDACTED, letter case swapped]', `$(printf %s "$${ENV}" | tr a-zA-Z A-Za-z)`, 'the token with its letter case swapped'),
+      : one(swapCase(token), '[REDACTED, letter case swapped]', `$(printf %s "$${env}" | tr a-zA-Z A-Za-z)`, 'the token with its letter case swapped'),
   },
   {
     // Spaces and tabs around a header value are stripped by HTTP itself (RFC 9110 §5.5), so
     // the whitespace that reaches an application is a non-breaking space (byte 0xA0):
     // String.prototype.trim and its kin remove it.
     leaf: 'surrounding-whitespace', title: 'the token wrapped in non-breaking spaces gets 403, no action',
-    make: (token) => one(`${NBSP}${token}${NBSP}`, '0xA0 [REDACTED] 0xA0', `$(printf '\\240')$${ENV}$(printf '\\240')`, 'the token between two 0xA0 (non-breaking space) bytes'),
+    make: (token, _random, env) => one(`${NBSP}${token}${NBSP}`, '0xA0 [REDACTED] 0xA0', `$(printf '\\240')$${env}$(printf '\\240')`, 'the token between two 0xA0 (non-breaking space) bytes'),
   },
   {
     leaf: 'sent-twice', title: 'the header sent twice (token, then wrong) gets 403, no action',
-    make: (token, random) => {
+    make: (token, random, env) => {
       const wrong = wrongToken(token, random);
       return {
         headers: [
-          { name: TOKEN_HEADER, value: token, shown: '[REDACTED]', shell: `"${TOKEN_HEADER}: $${ENV}"` },
+          { name: TOKEN_HEADER, value: token, shown: '[REDACTED]', shell: `"${TOKEN_HEADER}: $${env}"` },
           { name: TOKEN_HEADER, value: wrong, shown: wrong },
         ],
         describe: 'two header lines: the configured token, then a wrong one (Node joins them as "token, wrong")',
@@ -88,7 +87,7 @@ export const TOKEN_VARIANTS: readonly TokenVariant[] = [
 
 async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant): Promise<CaseOutcome> {
   const token = probe.target.callbackToken!;
-  const choice = variant.make(token, seededRandom(probe.ctx.seed ^ variant.leaf.length));
+  const choice = variant.make(token, seededRandom(probe.ctx.seed ^ variant.leaf.length), probe.tokenEnv);
   if (typeof choice === 'string') return { verdict: 'SKIP', reason: choice };
   const id = probe.ctx.newTransactionId();
   if (probe.hooks) await probe.seed(id);
