@@ -1,6 +1,8 @@
 // Public face of the reference receiver: the callback endpoint of §4.3 following the receiver
 // rules of §6, the test hooks of DESIGN.md, and fault switches that make it a faulty target.
-export { startReceiver, type RunningReceiver, type ListenOptions } from './server.ts';
+// Names carry "Receiver" where another folder has the same concept, so harness/index.ts can
+// re-export every folder without clashes.
+export { startReceiver, type RunningReceiver, type ListenOptions as ReceiverListenOptions } from './server.ts';
 export {
   resolveReceiverConfig, generateTestToken, ReceiverConfigError, RECEIVER_DEFAULTS, DEFAULT_WORK_MS,
   type ReceiverConfig,
@@ -11,5 +13,7 @@ export {
 } from './config-file.ts';
 export { RECEIVER_FAULTS, RECEIVER_FAULT_NAMES, isReceiverFault, type ReceiverFault, type ReceiverFaultInfo } from './faults.ts';
 export { tokensEqual } from './token.ts';
-export { formatLogLine, type LogSink, type RequestLogEntry } from './log.ts';
-export type { TransactionRecord, TransactionState } from './store.ts';
+export {
+  formatLogLine as formatReceiverLogLine, type LogSink as ReceiverLogSink, type RequestLogEntry as ReceiverLogEntry,
+} from './log.ts';
+export type { TransactionRecord as ReceiverRecord, TransactionState as ReceiverRecordState } from './store.ts';
