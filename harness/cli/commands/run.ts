@@ -125,7 +125,10 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     io.stderr(`warning: the waiver for ${JSON.stringify(unused.id)} names no case of this run\n`);
   }
 
-  const embedded = fileTarget ? undefined : await startEmbedded(side);
+  // The embedded default starts only the sides that have selected cases.
+  const sides = new Set(selected.map((c) => c.side));
+  const embeddedSide: EmbeddedSide = sides.size === 2 ? 'all' : sides.has('service') ? 'service' : 'receiver';
+  const embedded = fileTarget ? undefined : await startEmbedded(embeddedSide);
   try {
     for (const warning of embedded?.warnings ?? []) io.stderr(`note: ${warning}\n`);
     const targets = fileTarget ? [fileTarget] : embedded!.targets;
