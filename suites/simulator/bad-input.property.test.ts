@@ -113,3 +113,33 @@ describe('bad input (§4.1, §7): never a crash, never a 5xx', () => {
     expect((await post(sim.url, '/api/v1.0/collect/', text)).status).toBe(200);
   }, 60_000);
 });
+
+describe('bad input at the HTTP level', () => {
+  async function raw(url: string, bytes: string, endAfterWrite: 'destroy' | 'wait'): Promise<string> {
+    const { connect } = await import('node:net');
+    const { port } = new URL(url);
+    return new Promise((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let got = '';
+      socket.on('data', (d) => (got += d.toString()));
+      socket.on('error', () => resolve(got));
+      socket.on('close', () => resolve(got));
+      socket.write(bytes, () => {
+        if (endAfterWrite === 'destroy') socket.destroy();
+      });
+      setTimeout(() => socket.destroy(), 1000);
+    });
+  }
+
+  it('answers malformed HTTP with 400 and survives a client that hangs up mid-body', async () => {
+    const sim = await startSimulator(testConfig());
+    try {
+      expect(await raw(sim.url, 'NOT-HTTP \x00\x01\r\n\r\n', 'wait')).toMatch(/^HTTP\/1\.1 400 /);
+      await raw(sim.url, 'POST /api/v1.0/collect/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"amount":', 'destroy');
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await post(sim.url, '/api/v1.0/collect/', JSON.stringify(validFields()))).status).toBe(200);
+    } finally {
+      await sim.close();
+    }
+  });
+});

@@ -285,3 +285,27 @@ describe('logging: one line per request, never a secret', () => {
     });
   });
 });
+
+describe('serving the API over https (config.tls)', () => {
+  it('accepts a signed collect over https from a client that trusts the certificate', async () => {
+    const { generate } = await import('selfsigned');
+    const { Agent } = await import('undici');
+    const { startSimulator } = await import('../../harness/simulator/index.ts');
+    const { testConfig } = await import('./helpers.ts');
+    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+      keySize: 2048,
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    });
+    const sim = await startSimulator(testConfig({ tls: { key: pems.private, cert: pems.cert } }));
+    const agent = new Agent({ connect: { ca: pems.cert } });
+    try {
+      expect(sim.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const answer = await post(sim.url, COLLECT, JSON.stringify(collectFields(CB)), { dispatcher: agent });
+      expect(answer.status).toBe(200);
+      await expect(post(sim.url, COLLECT, JSON.stringify(collectFields(CB)))).rejects.toThrow();
+    } finally {
+      await agent.close();
+      await sim.close();
+    }
+  });
+});
