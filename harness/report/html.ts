@@ -6,10 +6,11 @@ import { VERDICTS, type CaseResult, type Delivery, type Evidence, type RunReport
 import { evidenceSections, latencyText } from './evidence-text.ts';
 import { compareSections, formatMs, groupBy, specSection, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
+import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 
 export function htmlEscape(text: string): string {
-  return String(text)
+  return printable(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -10,19 +10,12 @@ import type { CaseResult, RunReport } from '../results/index.ts';
 import { evidenceSections, evidenceText } from './evidence-text.ts';
 import { caseGroup, groupBy, isWaived } from './group.ts';
 import { perCase } from './memo.ts';
+import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
-
-// Code points XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF):
-// written as visible `\uXXXX` text so the evidence keeps the fact that they were there.
-const FORBIDDEN = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-function clean(text: string): string {
-  return String(text).replace(FORBIDDEN, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
-}
 
 /** Escapes text content (`]]>` is harmless once `>` is escaped). */
 export function xmlText(text: string): string {
-  return clean(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Escapes an attribute value; line breaks and tabs as references so parsers keep them. */

@@ -5,6 +5,7 @@ import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { evidenceSections, latencyText } from './evidence-text.ts';
 import { caseGroup, formatMs, groupBy, isWaived, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
+import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 
 const caseRow = perCase((c: CaseResult): string =>
@@ -37,7 +38,7 @@ const finding = perCase((c: CaseResult): string => {
 
 /** A table cell: no raw `|`, line breaks, or HTML (GitHub renders inline HTML). */
 export function mdCell(text: string): string {
-  return String(text)
+  return printable(text)
     .replace(/\\/g, '\\\\')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -48,7 +49,7 @@ export function mdCell(text: string): string {
 
 /** Running text outside tables: inline HTML and markdown markup neutralised. */
 function mdText(text: string): string {
-  return String(text)
+  return printable(text)
     .replace(/\\/g, '\\\\')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -57,7 +58,8 @@ function mdText(text: string): string {
 }
 
 /** A fenced block whose fence is longer than any backtick run inside it. */
-function fenced(text: string, lang = 'text'): string {
+function fenced(raw: string, lang = 'text'): string {
+  const text = printable(raw);
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${lang}\n${text}\n${fence}`;

@@ -3,6 +3,7 @@
 import { dirname, isAbsolute, relative, sep, basename } from 'node:path';
 import { VERDICTS, type CaseResult, type RunReport, type Verdict } from '../results/index.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
+import { printable } from './printable.ts';
 
 export interface ProgressOptions {
   /** ANSI colours; pass `stream.isTTY === true`. Default false. */
@@ -16,9 +17,12 @@ function paint(text: string, code: string, on: boolean): string {
   return on ? `\u001b[${code}m${text}\u001b[39m` : text;
 }
 
-/** One line, whatever the reason holds: line breaks and runs of spaces become one space. */
+/**
+ * One line, whatever the text holds: line breaks and runs of spaces become one space, and
+ * control characters (ESC from a hostile target's answer) are shown, never sent to the terminal.
+ */
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return printable(String(text).replace(/\s+/g, ' ').trim());
 }
 
 /**
@@ -29,7 +33,7 @@ function oneLine(text: string): string {
 export function formatCaseLine(result: CaseResult, options: ProgressOptions = {}): string {
   const color = options.color === true;
   const verdict = paint(result.verdict.padEnd(WIDTH), ANSI[result.verdict], color);
-  let line = `${verdict} ${result.id}  ${formatMs(result.durationMs)} ms`;
+  let line = `${verdict} ${oneLine(result.id)}  ${formatMs(result.durationMs)} ms`;
   if (result.waiver) {
     const state = waiverState(result);
     const mark = state === 'waived' ? `[waived: ${oneLine(result.waiver.reason)}]` : state === 'not-needed' ? '[waiver not needed]' : '[waiver not applied]';
@@ -65,6 +69,6 @@ export function formatSummary(report: RunReport, files: readonly string[], optio
   }
   const lines = [line];
   const waived = report.cases.filter(isWaived);
-  if (waived.length > 0) lines.push(`${waived.length} waived: ${waived.map((c) => c.id).join(', ')}`);
+  if (waived.length > 0) lines.push(`${waived.length} waived: ${waived.map((c) => oneLine(c.id)).join(', ')}`);
   return lines.join('\n');
 }

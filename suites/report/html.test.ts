@@ -36,6 +36,10 @@ describe('index.html: text is HTML-escaped', () => {
   it('the waiver reason is escaped', () => {
     expect(rowOf('service.sandbox.leading-zeros')).toContain('waived: vendor ticket 12 &lt;b&gt; (expires 2027-01-31)');
   });
+  it('control characters and lone surrogates are shown as \\uXXXX, never written raw', () => {
+    expect(html).toContain('control \\u0001 character and a lone \\uD800 surrogate');
+    expect(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(html)).toBe(false);
+  });
   it('non-ASCII text is kept, with a utf-8 charset', () => {
     expect(html).toContain('<meta charset="utf-8">');
     expect(html).toContain('Grüße ✓ 𝄞');

@@ -69,6 +69,9 @@ describe('report.md: Findings', () => {
       else expect(findings, c.id).toContain(heading);
     }
   });
+  it('control characters and lone surrogates are shown as \\uXXXX, never written raw', () => {
+    expect(findings).toContain('control \\u0001 character and a lone \\uD800 surrogate');
+  });
   it('escapes HTML in reasons', () => {
     expect(findings).toContain('&lt;script&gt;alert("x")&lt;/script&gt; &amp; "quoted"');
     expect(findings).not.toContain('<script>');

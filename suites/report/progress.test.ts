@@ -40,6 +40,10 @@ describe('formatCaseLine: one line per finished case', () => {
     const warn = { ...byId('receiver.latency.burst'), waiver: { reason: 'slow box', applied: true } };
     expect(formatCaseLine(warn)).toBe('WARN  receiver.latency.burst  4100 ms  [waived: slow box]  p99 2900 ms is close to the 3000 ms deadline');
   });
+  it('control characters from a target never reach the terminal (ESC, C1 CSI shown as \\uXXXX)', () => {
+    const hostile = { ...byId('receiver.token.wrong'), reason: 'answered \u001b[2J\u001b]0;pwned\u0007 and \u009b31m' };
+    expect(formatCaseLine(hostile)).toBe('FAIL  receiver.token.wrong  15 ms  answered \\u001B[2J\\u001B]0;pwned\\u0007 and \\u009B31m');
+  });
   it('fractional durations below 10 ms keep one decimal, others are rounded', () => {
     expect(formatCaseLine({ ...byId('receiver.token.missing'), durationMs: 3.24 })).toBe('PASS  receiver.token.missing  3.2 ms');
     expect(formatCaseLine({ ...byId('receiver.token.missing'), durationMs: 15.6 })).toBe('PASS  receiver.token.missing  16 ms');
