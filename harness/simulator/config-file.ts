@@ -67,7 +67,12 @@ function pick(root: unknown, pointer: string): unknown {
 }
 
 /** Reads, validates and converts a config file; relative file paths are relative to it. */
-export function loadSimulatorConfigFile(path: string): { config: Partial<SimulatorConfig>; clientId?: number } {
+/** DESIGN.md "simulate": COLLECT_SANDBOX_NUMBERS, comma-separated; default 0244000001,0244000002. */
+export function sandboxNumbersFromEnv(env: NodeJS.ProcessEnv): string[] {
+  return (env['COLLECT_SANDBOX_NUMBERS'] || '0244000001,0244000002').split(',').map((n) => n.trim()).filter(Boolean);
+}
+
+export function loadSimulatorConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): { config: Partial<SimulatorConfig>; clientId?: number } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -96,7 +101,7 @@ export function loadSimulatorConfigFile(path: string): { config: Partial<Simulat
   if (file.whitelist) {
     config.whitelist = {
       sources: file.whitelist.sources ?? ['127.0.0.1', '::1'],
-      customerNumbers: file.whitelist.customerNumbers ?? [],
+      customerNumbers: file.whitelist.customerNumbers ?? sandboxNumbersFromEnv(env),
     };
   }
   if (file.outcome?.failingSuffixes) config.outcome = { failingSuffixes: file.outcome.failingSuffixes };

@@ -25,7 +25,7 @@ export interface SimulatorConfig {
   timeScale: number;
   /** Time limit of one callback delivery (headers and body), not scaled. */
   callbackTimeoutMs: number;
-  /** PEM CAs trusted for https callbacks (in addition to none: when set, only these). */
+  /** PEM CAs trusted for https callbacks; when given they replace the system roots (undici `connect.ca`). */
   callbackCa: string[];
   /** Serve the API over https. */
   tls?: { key: string; cert: string };

@@ -4,7 +4,7 @@ export { DEFAULT_CONFIG, resolveConfig, normaliseAddress, type SimulatorConfig, 
 export { SIMULATOR_FAULTS, isSimulatorFault, type SimulatorFault, type SimulatorFaultInfo } from './faults.ts';
 export { REJECTIONS, type ErrorCode } from './rejections.ts';
 export { COLLECT_PATH, TRANSACTION_STATUS_PATH } from './router.ts';
-export { loadSimulatorConfigFile, validateSimulatorConfigFile, SimulatorConfigError, type SimulatorConfigFile } from './config-file.ts';
+export { loadSimulatorConfigFile, validateSimulatorConfigFile, sandboxNumbersFromEnv, SimulatorConfigError, type SimulatorConfigFile } from './config-file.ts';
 export { credentialsFromEnv, generateCredentials, type Credentials } from './credentials.ts';
 export { TransactionStore, type Transaction, type TransactionStatus } from './store.ts';
 export { decideOutcome, type Outcome } from './outcome.ts';

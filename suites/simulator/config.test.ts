@@ -168,3 +168,13 @@ describe('harness/simulator/README.md stays in step with the code', () => {
     for (const f of SIMULATOR_FAULTS) expect(readme, f.name).toContain(`| \`${f.name}\` |`);
   });
 });
+
+describe('sandbox numbers: COLLECT_SANDBOX_NUMBERS fills what the config file leaves out', () => {
+  it('uses the env list when the file whitelists sources only, and the default list without env', async () => {
+    const { sandboxNumbersFromEnv } = await import('../../harness/simulator/index.ts');
+    const path = file('sources-only.json', { whitelist: { sources: ['127.0.0.1'] } });
+    expect(loadSimulatorConfigFile(path, { COLLECT_SANDBOX_NUMBERS: '0201111111, 0202222222' }).config.whitelist)
+      .toEqual({ sources: ['127.0.0.1'], customerNumbers: ['0201111111', '0202222222'] });
+    expect(sandboxNumbersFromEnv({})).toEqual(['0244000001', '0244000002']);
+  });
+});

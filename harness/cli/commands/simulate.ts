@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
 import {
-  startSimulator, credentialsFromEnv, loadSimulatorConfigFile, isSimulatorFault,
+  startSimulator, credentialsFromEnv, loadSimulatorConfigFile, sandboxNumbersFromEnv, isSimulatorFault,
   SIMULATOR_FAULTS, SimulatorConfigError, type SimulatorConfig, type SimulatorFault,
 } from '../../simulator/index.ts';
 
@@ -47,7 +47,7 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
   let clientId = 1;
   if (options.config) {
     try {
-      const loaded = loadSimulatorConfigFile(options.config);
+      const loaded = loadSimulatorConfigFile(options.config, env);
       fileConfig = loaded.config;
       clientId = loaded.clientId ?? 1;
     } catch (error) {
@@ -60,12 +60,11 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
     throw new UsageError(`--fault: unknown fault ${unknown.join(', ')} (see --list-faults)`, 'ERR_SIMULATOR_CONFIG');
   }
   const credentials = credentialsFromEnv(env, clientId);
-  const numbers = (env['COLLECT_SANDBOX_NUMBERS'] ?? '0244000001,0244000002').split(',').map((n) => n.trim()).filter(Boolean);
   const config: Partial<SimulatorConfig> = {
     ...fileConfig,
     clients: credentials.clients,
     callbackToken: credentials.callbackToken,
-    whitelist: fileConfig.whitelist ?? { sources: ['127.0.0.1', '::1'], customerNumbers: numbers },
+    whitelist: fileConfig.whitelist ?? { sources: ['127.0.0.1', '::1'], customerNumbers: sandboxNumbersFromEnv(env) },
     faults: [...new Set<SimulatorFault>([...(fileConfig.faults ?? []), ...(options.fault as SimulatorFault[])])],
     ...(options.timeScale !== undefined ? { timeScale: options.timeScale } : {}),
   };
