@@ -26,28 +26,65 @@ export function bodyWithFields(n: number): string {
 
 let sink = 0;
 
-/** Nanoseconds per call: warm-up, then batches until `minMs` of measured time; best of `rounds`. */
-export function nsPerOp(fn: () => unknown, minMs = 300, rounds = 5): number {
-  const warmEnd = performance.now() + Math.max(50, minMs / 3);
-  while (performance.now() < warmEnd) for (let i = 0; i < 100; i++) fn();
-  let best = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    let iterations = 0;
-    let batch = 64;
-    const start = performance.now();
-    let elapsed = 0;
-    while (elapsed < minMs / rounds) {
-      for (let i = 0; i < batch; i++) {
-        const out = fn();
-        sink ^= typeof out === 'object' && out !== null ? 1 : 0;
-      }
-      iterations += batch;
-      batch *= 2;
-      elapsed = performance.now() - start;
-    }
-    best = Math.min(best, (elapsed * 1e6) / iterations);
+/** CPU microseconds used by this process (user + system): steadier than wall time on a busy machine. */
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+function timeBatch(fn: () => unknown, iterations: number): number {
+  const start = cpuMicros();
+  for (let i = 0; i < iterations; i++) {
+    const out = fn();
+    sink ^= typeof out === 'object' && out !== null ? 1 : 0;
   }
-  return best;
+  return ((cpuMicros() - start) * 1e3) / iterations;
+}
+
+/** Iterations that take about `ms` (after a warm-up). */
+function calibrate(fn: () => unknown, ms: number): number {
+  let n = 16;
+  for (;;) {
+    const start = cpuMicros();
+    for (let i = 0; i < n; i++) fn();
+    const took = (cpuMicros() - start) / 1e3;
+    if (took >= ms / 4) return Math.max(1, Math.ceil((n * ms) / took));
+    n *= 2;
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Nanoseconds per call of `a` and of `b`, measured in alternating rounds (so a busy machine
+ * slows both alike), with the median of the per-round values and of the per-round ratios.
+ */
+export function compare(a: () => unknown, b: () => unknown, totalMs = 600, rounds = 9): { aNs: number; bNs: number; ratio: number } {
+  const perRound = totalMs / rounds / 2;
+  const na = calibrate(a, perRound);
+  const nb = calibrate(b, perRound);
+  timeBatch(a, na);
+  timeBatch(b, nb);
+  const as: number[] = [];
+  const bs: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const x = timeBatch(a, na);
+    const y = timeBatch(b, nb);
+    as.push(x);
+    bs.push(y);
+    ratios.push(x / y);
+  }
+  return { aNs: median(as), bNs: median(bs), ratio: median(ratios) };
+}
+
+/** Nanoseconds per call of one function (median of rounds). */
+export function nsPerOp(fn: () => unknown, totalMs = 300, rounds = 7): number {
+  const n = calibrate(fn, totalMs / rounds);
+  timeBatch(fn, n);
+  const xs: number[] = [];
+  for (let r = 0; r < rounds; r++) xs.push(timeBatch(fn, n));
+  return median(xs);
 }
 
 export interface SigningBenchResult {
@@ -57,14 +94,17 @@ export interface SigningBenchResult {
   ratio: number;
 }
 
-export function measure(body: string, minMs = 300): Omit<SigningBenchResult, 'fields'> {
+export function measure(body: string, totalMs = 600): Omit<SigningBenchResult, 'fields'> {
   const message = signBody(body, SECRET).message;
-  const signNs = nsPerOp(() => signBody(body, SECRET), minMs);
-  const floorNs = nsPerOp(() => {
-    JSON.parse(body);
-    return createHmac('sha256', SECRET).update(message, 'utf8').digest('hex');
-  }, minMs);
-  return { signNs, floorNs, ratio: signNs / floorNs };
+  const { aNs, bNs, ratio } = compare(
+    () => signBody(body, SECRET),
+    () => {
+      JSON.parse(body);
+      return createHmac('sha256', SECRET).update(message, 'utf8').digest('hex');
+    },
+    totalMs,
+  );
+  return { signNs: aNs, floorNs: bNs, ratio };
 }
 
 const fmt = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
@@ -72,13 +112,14 @@ const fmt = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1
 export async function benchSigning(): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out('signing: signBody (parse, canonicalise, HMAC-SHA256, hex) vs floor (JSON.parse + createHmac over the built message)');
-  const typical = measure(TYPICAL_BODY, 600);
+  out('  (CPU time per op, median of alternating rounds)');
+  const typical = measure(TYPICAL_BODY, 1500);
   out(`  typical body (6 spec fields, ${TYPICAL_BODY.length} bytes): signBody ${fmt(typical.signNs)}/op, floor ${fmt(typical.floorNs)}/op, ratio ${typical.ratio.toFixed(2)} (target ≤ ${RATIO_TARGET}) ${typical.ratio <= RATIO_TARGET ? 'OK' : 'OVER TARGET'}`);
   out('  growth with body size:');
   let previous: SigningBenchResult | undefined;
   for (const fields of [10, 100, 1000]) {
     const body = bodyWithFields(fields);
-    const r = { fields, ...measure(body, fields >= 1000 ? 600 : 400) };
+    const r = { fields, ...measure(body, fields >= 1000 ? 1200 : 800) };
     const growth = previous ? `, ×${(r.signNs / previous.signNs).toFixed(1)} for ×${fields / previous.fields} fields` : '';
     out(`    ${String(fields).padStart(4)} fields (${body.length} bytes): signBody ${fmt(r.signNs)}/op (${fmt(r.signNs / fields)}/field), floor ${fmt(r.floorNs)}/op, ratio ${r.ratio.toFixed(2)}${growth}`);
     previous = r;
