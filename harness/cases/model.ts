@@ -26,6 +26,11 @@ export interface CaseOutcome {
   verdict: Verdict;
   reason?: string;
   evidence?: Evidence;
+  /**
+   * The level that applied in this run, when the target decides it (DESIGN.md: a deadline the
+   * target file sets is a MUST; a defaulted one only a SHOULD). Default: the case's level.
+   */
+  level?: Level;
 }
 
 export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {

@@ -66,7 +66,7 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
     const result: CaseResult = {
       id: testCase.id,
       title: testCase.title,
-      level: testCase.level,
+      level: outcome.level ?? testCase.level,
       specRef: testCase.specRef,
       verdict: outcome.verdict,
       ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),

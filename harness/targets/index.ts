@@ -6,3 +6,4 @@ export { TargetFileError, TargetUnreachable } from './errors.ts';
 export { loadTargetFile, parseTarget, TARGET_SCHEMA, TARGET_SCHEMA_URL, type ParseTargetOptions } from './load.ts';
 export { secretsOf, redactTarget, secretEnvName } from './redact.ts';
 export { probeTarget, entryUrlOf } from './probe.ts';
+export { isDefaulted, type DefaultableKey } from './defaults.ts';

@@ -7,6 +7,7 @@ import ajvFormats from 'ajv-formats';
 import { TargetFileError } from './errors.ts';
 import { SECRET_KEYS, TARGET_DEFAULTS, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
 import { rememberSecretRefs } from './redact.ts';
+import { rememberDefaults } from './defaults.ts';
 
 const addFormats = ajvFormats.default;
 
@@ -62,6 +63,7 @@ export function parseTarget(json: unknown, env: Env = process.env, options: Pars
   const caCert = readCa(file, options);
   const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert) : serviceFrom(file, secrets, caCert);
   rememberSecretRefs(target, file);
+  rememberDefaults(target, file);
   return target;
 }
 

@@ -8,7 +8,7 @@ import {
 } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { exitCodeFor, type CaseResult } from '../../harness/results/index.ts';
-import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 
 const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
 
@@ -197,4 +197,26 @@ describe('waivers: reason required, expiry honoured, visible either way', () => 
     });
     expect(results[0]?.waiver?.applied).toBe(true);
   });
+});
+
+describe('receiver.latency: a deadline the target file sets is a MUST, the default a SHOULD (DESIGN.md)', () => {
+  // 5 s of work x 0.7 = 3.5 s before the reply: over the 3000 ms default.
+  let slow: EmbeddedReceiver;
+  beforeAll(async () => {
+    slow = await startEmbeddedReceiver({ timeScale: 0.7, faults: ['slow-reply'], replyDeadlineMs: 3000 });
+  });
+  afterAll(async () => slow.close());
+
+  it('over the default deadline: WARN at level SHOULD', async () => {
+    const target = parseTarget({ side: 'receiver', callbackUrl: slow.target.callbackUrl, hooksUrl: slow.target.hooksUrl, callbackToken: { env: 'T' } }, { T: slow.target.callbackToken });
+    const [result] = await runCases({ cases: RECEIVER_CASES, target, seed: 1, only: 'receiver.latency.single' });
+    expect(result).toMatchObject({ verdict: 'WARN', level: 'SHOULD' });
+    expect(result?.reason).toContain('the target file sets no replyDeadlineMs');
+  }, 15_000);
+  it('over a deadline the file sets: FAIL at level MUST', async () => {
+    const target = parseTarget({ side: 'receiver', callbackUrl: slow.target.callbackUrl, hooksUrl: slow.target.hooksUrl, callbackToken: { env: 'T' }, timing: { replyDeadlineMs: 3000 } }, { T: slow.target.callbackToken });
+    const [result] = await runCases({ cases: RECEIVER_CASES, target, seed: 1, only: 'receiver.latency.single' });
+    expect(result).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
+    expect(result?.evidence?.latency?.maxMs).toBeGreaterThan(3000);
+  }, 15_000);
 });

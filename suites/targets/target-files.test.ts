@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import {
-  loadTargetFile, parseTarget, TargetFileError, secretsOf, redactTarget, probeTarget, TargetUnreachable,
+  loadTargetFile, parseTarget, TargetFileError, secretsOf, redactTarget, probeTarget, TargetUnreachable, isDefaulted,
   type ResolvedServiceTarget,
 } from '../../harness/targets/index.ts';
 
@@ -66,6 +66,11 @@ describe('DESIGN.md target files: the documented examples load', () => {
     expect(t.timing).toEqual({ callbackTimeoutMs: 10000, retryWindowMs: 20000 });
     expect(t.customerNumbers).toEqual({ whitelisted: ['0244000001'], notWhitelisted: [] });
     expect(t.sources).toBeUndefined();
+  });
+  it('isDefaulted tells a deadline the file sets from the default', () => {
+    expect(isDefaulted(parseTarget({ side: 'receiver', callbackUrl: 'http://x.test/cb' }, {}), 'timing.replyDeadlineMs')).toBe(true);
+    expect(isDefaulted(parseTarget(receiverFile, env), 'timing.replyDeadlineMs')).toBe(false);
+    expect(isDefaulted({ side: 'receiver', callbackUrl: 'http://x.test/cb', timing: { replyDeadlineMs: 5 } }, 'timing.replyDeadlineMs')).toBe(false);
   });
   it('sources.notWhitelisted may be a proxy', () => {
     const t = parseTarget({ ...serviceFile, sources: { notWhitelisted: { proxy: 'http://127.0.0.1:3128' } } }, env) as ResolvedServiceTarget;
