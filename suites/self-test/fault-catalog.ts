@@ -12,7 +12,7 @@ export interface ReceiverFaultEntry {
   expect: 'FAIL';
   /**
    * Receiver timing for this fault, when the default does not expose it: `slow-reply` needs
-   * its scaled work to outlast the reply deadline.
+   * its scaled work (5000 ms × timeScale) to outlast the reply deadline by a wide margin.
    */
   timing?: { timeScale: number; replyDeadlineMs: number };
 }
@@ -42,7 +42,7 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
   { side: 'receiver', fault: 'racy-idempotence', expect: 'FAIL', caseIds: ['receiver.idempotence.concurrent-duplicates'] },
   {
     side: 'receiver', fault: 'slow-reply', expect: 'FAIL', caseIds: ['receiver.latency.single', 'receiver.latency.burst'],
-    timing: { timeScale: 0.1, replyDeadlineMs: 250 },
+    timing: { timeScale: 0.2, replyDeadlineMs: 500 },
   },
   { side: 'receiver', fault: '500-on-duplicate', expect: 'FAIL', caseIds: DUPLICATES },
   { side: 'receiver', fault: 'status-ignored', expect: 'FAIL', caseIds: ['receiver.outcome.failed-applied', ...UNKNOWN_STATUS] },

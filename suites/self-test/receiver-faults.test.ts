@@ -8,9 +8,10 @@ import { RECEIVER_FAULTS, type ReceiverFault } from '../../harness/receiver/inde
 import type { CaseResult } from '../../harness/results/index.ts';
 import { groupOf, RECEIVER_FAULT_CATALOG, receiverFaultTable } from './fault-catalog.ts';
 
-// Scaled timing: 5 s of fulfilment work becomes 100 ms; 300 ms is far above loopback replies
-// (also with parallel test workers) and keeps the polling of a never-applied record short.
-const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
+// Scaled timing: 5 s of fulfilment work becomes 100 ms; 500 ms is far above loopback replies
+// (also with parallel test workers on 2 cores) and keeps the polling of a never-applied
+// record short.
+const TIMING = { timeScale: 0.02, replyDeadlineMs: 500 };
 const SEED = Number(process.env.CC_SEED ?? 4242);
 
 function verdicts(results: readonly CaseResult[]): Record<string, string> {
