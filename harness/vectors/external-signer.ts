@@ -150,6 +150,7 @@ export class ExternalSigner implements Signer {
   /** Number of times the command was started, for the report. */
   starts = 0;
   private answersInRun = 0;
+  private startFailures = 0;
 
   constructor(readonly command: string, private readonly options: ExternalSignerOptions = {}) {
     this.description = command;
@@ -166,12 +167,15 @@ export class ExternalSigner implements Signer {
     const answer = await this.exchange(request);
     if (answer.kind !== 'failed') {
       this.consecutiveFailures = 0;
+      this.startFailures = 0;
       this.answersInRun++;
       return answer;
     }
     this.consecutiveFailures++;
-    // A command that exits at once and has never answered in this run will not start next time either.
-    const cannotStart = answer.code === 'ERR_SIGNER_START' && this.answersInRun === 0;
+    // A command that has never answered in this run and exits at once twice in a row (so not
+    // because of one body it choked on) will not start next time either.
+    this.startFailures = answer.code === 'ERR_SIGNER_START' ? this.startFailures + 1 : 0;
+    const cannotStart = this.startFailures >= 2 && this.answersInRun === 0;
     if (cannotStart || this.consecutiveFailures >= this.maxConsecutiveFailures) {
       this.givenUp = {
         code: answer.code,

@@ -139,7 +139,7 @@ describe('ERR_SIGNER_PROTOCOL: a line that is not an answer is ERROR for that ve
   });
 });
 
-describe('ERR_SIGNER_START: a command that exits at once is not retried for every vector', () => {
+describe('ERR_SIGNER_START: a command that exits at once is tried twice, not once per vector', () => {
   it.each([
     ['a script that exits at once', fixtureCommand('cannot-start-signer.mjs'), 'fixture: missing configuration'],
     ['a command that does not exist', 'collect-conformance-no-such-signer', 'not found'],
@@ -148,7 +148,16 @@ describe('ERR_SIGNER_START: a command that exits at once is not retried for ever
     expect(run.results.map((r) => r.verdict)).toEqual(Array(8).fill('ERROR'));
     expect(run.results[0]?.reason).toMatch(/^ERR_SIGNER_START: the signer exited with code \d+ right after starting/);
     expect(run.results[0]?.reason).toContain(stderr);
+    expect(run.results[1]?.reason).toMatch(/^ERR_SIGNER_START: the signer exited/);
+    expect(run.results[2]?.reason).toMatch(/^ERR_SIGNER_START: not sent: the signer command cannot be started/);
     expect(run.results[7]?.reason).toMatch(/^ERR_SIGNER_START: not sent: the signer command cannot be started/);
-    expect(run.signer.starts).toBe(1);
+    expect(run.signer.starts).toBe(2);
+  });
+  it('a signer that dies on the first body only is restarted and signs the rest', async () => {
+    const run = await runSigner(fixtureCommand('crash-signer.mjs', 'vectors.signature.1'), dir);
+    expect(run.results[0]?.verdict).toBe('ERROR');
+    expect(run.results[0]?.reason).toContain('fixture: giving up on vectors.signature.1');
+    expect(run.results.slice(1).map((r) => r.verdict)).toEqual(Array(7).fill('PASS'));
+    expect(run.signer.starts).toBe(2);
   });
 });
