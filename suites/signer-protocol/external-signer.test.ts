@@ -161,3 +161,23 @@ describe('ERR_SIGNER_START: a command that exits at once is tried twice, not onc
     expect(run.signer.starts).toBe(2);
   });
 });
+
+describe('end of run: stdin is closed, and a signer that does not exit is killed with its process group', () => {
+  it('a lingering child of the signer command is gone after close()', async () => {
+    const marker = `sleep 31.${process.pid}`;
+    const command = `${fixtureCommand('correct-signer.mjs')}; ${marker}`;
+    const started = Date.now();
+    const run = await runSigner(command, dir, { closeGraceMs: 200 });
+    expect(run.results.every((r) => r.verdict === 'PASS')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const { execFileSync } = await import('node:child_process');
+    const alive = (() => {
+      try {
+        return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim();
+      } catch {
+        return ''; // pgrep exits 1 when nothing matches
+      }
+    })();
+    expect(alive).toBe('');
+  });
+});
