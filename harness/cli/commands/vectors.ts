@@ -26,7 +26,9 @@ Signer protocol (for --signer):
   No answer within the time limit (5 s) is an ERROR (ERR_SIGNER_TIMEOUT); so are a line that is
   not a valid answer or carries another id (ERR_SIGNER_PROTOCOL), a signer that exits
   mid-run (ERR_SIGNER_CRASHED) or cannot start (ERR_SIGNER_START). After such a failure the
-  signer is restarted for the remaining vectors; after 3 failures in a row it is given up on.
+  signer is restarted for the remaining vectors; after 3 failures in a row (2 for a command
+  that never starts) the rest are ERROR without being sent. The secrets in the vector files
+  are published test values, not credentials.
 
 Verdicts: a valid vector passes when message and signature match exactly; an invalid vector
 passes when the signature differs from the presented (tampered) one; an acceptable vector
