@@ -105,7 +105,9 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   if (options.side !== undefined && !['service', 'receiver', 'all'].includes(options.side)) {
     throw new UsageError(`--side: must be service, receiver or all (got ${JSON.stringify(options.side)})`);
   }
-  const fileTarget = options.target !== undefined ? loadTarget(options.target, io.env) : undefined;
+  // A listing needs the target's side, not its secrets: every variable reads as set.
+  const env = options.list ? new Proxy({}, { get: () => 'not-needed-for-list' }) : io.env;
+  const fileTarget = options.target !== undefined ? loadTarget(options.target, env) : undefined;
   if (fileTarget && options.side && options.side !== 'all' && options.side !== fileTarget.side) {
     throw new UsageError(`--side ${options.side} contradicts the target file ${options.target}, which is a ${fileTarget.side} target`);
   }
