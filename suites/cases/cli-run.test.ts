@@ -97,7 +97,7 @@ describe('run --list: every case, without touching a target', () => {
       expect(ran.stdout).toMatch(new RegExp(`^${c.id.replace(/\./g, '\\.')}\\s+${c.level}\\s+${c.specRef.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+${c.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     }
   });
-  it('with --target: the file's side, and no secret needed', async () => {
+  it('with --target: the side the file names, and no secret needed', async () => {
     const path = writeJson('list-target.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', callbackToken: { env: 'UNSET_FOR_LIST' } });
     const ran = await cliHere(['run', '--list', '--target', path]);
     expect(ran.code).toBe(0);
