@@ -54,8 +54,10 @@ export class ReceiverProbe {
     return evidence;
   }
 
+  /** A PASS keeps only what it measured and its notes (e.g. "no test hooks: …"), not the exchanges. */
   pass(extra?: Evidence): CaseOutcome {
-    return extra ? { verdict: 'PASS', evidence: { ...extra, ...(this.notes.length ? { notes: this.notes } : {}) } } : { verdict: 'PASS' };
+    const evidence: Evidence = { ...extra, ...(this.notes.length ? { notes: [...this.notes] } : {}) };
+    return Object.keys(evidence).length > 0 ? { verdict: 'PASS', evidence } : { verdict: 'PASS' };
   }
 
   fail(reasons: string | string[], extra?: Evidence): CaseOutcome {
