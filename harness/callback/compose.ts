@@ -35,6 +35,8 @@ export function composeCallbackUrl(callbackUrl: string, params: CallbackParams):
   const base = hashAt === -1 ? callbackUrl : callbackUrl.slice(0, hashAt);
   const fragment = hashAt === -1 ? '' : callbackUrl.slice(hashAt);
   const query = encodeCallbackQuery(params);
-  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  // Only the query's own first `?` can be bare: `?next=/done?` is a query ending in a literal `?`.
+  const queryAt = base.indexOf('?');
+  const separator = queryAt === -1 ? '?' : queryAt === base.length - 1 || base.endsWith('&') ? '' : '&';
   return base + separator + query + fragment;
 }

@@ -12,12 +12,10 @@ export function canonicalPairs(rawBody: string, profile: CanonicalProfile = SUIT
 
 /** §5.1 step 3: `k1=v1&k2=v2…`, nothing encoded. */
 export function joinPairs(pairs: readonly Pair[]): string {
-  let message = '';
-  for (let i = 0; i < pairs.length; i++) {
-    const [k, v] = pairs[i]!;
-    message += (i === 0 ? '' : '&') + k + '=' + v;
-  }
-  return message;
+  // Array.join gives one flat string; `+=` would build a rope that HMAC has to flatten again.
+  const parts = new Array<string>(pairs.length);
+  for (let i = 0; i < pairs.length; i++) parts[i] = pairs[i]![0] + '=' + pairs[i]![1];
+  return parts.join('&');
 }
 
 export function canonicalMessage(rawBody: string, profile: CanonicalProfile = SUITE_PROFILE): string {
@@ -54,16 +52,17 @@ function dedupeInBodyOrder(members: readonly RawMember[], rule: CanonicalProfile
   return chosen.size === members.length ? members : [...chosen.values()];
 }
 
-/** After a stable sort, duplicates of a key stand together in body order: keep first or last. */
+/** After a stable sort, duplicates of a key stand together in body order: keep first or last (in place). */
 function collapseDuplicates(sorted: RawMember[], rule: CanonicalProfile['duplicateKeys']): RawMember[] {
   if (rule === 'all') return sorted;
-  const out: RawMember[] = [];
-  for (const member of sorted) {
-    const previous = out[out.length - 1];
-    if (previous === undefined || previous.key !== member.key) out.push(member);
-    else if (rule === 'last') out[out.length - 1] = member;
+  let kept = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const member = sorted[i]!;
+    if (kept === 0 || sorted[kept - 1]!.key !== member.key) sorted[kept++] = member;
+    else if (rule === 'last') sorted[kept - 1] = member;
   }
-  return out;
+  sorted.length = kept;
+  return sorted;
 }
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;

@@ -60,14 +60,14 @@ class Reader {
   value(): RawValue {
     this.skipWs();
     const start = this.pos;
-    const ch = this.peek();
-    if (ch === '{') return this.object(start);
-    if (ch === '[') return this.array(start);
-    if (ch === '"') {
+    const c = this.text.charCodeAt(start);
+    if (c === 0x22) {
       const value = this.string();
       return { kind: 'string', value, raw: this.text.slice(start, this.pos) };
     }
-    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.number(start);
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number(start);
+    if (c === 0x7b) return this.object(start);
+    if (c === 0x5b) return this.array(start);
     for (const [word, made] of LITERALS) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
@@ -136,10 +136,12 @@ class Reader {
     let out = '';
     for (;;) {
       // Copy the longest run without a quote, backslash or control character in one slice.
-      PLAIN_RUN.lastIndex = this.pos;
-      if (PLAIN_RUN.test(this.text)) {
-        out += this.text.slice(this.pos, PLAIN_RUN.lastIndex);
-        this.pos = PLAIN_RUN.lastIndex;
+      const text = this.text;
+      let end = this.pos;
+      for (let c = text.charCodeAt(end); end < text.length && c !== 0x22 && c !== 0x5c && c >= 0x20; c = text.charCodeAt(++end));
+      if (end > this.pos) {
+        out += text.slice(this.pos, end);
+        this.pos = end;
       }
       if (this.atEnd()) this.fail('unterminated string');
       const c = this.text.charCodeAt(this.pos);
@@ -170,7 +172,6 @@ class Reader {
 
 // RFC 8259 §6: -? int frac? exp?
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const PLAIN_RUN = /[^"\\\u0000-\u001f]+/y;
 
 const LITERALS: ReadonlyArray<[string, RawValue]> = [
   ['true', { kind: 'boolean', value: true, raw: 'true' }],

@@ -1,5 +1,5 @@
 // §5.1 steps 4–5 and §5.2: HMAC-SHA256 over the message, hex, and the Authorization header.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { canonicalPairs, joinPairs, type Pair } from './canonicalise.ts';
 import { SUITE_PROFILE, type CanonicalProfile } from './profile.ts';
 import { SigningError } from './errors.ts';
@@ -18,9 +18,24 @@ export interface SignOptions {
   profile?: CanonicalProfile;
 }
 
+// A run signs thousands of bodies with a handful of secrets: a KeyObject per secret saves
+// re-importing the key on every call. Bounded, so a fuzzing run cannot grow it.
+const keyCache = new Map<string, KeyObject>();
+const KEY_CACHE_LIMIT = 64;
+
+function hmacKey(secret: string): KeyObject {
+  let key = keyCache.get(secret);
+  if (key === undefined) {
+    if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
 /** hex(HMAC_SHA256(secret_key, message)), lower-case hex. */
 export function hmacHex(secret: string, message: string): string {
-  return createHmac('sha256', secret).update(message, 'utf8').digest('hex');
+  return createHmac('sha256', hmacKey(secret)).update(message, 'utf8').digest('hex');
 }
 
 export function authorizationHeader(clientKey: string, signature: string): string {
