@@ -117,6 +117,24 @@ describe('ERROR: a target that hangs, resets or answers garbage; the run goes on
   });
 });
 
+describe('a receiver that dies mid-run: ERROR on the cases after, the run goes on', () => {
+  it('the cases after the crash ERROR with the refused connection; the one before PASSes', async () => {
+    const doomed = await startEmbeddedReceiver(TIMING);
+    let closed = false;
+    const results = await runCases({
+      cases: RECEIVER_CASES, target: doomed.target, seed: 1, only: 'receiver.outcome',
+      onResult: async () => {
+        if (!closed) {
+          closed = true;
+          await doomed.close();
+        }
+      },
+    });
+    expect(results.map((r) => r.verdict)).toEqual(['PASS', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
+    expect(results[1]?.reason).toMatch(/refused|ECONNREFUSED/);
+  });
+});
+
 describe('a case: time limit, thrown error, duration, results as they finish', () => {
   it('a case that never ends is ERROR after caseTimeoutMs, and its signal is aborted', async () => {
     let signal: AbortSignal | undefined;
