@@ -17,8 +17,11 @@ export function checkSource(remoteAddress: string | undefined, allowed: Readonly
   return source;
 }
 
-export function readAuthorization(header: string | string[] | undefined): ParsedAuthorization {
+/** The parsed header; undefined only with `authorization-optional` and no header at all. */
+export function readAuthorization(header: string | string[] | undefined, faults: FaultSet): ParsedAuthorization | undefined {
   if (header === undefined || header === '') {
+    // The "verify if present" bug: the check hangs on the header instead of requiring it.
+    if (faults.has('authorization-optional')) return undefined;
     throw new Rejection('MISSING_AUTHORIZATION', 'the Authorization header is required: "HMAC {client_key}:{signature}"');
   }
   if (Array.isArray(header)) throw new Rejection('MALFORMED_AUTHORIZATION', 'the Authorization header is sent more than once');
@@ -31,13 +34,14 @@ export function readAuthorization(header: string | string[] | undefined): Parsed
 
 /** The client named by client_key (or, with `client-key-ignored`, by the body's client_id). */
 export function findClient(
-  clients: readonly SimulatorClient[], auth: ParsedAuthorization, members: readonly RawMember[], faults: FaultSet,
+  clients: readonly SimulatorClient[], auth: ParsedAuthorization | undefined, members: readonly RawMember[], faults: FaultSet,
 ): SimulatorClient {
-  if (faults.has('client-key-ignored')) {
-    const raw = members.find((m) => m.key === 'client_id')?.value;
-    const id = raw?.kind === 'number' ? Number(raw.raw) : raw?.kind === 'string' ? Number(raw.value) : NaN;
-    const byId = clients.find((c) => c.clientId === id);
+  if (faults.has('client-key-ignored') || auth === undefined) {
+    const byId = clientOfBody(clients, members);
     if (byId) return byId;
+  }
+  if (auth === undefined) {
+    throw new Rejection('MISSING_AUTHORIZATION', 'the Authorization header is required when the body names no known client_id');
   }
   // Not secret-dependent timing worth hiding: client keys identify, they do not authenticate.
   const client = clients.find((c) => c.clientKey === auth.clientKey);
@@ -45,12 +49,33 @@ export function findClient(
   return client;
 }
 
+function clientOfBody(clients: readonly SimulatorClient[], members: readonly RawMember[]): SimulatorClient | undefined {
+  const raw = members.find((m) => m.key === 'client_id')?.value;
+  const id = raw?.kind === 'number' ? Number(raw.raw) : raw?.kind === 'string' ? Number(raw.value) : NaN;
+  return clients.find((c) => c.clientId === id);
+}
+
+/**
+ * `client-id-unsigned`: "the key already names the client", so the body's client_id is
+ * overwritten with the key's before anything reads it. Correct requests still verify (their
+ * client_id is the key's); a client_id changed after signing is replaced, so it verifies too,
+ * and no CLIENT_ID_MISMATCH can arise. The body's client_id is, in effect, not signed.
+ */
+export function withKeyClientId(members: RawMember[], client: SimulatorClient, faults: FaultSet): RawMember[] {
+  if (!faults.has('client-id-unsigned')) return members;
+  const raw = String(client.clientId);
+  return members.map((m) => (m.key === 'client_id' ? { key: m.key, value: { kind: 'number', raw } } : m));
+}
+
 const BODY_ORDER = profileOf(findAlternative('body-order')!);
 const URL_ENCODED = profileOf(findAlternative('url-encoded-values')!);
 
 /** §5.1/§5.2: recompute the signature over the raw body's members and compare in constant time. */
-export function checkSignature(rawBody: string, members: readonly RawMember[], secret: string, presented: string, faults: FaultSet): void {
-  if (faults.has('no-signature-check')) return;
+export function checkSignature(
+  rawBody: string, members: readonly RawMember[], secret: string, auth: ParsedAuthorization | undefined, faults: FaultSet,
+): void {
+  if (faults.has('no-signature-check') || auth === undefined) return;
+  const presented = auth.signature;
   let profile: CanonicalProfile = SUITE_PROFILE;
   if (faults.has('unsorted-signature')) profile = BODY_ORDER;
   if (faults.has('encoded-signature')) profile = URL_ENCODED;

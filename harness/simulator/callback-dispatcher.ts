@@ -132,7 +132,7 @@ export class CallbackDispatcher {
   }
 
   private async deliver(tx: Transaction, status: 'SUCCESS' | 'FAILED', label: string): Promise<Result> {
-    const delivery = buildDelivery(tx, status, this.config.callbackToken, this.faults);
+    const delivery = buildDelivery(tx, status, this.config.callbackToken, this.faults, this.config.mode);
     let result: Result;
     try {
       const response = await request(delivery.url, {

@@ -1,5 +1,5 @@
 // One callback delivery (§4.3, §6): method, URL composed by the shared composer, token header.
-// The URL-, status-, id- and token-faults bend exactly one of these.
+// The URL-, status-, id-, token- and transport-faults bend exactly one of these.
 import { createHmac } from 'node:crypto';
 import { composeCallbackUrl, encodeCallbackQuery } from '../callback/index.ts';
 import type { FaultSet } from './faults.ts';
@@ -16,6 +16,7 @@ const MESSAGE_MARK = 'SIMULATORMESSAGEMARK';
 
 export function buildDelivery(
   tx: Transaction, status: 'SUCCESS' | 'FAILED', callbackToken: string, faults: FaultSet,
+  mode: 'sandbox' | 'production' = 'sandbox',
 ): DeliveryRequest {
   const params = {
     transaction_id: faults.has('wrong-transaction-id') ? tx.internalId : tx.transactionId,
@@ -24,10 +25,10 @@ export function buildDelivery(
   };
   let url: string;
   if (faults.has('always-question-mark')) {
-    const hashAt = tx.callbackUrl.indexOf('#');
-    url = hashAt === -1
-      ? `${tx.callbackUrl}?${encodeCallbackQuery(params)}`
-      : `${tx.callbackUrl.slice(0, hashAt)}?${encodeCallbackQuery(params)}${tx.callbackUrl.slice(hashAt)}`;
+    url = appendWith('?', tx.callbackUrl, encodeCallbackQuery(params));
+  } else if (faults.has('always-ampersand')) {
+    // Right for a URL with a query of its own, wrong without one: …/cb&transaction_id=…
+    url = appendWith('&', tx.callbackUrl, encodeCallbackQuery(params));
   } else if (faults.has('drop-existing-query')) {
     url = composeCallbackUrl(withoutQuery(tx.callbackUrl), params);
   } else if (faults.has('message-percent20')) {
@@ -36,11 +37,23 @@ export function buildDelivery(
   } else {
     url = composeCallbackUrl(tx.callbackUrl, params);
   }
+  if (faults.has('https-downgrade') && mode === 'production' && url.startsWith('https://')) {
+    // Same host and port, plain http: the scheme was rewritten, the port was not.
+    url = `http://${url.slice('https://'.length)}`;
+  }
   const headers: Record<string, string> = {};
   if (!faults.has('no-token')) {
     headers['x-callback-token'] = faults.has('wrong-token') ? staleToken(callbackToken) : callbackToken;
   }
   return { method: faults.has('post-callbacks') ? 'POST' : 'GET', url, headers };
+}
+
+/** The parameters after `separator`, before any fragment: the composition bugs' shared shape. */
+function appendWith(separator: '?' | '&', callbackUrl: string, query: string): string {
+  const hashAt = callbackUrl.indexOf('#');
+  return hashAt === -1
+    ? `${callbackUrl}${separator}${query}`
+    : `${callbackUrl.slice(0, hashAt)}${separator}${query}${callbackUrl.slice(hashAt)}`;
 }
 
 function withoutQuery(url: string): string {

@@ -4,6 +4,8 @@
 
 export type SimulatorFault =
   | 'no-signature-check'
+  | 'authorization-optional'
+  | 'client-id-unsigned'
   | 'client-key-ignored'
   | 'partial-signature'
   | 'case-insensitive-signature'
@@ -14,6 +16,7 @@ export type SimulatorFault =
   | 'sandbox-numbers-off'
   | 'numbers-as-integers'
   | 'always-question-mark'
+  | 'always-ampersand'
   | 'drop-existing-query'
   | 'message-percent20'
   | 'lowercase-status'
@@ -28,7 +31,8 @@ export type SimulatorFault =
   | 'conflicting-duplicates'
   | 'failed-as-success'
   | 'no-callback'
-  | 'plain-http-in-production';
+  | 'plain-http-in-production'
+  | 'https-downgrade';
 
 export interface SimulatorFaultInfo {
   name: SimulatorFault;
@@ -38,6 +42,8 @@ export interface SimulatorFaultInfo {
 
 export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'no-signature-check', specRef: '§5.2, §7', description: 'the Authorization header is parsed and the client found, but the signature is never compared: any signature is accepted' },
+  { name: 'authorization-optional', specRef: '§5.2', description: 'the "verify if present" bug: a request without an Authorization header is processed unverified, for the client named by its client_id' },
+  { name: 'client-id-unsigned', specRef: '§5.1 step 1, §5.2', description: 'client_id is taken from the client_key, not the body: the body\'s client_id is overwritten with the key\'s client before the signature is computed, so a client_id changed after signing verifies and is accepted (acted on for the key\'s client)' },
   { name: 'client-key-ignored', specRef: '§5.2', description: 'the client is looked up by client_id from the body; the client_key of the Authorization header is not checked' },
   { name: 'partial-signature', specRef: '§5.1 step 1', description: 'the verifier also accepts a signature over the pairs without callback_url (a legacy field list), so callback_url is not covered: it can be changed after signing' },
   { name: 'case-insensitive-signature', specRef: '§5.1 step 5', description: 'the presented signature is lower-cased before comparing, so upper-case hex is accepted' },
@@ -48,6 +54,7 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'sandbox-numbers-off', specRef: '§5.3', description: 'in sandbox mode, customer numbers are not checked against the Numbers whitelist' },
   { name: 'numbers-as-integers', specRef: '§2.1, §5.3', description: 'the sandbox whitelist compares customer numbers after String(Number(x)), so leading zeros are lost (0244000001 and 244000001 match)' },
   { name: 'always-question-mark', specRef: '§6 URL composition', description: 'the callback parameters are always appended with ?, even when the callback URL already has a query string' },
+  { name: 'always-ampersand', specRef: '§6 URL composition', description: 'the callback parameters are always appended with &, even when the callback URL has no query string (…/cb&transaction_id=…)' },
   { name: 'drop-existing-query', specRef: '§6 URL composition', description: 'the query string of the callback URL is dropped before the parameters are appended' },
   { name: 'message-percent20', specRef: '§6 Parameters', description: 'message spaces are sent as %20 (encodeURIComponent) instead of +' },
   { name: 'lowercase-status', specRef: '§4.3, §6 Parameters', description: 'status is sent in lower case (success, failed)' },
@@ -63,6 +70,7 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'failed-as-success', specRef: '§3, §6 Semantics', description: 'the callback status is always SUCCESS, also for transactions that FAILED' },
   { name: 'no-callback', specRef: '§3, §6 Trigger', description: 'no callback is ever sent' },
   { name: 'plain-http-in-production', specRef: '§2.1, §6 Transport', description: 'in production mode, http:// callback URLs are accepted and called' },
+  { name: 'https-downgrade', specRef: '§6 Transport', description: 'in production mode, an https:// callback URL is called over plain http on the same host and port (a TLS receiver sees a failed handshake, no callback)' },
 ] satisfies SimulatorFaultInfo[]);
 
 const NAMES = new Set<string>(SIMULATOR_FAULTS.map((f) => f.name));

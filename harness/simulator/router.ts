@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimulatorContext } from './context.ts';
 import { normaliseAddress } from './config.ts';
-import { checkSource, readAuthorization, findClient, checkSignature } from './auth.ts';
+import { checkSource, readAuthorization, findClient, checkSignature, withKeyClientId } from './auth.ts';
 import { readBody, checkContentType, decodeUtf8 } from './http-body.ts';
 import { readJsonMembers } from './json-body.ts';
 import { handleCollect, type Accepted, type SignedRequest } from './collect.ts';
@@ -67,10 +67,11 @@ function check(ctx: SimulatorContext, req: IncomingMessage, path: string, body: 
     throw new Rejection('BODY_TOO_LARGE', `the body exceeds ${ctx.config.maxBodyBytes} bytes`);
   }
   const text = decodeUtf8(body.bytes);
-  const auth = readAuthorization(req.headers['authorization']);
-  const members = readJsonMembers(text);
-  const client = findClient(ctx.config.clients, auth, members, ctx.faults);
-  checkSignature(text, members, client.secretKey, auth.signature, ctx.faults);
+  const auth = readAuthorization(req.headers['authorization'], ctx.faults);
+  const parsed = readJsonMembers(text);
+  const client = findClient(ctx.config.clients, auth, parsed, ctx.faults);
+  const members = withKeyClientId(parsed, client, ctx.faults);
+  checkSignature(text, members, client.secretKey, auth, ctx.faults);
   return handler(ctx, { members, client });
 }
 

@@ -65,6 +65,16 @@ const CASES: Record<SimulatorFault, FaultCase> = {
     observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { secret: 'wrong-secret' }).then((a) => a.status),
     correct: 401, faulty: 200,
   },
+  'authorization-optional': {
+    scenario: 'a collect without an Authorization header',
+    observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { authorization: null }).then((a) => a.status),
+    correct: 401, faulty: 200,
+  },
+  'client-id-unsigned': {
+    scenario: 'a canonically signed collect whose client_id was changed (2 → 7) after signing',
+    observe: (env) => sendSigned(env, collectFields('https://m.example/cb'), canonical, (b) => b.replace('"client_id":2', '"client_id":7')),
+    correct: 401, faulty: 200,
+  },
   'client-key-ignored': {
     scenario: 'a correctly signed collect naming an unknown client_key',
     observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { clientKey: 'ck_nobody_has_this' }).then((a) => a.status),
@@ -129,6 +139,11 @@ const CASES: Record<SimulatorFault, FaultCase> = {
     scenario: 'a callback URL with a query string of its own',
     observe: async (env) => (await first(env)).url.split('transaction_id=')[0],
     correct: '/cb?order=42&', faulty: '/cb?order=42?',
+  },
+  'always-ampersand': {
+    scenario: 'a callback URL without a query string',
+    observe: async (env) => (await first(env, {}, '/cb')).url.split('transaction_id=')[0],
+    correct: '/cb?', faulty: '/cb&',
   },
   'drop-existing-query': {
     scenario: 'a callback URL with a query string of its own',
@@ -219,6 +234,17 @@ const CASES: Record<SimulatorFault, FaultCase> = {
       return { status: answer.status, deliveries: env.listener.deliveries.length };
     },
     correct: { status: 400, deliveries: 0 }, faulty: { status: 200, deliveries: 1 },
+  },
+  'https-downgrade': {
+    scenario: 'a production collect with an https:// callback URL whose port answers plain http',
+    config: { mode: 'production' },
+    observe: async (env) => {
+      // A plain listener makes the downgrade visible: TLS to it fails, plain http arrives.
+      const answer = await collect(env.sim, collectFields(`${env.listener.url.replace(/^http:/, 'https:')}/cb`));
+      await sleep(250);
+      return { status: answer.status, deliveries: env.listener.deliveries.map((d) => d.method) };
+    },
+    correct: { status: 200, deliveries: [] }, faulty: { status: 200, deliveries: ['GET'] },
   },
 };
 
