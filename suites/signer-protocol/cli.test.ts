@@ -79,6 +79,23 @@ describe('vectors: exit 1 on a FAIL or ERROR, each named on its line', () => {
     expect(ran.stdout).toMatch(/^WARN\s+vectors\.signature\.3\s.*follows alternative `locale-order`/m);
     expect(reportOf(dir).cases.find((c) => c.id === 'vectors.signature.2')?.reason).toContain('locale-order');
   });
+  it.each([
+    // ASCII key-order vectors are valid: byte order is what "ascending" means in every default sort.
+    ['locale-signer.mjs', 'locale-order', ['vectors.signature.7', 'vectors.signature.8', 'vectors.signature.18']],
+    ['encoding-signer.mjs', 'url-encoded-values', ['vectors.signature.19']],
+  ])('published vectors: %s fails, naming %s on the vectors it gets wrong', async (fixture, label, ids) => {
+    const dir = join(work, `published-${label}`);
+    const ran = await cli(['vectors', '--report-dir', dir, '--signer', fixtureCommand(fixture)]);
+    expect(ran.code).toBe(1);
+    const cases = reportOf(dir).cases;
+    for (const id of ids) {
+      const found = cases.find((c) => c.id === id);
+      expect(found?.verdict, id).toBe('FAIL');
+      expect(found?.reason, id).toContain(`\`${label}\``);
+    }
+    // A faulty signer is never blamed where it agrees with the suite.
+    expect(cases.find((c) => c.id === 'vectors.signature.6')?.verdict).toBe('PASS');
+  });
   it('a hanging signer: ERROR for that vector, the rest still run', async () => {
     const dir = join(work, 'hang');
     const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir, '--timeout', '400', '--signer', fixtureCommand('hang-signer.mjs', 'vectors.signature.4')]);

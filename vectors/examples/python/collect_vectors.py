@@ -98,9 +98,10 @@ def compose_callback_url(callback_url, params):
     """§6: the URL kept intact, parameters appended with ? or & (before any #fragment)."""
     base, hash_sign, fragment = callback_url.partition("#")
     query = "&".join(name + "=" + form_encode(params[name]) for name in CALLBACK_PARAMS)
+    # Only the query's own first ? can be bare: "?next=/done?" is a query ending in a literal ?.
     if "?" not in base:
         joiner = "?"
-    elif base.endswith("?") or base.endswith("&"):
+    elif base.index("?") == len(base) - 1 or base.endswith("&"):
         joiner = ""
     else:
         joiner = "&"

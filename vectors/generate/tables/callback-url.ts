@@ -79,4 +79,5 @@ export const CALLBACK_URL_ROWS: CallbackUrlRow[] = [
   { tcId: 34, comment: "! ' ( ) in message: kept by encodeURIComponent", flags: ['EncoderDifference'], specRef: '§6 Parameters', callbackUrl: CB, params: msg("paid (in full)! it's done"), result: 'acceptable' },
   { tcId: 35, comment: 'existing query, fragment and a message with spaces', flags: ['Fragment', 'ExistingQuery', 'MessageSpaces'], specRef: '§6 URL composition', callbackUrl: `${CB}?order=17&#top`, params: msg('Payment received in full'), result: 'acceptable' },
   { tcId: 36, comment: 'plain URL over http (production refuses it elsewhere)', flags: ['NoQuery'], specRef: '§6 URL composition', callbackUrl: 'http://127.0.0.1:8081/callback', params: OK, result: 'valid' },
+  { tcId: 37, comment: 'existing query ending in a literal ? still gets &', flags: ['ExistingQuery'], specRef: '§6 URL composition', callbackUrl: `${CB}?next=/done?`, params: OK, result: 'valid' },
 ];
