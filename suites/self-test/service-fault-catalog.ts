@@ -1,7 +1,8 @@
 // Which service-side case catches which fault of the reference service, and with what verdict.
 // Plain data: the self-test (service-faults.test.ts) runs exactly these cases against the
 // simulator with that one fault on, and the README's fault table is generated from it.
-// Every fault of SIMULATOR_FAULTS appears at least once (the self-test checks that too).
+// Every fault of SIMULATOR_FAULTS appears at least once, and every service case is caught by at
+// least one fault unless SERVICE_CASES_WITHOUT_FAULT exempts it (the self-test checks both).
 
 export interface ServiceFaultEntry {
   side: 'service';
@@ -19,13 +20,15 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
     caseIds: [
       'service.auth.changed-amount', 'service.auth.changed-callback_url', 'service.auth.changed-customer_number',
       'service.auth.changed-network_code', 'service.auth.changed-transaction_id', 'service.auth.unsigned-callback_url',
-      'service.auth.added-field', 'service.auth.wrong-secret', 'service.auth.truncated-signature',
+      'service.auth.added-field', 'service.auth.dropped-field', 'service.auth.wrong-secret', 'service.auth.truncated-signature',
+      'service.auth.uppercase-signature',
     ],
   },
-  { side: 'service', fault: 'no-signature-check', expect: 'WARN', caseIds: ['service.auth.uppercase-signature'] },
+  { side: 'service', fault: 'authorization-optional', expect: 'FAIL', caseIds: ['service.auth.missing-header'] },
+  { side: 'service', fault: 'client-id-unsigned', expect: 'FAIL', caseIds: ['service.auth.changed-client_id'] },
   { side: 'service', fault: 'client-key-ignored', expect: 'FAIL', caseIds: ['service.auth.wrong-client-key'] },
   { side: 'service', fault: 'partial-signature', expect: 'FAIL', caseIds: ['service.auth.unsigned-callback_url'] },
-  { side: 'service', fault: 'case-insensitive-signature', expect: 'WARN', caseIds: ['service.auth.uppercase-signature'] },
+  { side: 'service', fault: 'case-insensitive-signature', expect: 'FAIL', caseIds: ['service.auth.uppercase-signature'] },
   { side: 'service', fault: 'prefix-signature-compare', expect: 'FAIL', caseIds: ['service.auth.truncated-signature'] },
   { side: 'service', fault: 'unsorted-signature', expect: 'FAIL', caseIds: ['service.auth.unsorted-body-accepted', 'service.auth.valid-accepted', 'service.sandbox.whitelisted-accepted'] },
   { side: 'service', fault: 'encoded-signature', expect: 'FAIL', caseIds: ['service.auth.literal-url-accepted', 'service.auth.valid-accepted'] },
@@ -33,6 +36,7 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
   { side: 'service', fault: 'sandbox-numbers-off', expect: 'FAIL', caseIds: ['service.sandbox.not-whitelisted-rejected', 'service.sandbox.leading-zeros-kept'] },
   { side: 'service', fault: 'numbers-as-integers', expect: 'FAIL', caseIds: ['service.sandbox.leading-zeros-kept'] },
   { side: 'service', fault: 'always-question-mark', expect: 'FAIL', caseIds: ['service.callback.query-appended-with-ampersand', 'service.callback.url-kept-intact'] },
+  { side: 'service', fault: 'always-ampersand', expect: 'FAIL', caseIds: ['service.callback.query-appended-with-question-mark'] },
   { side: 'service', fault: 'drop-existing-query', expect: 'FAIL', caseIds: ['service.callback.query-appended-with-ampersand', 'service.callback.url-kept-intact'] },
   { side: 'service', fault: 'message-percent20', expect: 'FAIL', caseIds: ['service.callback.message-plus-encoding'] },
   { side: 'service', fault: 'lowercase-status', expect: 'FAIL', caseIds: ['service.callback.status-success', 'service.callback.status-failed'] },
@@ -51,4 +55,11 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
     caseIds: ['service.callback.delivered-once-as-get', 'service.callback.status-success', 'service.callback.retry-back-off'],
   },
   { side: 'service', fault: 'plain-http-in-production', expect: 'FAIL', mode: 'production', caseIds: ['service.callback.https-only-in-production'] },
+  { side: 'service', fault: 'https-downgrade', expect: 'FAIL', mode: 'production', caseIds: ['service.callback.delivered-over-https'] },
 ];
+
+/**
+ * Service cases no simulator fault can make fail, each with why. Empty: every case is proven by
+ * a faulty target. A case added here needs a comment saying why no realistic fault exists.
+ */
+export const SERVICE_CASES_WITHOUT_FAULT: readonly string[] = [];

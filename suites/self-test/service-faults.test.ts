@@ -7,7 +7,7 @@ import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { SIMULATOR_FAULTS, type SimulatorFault } from '../../harness/simulator/index.ts';
-import { SERVICE_FAULT_CATALOG } from './service-fault-catalog.ts';
+import { SERVICE_CASES_WITHOUT_FAULT, SERVICE_FAULT_CATALOG } from './service-fault-catalog.ts';
 
 const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 
@@ -46,6 +46,13 @@ describe('the service fault catalog', () => {
     expect([...named].filter((f) => !known.has(f))).toEqual([]);
     const ids = new Set(SERVICE_CASES.map((c) => c.id));
     expect(SERVICE_FAULT_CATALOG.flatMap((e) => e.caseIds).filter((id) => !ids.has(id))).toEqual([]);
+  });
+  it('proves every service case with at least one fault (or an explicit, commented exemption)', () => {
+    const caught = new Set(SERVICE_FAULT_CATALOG.flatMap((e) => e.caseIds));
+    const unproven = SERVICE_CASES.map((c) => c.id).filter((id) => !caught.has(id) && !SERVICE_CASES_WITHOUT_FAULT.includes(id));
+    expect(unproven, 'service cases no fault of the catalog makes FAIL or WARN').toEqual([]);
+    // An exemption for a case that is caught, or that does not exist, is stale.
+    expect(SERVICE_CASES_WITHOUT_FAULT.filter((id) => caught.has(id) || !SERVICE_CASES.some((c) => c.id === id))).toEqual([]);
   });
 });
 

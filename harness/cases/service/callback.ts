@@ -4,7 +4,7 @@
 import { parseCallbackQuery } from '../../callback/index.ts';
 import type { CollectFields } from '../../client/index.ts';
 import type { ListenerDelivery } from '../../listener/index.ts';
-import { compositionProblems, messageEncodingProblems, messageHasSpace, rawParam } from './checks.ts';
+import { compositionProblems, fromCaseRoot, messageEncodingProblems, messageHasSpace, rawParam } from './checks.ts';
 import { atMs, firstCallback, noCallback, requireAccepted, serviceCase, type ServiceCase } from './define.ts';
 import type { ServiceSession } from './session.ts';
 
@@ -47,11 +47,27 @@ function compositionCase(leaf: string, title: string, urlOf: (s: ServiceSession,
       const tag = s.newTag();
       const supplied = urlOf(s, tag);
       const [d] = await deliver(s, s.fields({ tag, callback_url: supplied }));
-      if (!d) return noCallback(s);
+      if (!d) {
+        // Parameters glued to the path (`/cb/<tag>&transaction_id=…`) change the tag the
+        // listener sees; such a delivery is still this case's, and says more than "no callback".
+        const stray = strayDelivery(s, supplied);
+        if (!stray) return noCallback(s);
+        return s.fail(`${compositionProblems(supplied, stray.rawUrl).join('; ')}. Supplied: ${supplied}; received: ${stray.rawUrl}`,
+          { notes: [`the callback arrived at a path the supplied URL does not have: ${stray.rawUrl}`] });
+      }
       const problems = compositionProblems(supplied, d.rawUrl);
       if (problems.length === 0) return s.pass({ notes: [`supplied ${supplied}`, `received ${d.rawUrl}`] });
       return s.fail(`${problems.join('; ')}. Supplied: ${supplied}; received: ${d.rawUrl}`);
     },
+  });
+}
+
+/** A delivery whose path is the supplied URL's path with something other than `/`, `?` or `#` glued on. */
+function strayDelivery(s: ServiceSession, supplied: string): ListenerDelivery | undefined {
+  const root = fromCaseRoot(supplied).split('?')[0]!;
+  return s.listener.deliveries().find((d) => {
+    const received = fromCaseRoot(d.rawUrl);
+    return received.startsWith(root) && /^[^A-Za-z0-9._~\-/?#]/.test(received.slice(root.length));
   });
 }
 

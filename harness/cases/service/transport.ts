@@ -37,7 +37,13 @@ export const TRANSPORT_CASES: readonly ServiceCase[] = [
       const fields = s.fields();
       requireAccepted(s, await s.sendAnswered({ fields }));
       const [d] = await firstCallback(s, fields.tag);
-      if (!d) return noCallback(s);
+      if (!d) {
+        // A service that calls the https URL over plain http fails the TLS handshake at the
+        // listener and is never recorded: say so, "no callback" alone would send people astray.
+        const outcome = noCallback(s);
+        if (!s.listener.overHttps) return outcome;
+        return { ...outcome, reason: `${outcome.reason ?? ''}; the listener speaks only TLS at ${fields.callback_url}, so a callback sent over plain http to that host and port fails its handshake and is not seen` };
+      }
       if (s.listener.overHttps && !d.overHttps) return s.fail('the callback arrived over plain http');
       const how = s.listener.overHttps ? 'over TLS at the listener' : `through ${s.listener.publicUrl} (TLS ends before the listener)`;
       return s.pass({ notes: [`callback received ${how} after ${atMs(s, d)} ms`] });
