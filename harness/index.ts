@@ -1,3 +1,24 @@
-// The library's public face. Each concern lives in its own folder with its own index.ts.
+// The library's public face (`import … from 'collect-conformance'`). Each concern lives in its
+// own folder with its own index.ts; Pact helpers are at 'collect-conformance/contracts' so that
+// importing the library does not load Pact's native core.
 export * from './signing/index.ts';
 export * from './callback/index.ts';
+export * from './results/index.ts';
+export { Redactor, REDACTED } from './secrets/index.ts';
+export { idMatcher, globToRegExp } from './select/index.ts';
+export * from './vectors/index.ts';
+export * from './report/index.ts';
+export * from './receiver/index.ts';
+export {
+  startSimulator, SIMULATOR_FAULTS, REJECTIONS,
+  type RunningSimulator, type SimulatorConfig, type SimulatorFault,
+} from './simulator/index.ts';
+export {
+  loadTargetFile, parseTarget, secretsOf, redactTarget, TargetFileError, TargetUnreachable, TARGET_SCHEMA_URL,
+  type ResolvedTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget,
+} from './targets/index.ts';
+export {
+  RECEIVER_CASES, SERVICE_CASES, allCases, runCases,
+  type ConformanceCase, type CaseContext, type CaseOutcome, type Capability,
+} from './cases/index.ts';
+export { startEmbedded, type EmbeddedSide } from './embedded/index.ts';

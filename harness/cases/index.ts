@@ -2,7 +2,7 @@
 export type { Capability, CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 export { runCases, defaultTimeouts, type RunCasesOptions } from './runner.ts';
 export { unmetReason, firstUnmet } from './capabilities.ts';
-export { selectCases, idMatcher, globToRegExp } from './select.ts';
+export { selectCases } from './select.ts';
 export { transactionIds, seededRandom, randomSeed, type TransactionIdGenerator } from './ids.ts';
 export {
   loadWaiverFile, parseWaivers, applyWaivers, unusedWaivers, isExpired, WaiverFileError, WAIVERS_SCHEMA,

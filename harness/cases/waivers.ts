@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { CaseResult } from '../results/index.ts';
-import { idMatcher } from './select.ts';
+import { idMatcher } from '../select/index.ts';
 
 const addFormats = ajvFormats.default;
 

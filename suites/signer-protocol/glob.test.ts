@@ -1,6 +1,6 @@
 // `--only PATTERN`: `*` any run (dots included), `?` one character, the rest literal, anchored.
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, idMatcher } from '../../harness/vectors/index.ts';
+import { globToRegExp, idMatcher } from '../../harness/select/index.ts';
 
 describe('--only id globs', () => {
   it.each([

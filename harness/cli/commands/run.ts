@@ -132,7 +132,6 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   const embeddedSide: EmbeddedSide = sides.size === 2 ? 'all' : sides.has('service') ? 'service' : 'receiver';
   const embedded = fileTarget ? undefined : await startEmbedded(embeddedSide);
   try {
-    for (const warning of embedded?.warnings ?? []) io.stderr(`note: ${warning}\n`);
     const targets = fileTarget ? [fileTarget] : embedded!.targets;
     const redactor = new Redactor(targets.flatMap(secretsOf));
     for (const target of targets) {

@@ -9,8 +9,9 @@ import { UsageError } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { openReport, formatCaseLine, formatSummary } from '../../report/index.ts';
 import { exitCodeFor } from '../../results/index.ts';
+import { idMatcher } from '../../select/index.ts';
 import {
-  BuiltInSigner, ExternalSigner, VectorFileError, idMatcher, runVectors, loadVectorFile, vectorCaseId,
+  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId,
   type Signer, type VectorFileName,
 } from '../../vectors/index.ts';
 
