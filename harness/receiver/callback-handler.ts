@@ -11,12 +11,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseCallbackQuery, queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
 import type { ReceiverContext } from './context.ts';
-import { parseWithoutDecoding, parseWithoutPlus } from './faulty-parsers.ts';
+import { parseDecodedBeforeSplit, parseWithoutDecoding, parseWithoutPlus } from './faulty-parsers.ts';
 import { errorBody, sendJson } from './http.ts';
 import type { ApplyResult } from './store.ts';
 import { checkToken } from './token.ts';
 
 const CALLBACK_PARAMS = new Set(['transaction_id', 'status', 'message']);
+
+/** Fault `strict-message-charset`: an input "sanitiser" far narrower than what §6 lets message hold. */
+const NARROW_MESSAGE = /^[A-Za-z0-9 .,:-]*$/;
+
+/** Fault `inverted-status`: the two outcomes swapped, as a flipped boolean would. */
+const INVERTED: Readonly<Record<'SUCCESS' | 'FAILED', 'SUCCESS' | 'FAILED'>> = { SUCCESS: 'FAILED', FAILED: 'SUCCESS' };
 
 interface Decision {
   status: number;
@@ -29,6 +35,7 @@ interface Decision {
 function parse(target: string, ctx: ReceiverContext): ParsedCallbackQuery {
   if (ctx.faults.has('no-percent-decoding')) return parseWithoutDecoding(target);
   if (ctx.faults.has('plus-not-space')) return parseWithoutPlus(target);
+  if (ctx.faults.has('decode-before-split')) return parseDecodedBeforeSplit(target);
   return parseCallbackQuery(target);
 }
 
@@ -47,6 +54,9 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
     const extra = params.all.find(([name]) => !CALLBACK_PARAMS.has(name));
     if (extra) return refuse(400, 'ERR_UNKNOWN_PARAMETER', `unknown parameter ${JSON.stringify(extra[0])}`);
   }
+  if (faults.has('strict-message-charset') && params.message !== undefined && !NARROW_MESSAGE.test(params.message)) {
+    return refuse(400, 'ERR_INVALID_MESSAGE', `message holds characters outside ${NARROW_MESSAGE.source}`);
+  }
   const id = params.transaction_id;
   if (id === undefined) return refuse(400, 'ERR_MISSING_TRANSACTION_ID', 'transaction_id is missing');
 
@@ -54,7 +64,7 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
   if (faults.has('status-ignored')) {
     state = 'SUCCESS';
   } else if (params.status === 'SUCCESS' || params.status === 'FAILED') {
-    state = params.status;
+    state = faults.has('inverted-status') ? INVERTED[params.status] : params.status;
   } else if (faults.has('unknown-status-applied') && params.status !== undefined) {
     state = params.status;
   } else {

@@ -22,6 +22,10 @@ export const RECEIVER_FAULT_NAMES = [
   'plus-not-space',
   'rejects-extra-params',
   'rejects-existing-query',
+  'stale-token',
+  'inverted-status',
+  'strict-message-charset',
+  'decode-before-split',
 ] as const;
 
 export type ReceiverFault = (typeof RECEIVER_FAULT_NAMES)[number];
@@ -53,6 +57,10 @@ export const RECEIVER_FAULTS: readonly ReceiverFaultInfo[] = [
   { name: 'plus-not-space', specRef: '§6 Parameters', description: '%XX is decoded but + is left as a plus (decodeURIComponent)' },
   { name: 'rejects-extra-params', specRef: '§6 URL composition', description: 'a query with parameters other than transaction_id, status, message gets 400' },
   { name: 'rejects-existing-query', specRef: '§6 URL composition', description: 'a query with parameters before transaction_id (the callback URL\'s own query) gets 400' },
+  { name: 'stale-token', specRef: '§6 rule 1', description: 'the token is compared with an old value (rotated in the configuration, not in the receiver): the configured token gets 403' },
+  { name: 'inverted-status', specRef: '§6 Semantics', description: 'a boolean mix-up applies SUCCESS as FAILED and FAILED as SUCCESS' },
+  { name: 'strict-message-charset', specRef: '§6 Parameters, §4.3', description: 'message must match ^[A-Za-z0-9 .,:-]*$, anything else (+, &, %, non-ASCII) gets 400, so legitimate callbacks are retried and never applied' },
+  { name: 'decode-before-split', specRef: '§6 Parameters', description: 'the whole query is percent-decoded before splitting on & and =, so an encoded &status=FAILED in message becomes a parameter' },
 ];
 
 export function isReceiverFault(name: string): name is ReceiverFault {

@@ -1,11 +1,15 @@
 // Deliberately WRONG query parsers, used only by the parsing fault switches. Each reproduces a
 // mistake seen in real receivers. The correct path uses parseCallbackQuery (harness/callback)
 // and nothing else.
-import { queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
+import { formDecode, queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
 
 function parseWith(target: string, decode: (component: string) => string): ParsedCallbackQuery {
+  return splitQuery(queryOf(target), decode);
+}
+
+function splitQuery(query: string, decode: (component: string) => string): ParsedCallbackQuery {
   const result: ParsedCallbackQuery = { all: [] };
-  for (const part of queryOf(target).split('&')) {
+  for (const part of query.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
     const name = decode(eq === -1 ? part : part.slice(0, eq));
@@ -30,4 +34,13 @@ export function parseWithoutPlus(target: string): ParsedCallbackQuery {
       return component;
     }
   });
+}
+
+/**
+ * Fault `decode-before-split`: the whole query is decoded first (e.g. `urldecode($_SERVER
+ * ['QUERY_STRING'])` then `explode('&', …)`), so `%26` and `%3D` inside a value become
+ * separators: `message=a%26status%3DFAILED` yields a `status` of its own, and the last one wins.
+ */
+export function parseDecodedBeforeSplit(target: string): ParsedCallbackQuery {
+  return splitQuery(formDecode(queryOf(target)), (component) => component);
 }

@@ -16,6 +16,15 @@ export function tokensEqual(presented: string, configured: string): boolean {
 }
 
 /**
+ * Fault `stale-token`: the value the receiver still holds after the token was rotated in the
+ * configuration. Derived from the configured one so it is stable per receiver, differs from
+ * it, and no more guessable than it.
+ */
+export function staleTokenOf(configured: string): string {
+  return `previous-${createHash('sha256').update(`stale:${configured}`, 'utf8').digest('hex').slice(0, 24)}`;
+}
+
+/**
  * `values` is the header as sent, one entry per occurrence (IncomingMessage.headersDistinct).
  * A header sent twice is not "the configured value" whatever its parts are: Node would join
  * it as "a, b", and accepting either part lets a second header smuggle the token in.
@@ -32,10 +41,12 @@ export function checkToken(values: readonly string[] | undefined, configured: st
   } else {
     presented = values[0]!;
   }
+  // fault: compares with the value from before the rotation
+  const expected = faults.has('stale-token') ? staleTokenOf(configured) : configured;
   if (faults.has('trimmed-token')) presented = presented.trim();     // fault: trims NBSP & co.
-  if (faults.has('prefix-token-match')) return presented.startsWith(configured) ? 'ok' : 'wrong';
+  if (faults.has('prefix-token-match')) return presented.startsWith(expected) ? 'ok' : 'wrong';
   if (faults.has('case-insensitive-token')) {
-    return tokensEqual(presented.toLowerCase(), configured.toLowerCase()) ? 'ok' : 'wrong';
+    return tokensEqual(presented.toLowerCase(), expected.toLowerCase()) ? 'ok' : 'wrong';
   }
-  return tokensEqual(presented, configured) ? 'ok' : 'wrong';
+  return tokensEqual(presented, expected) ? 'ok' : 'wrong';
 }

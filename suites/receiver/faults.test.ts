@@ -166,6 +166,40 @@ const ROWS: FaultRow[] = [
     correct: '200 SUCCESS',
     faulty: '400 pending',
   },
+  { fault: 'stale-token', scenario: (r) => oneCallback(r, TOKEN), correct: '200 SUCCESS', faulty: '403 pending' },
+  {
+    fault: 'inverted-status',
+    scenario: async (r) => `${await oneCallback(r, TOKEN, 'SUCCESS')}, ${await oneCallback(r, TOKEN, 'FAILED')}`,
+    correct: '200 SUCCESS, 200 FAILED',
+    faulty: '200 FAILED, 200 SUCCESS',
+  },
+  {
+    fault: 'strict-message-charset',
+    scenario: async (r) => {
+      const seen = [];
+      for (const message of ['Paid 5 + 3 items', 'Tom & Jerry', 'code %2B', 'Paiement reçu €']) {
+        const id = newId('fault');
+        await seed(r, id);
+        const answer = await callback(r, { transaction_id: id, message });
+        seen.push(`${answer.status} ${await stateOf(r, id)}`);
+      }
+      return seen;
+    },
+    correct: ['200 SUCCESS', '200 SUCCESS', '200 SUCCESS', '200 SUCCESS'],
+    faulty: ['400 pending', '400 pending', '400 pending', '400 pending'],
+  },
+  {
+    fault: 'decode-before-split',
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      // Sent as message=Paid+%26+done+%26status%3DFAILED: one parameter, until decoded whole.
+      const answer = await callback(r, { transaction_id: id, status: 'SUCCESS', message: 'Paid & done &status=FAILED' });
+      return `${answer.status} ${await stateOf(r, id)}`;
+    },
+    correct: '200 SUCCESS',
+    faulty: '200 FAILED',
+  },
 ];
 
 describe('fault switches: each is covered by a row below', () => {
@@ -201,5 +235,32 @@ describe('rejects-existing-query and rejects-extra-params are different deviatio
     await seed(r, id);
     const url = `${composeCallbackUrl(r.callbackUrl, { transaction_id: id, status: 'SUCCESS', message: 'ok' })}&channel=web`;
     expect((await send(url, { headers: tokenHeaders(TOKEN) })).status).toBe(200);
+  });
+});
+
+describe('the new faults are single deviations: the rest of the receiver stays correct', () => {
+  it('stale-token still refuses a wrong and an absent token with 403, no action', async () => {
+    const r = await start({ faults: ['stale-token'] });
+    expect(await oneCallback(r, 'not-the-token')).toBe('403 pending');
+    expect(await oneCallback(r, null)).toBe('403 pending');
+  });
+  it('inverted-status still refuses an unknown status (400, no action)', async () => {
+    const r = await start({ faults: ['inverted-status'] });
+    expect(await oneCallback(r, TOKEN, 'PENDING')).toBe('400 pending');
+  });
+  it('strict-message-charset still applies a plain message, and an absent one', async () => {
+    const r = await start({ faults: ['strict-message-charset'] });
+    expect(await oneCallback(r, TOKEN, 'FAILED')).toBe('200 FAILED');   // "Payment received"
+    const id = newId('fault');
+    await seed(r, id);
+    const answer = await send(`${r.callbackUrl}?transaction_id=${encodeURIComponent(id)}&status=SUCCESS`, { headers: tokenHeaders(TOKEN) });
+    expect(`${answer.status} ${await stateOf(r, id)}`).toBe('200 SUCCESS');
+  });
+  it('decode-before-split still decodes + and %XX in an id without & or =', async () => {
+    const r = await start({ faults: ['decode-before-split'] });
+    const id = newId('pay/ref order 7');   // sent as pay%2Fref+order+7-…
+    await seed(r, id);
+    expect((await callback(r, { transaction_id: id, message: 'Paid & done' })).status).toBe(200);
+    expect(await stateOf(r, id)).toBe('SUCCESS');
   });
 });

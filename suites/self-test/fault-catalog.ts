@@ -28,6 +28,11 @@ const DUPLICATES = [
 ];
 const UNKNOWN_STATUS = ['receiver.outcome.unknown-status-pending', 'receiver.outcome.unknown-status-lowercase'];
 const ENCODED_IDS = ['receiver.params.reserved-transaction-id', 'receiver.params.transaction-id-space'];
+/** Messages a narrow "allowed characters" check refuses, though §6 lets message hold any text. */
+const UNUSUAL_MESSAGES = [
+  'receiver.params.message-plus', 'receiver.params.message-encoded-plus',
+  'receiver.params.message-ampersand', 'receiver.params.message-non-ascii',
+];
 
 export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
   { side: 'receiver', fault: 'no-token-check', expect: 'FAIL', caseIds: TOKEN_ALL_BAD },
@@ -52,6 +57,14 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
   { side: 'receiver', fault: 'plus-not-space', expect: 'FAIL', caseIds: ENCODED_IDS },
   { side: 'receiver', fault: 'rejects-extra-params', expect: 'FAIL', caseIds: ['receiver.params.existing-query', 'receiver.params.extra-params'] },
   { side: 'receiver', fault: 'rejects-existing-query', expect: 'FAIL', caseIds: ['receiver.params.existing-query'] },
+  { side: 'receiver', fault: 'stale-token', expect: 'FAIL', caseIds: ['receiver.token.valid'] },
+  { side: 'receiver', fault: 'inverted-status', expect: 'FAIL', caseIds: ['receiver.outcome.success-applied', 'receiver.outcome.failed-applied'] },
+  { side: 'receiver', fault: 'strict-message-charset', expect: 'FAIL', caseIds: UNUSUAL_MESSAGES },
+  {
+    // The decoded %26 in the reserved id splits it too, so that case fails as well (404).
+    side: 'receiver', fault: 'decode-before-split', expect: 'FAIL',
+    caseIds: ['receiver.params.message-ampersand', 'receiver.params.reserved-transaction-id'],
+  },
 ];
 
 /** `receiver.token.missing` → `receiver.token` */
