@@ -1,5 +1,6 @@
 // The embedded default of `run` without --target: the reference implementations in-process.
 import type { ResolvedTarget } from '../targets/index.ts';
+import type { ConformanceCase } from '../cases/index.ts';
 import { startEmbeddedReceiver } from './receiver.ts';
 import { startEmbeddedService } from './service.ts';
 
@@ -8,23 +9,46 @@ export { startEmbeddedService, EMBEDDED_SERVICE_DEFAULTS, type EmbeddedService, 
 
 export type EmbeddedSide = 'receiver' | 'service' | 'all';
 
+/** One embedded target and the cases it is there for. */
+export interface EmbeddedRun {
+  target: ResolvedTarget;
+  /** Which of the selected cases run against this target. */
+  runs(c: Pick<ConformanceCase, 'side' | 'needs'>): boolean;
+}
+
 export interface EmbeddedTargets {
-  /** Receiver first, then service, as started. */
-  targets: ResolvedTarget[];
+  /** Receiver first, then the sandbox service, then the production service. */
+  runs: EmbeddedRun[];
   close(): Promise<void>;
 }
 
+const needsProduction = (c: Pick<ConformanceCase, 'needs'>) => c.needs.includes('production');
+
+/**
+ * The reference implementations in-process. The service runs twice: in sandbox mode for every
+ * case but the production ones, and in production mode over https for those, so each case runs
+ * exactly once and none is SKIP.
+ */
 export async function startEmbedded(side: EmbeddedSide): Promise<EmbeddedTargets> {
-  const running: Array<{ target: ResolvedTarget; close(): Promise<void> }> = [];
+  const started: Array<{ close(): Promise<void> }> = [];
+  const runs: EmbeddedRun[] = [];
   const close = async () => {
-    await Promise.allSettled(running.map((r) => r.close()));
+    await Promise.allSettled(started.map((r) => r.close()));
+  };
+  const start = async <T extends { target: ResolvedTarget; close(): Promise<void> }>(made: Promise<T>, runsCase: EmbeddedRun['runs']) => {
+    const running = await made;
+    started.push(running);
+    runs.push({ target: running.target, runs: runsCase });
   };
   try {
-    if (side === 'receiver' || side === 'all') running.push(await startEmbeddedReceiver());
-    if (side === 'service' || side === 'all') running.push(await startEmbeddedService());
+    if (side === 'receiver' || side === 'all') await start(startEmbeddedReceiver(), (c) => c.side === 'receiver');
+    if (side === 'service' || side === 'all') {
+      await start(startEmbeddedService(), (c) => c.side === 'service' && !needsProduction(c));
+      await start(startEmbeddedService({ mode: 'production' }), (c) => c.side === 'service' && needsProduction(c));
+    }
   } catch (error) {
     await close();
     throw error;
   }
-  return { targets: running.map((r) => r.target), close };
+  return { runs, close };
 }

@@ -132,7 +132,8 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   const embeddedSide: EmbeddedSide = sides.size === 2 ? 'all' : sides.has('service') ? 'service' : 'receiver';
   const embedded = fileTarget ? undefined : await startEmbedded(embeddedSide);
   try {
-    const targets = fileTarget ? [fileTarget] : embedded!.targets;
+    const runs = fileTarget ? [{ target: fileTarget, runs: () => true }] : embedded!.runs;
+    const targets = runs.map((r) => r.target);
     const redactor = new Redactor(targets.flatMap(secretsOf));
     for (const target of targets) {
       try {
@@ -146,7 +147,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     const reportDir = resolve(io.cwd, options.reportDir ?? DEFAULT_REPORT_DIR);
     const shownTarget = targets.length === 1
       ? redactTarget(targets[0]!)
-      : { side: 'all', ...Object.fromEntries(targets.map((t) => [t.side, redactTarget(t)])) };
+      : { side: 'all', embedded: true, targets: targets.map(redactTarget) };
     const session = await openReport({
       dir: reportDir,
       header: {
@@ -162,9 +163,9 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
 
     const ids = transactionIds(seed);
     const results: CaseResult[] = [];
-    for (const target of targets) {
+    for (const { target, runs: runsCase } of runs) {
       results.push(...await runCases({
-        cases: selected as ConformanceCase<typeof target>[],
+        cases: selected.filter(runsCase) as ConformanceCase<typeof target>[],
         target,
         seed,
         waivers,
