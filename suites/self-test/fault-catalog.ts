@@ -1,7 +1,7 @@
 // Which receiver-side case catches which fault of the reference receiver. Plain data: the
 // self-test (receiver-faults.test.ts) runs the groups of these cases against the reference
 // receiver with that one fault on, and asserts that exactly the listed cases FAIL; the
-// README's fault table is generated from it (receiverFaultTable). Every fault of
+// README's fault table is generated from it (fault-table.ts). Every fault of
 // RECEIVER_FAULTS appears (the self-test checks that too).
 
 export interface ReceiverFaultEntry {
@@ -70,13 +70,4 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
 /** `receiver.token.missing` → `receiver.token` */
 export function groupOf(caseId: string): string {
   return caseId.split('.').slice(0, 2).join('.');
-}
-
-/** The README's fault table (markdown), generated from the catalog. */
-export function receiverFaultTable(descriptions: ReadonlyMap<string, { description: string; specRef: string }>): string {
-  const rows = RECEIVER_FAULT_CATALOG.map((e) => {
-    const info = descriptions.get(e.fault);
-    return `| \`${e.fault}\` | ${info?.description ?? ''} | ${info?.specRef ?? ''} | ${e.caseIds.map((id) => `\`${id}\``).join(', ')} | ${e.expect} |`;
-  });
-  return ['| fault | what the receiver does wrong | rule | caught by | verdict |', '|---|---|---|---|---|', ...rows].join('\n');
 }

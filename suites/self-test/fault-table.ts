@@ -1,0 +1,45 @@
+// The README's fault table: every fault switch of the two reference implementations and the
+// case that catches it, generated from the catalogs the self-tests run, never written by hand.
+// `npm run readme:faults` rewrites the block in README.md; readme-fault-table.test.ts checks it.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { RECEIVER_FAULTS } from '../../harness/receiver/index.ts';
+import { SIMULATOR_FAULTS } from '../../harness/simulator/index.ts';
+import { RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
+import { SERVICE_FAULT_CATALOG } from './service-fault-catalog.ts';
+
+export const README_PATH = fileURLToPath(new URL('../../README.md', import.meta.url));
+export const TABLE_START = '<!-- fault-table:start (generated from suites/self-test/*fault-catalog.ts by `npm run readme:faults`) -->';
+export const TABLE_END = '<!-- fault-table:end -->';
+
+interface Row { side: 'service' | 'receiver'; fault: string; caseIds: readonly string[]; expect: string; mode?: string }
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function faultTable(): string {
+  const info = new Map<string, { description: string; specRef: string }>([
+    ...SIMULATOR_FAULTS.map((f) => [`service:${f.name}`, f] as const),
+    ...RECEIVER_FAULTS.map((f) => [`receiver:${f.name}`, f] as const),
+  ]);
+  const rows: Row[] = [...SERVICE_FAULT_CATALOG, ...RECEIVER_FAULT_CATALOG];
+  const lines = rows.map((row) => {
+    const about = info.get(`${row.side}:${row.fault}`);
+    const fault = `\`${row.fault}\`${row.mode === 'production' ? ' (production)' : ''}`;
+    const cases = row.caseIds.map((id) => `\`${id}\``).join(', ');
+    return `| ${row.side} | ${fault} | ${cell(about?.description ?? '')} | ${cell(about?.specRef ?? '')} | ${cases} | ${row.expect} |`;
+  });
+  return ['| side | fault switch | what the faulty target does | rule | caught by | verdict |', '|---|---|---|---|---|---|', ...lines].join('\n');
+}
+
+/** The README text with its generated block replaced by the current table. */
+export function withFaultTable(readme: string): string {
+  const start = readme.indexOf(TABLE_START);
+  const end = readme.indexOf(TABLE_END);
+  if (start === -1 || end < start) throw new Error(`README.md has no ${TABLE_START} … ${TABLE_END} block`);
+  return `${readme.slice(0, start + TABLE_START.length)}\n${faultTable()}\n${readme.slice(end)}`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(README_PATH, withFaultTable(readFileSync(README_PATH, 'utf8')));
+  process.stdout.write('README.md fault table regenerated\n');
+}
