@@ -1,12 +1,9 @@
 // `--waivers FILE`: a known failure becomes a reported, visible waiver. The verdict stays what
 // was observed; `waiver.applied` says whether it excuses the case from the exit status.
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
 import type { CaseResult } from '../results/index.ts';
 import { idMatcher } from '../select/index.ts';
-
-const addFormats = ajvFormats.default;
+import { compileSchema, formatProblems, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 
 export interface WaiverEntry {
   id: string;
@@ -21,34 +18,24 @@ export class WaiverFileError extends Error {
 }
 
 export const WAIVERS_SCHEMA = JSON.parse(readFileSync(new URL('./waivers.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-let validator: ReturnType<Ajv2020['compile']> | undefined;
+const checkWaivers = compileSchema(WAIVERS_SCHEMA);
 
 export function parseWaivers(value: unknown, source = 'waivers'): WaiverEntry[] {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true });
-    addFormats(ajv);
-    validator = ajv.compile(WAIVERS_SCHEMA);
-  }
-  if (!validator(value)) {
-    const problems = (validator.errors ?? []).map((e) => {
-      const extra = e.keyword === 'required' ? `/${String((e.params as { missingProperty: string }).missingProperty)}` : '';
-      const what = e.keyword === 'required' ? 'is required' : e.keyword === 'additionalProperties'
-        ? `unknown key ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}` : e.message ?? 'is invalid';
-      return `${e.instancePath}${extra || ''}: ${what}`.replace(/^:/, '/:');
-    });
-    throw new WaiverFileError(`${source}: invalid waiver file: ${problems.join('; ')}`);
-  }
+  const problems = checkWaivers(value);
+  if (problems.length > 0) throw new WaiverFileError(`${source}: invalid waiver file: ${formatProblems(problems.map(describe))}`);
   return value as WaiverEntry[];
 }
 
+/** An unknown key is named on its entry (`/0: unknown key "until"`), the entry being what the user looks for. */
+function describe(problem: SchemaProblem): SchemaProblem {
+  if (problem.keyword !== 'additionalProperties') return problem;
+  return { ...problem, path: problem.ajv.path, message: `unknown key ${JSON.stringify(problem.key)}` };
+}
+
 export function loadWaiverFile(path: string): WaiverEntry[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new WaiverFileError(`${path}: cannot read the waiver file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  return parseWaivers(value, path);
+  const read = readJsonFile(path);
+  if (!read.ok) throw new WaiverFileError(`${path}: ${read.reason}`);
+  return parseWaivers(read.value, path);
 }
 
 /** The waiver expired when `now` is after the end of its `expires` day, UTC. */

@@ -5,15 +5,10 @@
 import { fetch } from 'undici';
 import { signBody } from '../signing/index.ts';
 import { composeCallbackUrl, type CallbackParams } from '../callback/index.ts';
+import type { CollectFields } from '../client/index.ts';
 
-export interface CollectBody {
-  amount: string;
-  callback_url: string;
-  client_id: number;
-  customer_number: string;
-  network_code: string;
-  transaction_id: string;
-}
+/** The collect body of §2.1 as the pacts name it: the client's `CollectFields`. */
+export type CollectBody = CollectFields;
 
 export interface StatusBody {
   client_id: number;

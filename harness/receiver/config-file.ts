@@ -2,7 +2,7 @@
 // config.schema.json (JSON Schema 2020-12). Errors name the JSON path of the bad field.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { compileSchema, formatProblem, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import type { ReceiverFault } from './faults.ts';
 import { ReceiverConfigError, type ReceiverConfig } from './config.ts';
 
@@ -20,34 +20,23 @@ export interface ReceiverConfigFile {
   tls?: { keyFile: string; certFile: string };
 }
 
-let validator: ((value: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+const checkConfig = compileSchema(JSON.parse(readFileSync(RECEIVER_CONFIG_SCHEMA_URL, 'utf8')) as object);
 
-function validate(value: unknown): string[] {
-  if (!validator) {
-    const schema = JSON.parse(readFileSync(RECEIVER_CONFIG_SCHEMA_URL, 'utf8')) as object;
-    validator = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+/** The shared wording, but ajv's for a missing property, an unknown key and a fault name, with a hint after the last two. */
+function describe(problem: SchemaProblem): string {
+  if (problem.keyword === 'additionalProperties') {
+    const hint = problem.key === 'callbackToken' ? ' (the token comes from COLLECT_CALLBACK_TOKEN, never from a file)' : '';
+    return formatProblem({ path: problem.ajv.path, message: `unknown property "${problem.key}"${hint}` });
   }
-  if (validator(value)) return [];
-  return (validator.errors ?? []).map(describeError);
-}
-
-function describeError(error: ErrorObject): string {
-  const path = error.instancePath || '/';
-  if (error.keyword === 'additionalProperties') {
-    const extra = String((error.params as { additionalProperty?: unknown }).additionalProperty);
-    const hint = extra === 'callbackToken' ? ' (the token comes from COLLECT_CALLBACK_TOKEN, never from a file)' : '';
-    return `${path}: unknown property "${extra}"${hint}`;
-  }
-  if (error.keyword === 'enum') {
-    return `${path}: ${error.message ?? 'not allowed'} (see --list-faults)`;
-  }
-  return `${path}: ${error.message ?? 'is invalid'}`;
+  if (problem.keyword === 'required') return formatProblem(problem.ajv);
+  if (problem.keyword === 'enum') return formatProblem({ path: problem.path, message: `${problem.ajv.message} (see --list-faults)` });
+  return formatProblem(problem);
 }
 
 /** Checks a parsed config file; throws ReceiverConfigError naming every bad field. */
 export function parseReceiverConfigFile(value: unknown, source = 'config'): ReceiverConfigFile {
-  const errors = validate(value);
-  if (errors.length > 0) throw new ReceiverConfigError(`${source}: ${errors.join('; ')}`);
+  const problems = checkConfig(value);
+  if (problems.length > 0) throw new ReceiverConfigError(`${source}: ${problems.map(describe).join('; ')}`);
   return value as ReceiverConfigFile;
 }
 
@@ -58,19 +47,9 @@ export interface LoadedReceiverConfigFile {
 
 /** Reads and checks FILE; tls key and cert files are read relative to it. */
 export function loadReceiverConfigFile(path: string): LoadedReceiverConfigFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ReceiverConfigError(`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ReceiverConfigError(`${path}: not JSON (${(error as Error).message})`);
-  }
-  const file = parseReceiverConfigFile(parsed, path);
+  const read = readJsonFile(path);
+  if (!read.ok) throw new ReceiverConfigError(`${path}: ${read.reason}`);
+  const file = parseReceiverConfigFile(read.value, path);
   const { host, port, tls, ...rest } = file;
   const config: Partial<ReceiverConfig> = { ...rest };
   if (tls) {

@@ -3,18 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import ajvFormats from 'ajv-formats';
 import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
+import { compileSchema, formatProblem, type SchemaProblem } from '../schemas/index.ts';
 
 // Where the case blocks go; random, so that no text in a report can look like it.
 const CASES_MARK = `\u0000cases-${randomUUID()}\u0000`;
 const caseBlock = perCase((c: CaseResult) => JSON.stringify(c, null, 2).replace(/^/gm, '    '));
-
-const addFormats = ajvFormats.default;
 
 /** Where the schema ships (package.json `files` includes reports/schema). */
 export const REPORT_SCHEMA_PATH = fileURLToPath(new URL('../../reports/schema/report.schema.json', import.meta.url));
@@ -30,17 +26,7 @@ export const jsonWriter: ReportWriter = {
   },
 };
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (!compiled) {
-    const schema = JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
-    const ajv = new Ajv2020({ allErrors: true, strict: true });
-    addFormats(ajv);
-    compiled = ajv.compile(schema);
-  }
-  return compiled;
-}
+const checkReport = compileSchema(JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8')) as object);
 
 /**
  * Checks a parsed report.json against the schema, then two facts a schema cannot state: the
@@ -49,9 +35,8 @@ function validator(): ValidateFunction {
  * [] when valid.
  */
 export function validateReportJson(value: unknown): string[] {
-  const validate = validator();
-  // `if` errors only repeat the `then` error they come with.
-  if (!validate(value)) return (validate.errors ?? []).filter((e) => e.keyword !== 'if').map(describe);
+  const schemaProblems = checkReport(value);
+  if (schemaProblems.length > 0) return schemaProblems.map(describe);
   const report = value as RunReport;
   const problems: string[] = [];
   for (const verdict of VERDICTS) {
@@ -69,19 +54,10 @@ export function validateReportJson(value: unknown): string[] {
   return problems;
 }
 
-function describe(e: ErrorObject): string {
-  const path = e.instancePath === '' ? '/' : e.instancePath;
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case 'enum':
-      return `${path}: must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const':
-      return `${path}: must be ${JSON.stringify(p['allowedValue'])}`;
-    case 'additionalProperties':
-      return `${path}: unknown property ${JSON.stringify(p['additionalProperty'])}`;
-    case 'required':
-      return `${path}: missing required property ${JSON.stringify(p['missingProperty'])}`;
-    default:
-      return `${path}: ${e.message ?? e.keyword}`;
-  }
+/** The shared wording, but a key is named on its object: `/cases/2: unknown property "verdictt"`. */
+function describe(problem: SchemaProblem): string {
+  const key = JSON.stringify(problem.key);
+  if (problem.keyword === 'additionalProperties') return formatProblem({ path: problem.ajv.path, message: `unknown property ${key}` });
+  if (problem.keyword === 'required') return formatProblem({ path: problem.ajv.path, message: `missing required property ${key}` });
+  return formatProblem(problem);
 }

@@ -2,12 +2,9 @@
 // 2020-12). Errors name the JSON path of the bad field. Secrets never live in the file.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import { compileSchema, formatProblem, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import type { SimulatorConfig } from './config.ts';
 import { SIMULATOR_FAULTS, type SimulatorFault } from './faults.ts';
-
-const addFormats = ajvFormats.default;
 
 export class SimulatorConfigError extends Error {
   override readonly name = 'SimulatorConfigError';
@@ -31,63 +28,35 @@ export interface SimulatorConfigFile {
   faults?: SimulatorFault[];
 }
 
-const SCHEMA_PATH = new URL('./config.schema.json', import.meta.url);
-let validator: ((value: unknown) => string[]) | undefined;
+const SCHEMA = JSON.parse(readFileSync(new URL('./config.schema.json', import.meta.url), 'utf8')) as { properties: { faults: { items: Record<string, unknown> } } };
+// The fault names are data in faults.ts; the schema gets them from there.
+SCHEMA.properties.faults.items['enum'] = SIMULATOR_FAULTS.map((f) => f.name);
+const checkConfig = compileSchema(SCHEMA);
 
 /** [] when valid; else one line per error, `/retry/factor: must be >= 1`. */
 export function validateSimulatorConfigFile(value: unknown): string[] {
-  if (!validator) {
-    const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as { properties: { faults: { items: Record<string, unknown> } } };
-    // The fault names are data in faults.ts; the schema gets them from there.
-    schema.properties.faults.items['enum'] = SIMULATOR_FAULTS.map((f) => f.name);
-    const ajv = new Ajv2020({ allErrors: true, strict: true });
-    addFormats(ajv);
-    const validate = ajv.compile(schema);
-    validator = (v) => {
-      if (validate(v)) return [];
-      return (validate.errors ?? []).map((e) => {
-        const path = e.instancePath === '' ? '/' : e.instancePath;
-        const extra = e.keyword === 'additionalProperties'
-          ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})`
-          : e.keyword === 'enum' ? ` (${JSON.stringify(v === undefined ? null : pick(v, e.instancePath))})` : '';
-        return `${path}: ${e.message ?? 'invalid'}${extra}`;
-      });
-    };
-  }
-  return validator(value);
+  return checkConfig(value).map(describe);
 }
 
-function pick(root: unknown, pointer: string): unknown {
-  let node: unknown = root;
-  for (const part of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return node;
+/** The shared wording, but an unknown key or a refused value in ajv's words with the key or value after them: `/faults/1: must be equal to one of the allowed values ("nope")`. */
+function describe(problem: SchemaProblem): string {
+  if (problem.keyword === 'additionalProperties') return formatProblem({ path: problem.ajv.path, message: `${problem.ajv.message} (${problem.key})` });
+  if (problem.keyword === 'enum') return formatProblem({ path: problem.path, message: `${problem.ajv.message} (${JSON.stringify(problem.value)})` });
+  return formatProblem(problem);
 }
 
-/** Reads, validates and converts a config file; relative file paths are relative to it. */
 /** DESIGN.md "simulate": COLLECT_SANDBOX_NUMBERS, comma-separated; default 0244000001,0244000002. */
 export function sandboxNumbersFromEnv(env: NodeJS.ProcessEnv): string[] {
   return (env['COLLECT_SANDBOX_NUMBERS'] || '0244000001,0244000002').split(',').map((n) => n.trim()).filter(Boolean);
 }
 
+/** Reads, validates and converts a config file; relative file paths are relative to it. */
 export function loadSimulatorConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): { config: Partial<SimulatorConfig>; clientId?: number } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new SimulatorConfigError(`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new SimulatorConfigError(`${path}: not JSON (${(error as Error).message})`);
-  }
-  const errors = validateSimulatorConfigFile(value);
+  const read = readJsonFile(path);
+  if (!read.ok) throw new SimulatorConfigError(`${path}: ${read.reason}`);
+  const errors = validateSimulatorConfigFile(read.value);
   if (errors.length > 0) throw new SimulatorConfigError(`${path}: ${errors.join('; ')}`);
-  const file = value as SimulatorConfigFile;
+  const file = read.value as SimulatorConfigFile;
   const base = dirname(resolve(path));
   const readPem = (field: string, p: string): string => {
     try {

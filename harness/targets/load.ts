@@ -2,27 +2,16 @@
 // `{"env": …}` references, then defaults and the CA file.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import { compileSchema, parseJson, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import { TargetFileError } from './errors.ts';
 import { SECRET_KEYS, TARGET_DEFAULTS, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
 import { rememberSecretRefs } from './redact.ts';
 import { rememberDefaults } from './defaults.ts';
 
-const addFormats = ajvFormats.default;
-
 export const TARGET_SCHEMA_URL = new URL('./target.schema.json', import.meta.url);
 export const TARGET_SCHEMA = JSON.parse(readFileSync(TARGET_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
-function validate(value: unknown): ErrorObject[] {
-  if (!validator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    addFormats(ajv);
-    validator = ajv.compile(TARGET_SCHEMA);
-  }
-  return validator(value) ? [] : [...(validator.errors ?? [])];
-}
+const checkTarget = compileSchema(TARGET_SCHEMA, { strictRequired: false, allowUnionTypes: true });
 
 type Env = Record<string, string | undefined>;
 
@@ -35,29 +24,24 @@ export interface ParseTargetOptions {
 
 /** Reads, validates and resolves a target file. Throws TargetFileError (ERR_TARGET_INVALID). */
 export function loadTargetFile(path: string, env: Env = process.env): ResolvedTarget {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new TargetFileError([{ pointer: '', message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }], path);
-  }
-  return parseTarget(text, env, { baseDir: dirname(resolve(path)), source: path });
+  const read = readJsonFile(path);
+  if (!read.ok) throw new TargetFileError([{ pointer: '', message: read.reason }], path);
+  return resolveTarget(read.value, env, { baseDir: dirname(resolve(path)), source: path });
 }
 
 /** Validates and resolves a target given as JSON text or as an already parsed value. */
 export function parseTarget(json: unknown, env: Env = process.env, options: ParseTargetOptions = {}): ResolvedTarget {
-  let value = json;
-  if (typeof json === 'string') {
-    try {
-      value = JSON.parse(json) as unknown;
-    } catch (error) {
-      throw new TargetFileError([{ pointer: '', message: `not JSON (${(error as Error).message})` }], options.source);
-    }
-  }
+  if (typeof json !== 'string') return resolveTarget(json, env, options);
+  const parsed = parseJson(json);
+  if (!parsed.ok) throw new TargetFileError([{ pointer: '', message: parsed.reason }], options.source);
+  return resolveTarget(parsed.value, env, options);
+}
+
+function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): ResolvedTarget {
   const literal = literalSecrets(value);
   if (literal.length > 0) throw new TargetFileError(literal, options.source);
-  const errors = validate(value);
-  if (errors.length > 0) throw new TargetFileError(describe(errors), options.source);
+  const problems = checkTarget(value);
+  if (problems.length > 0) throw new TargetFileError(problems.map(describe), options.source);
   const file = value as Record<string, unknown>;
   const secrets = resolveSecrets(file, env, options.source);
   const caCert = readCa(file, options);
@@ -77,36 +61,10 @@ function literalSecrets(value: unknown): Array<{ pointer: string; message: strin
   }));
 }
 
-function describe(errors: ErrorObject[]): Array<{ pointer: string; message: string }> {
-  const seen = new Set<string>();
-  const out: Array<{ pointer: string; message: string; branch: boolean }> = [];
-  for (const e of errors) {
-    if (e.keyword === 'if') continue; // "must match then schema": the then-errors say why
-    let pointer = e.instancePath;
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'additionalProperties') {
-      pointer = `${pointer}/${String((e.params as { additionalProperty: string }).additionalProperty)}`;
-      message = 'unknown key';
-    } else if (e.keyword === 'required') {
-      pointer = `${pointer}/${String((e.params as { missingProperty: string }).missingProperty)}`;
-      message = 'is required';
-    } else if (e.keyword === 'enum') {
-      message = `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
-    } else if (e.keyword === 'const') {
-      message = `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
-    } else if (e.keyword === 'pattern' && e.schemaPath.includes('httpUrl')) {
-      message = 'must be an http:// or https:// URL';
-    }
-    const key = `${pointer}\u0000${message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push({ pointer, message, branch: e.keyword === 'anyOf' || e.keyword === 'oneOf' });
-    }
-  }
-  // "must match a schema in anyOf" adds nothing when its branches said why.
-  return out
-    .filter((p) => !(p.branch && out.some((q) => !q.branch && q.pointer.startsWith(p.pointer))))
-    .map(({ pointer, message }) => ({ pointer, message }));
+function describe(problem: SchemaProblem): { pointer: string; message: string } {
+  // The shared wording, but for URLs: "must match pattern ^https?://…" says less than this.
+  const message = problem.keyword === 'pattern' && problem.schemaPath.includes('httpUrl') ? 'must be an http:// or https:// URL' : problem.message;
+  return { pointer: problem.path, message };
 }
 
 function resolveSecrets(file: Record<string, unknown>, env: Env, source?: string): Partial<Record<(typeof SECRET_KEYS)[number], string>> {

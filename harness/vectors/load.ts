@@ -3,11 +3,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import { compileSchema, formatProblems, readJsonFile, type SchemaCheck } from '../schemas/index.ts';
 import type { VectorFileName, VectorFiles } from './types.ts';
-
-const addFormats = ajvFormats.default;
 
 export type VectorFileErrorCode = 'ERR_VECTOR_FILE_MISSING' | 'ERR_VECTOR_FILE_INVALID';
 
@@ -30,17 +27,14 @@ export function loadVectorFile<N extends VectorFileName>(name: N, options: LoadV
   const dir = options.dir ?? PACKAGE_VECTORS_DIR;
   const file = join(dir, `${name}.json`);
   if (!existsSync(file)) throw new VectorFileError('ERR_VECTOR_FILE_MISSING', `vector file ${file} does not exist`);
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new VectorFileError('ERR_VECTOR_FILE_INVALID', `${file}: not JSON (${(error as Error).message})`);
-  }
+  const read = readJsonFile(file);
+  if (!read.ok) throw new VectorFileError('ERR_VECTOR_FILE_INVALID', `${file}: ${read.reason}`);
+  const data = read.value;
   const schemaFile = join(dir, 'schemas', `${name}.schema.json`);
   if (existsSync(schemaFile)) {
-    const problems = validateAgainst(schemaFile, data);
+    const problems = checkerFor(schemaFile)(data);
     if (problems.length > 0) {
-      throw new VectorFileError('ERR_VECTOR_FILE_INVALID', `${file}: ${problems.slice(0, 5).join('; ')}`);
+      throw new VectorFileError('ERR_VECTOR_FILE_INVALID', `${file}: ${formatProblems(problems.slice(0, 5))}`);
     }
   } else if (!isVectorFileShape(data)) {
     throw new VectorFileError('ERR_VECTOR_FILE_INVALID', `${file}: expected an object with a "tests" array`);
@@ -52,18 +46,15 @@ function isVectorFileShape(data: unknown): boolean {
   return typeof data === 'object' && data !== null && Array.isArray((data as { tests?: unknown }).tests);
 }
 
-const validators = new Map<string, ReturnType<Ajv2020['compile']>>();
+// One check (one Ajv) per schema file, so the same $id in a fixture set and the package's never
+// clash. Not strict (as before): the schema may come from another set than the package's.
+const checks = new Map<string, SchemaCheck>();
 
-function validateAgainst(schemaFile: string, data: unknown): string[] {
-  let validate = validators.get(schemaFile);
-  if (!validate) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, unknown>;
-    // One Ajv per schema file, so the same $id in a fixture set and the package's never clash.
-    validate = ajv.compile(schema);
-    validators.set(schemaFile, validate);
+function checkerFor(schemaFile: string): SchemaCheck {
+  let check = checks.get(schemaFile);
+  if (!check) {
+    check = compileSchema(JSON.parse(readFileSync(schemaFile, 'utf8')) as object, { strict: false });
+    checks.set(schemaFile, check);
   }
-  if (validate(data)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message ?? 'invalid'}`);
+  return check;
 }

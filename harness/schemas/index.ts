@@ -1,0 +1,7 @@
+// Public face of the JSON Schema checks and JSON file reading that the harness's file formats
+// share. Each user keeps its own error class and code, and its own special wording.
+export {
+  compileSchema, formatProblem, formatProblems,
+  type SchemaProblem, type SchemaCheck, type CompileSchemaOptions,
+} from './compile.ts';
+export { readJsonFile, parseJson, type JsonRead } from './json-file.ts';
