@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { CaseResult } from '../results/index.ts';
 import { idMatcher } from '../select/index.ts';
-import { compileSchema, formatProblems, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
+import { compileSchema, formatProblems, readJsonFile } from '../schemas/index.ts';
 
 export interface WaiverEntry {
   id: string;
@@ -22,16 +22,11 @@ const checkWaivers = compileSchema(WAIVERS_SCHEMA);
 
 export function parseWaivers(value: unknown, source = 'waivers'): WaiverEntry[] {
   const problems = checkWaivers(value);
-  if (problems.length > 0) throw new WaiverFileError(`${source}: invalid waiver file: ${formatProblems(problems.map(describe))}`);
+  if (problems.length > 0) throw new WaiverFileError(`${source}: invalid waiver file: ${formatProblems(problems)}`);
   return value as WaiverEntry[];
 }
 
 /** An unknown key is named on its entry (`/0: unknown key "until"`), the entry being what the user looks for. */
-function describe(problem: SchemaProblem): SchemaProblem {
-  if (problem.keyword !== 'additionalProperties') return problem;
-  return { ...problem, path: problem.ajv.path, message: `unknown key ${JSON.stringify(problem.key)}` };
-}
-
 export function loadWaiverFile(path: string): WaiverEntry[] {
   const read = readJsonFile(path);
   if (!read.ok) throw new WaiverFileError(`${path}: ${read.reason}`);

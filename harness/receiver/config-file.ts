@@ -22,15 +22,11 @@ export interface ReceiverConfigFile {
 
 const checkConfig = compileSchema(JSON.parse(readFileSync(RECEIVER_CONFIG_SCHEMA_URL, 'utf8')) as object);
 
-/** The shared wording, but ajv's for a missing property, an unknown key and a fault name, with a hint after the last two. */
+// A token written in the file is refused with a hint: secrets come from the environment only.
 function describe(problem: SchemaProblem): string {
-  if (problem.keyword === 'additionalProperties') {
-    const hint = problem.key === 'callbackToken' ? ' (the token comes from COLLECT_CALLBACK_TOKEN, never from a file)' : '';
-    return formatProblem({ path: problem.ajv.path, message: `unknown property "${problem.key}"${hint}` });
-  }
-  if (problem.keyword === 'required') return formatProblem(problem.ajv);
-  if (problem.keyword === 'enum') return formatProblem({ path: problem.path, message: `${problem.ajv.message} (see --list-faults)` });
-  return formatProblem(problem);
+  const hint = problem.keyword === 'additionalProperties' && problem.key === 'callbackToken'
+    ? ' (the token comes from COLLECT_CALLBACK_TOKEN, never from a file)' : '';
+  return formatProblem(problem) + hint;
 }
 
 /** Checks a parsed config file; throws ReceiverConfigError naming every bad field. */

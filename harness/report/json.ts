@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { perCase } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
-import { compileSchema, formatProblem, type SchemaProblem } from '../schemas/index.ts';
+import { compileSchema, formatProblem } from '../schemas/index.ts';
 
 // Where the case blocks go; random, so that no text in a report can look like it.
 const CASES_MARK = `\u0000cases-${randomUUID()}\u0000`;
@@ -36,7 +36,7 @@ const checkReport = compileSchema(JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'u
  */
 export function validateReportJson(value: unknown): string[] {
   const schemaProblems = checkReport(value);
-  if (schemaProblems.length > 0) return schemaProblems.map(describe);
+  if (schemaProblems.length > 0) return schemaProblems.map(formatProblem);
   const report = value as RunReport;
   const problems: string[] = [];
   for (const verdict of VERDICTS) {
@@ -52,12 +52,4 @@ export function validateReportJson(value: unknown): string[] {
     else seen.set(c.id, i);
   });
   return problems;
-}
-
-/** The shared wording, but a key is named on its object: `/cases/2: unknown property "verdictt"`. */
-function describe(problem: SchemaProblem): string {
-  const key = JSON.stringify(problem.key);
-  if (problem.keyword === 'additionalProperties') return formatProblem({ path: problem.ajv.path, message: `unknown property ${key}` });
-  if (problem.keyword === 'required') return formatProblem({ path: problem.ajv.path, message: `missing required property ${key}` });
-  return formatProblem(problem);
 }

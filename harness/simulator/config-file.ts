@@ -2,7 +2,7 @@
 // 2020-12). Errors name the JSON path of the bad field. Secrets never live in the file.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { compileSchema, formatProblem, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
+import { compileSchema, formatProblem, readJsonFile } from '../schemas/index.ts';
 import type { SimulatorConfig } from './config.ts';
 import { SIMULATOR_FAULTS, type SimulatorFault } from './faults.ts';
 
@@ -35,14 +35,7 @@ const checkConfig = compileSchema(SCHEMA);
 
 /** [] when valid; else one line per error, `/retry/factor: must be >= 1`. */
 export function validateSimulatorConfigFile(value: unknown): string[] {
-  return checkConfig(value).map(describe);
-}
-
-/** The shared wording, but an unknown key or a refused value in ajv's words with the key or value after them: `/faults/1: must be equal to one of the allowed values ("nope")`. */
-function describe(problem: SchemaProblem): string {
-  if (problem.keyword === 'additionalProperties') return formatProblem({ path: problem.ajv.path, message: `${problem.ajv.message} (${problem.key})` });
-  if (problem.keyword === 'enum') return formatProblem({ path: problem.path, message: `${problem.ajv.message} (${JSON.stringify(problem.value)})` });
-  return formatProblem(problem);
+  return checkConfig(value).map(formatProblem);
 }
 
 /** DESIGN.md "simulate": COLLECT_SANDBOX_NUMBERS, comma-separated; default 0244000001,0244000002. */

@@ -43,16 +43,16 @@ describe('report.json: invalid reports are refused with the path of the bad fiel
   it('a FAIL without reason is refused (reason required for every verdict but PASS)', () => {
     const report = sampleReport();
     delete report.cases[1]!.reason;
-    expect(validateReportJson(report)).toContain('/cases/1: missing required property "reason"');
+    expect(validateReportJson(report)).toContain('/cases/1/reason: is required');
   });
   it('an unknown property on a case is refused (the case model is closed)', () => {
     const report = sampleReport() as unknown as { cases: Array<Record<string, unknown>> };
     report.cases[2]!['verdictt'] = 'PASS';
-    expect(validateReportJson(report)).toContain('/cases/2: unknown property "verdictt"');
+    expect(validateReportJson(report)).toContain('/cases/2/verdictt: unknown key');
   });
   it('a missing top-level field is refused at /', () => {
     const { seed: _s, ...rest } = sampleReport();
-    expect(validateReportJson(rest)).toContain('/: missing required property "seed"');
+    expect(validateReportJson(rest)).toContain('/seed: is required');
   });
   it('a wrong tool name names /tool/name', () => {
     const report = sampleReport() as unknown as { tool: Record<string, unknown> };
@@ -67,7 +67,7 @@ describe('report.json: invalid reports are refused with the path of the bad fiel
   it('a delivery without answeredStatus names its path', () => {
     const report = sampleReport() as unknown as { cases: Array<{ evidence: { deliveries: Array<Record<string, unknown>> } }> };
     delete report.cases[4]!.evidence.deliveries[2]!['answeredStatus'];
-    expect(validateReportJson(report)).toContain('/cases/4/evidence/deliveries/2: missing required property "answeredStatus"');
+    expect(validateReportJson(report)).toContain('/cases/4/evidence/deliveries/2/answeredStatus: is required');
   });
   it('a summary that does not count the cases names /summary/<verdict>', () => {
     const report = sampleReport();

@@ -45,7 +45,7 @@ export function signOutput(options: SignOptions, env: NodeJS.ProcessEnv): string
   try {
     body = readFileSync(options.body === '-' ? 0 : options.body, 'utf8');
   } catch (error) {
-    throw new UsageError(`--body ${options.body}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'ERR_BODY_UNREADABLE');
+    throw new UsageError(`--body ${options.body}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'ERR_BODY_UNREADABLE');
   }
   let stages;
   try {
