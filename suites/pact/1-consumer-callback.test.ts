@@ -40,66 +40,55 @@ async function deliver(mockUrl: string, params: CallbackParams, token: string) {
   return sendCallback({ callbackUrl: `${mockUrl}${PACT_CALLBACK_PATH}`, params, token });
 }
 
+/** One callback interaction: the provider state, the request the service sends, the answer it expects. */
+interface CallbackInteraction {
+  state: string;
+  description: string;
+  params: CallbackParams;
+  token: string;
+  answer: 200 | 403;
+}
+
+async function expectInteraction({ state, description, params, token, answer }: CallbackInteraction): Promise<void> {
+  await pact()
+    .addInteraction()
+    .given(state, { id: params.transaction_id })
+    .uponReceiving(description)
+    .withRequest('GET', PACT_CALLBACK_PATH, (b) => {
+      b.query(callbackQuery(params));
+      b.headers({ 'X-Callback-Token': token });
+    })
+    .willRespondWith(answer === 200 ? matchStatus(200, SUCCESS_2XX) : 403)
+    .executeTest(async (mock) => {
+      expect((await deliver(mock.url, params, token)).status).toBe(answer);
+    });
+}
+
 describe('callback pact: outcome callbacks to a pending transaction (§4.3, §6 receiver rules 2–3)', () => {
   const cases: Array<{ title: string; params: CallbackParams }> = [
     { title: 'a SUCCESS callback', params: { transaction_id: V.transactionId, status: 'SUCCESS', message: V.successMessage } },
     { title: 'a FAILED callback', params: { transaction_id: 'PACT-TX-0002', status: 'FAILED', message: V.failedMessage } },
   ];
   for (const { title, params } of cases) {
-    it(`${title} with the configured token gets 2xx`, async () => {
-      await pact()
-        .addInteraction()
-        .given(STATES.pending, { id: params.transaction_id })
-        .uponReceiving(`${title} with the configured token for a pending transaction`)
-        .withRequest('GET', PACT_CALLBACK_PATH, (b) => {
-          b.query(callbackQuery(params));
-          b.headers({ 'X-Callback-Token': C.callbackToken });
-        })
-        .willRespondWith(matchStatus(200, SUCCESS_2XX))
-        .executeTest(async (mock) => {
-          const answer = await deliver(mock.url, params, C.callbackToken);
-          expect(answer.status).toBe(200);
-        });
-    });
+    it(`${title} with the configured token gets 2xx`, () => expectInteraction({
+      state: STATES.pending, description: `${title} with the configured token for a pending transaction`,
+      params, token: C.callbackToken, answer: 200,
+    }));
   }
 });
 
 describe('callback pact: a duplicate callback (§6 "at least once", receiver rule 2)', () => {
-  it('a repeated SUCCESS callback for a SUCCESS transaction still gets 2xx', async () => {
-    const params: CallbackParams = { transaction_id: 'PACT-TX-0003', status: 'SUCCESS', message: V.successMessage };
-    await pact()
-      .addInteraction()
-      .given(STATES.alreadySuccess, { id: params.transaction_id })
-      .uponReceiving('a duplicate SUCCESS callback for a transaction already SUCCESS')
-      .withRequest('GET', PACT_CALLBACK_PATH, (b) => {
-        b.query(callbackQuery(params));
-        b.headers({ 'X-Callback-Token': C.callbackToken });
-      })
-      .willRespondWith(matchStatus(200, SUCCESS_2XX))
-      .executeTest(async (mock) => {
-        const answer = await deliver(mock.url, params, C.callbackToken);
-        expect(answer.status).toBe(200);
-      });
-  });
+  it('a repeated SUCCESS callback for a SUCCESS transaction still gets 2xx', () => expectInteraction({
+    state: STATES.alreadySuccess, description: 'a duplicate SUCCESS callback for a transaction already SUCCESS',
+    params: { transaction_id: 'PACT-TX-0003', status: 'SUCCESS', message: V.successMessage }, token: C.callbackToken, answer: 200,
+  }));
 });
 
 describe('callback pact: a wrong token (§6 receiver rule 1, §7)', () => {
-  it('a callback with a wrong X-Callback-Token gets 403', async () => {
-    const params: CallbackParams = { transaction_id: 'PACT-TX-0004', status: 'SUCCESS', message: V.successMessage };
-    await pact()
-      .addInteraction()
-      .given(STATES.pending, { id: params.transaction_id })
-      .uponReceiving('a SUCCESS callback with a wrong token for a pending transaction')
-      .withRequest('GET', PACT_CALLBACK_PATH, (b) => {
-        b.query(callbackQuery(params));
-        b.headers({ 'X-Callback-Token': C.wrongCallbackToken });
-      })
-      .willRespondWith(403)
-      .executeTest(async (mock) => {
-        const answer = await deliver(mock.url, params, C.wrongCallbackToken);
-        expect(answer.status).toBe(403);
-      });
-  });
+  it('a callback with a wrong X-Callback-Token gets 403', () => expectInteraction({
+    state: STATES.pending, description: 'a SUCCESS callback with a wrong token for a pending transaction',
+    params: { transaction_id: 'PACT-TX-0004', status: 'SUCCESS', message: V.successMessage }, token: C.wrongCallbackToken, answer: 403,
+  }));
 });
 
 describe('callback pact: the committed copy in vectors/pacts/ is current', () => {
