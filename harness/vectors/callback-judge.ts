@@ -4,6 +4,7 @@ import { composeCallbackUrl, parseCallbackQuery } from '../callback/index.ts';
 import type { Level, Verdict, Evidence } from '../results/index.ts';
 import type { CallbackQueryVector, CallbackUrlVector } from './types.ts';
 import { describeTextDiff } from './judge.ts';
+import { requestTargetOf } from './request-target.ts';
 
 export interface CallbackJudgement {
   verdict: Verdict;
@@ -15,18 +16,6 @@ export interface CallbackJudgement {
 
 function levelOf(result: string): Level {
   return result === 'acceptable' ? 'SHOULD' : 'MUST';
-}
-
-/** `/cb?x=1` of `https://h/cb?x=1#f`: what goes on the request line. */
-function requestTargetOf(url: string): string {
-  const noFragment = url.split('#', 1)[0]!;
-  const afterScheme = noFragment.indexOf('://');
-  const pathAt = afterScheme === -1 ? 0 : noFragment.indexOf('/', afterScheme + 3);
-  if (pathAt === -1) {
-    const q = noFragment.indexOf('?', afterScheme + 3);
-    return q === -1 ? '/' : `/${noFragment.slice(q)}`;
-  }
-  return noFragment.slice(pathAt);
 }
 
 export function judgeCallbackUrlVector(vector: CallbackUrlVector, fileSpecRef = '§6'): CallbackJudgement {

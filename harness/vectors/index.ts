@@ -8,6 +8,7 @@ export {
 export { loadVectorFile, VectorFileError, PACKAGE_VECTORS_DIR, type LoadVectorFileOptions, type VectorFileErrorCode } from './load.ts';
 export { judgeSignerAnswer, describeTextDiff, type SignerJudgement, type DivergentStage } from './judge.ts';
 export { judgeCallbackUrlVector, judgeCallbackQueryVector, type CallbackJudgement } from './callback-judge.ts';
+export { requestTargetOf } from './request-target.ts';
 export { BuiltInSigner, type Signer, type SignRequest, type SignerAnswer, type SignerFailureCode } from './signer.ts';
 export { ExternalSigner, type ExternalSignerOptions } from './external-signer.ts';
 export { encodeRequestLine, parseAnswerLine, type SignerRequestLine, type SignerAnswerLine, type ParsedAnswerLine } from './protocol.ts';

@@ -1,5 +1,6 @@
 // Builds vectors/callback-url.json from tables/callback-url.ts with harness/callback.
 import { composeCallbackUrl } from '../../harness/callback/index.ts';
+import { requestTargetOf } from '../../harness/vectors/index.ts';
 import { CALLBACK_URL_HEADER, CALLBACK_URL_ROWS } from './tables/callback-url.ts';
 import { URL_ALTERNATIVES } from './callback-alternatives.ts';
 import { assembleFile, checkRows } from './assemble.ts';
@@ -29,14 +30,4 @@ export function buildCallbackUrlVector(row: CallbackUrlRow): CallbackUrlVector {
     alternatives,
     result: row.result,
   };
-}
-
-/** What an HTTP client puts on the request line: path and query, `/` when empty, no fragment. */
-export function requestTargetOf(url: string): string {
-  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(url);
-  if (!authority) throw new Error(`not an absolute URL: ${url}`);
-  let rest = url.slice(authority[0].length);
-  const hashAt = rest.indexOf('#');
-  if (hashAt !== -1) rest = rest.slice(0, hashAt);
-  return rest.startsWith('/') ? rest : '/' + rest;
 }

@@ -80,4 +80,6 @@ export const CALLBACK_URL_ROWS: CallbackUrlRow[] = [
   { tcId: 35, comment: 'existing query, fragment and a message with spaces', flags: ['Fragment', 'ExistingQuery', 'MessageSpaces'], specRef: '§6 URL composition', callbackUrl: `${CB}?order=17&#top`, params: msg('Payment received in full'), result: 'acceptable' },
   { tcId: 36, comment: 'plain URL over http (production refuses it elsewhere)', flags: ['NoQuery'], specRef: '§6 URL composition', callbackUrl: 'http://127.0.0.1:8081/callback', params: OK, result: 'valid' },
   { tcId: 37, comment: 'existing query ending in a literal ? still gets &', flags: ['ExistingQuery'], specRef: '§6 URL composition', callbackUrl: `${CB}?next=/done?`, params: OK, result: 'valid' },
+  { tcId: 38, comment: 'no path, a query holding /: request target is /?…', flags: ['HostOnly', 'ExistingQuery'], specRef: '§6 URL composition', callbackUrl: 'https://merchant.example?next=/done', params: OK, result: 'valid' },
+  { tcId: 39, comment: 'IPv6 host with port: the URL is kept intact', flags: ['NoQuery'], specRef: '§6 URL composition', callbackUrl: 'https://[2001:db8::1]:8443/payments/callback', params: OK, result: 'valid' },
 ];
