@@ -2,7 +2,7 @@
 // later by the runner, token variants described rather than shown) with a curl line.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Evidence, Exchange } from '../results/index.ts';
-import { REDACTED } from '../secrets/index.ts';
+import { REDACTED, Redactor } from '../secrets/index.ts';
 
 /** One header line. `shown` replaces the value in evidence; `shell` is its curl word. */
 export interface HeaderSpec {
@@ -94,8 +94,13 @@ export class HttpClient {
     const method = call.method ?? 'GET';
     const shownHeaders: Record<string, string | string[]> = {};
     const wire: string[] = [];
+    // Values sent but not shown (the token and its near misses): a receiver that echoes what it
+    // got must not bring them into the evidence either. The run's Redactor knows only the token
+    // itself, not "the token minus its last character" or "the token in swapped case".
+    const hidden: string[] = [];
     for (const h of call.headers ?? []) {
       const shown = h.shown ?? (h.name.toLowerCase() === TOKEN_HEADER.toLowerCase() ? REDACTED : h.value);
+      if (shown !== h.value) hidden.push(h.value, h.value.trim());
       const key = h.name.toLowerCase();
       const prior = shownHeaders[key];
       shownHeaders[key] = prior === undefined ? shown : [...(Array.isArray(prior) ? prior : [prior]), shown];
@@ -125,7 +130,14 @@ export class HttpClient {
       const body = await readLimited(answer.body);
       const headers: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined) headers[k] = v;
-      exchange.response = { status: answer.statusCode, headers, bodyExcerpt: body.slice(0, BODY_EXCERPT_CHARS), durationMs };
+      const echo = new Redactor(hidden);
+      exchange.response = {
+        status: answer.statusCode,
+        headers: echo.value(headers),
+        // Redacted whole before cutting, so no secret is left half-shown at the cut.
+        bodyExcerpt: echo.text(body).slice(0, BODY_EXCERPT_CHARS),
+        durationMs,
+      };
       return { ok: true, exchange, answer: { status: answer.statusCode, headers, body, durationMs } };
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);

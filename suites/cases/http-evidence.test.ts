@@ -13,6 +13,12 @@ const seen: IncomingMessage[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push(req);
+    if (req.url?.startsWith('/echo')) {
+      // A receiver that echoes the token it was given (a debug-style 403).
+      const got = String(req.headers['x-callback-token'] ?? '');
+      res.writeHead(403, { 'content-type': 'text/plain', 'x-presented-token': encodeURIComponent(got) }).end(`bad token ${JSON.stringify(got)}`);
+      return;
+    }
     res.writeHead(418, { 'content-type': 'text/plain' }).end(`x`.repeat(2000));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -66,6 +72,18 @@ describe('receiver.token variants reach the receiver as intended (§6 rule 1)', 
       const shown = JSON.stringify(result.exchange);
       expect(shown).not.toContain(TOKEN.slice(0, -1));
       expect(shown).not.toContain(TOKEN.toUpperCase().slice(1));
+    });
+    it(`${variant.leaf}: a receiver echoing the token it got does not put it in the evidence`, async () => {
+      const choice = variant.make(TOKEN, seededRandom(1), 'COLLECT_CALLBACK_TOKEN');
+      if (typeof choice === 'string') return;
+      const http = new HttpClient({ requestTimeoutMs: 1000 });
+      const result = await http.send({ url: `${base}/echo`, headers: choice.headers });
+      await http.close();
+      expect(result.ok && result.answer.status).toBe(403);
+      const shown = JSON.stringify(result.exchange);
+      expect(shown).not.toContain(TOKEN.slice(0, -1));
+      expect(shown).not.toContain('TOK-sECRET-1234');
+      expect(shown).not.toContain(encodeURIComponent(TOKEN.slice(0, -1)));
     });
   }
   it('different-case SKIPs for a token without letters', () => {
