@@ -35,6 +35,12 @@ export interface CollectAnswer {
   json?: unknown;
   /** performance.now() when the request was sent. */
   sentAt: number;
+  /**
+   * Set when the harness's own route out failed (the local address cannot be bound, the proxy
+   * cannot be reached): the request never reached the service, so its absence of an answer
+   * says nothing about the service.
+   */
+  routeError?: string;
 }
 
 const BODY_EXCERPT = 2000;
@@ -156,7 +162,8 @@ export class CollectClient {
       if (error instanceof ClientError) throw error;
       const err = error as { code?: string; message?: string };
       exchange.error = this.redactor.text(`${err.code ?? 'ERROR'}: ${err.message ?? String(error)}`);
-      return { prepared, exchange, sentAt, judgement: 'no-answer' };
+      const routeError = route ? routeFailure(route, error) : undefined;
+      return { prepared, exchange, sentAt, judgement: 'no-answer', ...(routeError ? { routeError: this.redactor.text(routeError) } : {}) };
     }
   }
 
@@ -165,6 +172,27 @@ export class CollectClient {
     this.dispatchers.clear();
     await Promise.all(all.map((d) => d.close().catch(() => undefined)));
   }
+}
+
+interface NetError { code?: string; syscall?: string; cause?: unknown }
+
+/**
+ * Whether a send through a non-default route failed before reaching the service. A local
+ * address fails at bind (EADDRNOTAVAIL: this machine has no such address). Through a proxy,
+ * every TCP connection the client opens goes to the proxy, so a connect or lookup failure is the
+ * proxy's; a proxy that reached out and was refused answers the tunnel with an error instead.
+ */
+export function routeFailure(route: SourceRoute, error: unknown): string | undefined {
+  for (let e = error as NetError | undefined, depth = 0; e && depth < 3; e = e.cause as NetError | undefined, depth++) {
+    if ('localAddress' in route) {
+      if (e.syscall === 'bind' || e.code === 'EADDRNOTAVAIL') {
+        return `the local address ${route.localAddress} (sources.notWhitelisted.localAddress) cannot be used on this machine (${e.code ?? e.syscall})`;
+      }
+    } else if (e.syscall === 'connect' || e.syscall === 'getaddrinfo' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+      return `the proxy ${route.proxy} (sources.notWhitelisted.proxy) cannot be reached (${e.code ?? e.syscall})`;
+    }
+  }
+  return undefined;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {

@@ -8,7 +8,7 @@ export { judgeAnswer, saysSuccessFalse, parseJsonOrUndefined, type Judgement } f
 export { curlCommand, shellWord, type CurlRequest, type CurlSecret } from './curl.ts';
 export { prepareCollect, WRONG_CLIENT_KEY, type CollectInput, type CollectCredentials, type PreparedCollect } from './prepare.ts';
 export {
-  CollectClient, collectUrl, COLLECT_PATH,
+  CollectClient, collectUrl, routeFailure, COLLECT_PATH,
   type CollectClientOptions, type CollectAnswer, type SourceRoute, type SourceName,
 } from './client.ts';
 export { ClientError, type ClientErrorCode } from './errors.ts';

@@ -75,3 +75,54 @@ describe('the listener pool: one listener per target, shared by its cases', () =
     }
   });
 });
+
+describe('§5.4: a route out that fails on the harness side is ERROR, never a rejection', () => {
+  // A request that never left the machine says nothing about the service's whitelist: were it
+  // counted as "rejected at the network", the case would PASS a service with no whitelist at all.
+  async function freePort(): Promise<number> {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as AddressInfo).port;
+    await new Promise((r) => s.close(r));
+    return port;
+  }
+  it('a sources.notWhitelisted.localAddress this machine does not have (192.0.2.7, TEST-NET-1) gives ERROR, even with ip-whitelist-off', async () => {
+    const service = await startEmbeddedService({ faults: ['ip-whitelist-off'] });
+    try {
+      const target = { ...service.target, sources: { notWhitelisted: { localAddress: '192.0.2.7' } } };
+      const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.ip-not-whitelisted'), target, seed: 5 });
+      expect(r!.verdict, r!.reason).toBe('ERROR');
+      expect(r!.reason).toMatch(/192\.0\.2\.7/);
+      expect(r!.reason).toMatch(/never reached the service/);
+    } finally {
+      await service.close();
+    }
+  });
+  it('a sources.notWhitelisted.proxy that refuses connections gives ERROR, even with ip-whitelist-off', async () => {
+    const service = await startEmbeddedService({ faults: ['ip-whitelist-off'] });
+    try {
+      const deadProxy = `http://127.0.0.1:${await freePort()}`;
+      const target = { ...service.target, sources: { notWhitelisted: { proxy: deadProxy } } };
+      const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.ip-not-whitelisted'), target, seed: 5 });
+      expect(r!.verdict, r!.reason).toBe('ERROR');
+      expect(r!.reason).toContain(deadProxy);
+    } finally {
+      await service.close();
+    }
+  });
+  it('the proxy answering an error for the tunnel (the service refused it) is still a rejection at the network', async () => {
+    const service = await startEmbeddedService();
+    const refusing = createServer();
+    refusing.on('connect', (_req, socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
+    try {
+      const target = { ...service.target, sources: { notWhitelisted: { proxy: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}` } } };
+      const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.ip-not-whitelisted'), target, seed: 5 });
+      expect(r!.verdict, r!.reason).toBe('PASS');
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise((r) => refusing.close(r));
+      await service.close();
+    }
+  });
+});

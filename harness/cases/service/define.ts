@@ -28,6 +28,7 @@ export async function expectRejected(
 ): Promise<CaseOutcome> {
   if (answer.judgement === 'accepted') return s.fail(`${what} was accepted (${describeAnswer(answer)}); it must be rejected`);
   if (answer.judgement === 'no-answer') {
+    if (answer.routeError) throw new CaseError(`${answer.routeError}: the request never reached the service, so its whitelist could not be tested`, s.evidence());
     if (!options.noAnswerRejects) throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
     s.note(`no HTTP answer (${answer.exchange.error ?? 'error'}): counted as a rejection at the network`);
   }
