@@ -1,6 +1,6 @@
 // What the listener records of one callback, and its conversion to the result model.
 import type { Delivery } from '../results/index.ts';
-import type { Redactor } from '../secrets/index.ts';
+import { REDACTED, type Redactor } from '../secrets/index.ts';
 
 export interface ListenerDelivery {
   /** Order of arrival over the listener's life, from 1. */
@@ -33,13 +33,36 @@ export function matches(d: ListenerDelivery, filter: DeliveryFilter): boolean {
     && (filter.server === undefined || d.server === filter.server);
 }
 
+/** Headers that carry credentials: never passed on to evidence as sent. */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['x-callback-token', 'authorization', 'proxy-authorization', 'cookie']);
+
+/**
+ * A credential header as evidence may show it. The Redactor replaces only the secrets of the
+ * run, but a token that differs from the configured one is typically the account's real,
+ * current token (the target file holds a stale one): it is masked too, keeping its length.
+ */
+function maskCredential(name: string, value: string, redactor: Redactor | undefined): string {
+  if (redactor && redactor.text(value) === REDACTED) return REDACTED;
+  const what = name === 'x-callback-token' ? ', not the configured token' : '';
+  return `${REDACTED.slice(0, -1)}: ${value.length} characters${what}]`;
+}
+
+function evidenceHeaders(headers: ListenerDelivery['headers'], redactor: Redactor | undefined): Delivery['headers'] {
+  const out: Delivery['headers'] = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!CREDENTIAL_HEADERS.has(name)) out[name] = value;
+    else out[name] = Array.isArray(value) ? value.map((v) => maskCredential(name, v, redactor)) : maskCredential(name, value, redactor);
+  }
+  return out;
+}
+
 /** The result model's Delivery, timed from `t0` (performance.now() of the case's first request). */
 export function toDelivery(d: ListenerDelivery, t0: number, redactor?: Redactor): Delivery {
   const out: Delivery = {
     atMs: Math.round(d.receivedAt - t0),
     method: d.method,
     rawUrl: d.rawUrl,
-    headers: d.headers,
+    headers: evidenceHeaders(d.headers, redactor),
     answeredStatus: d.answeredStatus,
     overHttps: d.overHttps,
   };

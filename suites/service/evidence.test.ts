@@ -50,3 +50,13 @@ describe('evidence of service-side failures', () => {
     expect(r!.reason).toMatch(/do not grow/);
   });
 });
+
+describe('evidence of a wrong callback token', () => {
+  it('service.callback.token-present FAILs without showing the token the service sent', async () => {
+    const { results } = await run(['wrong-token'], ['service.callback.token-present']);
+    const [r] = results;
+    expect(r!.verdict).toBe('FAIL');
+    const shown = r!.evidence!.deliveries![0]!.headers['x-callback-token'];
+    expect(shown).toMatch(/^\[REDACTED: \d+ characters, not the configured token\]$/);
+  });
+});

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startListener, toDelivery, type RunningListener } from '../../harness/listener/index.ts';
+import { Redactor } from '../../harness/secrets/index.ts';
 
 const open: RunningListener[] = [];
 afterAll(async () => { await Promise.all(open.map((l) => l.close())); });
@@ -111,5 +112,25 @@ describe('https with a generated CA (SANs localhost, 127.0.0.1, ::1), and a plai
   it('uses publicUrl when given (a tunnel)', async () => {
     const l = await start({ publicUrl: 'https://tunnel.example/x/' });
     expect(l.callbackUrl('c', { query: 'a=1' })).toBe('https://tunnel.example/x/cb/c?a=1');
+  });
+});
+
+describe('toDelivery never passes a credential header on to evidence', () => {
+  // A token that differs from the configured one is typically the account's real, current token
+  // (the target file holds a stale one): the Redactor does not know it, so the header is masked.
+  const base = { seq: 1, receivedAt: 0, method: 'GET', rawUrl: '/cb/t?transaction_id=1', answeredStatus: 200, overHttps: false, server: 'main' as const };
+  it('masks an X-Callback-Token that is not a known secret, keeping its length', () => {
+    const d = toDelivery({ ...base, headers: { 'x-callback-token': 'the-current-real-token', host: 'h' } }, 0, new Redactor(['configured-token']));
+    expect(JSON.stringify(d)).not.toContain('the-current-real-token');
+    expect(d.headers['x-callback-token']).toBe('[REDACTED: 22 characters, not the configured token]');
+    expect(d.headers['host']).toBe('h');
+  });
+  it('shows the configured token as [REDACTED], and masks every copy of a header sent twice', () => {
+    const d = toDelivery({ ...base, headers: { 'x-callback-token': ['configured-token', 'other-secret'] } }, 0, new Redactor(['configured-token']));
+    expect(d.headers['x-callback-token']).toEqual(['[REDACTED]', '[REDACTED: 12 characters, not the configured token]']);
+  });
+  it('masks without a redactor too, and Authorization and Cookie likewise', () => {
+    const d = toDelivery({ ...base, headers: { 'x-callback-token': 'abcd', authorization: 'Bearer xyz1', cookie: 's=1' } }, 0);
+    expect(JSON.stringify(d)).not.toMatch(/abcd|xyz1|s=1/);
   });
 });
