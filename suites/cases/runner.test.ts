@@ -2,6 +2,7 @@
 // resets or answers garbage, a time limit per case, waivers, seeded ids, redaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import {
   applyWaivers, parseWaivers, RECEIVER_CASES, runCases, selectCases, transactionIds, WaiverFileError,
   type ConformanceCase,
@@ -61,6 +62,31 @@ describe('needs: unmet capabilities SKIP with the reason, without running', () =
     });
     expect(ran).toBe(false);
     expect(results[0]?.verdict).toBe('SKIP');
+  });
+});
+
+describe('receiver.latency without hooks: 2xx or 4xx is accepted for the unseeded ids, nothing else (DESIGN.md)', () => {
+  let server: HttpServer;
+  let base = '';
+  beforeAll(async () => {
+    // /redirect answers 302 (an http endpoint sending the service elsewhere), /unknown 404.
+    server = createHttpServer((req, res) => {
+      if (req.url?.startsWith('/redirect')) res.writeHead(302, { location: 'https://example.invalid/cb' }).end();
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => new Promise<void>((r) => server.close(() => r())));
+
+  it('404 for an id the receiver does not hold: PASS', async () => {
+    const [result] = await runCases({ cases: RECEIVER_CASES, target: { ...blackBox, callbackUrl: `${base}/unknown` }, seed: 1, only: 'receiver.latency.single' });
+    expect(result?.verdict).toBe('PASS');
+  });
+  it('a 302 redirect is no answer to a callback: FAIL', async () => {
+    const [result] = await runCases({ cases: RECEIVER_CASES, target: { ...blackBox, callbackUrl: `${base}/redirect` }, seed: 1, only: 'receiver.latency.single' });
+    expect(result?.verdict).toBe('FAIL');
+    expect(result?.reason).toContain('answered 302');
   });
 });
 
