@@ -18,8 +18,10 @@ export type ParsedAnswerLine =
   | { ok: false; problem: string };
 
 export function encodeRequestLine(request: SignerRequestLine): string {
-  // JSON.stringify escapes U+2028/2029 and every control character, so one request is one line.
-  return `${JSON.stringify({ id: request.id, body: request.body, secret: request.secret })}\n`;
+  // JSON.stringify escapes every character below U+0020 (\n, \r included) but writes U+0085,
+  // U+2028 and U+2029 raw, and some line readers (Python str.splitlines, Java's Scanner) split
+  // there: escape them too, so one request is one line for any reader.
+  return `${JSON.stringify({ id: request.id, body: request.body, secret: request.secret }).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 }
 
 export function parseAnswerLine(line: string): ParsedAnswerLine {
