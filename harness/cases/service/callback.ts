@@ -5,7 +5,7 @@ import { parseCallbackQuery } from '../../callback/index.ts';
 import type { CollectFields } from '../../client/index.ts';
 import type { ListenerDelivery } from '../../listener/index.ts';
 import { compositionProblems, fromCaseRoot, messageEncodingProblems, messageHasSpace, rawParam } from './checks.ts';
-import { atMs, firstCallback, noCallback, requireAccepted, serviceCase, type ServiceCase } from './define.ts';
+import { atMs, firstCallback, noCallback, requireAccepted, serviceCase, windowLeft, type ServiceCase } from './define.ts';
 import type { ServiceSession } from './session.ts';
 
 /** Sends a valid request (fields as given) and waits for its first callback. */
@@ -167,7 +167,8 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
       const [, second] = await s.waitFor({ tag: fields.tag }, { count: 2, timeoutMs: retryWindowMs });
       if (second) {
         const gap = second.receivedAt - first.receivedAt;
-        const watch = Math.min(retryWindowMs, Math.max(callbackTimeoutMs, Math.round(2 * gap)));
+        // DESIGN.md: retryWindowMs is how long deliveries are watched; the watch ends with it.
+        const watch = Math.min(windowLeft(first, retryWindowMs), Math.max(callbackTimeoutMs, Math.round(2 * gap)));
         s.ctx.progress(`retry seen; watching ${watch} ms for more deliveries`);
         await s.waitFor({ tag: fields.tag }, { count: Number.POSITIVE_INFINITY, timeoutMs: watch });
       } else {

@@ -1,5 +1,6 @@
 // Case definitions as data plus a check that runs inside a ServiceSession, and the judgements
 // several groups share (rejected, accepted, a callback that must arrive).
+import { performance } from 'node:perf_hooks';
 import type { CollectAnswer } from '../../client/index.ts';
 import type { ListenerDelivery } from '../../listener/index.ts';
 import type { ResolvedServiceTarget } from '../../targets/index.ts';
@@ -58,6 +59,11 @@ export function requireAccepted(s: ServiceSession, answer: CollectAnswer): void 
 export async function firstCallback(s: ServiceSession, tag: string, settleMs = 0): Promise<ListenerDelivery[]> {
   s.ctx.progress(`waiting up to ${s.target.timing.callbackTimeoutMs} ms for the callback`);
   return s.waitFor({ tag }, { count: 1, timeoutMs: s.target.timing.callbackTimeoutMs, settleMs });
+}
+
+/** What is left of timing.retryWindowMs, counted from the first delivery (DESIGN.md: how long deliveries are watched). */
+export function windowLeft(first: ListenerDelivery, retryWindowMs: number): number {
+  return Math.max(0, Math.round(first.receivedAt + retryWindowMs - performance.now()));
 }
 
 export function atMs(s: ServiceSession, d: ListenerDelivery): number {

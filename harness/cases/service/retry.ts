@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ListenerDelivery } from '../../listener/index.ts';
 import { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS } from './backoff.ts';
-import { noCallback, requireAccepted, serviceCase, type ServiceCase } from './define.ts';
+import { noCallback, requireAccepted, serviceCase, windowLeft, type ServiceCase } from './define.ts';
 import type { ServiceSession } from './session.ts';
 
 /** Non-2xx answers before the 200 in the retry case: three, so two intervals can be compared. */
@@ -89,7 +89,8 @@ export const RETRY_CASES: readonly ServiceCase[] = [
         return s.skip(`the 500 answer was not retried within timing.retryWindowMs (${retryWindowMs} ms), so there is no 2xx after which retries could stop (see service.callback.retry-back-off)`);
       }
       const gap = ok.receivedAt - first.receivedAt;
-      const watch = Math.min(retryWindowMs, Math.max(callbackTimeoutMs, Math.round(3 * gap)));
+      // DESIGN.md: retryWindowMs is how long deliveries are watched; the watch ends with it.
+      const watch = Math.min(windowLeft(first, retryWindowMs), Math.max(callbackTimeoutMs, Math.round(3 * gap)));
       s.ctx.progress(`the retry was answered 200; watching ${watch} ms for further deliveries`);
       const all = await s.waitFor({ tag: fields.tag }, { count: Number.POSITIVE_INFINITY, timeoutMs: watch });
       const further = all.filter((d) => d.seq > ok.seq);
