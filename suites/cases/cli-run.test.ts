@@ -138,6 +138,25 @@ describe('exit 2: bad usage and invalid target files', () => {
   });
 });
 
+describe('exit 2: a --report-dir that cannot be created', () => {
+  it('names the directory, without an internal-error stack', async () => {
+    const blocker = writeJson('not-a-dir.json', {});
+    // A reachable target, so that the run gets as far as opening the reports.
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      writeJson('reachable.json', { side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb` });
+      const ran = await cliHere(['run', '--target', join(dir, 'reachable.json'), '--report-dir', join(blocker, 'sub')]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(/^collect-conformance: --report-dir: cannot create report directory .*not-a-dir\.json\/sub/);
+      expect(ran.stderr).not.toContain('internal error');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
 describe('exit 3: the target cannot be reached at all', () => {
   it('a closed port ends the run with one line naming the address', async () => {
     const probe = createServer();

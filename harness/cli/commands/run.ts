@@ -8,7 +8,7 @@ import {
   type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
-import { formatCaseLine, formatSummary, openReport } from '../../report/index.ts';
+import { formatCaseLine, formatSummary, openReport, ReportError, type OpenReportOptions, type ReportSession } from '../../report/index.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 import {
@@ -100,6 +100,16 @@ function loadWaivers(path: string | undefined): WaiverEntry[] {
   }
 }
 
+/** A report directory that cannot be created is the user's to fix (exit 2), not a harness bug. */
+async function openReportDir(options: OpenReportOptions): Promise<ReportSession> {
+  try {
+    return await openReport(options);
+  } catch (error) {
+    if (error instanceof ReportError && error.code === 'ERR_REPORT_DIR') throw new UsageError(`--report-dir: ${error.message}`, error.code);
+    throw error;
+  }
+}
+
 /** The whole `run` command; returns the exit status, throws UsageError / TargetUnreachableError. */
 export async function runConformance(options: RunOptions, io: RunIo = processIo()): Promise<number> {
   if (options.side !== undefined && !['service', 'receiver', 'all'].includes(options.side)) {
@@ -148,7 +158,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     const shownTarget = targets.length === 1
       ? redactTarget(targets[0]!)
       : { side: 'all', embedded: true, targets: targets.map(redactTarget) };
-    const session = await openReport({
+    const session = await openReportDir({
       dir: reportDir,
       header: {
         tool: { name: 'collect-conformance', version: toolVersion() },
