@@ -7,6 +7,7 @@ import type { SimulatorConfig } from './config.ts';
 import type { FaultSet } from './faults.ts';
 import { decideOutcome } from './outcome.ts';
 import { buildDelivery } from './callback-request.ts';
+import { isHttpsUrl } from './fields.ts';
 import type { Transaction, TransactionStore } from './store.ts';
 import type { SimulatorLog } from './log.ts';
 
@@ -71,7 +72,7 @@ export class CallbackDispatcher {
     this.store.finish(tx, outcome.status, outcome.message);
     this.log.event(`transaction ${tx.transactionId} ${tx.status}: ${tx.message}`);
     if (this.faults.has('no-callback')) return;
-    if (this.config.mode === 'production' && !tx.callbackUrl.startsWith('https:') && !this.faults.has('plain-http-in-production')) {
+    if (this.config.mode === 'production' && !isHttpsUrl(tx.callbackUrl) && !this.faults.has('plain-http-in-production')) {
       // Refused at collect time already; kept here so no code path ever calls http in production.
       this.log.event(`callback for ${tx.transactionId} not sent: production mode delivers over https only`);
       return;

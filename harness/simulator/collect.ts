@@ -6,7 +6,7 @@ import type { RawMember } from '../signing/index.ts';
 import type { SimulatorClient } from './config.ts';
 import type { SimulatorContext } from './context.ts';
 import { checkCustomerNumber } from './auth.ts';
-import { readCollectFields } from './fields.ts';
+import { isHttpsUrl, readCollectFields } from './fields.ts';
 import { Rejection } from './rejections.ts';
 
 export interface SignedRequest {
@@ -25,7 +25,7 @@ export function handleCollect(ctx: SimulatorContext, request: SignedRequest): Ac
     throw new Rejection('CLIENT_ID_MISMATCH', `client_id ${fields.clientId} is not the client of this client_key`);
   }
   checkCustomerNumber(ctx.config, ctx.customerNumbers, fields.customerNumber, ctx.faults);
-  if (ctx.config.mode === 'production' && !fields.callbackUrl.startsWith('https:') && !ctx.faults.has('plain-http-in-production')) {
+  if (ctx.config.mode === 'production' && !isHttpsUrl(fields.callbackUrl) && !ctx.faults.has('plain-http-in-production')) {
     throw new Rejection('CALLBACK_URL_NOT_HTTPS', 'production mode: callback_url must use https://');
   }
   const tx = {

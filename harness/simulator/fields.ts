@@ -64,6 +64,15 @@ export function readCollectFields(members: readonly RawMember[]): CollectFields 
   return { amount, callbackUrl, clientId, customerNumber, networkCode, transactionId };
 }
 
+/** True when a callback URL uses https; the scheme is case-insensitive (RFC 3986 §3.1), so "HTTPS://" counts. */
+export function isHttpsUrl(url: string): boolean {
+  try {
+    return new URL(url).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 export function readStatusFields(members: readonly RawMember[]): { transactionId: string; clientId: number } {
   return { transactionId: text(members, 'transaction_id', 256), clientId: readClientId(members) };
 }

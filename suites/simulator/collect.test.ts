@@ -241,6 +241,15 @@ describe('§2.1/§6 Transport: production refuses http callback URLs at collect 
   });
 });
 
+describe('§2.1 "https://" in production: the scheme is case-insensitive (RFC 3986 §3.1)', () => {
+  it('accepts HTTPS:// and refuses HTTP:// in production', async () => {
+    await withSimulator({ mode: 'production' }, async (sim) => {
+      expect((await collect(sim, collectFields('HTTPS://merchant.example/cb'))).status).toBe(200);
+      expectRejected(await collect(sim, collectFields('HTTP://merchant.example/cb')), 'CALLBACK_URL_NOT_HTTPS');
+    });
+  });
+});
+
 describe('§2.1 transaction_id is unique per client', () => {
   it('refuses a reused transaction_id with DUPLICATE_TRANSACTION', async () => {
     await withSimulator({}, async (sim) => {
