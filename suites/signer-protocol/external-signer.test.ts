@@ -54,6 +54,15 @@ describe('a correct signer passes every vector', () => {
   });
 });
 
+describe('answers written in pieces, ended by CRLF, with heavy stderr output, are read whole', () => {
+  it('fixture set: every vector PASS on one start', async () => {
+    const run = await runSigner(fixtureCommand('chunky-signer.mjs'), dir);
+    expect(run.results).toHaveLength(8);
+    expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(run.signer.starts).toBe(1);
+  });
+});
+
 describe('a signer sorting keys with localeCompare is named `locale-order` on exactly the vectors whose order differs', () => {
   it('fixture set', async () => {
     const run = await runSigner(fixtureCommand('locale-signer.mjs'), dir);
