@@ -21,6 +21,12 @@ export const TRANSPORT_CASES: readonly ServiceCase[] = [
       if (seen.length > 0) {
         return s.fail(`a callback was delivered over plain http to ${fields.callback_url} after ${atMs(s, seen[0]!)} ms (request answered ${describeAnswer(answer)})`);
       }
+      const l = s.target.listener;
+      if (answer.judgement === 'accepted' && l.publicUrl !== null && !l.plainPublicUrl) {
+        // Behind a tunnel the plain listener sits on a local address the service cannot call:
+        // "never called" would prove nothing, and a service that does call http would pass.
+        return s.skip(`the http:// callback URL was accepted (${describeAnswer(answer)}), but the plain-http listener at ${s.listener.plainPublicUrl} is not reachable through listener.publicUrl; set listener.plainPublicUrl (a plain-http tunnel) to see whether the service calls it`);
+      }
       return s.pass({ notes: [`${answer.judgement === 'accepted' ? 'accepted, but never called' : 'refused'}: ${describeAnswer(answer)}`] });
     },
   }),
