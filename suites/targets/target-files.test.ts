@@ -103,6 +103,10 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
       expect(error.message).toContain(expected);
     });
   }
+  it('a file without "side" says only that, not what a service target would need', () => {
+    const error = errorOf(() => parseTarget({ callbackUrl: 'http://x.test/cb', hooksUrl: 'http://x.test/h' }, env));
+    expect(error.problems).toEqual(['/side: is required']);
+  });
   it('a literal secret is never echoed in the message', () => {
     expect(errorOf(() => parseTarget({ ...receiverFile, callbackToken: 'hunter2-secret' }, env)).message).not.toContain('hunter2');
   });
