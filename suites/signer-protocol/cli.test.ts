@@ -118,6 +118,7 @@ describe('vectors: exit 2 on bad usage', () => {
     [['--only', 'nothing.matches'], 'no vector matches'],
     [['--vectors-dir', '/nonexistent-dir'], 'does not exist'],
     [['--signer', ' '], '--signer is empty'],
+    [['--signer', 'true', '--only', 'vectors.callback-url.3*'], 'with --signer only the signature vectors run'],
   ])('%j', async (args, message) => {
     const ran = await cli(['vectors', '--report-dir', join(work, 'usage'), ...args]);
     expect(ran.code).toBe(2);

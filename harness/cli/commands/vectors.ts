@@ -84,7 +84,17 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     if (error instanceof VectorFileError) throw new UsageError(error.message, error.code);
     throw error;
   }
-  if (planned === 0) throw new UsageError(`no vector matches --only ${JSON.stringify(options.only ?? '')} (case ids look like vectors.signature.17)`);
+  if (planned === 0) {
+    let onlyCallback = false;
+    try {
+      onlyCallback = options.signer !== undefined && countPlanned(['callback-url', 'callback-query'], include, dir) > 0;
+    } catch {
+      // A --vectors-dir without callback files: the plain message below says enough.
+    }
+    throw new UsageError(onlyCallback
+      ? `--only ${JSON.stringify(options.only ?? '')} selects callback vectors, and with --signer only the signature vectors run (the protocol covers signing)`
+      : `no vector matches --only ${JSON.stringify(options.only ?? '')} (case ids look like vectors.signature.17)`);
+  }
 
   const target: Record<string, unknown> = { side: 'signer', command: signer.description };
   if (signer instanceof ExternalSigner) target.timeoutMs = timeoutMs;
