@@ -180,4 +180,12 @@ describe('sign: every stage for one body; the secret only from COLLECT_SECRET_KE
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('not an object');
   });
+  it('exits 2 on a body that is not UTF-8, instead of signing U+FFFD for the bytes sent', async () => {
+    const latin1 = join(work, 'latin1.json');
+    writeFileSync(latin1, Buffer.from('{"name":"caf\xe9"}', 'latin1'));
+    const ran = await cli(['sign', '--body', latin1], { COLLECT_SECRET_KEY: SECRET });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('not UTF-8');
+    expect(ran.stdout).toBe('');
+  });
 });

@@ -41,11 +41,19 @@ export function signOutput(options: SignOptions, env: NodeJS.ProcessEnv): string
   const clientKey = env[CLIENT_KEY_ENV] || undefined;
   const redactor = new Redactor([secret, clientKey]);
 
-  let body: string;
+  let bytes: Buffer;
   try {
-    body = readFileSync(options.body === '-' ? 0 : options.body, 'utf8');
+    bytes = readFileSync(options.body === '-' ? 0 : options.body);
   } catch (error) {
     throw new UsageError(`--body ${options.body}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'ERR_BODY_UNREADABLE');
+  }
+  // JSON text is UTF-8 (RFC 8259 §8.1). A lenient decode would sign U+FFFD in place of the
+  // bytes actually sent, so a body that is not UTF-8 is refused.
+  let body: string;
+  try {
+    body = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`--body ${options.body}: not UTF-8 text; JSON bodies are UTF-8 (RFC 8259 §8.1), and signing a decoded guess would not sign the bytes sent`, 'ERR_BODY_NOT_UTF8');
   }
   let stages;
   try {
@@ -61,7 +69,7 @@ export function signOutput(options: SignOptions, env: NodeJS.ProcessEnv): string
     return `${redactor.text(JSON.stringify(out, null, 2))}\n`;
   }
   const lines = [
-    `body           ${options.body} (${Buffer.byteLength(body, 'utf8')} bytes)`,
+    `body           ${options.body} (${bytes.length} bytes)`,
     `pairs          ${stages.pairs.length}, sorted by code point, values as written`,
     ...stages.pairs.map(([k, v]) => `  ${k} = ${v}`),
     `message        ${stages.message}`,
