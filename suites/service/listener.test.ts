@@ -68,7 +68,8 @@ describe('waitFor: count, settle and time-out', () => {
   it('resolves when count arrived, keeps collecting during settleMs', async () => {
     const l = await start();
     const u = l.callbackUrl('w') + '?transaction_id=w1';
-    const waiting = l.waitFor({ transactionId: 'w1' }, { count: 1, timeoutMs: 2000, settleMs: 150 });
+    // A settle window wide enough for a second local request on a loaded 2-core machine.
+    const waiting = l.waitFor({ transactionId: 'w1' }, { count: 1, timeoutMs: 3000, settleMs: 600 });
     await get(u);
     setTimeout(() => { void get(u); }, 30);
     expect(await waiting).toHaveLength(2);
