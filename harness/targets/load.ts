@@ -43,6 +43,8 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
   const problems = checkTarget(value);
   if (problems.length > 0) throw new TargetFileError(problems.map(describe), options.source);
   const file = value as Record<string, unknown>;
+  const credentials = urlCredentials(file);
+  if (credentials.length > 0) throw new TargetFileError(credentials, options.source);
   const secrets = resolveSecrets(file, env, options.source);
   const caCert = readCa(file, options);
   const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert) : serviceFrom(file, secrets, caCert);
@@ -58,6 +60,26 @@ function literalSecrets(value: unknown): Array<{ pointer: string; message: strin
   return SECRET_KEYS.filter((key) => typeof file[key] === 'string').map((key) => ({
     pointer: `/${key}`,
     message: `secrets are not written in target files; use {"env": "NAME"} naming an environment variable`,
+  }));
+}
+
+/** The URLs the harness itself sends requests to. */
+const REQUEST_URL_KEYS = ['callbackUrl', 'hooksUrl', 'baseUrl'] as const;
+
+/**
+ * `https://user:password@host/…`: a secret written in the target file, which undici would not
+ * even send (it ignores credentials in a URL) while every exchange, curl line and report.target
+ * would show it. Refused by its field; the value is never echoed.
+ */
+function urlCredentials(file: Record<string, unknown>): Array<{ pointer: string; message: string }> {
+  return REQUEST_URL_KEYS.filter((key) => {
+    const url = file[key];
+    if (typeof url !== 'string' || !URL.canParse(url)) return false;
+    const parsed = new URL(url);
+    return parsed.username !== '' || parsed.password !== '';
+  }).map((key) => ({
+    pointer: `/${key}`,
+    message: 'must not carry a user name or password (user:password@): secrets are not written in target files, and the harness would not send them',
   }));
 }
 

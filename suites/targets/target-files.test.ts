@@ -107,6 +107,19 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
     const error = errorOf(() => parseTarget({ callbackUrl: 'http://x.test/cb', hooksUrl: 'http://x.test/h' }, env));
     expect(error.problems).toEqual(['/side: is required']);
   });
+  it('user:password in a URL is refused by its field, the password never echoed (DESIGN.md: no secret in a target file)', () => {
+    for (const [file, pointer] of [
+      [{ ...receiverFile, callbackUrl: 'https://hook:pw-Secret-9@x.test/cb' }, '/callbackUrl'],
+      [{ ...receiverFile, hooksUrl: 'http://hook:pw-Secret-9@x.test/_conformance' }, '/hooksUrl'],
+      [{ ...serviceFile, baseUrl: 'http://api:pw-Secret-9@x.test' }, '/baseUrl'],
+    ] as const) {
+      const error = errorOf(() => parseTarget(file, env));
+      expect(error.code).toBe('ERR_TARGET_INVALID');
+      expect(error.pointer).toBe(pointer);
+      expect(error.message).toContain(`${pointer}: must not carry a user name or password`);
+      expect(error.message).not.toContain('pw-Secret-9');
+    }
+  });
   it('a literal secret is never echoed in the message', () => {
     expect(errorOf(() => parseTarget({ ...receiverFile, callbackToken: 'hunter2-secret' }, env)).message).not.toContain('hunter2');
   });
