@@ -75,6 +75,7 @@ describe('receiver.token variants reach the receiver as intended (§6 rule 1)', 
     });
     it(`${variant.leaf}: a receiver echoing the token it got does not put it in the evidence`, async () => {
       const choice = variant.make(TOKEN, seededRandom(1), 'COLLECT_CALLBACK_TOKEN');
+      expect(typeof choice).not.toBe('string');
       if (typeof choice === 'string') return;
       const http = new HttpClient({ requestTimeoutMs: 1000 });
       const result = await http.send({ url: `${base}/echo`, headers: choice.headers });
