@@ -4,6 +4,7 @@ export type SigningErrorCode =
   | 'ERR_BODY_NOT_JSON'
   | 'ERR_BODY_NOT_OBJECT'
   | 'ERR_BODY_UNPAIRED_SURROGATE'
+  | 'ERR_BODY_TOO_DEEP'
   | 'ERR_AUTHORIZATION_MALFORMED';
 
 export class SigningError extends Error {

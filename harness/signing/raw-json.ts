@@ -33,8 +33,12 @@ export function readRawJsonObject(text: string): RawMember[] {
   return (value as Extract<RawValue, { kind: 'object' }>).members;
 }
 
+/** Objects and arrays nested deeper than this are refused: recursion would overflow the stack. */
+export const MAX_NESTING_DEPTH = 512;
+
 class Reader {
   private pos = 0;
+  private depth = 0;
   constructor(private readonly text: string) {}
 
   atEnd(): boolean {
@@ -77,12 +81,20 @@ class Reader {
     return this.atEnd() ? this.fail('unexpected end of body') : this.fail('unexpected character');
   }
 
+  private enter(): void {
+    if (++this.depth > MAX_NESTING_DEPTH) {
+      throw new SigningError('ERR_BODY_TOO_DEEP', `objects and arrays nested deeper than ${MAX_NESTING_DEPTH} levels at offset ${this.pos}`, this.pos);
+    }
+  }
+
   private object(start: number): RawValue {
+    this.enter();
     this.expect('{');
     const members: RawMember[] = [];
     this.skipWs();
     if (this.peek() === '}') {
       this.pos++;
+      this.depth--;
       return { kind: 'object', raw: this.text.slice(start, this.pos), members };
     }
     for (;;) {
@@ -99,16 +111,19 @@ class Reader {
         continue;
       }
       this.expect('}');
+      this.depth--;
       return { kind: 'object', raw: this.text.slice(start, this.pos), members };
     }
   }
 
   private array(start: number): RawValue {
+    this.enter();
     this.expect('[');
     const items: RawValue[] = [];
     this.skipWs();
     if (this.peek() === ']') {
       this.pos++;
+      this.depth--;
       return { kind: 'array', raw: this.text.slice(start, this.pos), items };
     }
     for (;;) {
@@ -119,6 +134,7 @@ class Reader {
         continue;
       }
       this.expect(']');
+      this.depth--;
       return { kind: 'array', raw: this.text.slice(start, this.pos), items };
     }
   }

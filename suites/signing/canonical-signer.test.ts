@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   canonicalPairs, signBody, verifyBody, parseAuthorizationHeader, diagnoseSignature,
-  SigningError, ALTERNATIVES, profileOf, readRawJsonObject,
+  SigningError, ALTERNATIVES, profileOf, readRawJsonObject, MAX_NESTING_DEPTH,
 } from '../../harness/signing/index.ts';
 
 const BODY =
@@ -81,6 +81,13 @@ describe('bodies the signer refuses rather than mis-sign', () => {
   it('refuses an unpaired surrogate, which would otherwise collide with U+FFFD', () => {
     expect(() => readRawJsonObject('{"a":"\\ud800"}')).toThrow(expect.objectContaining({ code: 'ERR_BODY_UNPAIRED_SURROGATE' }));
     expect(canonicalPairs('{"a":"\\ud83d\\ude00"}')).toEqual([['a', '\u{1F600}']]);
+  });
+  it('refuses nesting deeper than MAX_NESTING_DEPTH with a SigningError, not a stack overflow', () => {
+    const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    expect(canonicalPairs(nested(MAX_NESTING_DEPTH))).toHaveLength(1);
+    expect(() => readRawJsonObject(nested(MAX_NESTING_DEPTH + 1))).toThrow(expect.objectContaining({ code: 'ERR_BODY_TOO_DEEP' }));
+    expect(() => readRawJsonObject(nested(100_000))).toThrow(expect.objectContaining({ code: 'ERR_BODY_TOO_DEEP' }));
+    expect(verifyBody(nested(100_000), 'secret', 'ab')).toBe(false);
   });
   it('verifyBody answers false, not an exception, for a body that is not JSON', () => {
     expect(verifyBody('not json', 'secret', 'ab')).toBe(false);
