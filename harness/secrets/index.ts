@@ -30,6 +30,16 @@ export class Redactor {
   /** Deep copy of a JSON-like value with every string redacted (keys too). */
   value<T>(value: T): T {
     if (this.secrets.length === 0) return value;
-    return JSON.parse(this.text(JSON.stringify(value))) as T;
+    // Walk the value rather than its JSON text: in JSON, a secret holding `"` or `\` is escaped
+    // and would no longer match.
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return this.text(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v !== null && typeof v === 'object') {
+        return Object.fromEntries(Object.entries(v).map(([k, inner]) => [this.text(k), walk(inner)]));
+      }
+      return v;
+    };
+    return walk(JSON.parse(JSON.stringify(value))) as T;
   }
 }
