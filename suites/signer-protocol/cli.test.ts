@@ -124,6 +124,13 @@ describe('vectors: exit 2 on bad usage', () => {
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain(message);
   });
+  it('a --report-dir that cannot be created exits 2, naming it', async () => {
+    const file = join(work, 'a-file');
+    writeFileSync(file, '');
+    const ran = await cli(['vectors', '--report-dir', join(file, 'sub')]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/^collect-conformance: --report-dir: cannot create report directory/);
+  });
   it('--help explains the protocol', async () => {
     const ran = await cli(['vectors', '--help']);
     expect(ran.code).toBe(0);

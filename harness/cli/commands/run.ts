@@ -8,7 +8,8 @@ import {
   type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
-import { formatCaseLine, formatSummary, openReport, ReportError, type OpenReportOptions, type ReportSession } from '../../report/index.ts';
+import { formatCaseLine, formatSummary } from '../../report/index.ts';
+import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 import {
@@ -96,16 +97,6 @@ function loadWaivers(path: string | undefined): WaiverEntry[] {
     return loadWaiverFile(path);
   } catch (error) {
     if (error instanceof WaiverFileError) throw new UsageError(error.message, error.code);
-    throw error;
-  }
-}
-
-/** A report directory that cannot be created is the user's to fix (exit 2), not a harness bug. */
-async function openReportDir(options: OpenReportOptions): Promise<ReportSession> {
-  try {
-    return await openReport(options);
-  } catch (error) {
-    if (error instanceof ReportError && error.code === 'ERR_REPORT_DIR') throw new UsageError(`--report-dir: ${error.message}`, error.code);
     throw error;
   }
 }

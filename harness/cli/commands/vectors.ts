@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
 import { toolVersion } from '../version.ts';
-import { openReport, formatCaseLine, formatSummary } from '../../report/index.ts';
+import { formatCaseLine, formatSummary } from '../../report/index.ts';
+import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor } from '../../results/index.ts';
 import { idMatcher } from '../../select/index.ts';
 import {
@@ -98,7 +99,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
 
   const target: Record<string, unknown> = { side: 'signer', command: signer.description };
   if (signer instanceof ExternalSigner) target.timeoutMs = timeoutMs;
-  const report = await openReport({
+  const report = await openReportDir({
     dir: resolve(options.reportDir),
     header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'vectors', target, startedAt: new Date().toISOString(), seed: 0 },
   });
