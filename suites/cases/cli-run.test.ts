@@ -69,7 +69,7 @@ function receiverFile(name: string, embedded: EmbeddedReceiver, extra: Record<st
     callbackUrl: embedded.target.callbackUrl,
     hooksUrl: embedded.target.hooksUrl,
     callbackToken: { env: 'MY_RECEIVER_TOKEN' },
-    timing: { replyDeadlineMs: 300 },
+    timing: { replyDeadlineMs: 1000 },
     ...extra,
   });
 }
