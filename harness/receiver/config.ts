@@ -76,6 +76,11 @@ function checkConfig(config: ReceiverConfig): void {
   if (/[\r\n\0]/.test(config.callbackToken) || config.callbackToken !== config.callbackToken.replace(/^[ \t]+|[ \t]+$/g, '')) {
     fail('callbackToken', 'must not contain CR, LF, NUL or leading/trailing spaces');
   }
+  // Node reads header bytes as latin1: a token beyond ASCII would arrive as its UTF-8 bytes and
+  // never equal the configured text (and could match a mangled one). Refuse it here, clearly.
+  if (!/^[\x20-\x7e]+$/.test(config.callbackToken)) {
+    fail('callbackToken', 'must be printable ASCII (a header value); non-ASCII characters cannot be compared reliably');
+  }
   for (const field of ['callbackPath', 'hooksPath'] as const) {
     const path = config[field];
     if (typeof path !== 'string' || !/^\/[^?#\s]*$/.test(path)) fail(field, `must start with "/" and hold no "?", "#" or spaces (got ${JSON.stringify(path)})`);

@@ -35,6 +35,7 @@ describe('resolveReceiverConfig: defaults and checks naming the field', () => {
     [{ callbackToken: '' }, /callbackToken/],
     [{ callbackToken: 'a\r\nb' }, /callbackToken/],
     [{ callbackToken: ' padded' }, /callbackToken/],
+    [{ callbackToken: 'jeton-sécurisé' }, /callbackToken: must be printable ASCII/],
     [{ hooksPath: '/callback' }, /hooksPath: must not overlap/],
   ])('refuses %j', (partial, message) => {
     expect(configError(() => resolveReceiverConfig(partial as never)).message).toMatch(message);
