@@ -20,9 +20,17 @@ export function formEncode(value: string): string {
   return new URLSearchParams([['', value]]).toString().slice(1);
 }
 
-/** `transaction_id=…&status=…&message=…`, each value form-encoded. */
-export function encodeCallbackQuery(params: CallbackParams): string {
-  return CALLBACK_PARAM_NAMES.map((name) => `${name}=${formEncode(params[name])}`).join('&');
+/** `transaction_id=…&status=…&message=…`, each value encoded by `encode` (form encoding by default). */
+export function encodeCallbackQuery(
+  params: CallbackParams, encode: (value: string, name: (typeof CALLBACK_PARAM_NAMES)[number]) => string = formEncode,
+): string {
+  return CALLBACK_PARAM_NAMES.map((name) => `${name}=${encode(params[name], name)}`).join('&');
+}
+
+/** `[everything before the first #, the #fragment or '']`. */
+export function splitFragment(url: string): [base: string, fragment: string] {
+  const at = url.indexOf('#');
+  return at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at)];
 }
 
 /**
@@ -31,12 +39,14 @@ export function encodeCallbackQuery(params: CallbackParams): string {
  * - a URL ending in `?` or `&` already has its separator, so none is added.
  */
 export function composeCallbackUrl(callbackUrl: string, params: CallbackParams): string {
-  const hashAt = callbackUrl.indexOf('#');
-  const base = hashAt === -1 ? callbackUrl : callbackUrl.slice(0, hashAt);
-  const fragment = hashAt === -1 ? '' : callbackUrl.slice(hashAt);
+  const [base, fragment] = splitFragment(callbackUrl);
   const query = encodeCallbackQuery(params);
+  return base + separatorAfter(base) + query + fragment;
+}
+
+/** `?` without a query, `&` after one, nothing after a bare trailing `?` or `&`. */
+export function separatorAfter(base: string): '?' | '&' | '' {
   // Only the query's own first `?` can be bare: `?next=/done?` is a query ending in a literal `?`.
   const queryAt = base.indexOf('?');
-  const separator = queryAt === -1 ? '?' : queryAt === base.length - 1 || base.endsWith('&') ? '' : '&';
-  return base + separator + query + fragment;
+  return queryAt === -1 ? '?' : queryAt === base.length - 1 || base.endsWith('&') ? '' : '&';
 }

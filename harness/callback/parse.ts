@@ -42,12 +42,23 @@ export function queryOf(target: string): string {
 
 /** Parses the query of `target` (`/cb?x=1&transaction_id=…` or an absolute URL). */
 export function parseCallbackQuery(target: string): ParsedCallbackQuery {
+  return splitQuery(queryOf(target), formDecode, formDecode);
+}
+
+/**
+ * Splits a query on `&` and the first `=`, decoding names and values with the functions given;
+ * the last occurrence of a callback parameter wins. The suite's parser and the labelled wrong
+ * parsers (alternatives.ts) differ only in what they pass here.
+ */
+export function splitQuery(
+  query: string, decodeName: (s: string) => string, decodeValue: (s: string) => string,
+): ParsedCallbackQuery {
   const result: ParsedCallbackQuery = { all: [] };
-  for (const part of queryOf(target).split('&')) {
+  for (const part of query.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    const name = formDecode(eq === -1 ? part : part.slice(0, eq));
-    const value = formDecode(eq === -1 ? '' : part.slice(eq + 1));
+    const name = decodeName(eq === -1 ? part : part.slice(0, eq));
+    const value = decodeValue(eq === -1 ? '' : part.slice(eq + 1));
     result.all.push([name, value]);
     if (name === 'transaction_id' || name === 'status' || name === 'message') result[name] = value;
   }

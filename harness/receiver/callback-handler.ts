@@ -9,14 +9,14 @@
 //   200  {"result":"duplicate"} the record was no longer pending; nothing changes
 // The 200 goes out before the fulfilment work (workMs x timeScale) starts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseCallbackQuery, queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
+import { parseAlternative, parseCallbackQuery, queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
 import type { ReceiverContext } from './context.ts';
-import { parseDecodedBeforeSplit, parseWithoutDecoding, parseWithoutPlus } from './faulty-parsers.ts';
 import { errorBody, sendJson } from './http.ts';
 import type { ApplyResult } from './store.ts';
 import { checkToken } from './token.ts';
 
 const CALLBACK_PARAMS = new Set(['transaction_id', 'status', 'message']);
+const PARSE_FAULTS = ['no-percent-decoding', 'plus-not-space', 'decode-before-split'] as const;
 
 /** Fault `strict-message-charset`: an input "sanitiser" far narrower than what §6 lets message hold. */
 const NARROW_MESSAGE = /^[A-Za-z0-9 .,:-]*$/;
@@ -33,9 +33,9 @@ interface Decision {
 }
 
 function parse(target: string, ctx: ReceiverContext): ParsedCallbackQuery {
-  if (ctx.faults.has('no-percent-decoding')) return parseWithoutDecoding(target);
-  if (ctx.faults.has('plus-not-space')) return parseWithoutPlus(target);
-  if (ctx.faults.has('decode-before-split')) return parseDecodedBeforeSplit(target);
+  // The parsing faults are the labelled wrong parsers of harness/callback.
+  const parseFault = PARSE_FAULTS.find((f) => ctx.faults.has(f));
+  if (parseFault) return parseAlternative(parseFault).parse(target);
   return parseCallbackQuery(target);
 }
 

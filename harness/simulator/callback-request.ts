@@ -1,7 +1,7 @@
 // One callback delivery (§4.3, §6): method, URL composed by the shared composer, token header.
 // The URL-, status-, id-, token- and transport-faults bend exactly one of these.
 import { createHmac } from 'node:crypto';
-import { composeCallbackUrl, encodeCallbackQuery } from '../callback/index.ts';
+import { composeAlternative, composeCallbackUrl } from '../callback/index.ts';
 import type { FaultSet } from './faults.ts';
 import type { Transaction } from './store.ts';
 
@@ -11,8 +11,8 @@ export interface DeliveryRequest {
   headers: Record<string, string>;
 }
 
-/** An alphanumeric marker that form encoding leaves alone, replaced after composition. */
-const MESSAGE_MARK = 'SIMULATORMESSAGEMARK';
+/** The URL faults compose with the labelled wrong composers of harness/callback, nothing else. */
+const URL_FAULTS = ['always-question-mark', 'always-ampersand', 'drop-existing-query', 'message-percent20'] as const;
 
 export function buildDelivery(
   tx: Transaction, status: 'SUCCESS' | 'FAILED', callbackToken: string, faults: FaultSet,
@@ -23,20 +23,8 @@ export function buildDelivery(
     status: faults.has('lowercase-status') ? status.toLowerCase() : status,
     message: tx.message,
   };
-  let url: string;
-  if (faults.has('always-question-mark')) {
-    url = appendWith('?', tx.callbackUrl, encodeCallbackQuery(params));
-  } else if (faults.has('always-ampersand')) {
-    // Right for a URL with a query of its own, wrong without one: …/cb&transaction_id=…
-    url = appendWith('&', tx.callbackUrl, encodeCallbackQuery(params));
-  } else if (faults.has('drop-existing-query')) {
-    url = composeCallbackUrl(withoutQuery(tx.callbackUrl), params);
-  } else if (faults.has('message-percent20')) {
-    url = composeCallbackUrl(tx.callbackUrl, { ...params, message: MESSAGE_MARK })
-      .replace(`message=${MESSAGE_MARK}`, `message=${encodeURIComponent(tx.message)}`);
-  } else {
-    url = composeCallbackUrl(tx.callbackUrl, params);
-  }
+  const urlFault = URL_FAULTS.find((f) => faults.has(f));
+  let url = urlFault ? composeAlternative(urlFault).compose(tx.callbackUrl, params) : composeCallbackUrl(tx.callbackUrl, params);
   if (faults.has('https-downgrade') && mode === 'production' && url.startsWith('https://')) {
     // Same host and port, plain http: the scheme was rewritten, the port was not.
     url = `http://${url.slice('https://'.length)}`;
@@ -46,22 +34,6 @@ export function buildDelivery(
     headers['x-callback-token'] = faults.has('wrong-token') ? staleToken(callbackToken) : callbackToken;
   }
   return { method: faults.has('post-callbacks') ? 'POST' : 'GET', url, headers };
-}
-
-/** The parameters after `separator`, before any fragment: the composition bugs' shared shape. */
-function appendWith(separator: '?' | '&', callbackUrl: string, query: string): string {
-  const hashAt = callbackUrl.indexOf('#');
-  return hashAt === -1
-    ? `${callbackUrl}${separator}${query}`
-    : `${callbackUrl.slice(0, hashAt)}${separator}${query}${callbackUrl.slice(hashAt)}`;
-}
-
-function withoutQuery(url: string): string {
-  const hashAt = url.indexOf('#');
-  const fragment = hashAt === -1 ? '' : url.slice(hashAt);
-  const base = hashAt === -1 ? url : url.slice(0, hashAt);
-  const qAt = base.indexOf('?');
-  return (qAt === -1 ? base : base.slice(0, qAt)) + fragment;
 }
 
 /** A token from "before the last rotation": same length and alphabet, different value. */

@@ -1,7 +1,6 @@
 // Builds vectors/callback-query.json from tables/callback-query.ts with harness/callback.
-import { parseCallbackQuery } from '../../harness/callback/index.ts';
+import { PARSE_ALTERNATIVES, parseCallbackQuery } from '../../harness/callback/index.ts';
 import { CALLBACK_QUERY_HEADER, CALLBACK_QUERY_ROWS } from './tables/callback-query.ts';
-import { QUERY_ALTERNATIVES } from './callback-alternatives.ts';
 import { assembleFile, checkRows } from './assemble.ts';
 import type { CallbackQueryRow, CallbackQueryVector, VectorFile } from './types.ts';
 
@@ -19,8 +18,10 @@ export function buildCallbackQueryVector(row: CallbackQueryRow): CallbackQueryVe
   }
   const expected = { transaction_id, status, message };
   const alternatives: CallbackQueryVector['alternatives'] = [];
-  for (const alternative of QUERY_ALTERNATIVES) {
-    const other = alternative.parse(row.requestTarget);
+  for (const alternative of PARSE_ALTERNATIVES) {
+    const found = alternative.parse(row.requestTarget);
+    // A parameter that parser does not find is null in the vector.
+    const other = { transaction_id: found.transaction_id ?? null, status: found.status ?? null, message: found.message ?? null };
     if (other.transaction_id !== transaction_id || other.status !== status || other.message !== message) {
       alternatives.push({ label: alternative.label, expected: other });
     }

@@ -1,8 +1,7 @@
 // Builds vectors/callback-url.json from tables/callback-url.ts with harness/callback.
-import { composeCallbackUrl } from '../../harness/callback/index.ts';
+import { COMPOSE_ALTERNATIVES, composeCallbackUrl } from '../../harness/callback/index.ts';
 import { requestTargetOf } from '../../harness/vectors/index.ts';
 import { CALLBACK_URL_HEADER, CALLBACK_URL_ROWS } from './tables/callback-url.ts';
-import { URL_ALTERNATIVES } from './callback-alternatives.ts';
 import { assembleFile, checkRows } from './assemble.ts';
 import type { CallbackUrlRow, CallbackUrlVector, VectorFile } from './types.ts';
 
@@ -14,7 +13,7 @@ export function buildCallbackUrlFile(): VectorFile<CallbackUrlVector> {
 export function buildCallbackUrlVector(row: CallbackUrlRow): CallbackUrlVector {
   const url = composeCallbackUrl(row.callbackUrl, row.params);
   const alternatives: CallbackUrlVector['alternatives'] = [];
-  for (const alternative of URL_ALTERNATIVES) {
+  for (const alternative of COMPOSE_ALTERNATIVES) {
     const other = alternative.compose(row.callbackUrl, row.params);
     if (other !== url) alternatives.push({ label: alternative.label, url: other });
   }
