@@ -56,7 +56,7 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'always-question-mark', specRef: '§6 URL composition', description: 'the callback parameters are always appended with ?, even when the callback URL already has a query string' },
   { name: 'always-ampersand', specRef: '§6 URL composition', description: 'the callback parameters are always appended with &, even when the callback URL has no query string (…/cb&transaction_id=…)' },
   { name: 'drop-existing-query', specRef: '§6 URL composition', description: 'the query string of the callback URL is dropped before the parameters are appended' },
-  { name: 'message-percent20', specRef: '§6 Parameters', description: 'message spaces are sent as %20 (encodeURIComponent) instead of +' },
+  { name: 'message-percent20', specRef: '§6 Parameters', description: 'message spaces are sent as %20 instead of + (alternative `message-percent20`)' },
   { name: 'lowercase-status', specRef: '§4.3, §6 Parameters', description: 'status is sent in lower case (success, failed)' },
   { name: 'wrong-transaction-id', specRef: '§2.1, §6 Parameters', description: "the callback echoes the service's internal reference (SIM-…) instead of the caller's transaction_id" },
   { name: 'wrong-token', specRef: '§4.3, §6 Token header', description: 'X-Callback-Token carries a stale token (not the configured one), of the same length' },
