@@ -4,7 +4,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { countVerdicts, type CaseResult, type RunReport } from '../results/index.ts';
+import { countVerdicts, type CaseResult, type Diagnosis, type RunReport } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import { htmlWriter } from './html.ts';
 import { jsonWriter } from './json.ts';
@@ -32,6 +32,8 @@ export interface OpenReportOptions {
 export interface ReportSession {
   /** Appends a finished case and rewrites every file. */
   add(result: CaseResult): Promise<void>;
+  /** Sets the shared causes (shown before the cases) and rewrites every file. */
+  setDiagnoses(diagnoses: readonly Diagnosis[]): Promise<void>;
   /** Sets finishedAt, writes the final files, returns the report and the files' paths. */
   finish(): Promise<{ report: RunReport; files: string[] }>;
 }
@@ -66,6 +68,7 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
   const safeHeader = jsonSafe(options.header);
   const header = redactor ? redactor.value(safeHeader) : safeHeader;
   const cases: CaseResult[] = [];
+  let diagnoses: Diagnosis[] = [];
   let finishedAt: string | undefined;
   const files = WRITERS.map((w) => join(dir, w.fileName));
 
@@ -77,6 +80,7 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
     ...(finishedAt === undefined ? {} : { finishedAt }),
     seed: header.seed,
     summary: countVerdicts(cases),
+    ...(diagnoses.length > 0 ? { diagnoses: [...diagnoses] } : {}),
     cases: [...cases],
   });
 
@@ -111,6 +115,11 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
       const safe = jsonSafe(result);
       // Frozen: a finished case never changes, and the writers may reuse what they rendered for it.
       cases.push(deepFreeze(redactor ? redactor.value(safe) : safe));
+      await scheduleWrite();
+    },
+    async setDiagnoses(found: readonly Diagnosis[]): Promise<void> {
+      const safe = jsonSafe([...found]);
+      diagnoses = deepFreeze(redactor ? redactor.value(safe) : safe);
       await scheduleWrite();
     },
     async finish(): Promise<{ report: RunReport; files: string[] }> {

@@ -77,6 +77,24 @@ export interface CaseResult {
   durationMs: number;
   /** Set when a waiver file names this case; the verdict stays what was observed. */
   waiver?: Waiver & { applied: boolean };
+  /** Ids of the diagnoses (RunReport.diagnoses) that explain this verdict, when a shared cause does. */
+  diagnoses?: string[];
+}
+
+/**
+ * A cause that explains several non-PASS cases at once (DESIGN.md `diagnoses`), named once and
+ * shown before the cases: "every callback was answered 405 (Allow: POST): the endpoint does not
+ * accept GET". For a vectors run, one deviation of the signer (an alternative it follows).
+ */
+export interface Diagnosis {
+  /** Stable within a report, e.g. `receiver.route-refuses-get`; cases point to it by this id. */
+  id: string;
+  /** What was observed and what it likely means, one or two sentences (a guess worded as one). */
+  summary: string;
+  /** The case ids it explains, in report order. */
+  cases: string[];
+  /** The evidence the diagnosis rests on (e.g. the preflight's exchange). */
+  evidence?: Evidence;
 }
 
 export type VerdictCounts = Record<Verdict, number>;
@@ -91,6 +109,8 @@ export interface RunReport {
   finishedAt?: string;
   seed: number;
   summary: VerdictCounts;
+  /** Shared causes, shown before the cases; absent or empty when none was found. */
+  diagnoses?: Diagnosis[];
   cases: CaseResult[];
 }
 
