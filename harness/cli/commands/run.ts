@@ -9,6 +9,7 @@ import {
 } from '../../cases/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
+import { colorFor } from '../color.ts';
 import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { Redactor } from '../../secrets/index.ts';
@@ -46,7 +47,7 @@ const processIo = (): RunIo => ({
   stderr: (t) => process.stderr.write(t),
   env: process.env,
   cwd: process.cwd(),
-  color: process.stdout.isTTY === true,
+  color: colorFor(process.stdout, process.env),
   progress: process.stderr.isTTY === true,
 });
 
