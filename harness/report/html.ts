@@ -6,7 +6,7 @@
 import { VERDICTS, type CaseResult, type Delivery, type Evidence, type RunReport, type Verdict } from '../results/index.ts';
 import { evidenceSections, latencyText, type EvidenceSection } from './evidence-text.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
-import { diagnosesFor, diagnosesOf, failures, hasSeed, headline, outline, replyDeadlineOf } from './outline.ts';
+import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineOf } from './outline.ts';
 import { perCase } from './memo.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
@@ -69,6 +69,7 @@ svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.quiet{fill:#57606a
 .filter{display:block;margin:1rem 0 .2rem;color:#57606a}
 body:has(#hide-pass:checked) .r-PASS,body:has(#hide-pass:checked) .all-pass{display:none}
 a{color:#0969da}
+[id^="ev-"]{scroll-margin-top:16rem}
 `;
 
 function badge(v: Verdict, n: number): string {
@@ -182,7 +183,8 @@ const caseBody = perCase((c: CaseResult, ctx: CaseContext): string => {
   const sections = evidenceSections(c.evidence, ctx.slowMs === undefined ? {} : { slowMs: ctx.slowMs });
   let more = measurements(c);
   if (sections.length > 0) {
-    more += `<details id="ev-${htmlEscape(c.id)}"${c.verdict === 'PASS' ? ' class="pass"' : ''}><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n${sectionsHtml(sections)}\n</details>`;
+    // The id is inside the fold: a link to it makes the browser unfold it (ancestor details revealing).
+    more += `<details${c.verdict === 'PASS' ? ' class="pass"' : ''}><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n<div id="ev-${htmlEscape(c.id)}">\n${sectionsHtml(sections)}\n</div></details>`;
   }
   const rows = more ? `${main}<tr class="more"><td colspan="6">${more}</td></tr>` : main.replace('<tr class="main">', '<tr class="main only">');
   return `<tbody id="${htmlEscape(c.id)}" class="case r-${c.verdict}">${rows}</tbody>`;
@@ -202,7 +204,7 @@ function failureList(report: RunReport, numberOf: Map<string, number>): string {
   const shown = list.slice(0, 15).map(line).join('\n');
   const rest = list.slice(15);
   return [
-    `<h2 id="failures-h">Failures (${list.length})</h2>`,
+    `<h2 id="failures-h">${failuresHeading(list)}</h2>`,
     `<table class="failures" id="failures"><tbody>\n${shown}\n</tbody></table>`,
     rest.length > 0 ? `<details><summary>${rest.length} more</summary><table class="failures"><tbody>\n${rest.map(line).join('\n')}\n</tbody></table></details>` : '',
   ].join('\n');

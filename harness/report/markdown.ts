@@ -8,7 +8,7 @@ import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { evidenceSections, latencyText, type EvidenceOptions } from './evidence-text.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
-import { diagnosesFor, diagnosesOf, failures, hasSeed, headline, outline, replyDeadlineOf } from './outline.ts';
+import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineOf } from './outline.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -194,7 +194,7 @@ export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDG
   const diagnoses = diagnosesBlock(report);
   if (diagnoses.length > 0) b.addAll(diagnoses, (n) => `(${n} more lines of causes left out: see index.html)`);
   if (failed.length > 0) {
-    b.add(`## Failures (${failed.length})\n`);
+    b.add(`## ${failuresHeading(failed)}\n`);
     // The list may take most of the budget, leaving room for the counts below it.
     b.addAll(failed.map((c) => failureLine(report, numberOf, c)), (n) => `- … and ${n} more: see index.html or report.json`, 2_000);
     b.add('');

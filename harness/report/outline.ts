@@ -1,7 +1,7 @@
 // The order every report follows, shared so that index.html, report.md, junit.xml and the
 // terminal agree: first the verdict, the shared causes (diagnoses) and the failures; then the
 // cases by side (service, receiver, client, vectors) and case group (service.auth, …).
-import { exitCodeFor, VERDICTS, type CaseResult, type Diagnosis, type RunReport, type Verdict } from '../results/index.ts';
+import { exitCodeFor, type CaseResult, type Diagnosis, type RunReport, type Verdict } from '../results/index.ts';
 import { caseGroup, groupBy, isWaived } from './group.ts';
 
 /** Sides in the order reports show them; a side not listed here follows, in order of appearance. */
@@ -51,25 +51,36 @@ export function failures(report: Pick<RunReport, 'cases'>): CaseResult[] {
   return FAILURE_ORDER.flatMap((v) => report.cases.filter((c) => c.verdict === v));
 }
 
+/** `Failures (3)`, or `Failures and warnings (5)` when the list holds WARN cases. */
+export function failuresHeading(list: readonly CaseResult[]): string {
+  return `${list.some((c) => c.verdict === 'WARN') ? 'Failures and warnings' : 'Failures'} (${list.length})`;
+}
+
 export interface Headline {
   /** The run's exit status would be 0 (no FAIL or ERROR that is not waived). */
   passed: boolean;
-  /** `FAILED: 6 of 28 cases did not pass (4 FAIL, 2 ERROR)` */
+  /** `FAILED: 2 of 17 cases failed (1 FAIL, 1 ERROR); 2 SKIP` or `PASSED: 15 of 17 cases passed; 2 SKIP` */
   text: string;
 }
 
-/** The verdict of the whole run in one line. */
+/** The verdict of the whole run in one line: failures first, then what else did not pass (WARN and SKIP are not failures). */
 export function headline(report: Pick<RunReport, 'cases' | 'summary' | 'finishedAt'>): Headline {
   const n = report.cases.length;
-  const passed = exitCodeFor(report.cases) === 0;
-  const notPass = VERDICTS.filter((v) => v !== 'PASS' && report.summary[v] > 0).map((v) => `${report.summary[v]} ${v}`);
+  const cases = (k: number): string => `${k} ${k === 1 ? 'case' : 'cases'}`;
+  const counted = (list: readonly CaseResult[], verdicts: readonly Verdict[]): string =>
+    verdicts.map((v) => [v, list.filter((c) => c.verdict === v).length] as const).filter(([, k]) => k > 0).map(([v, k]) => `${k} ${v}`).join(', ');
+  const failing = report.cases.filter((c) => (c.verdict === 'FAIL' || c.verdict === 'ERROR') && !isWaived(c));
   const waived = report.cases.filter(isWaived).length;
-  const bad = n - report.summary.PASS;
-  let text: string;
-  if (n === 0) text = 'no case ran';
-  else if (bad === 0) text = `${passed ? 'PASSED' : 'FAILED'}: all ${n} ${n === 1 ? 'case' : 'cases'} passed`;
-  else text = `${passed ? 'PASSED' : 'FAILED'}: ${bad} of ${n} ${n === 1 ? 'case' : 'cases'} did not pass (${notPass.join(', ')})`;
-  if (waived > 0) text += `; ${waived} ${waived === 1 ? 'failure' : 'failures'} waived`;
+  const passed = exitCodeFor(report.cases) === 0;
+  const parts: string[] = [];
+  if (n === 0) parts.push('no case ran');
+  else if (failing.length > 0) parts.push(`FAILED: ${failing.length} of ${cases(n)} failed (${counted(failing, ['FAIL', 'ERROR'])})`);
+  else if (report.summary.PASS === n) parts.push(`PASSED: all ${cases(n)} passed`);
+  else parts.push(`PASSED: ${report.summary.PASS} of ${cases(n)} passed`);
+  if (waived > 0) parts.push(`${waived} ${waived === 1 ? 'failure' : 'failures'} waived`);
+  const others = counted(report.cases, ['WARN', 'SKIP']);
+  if (others) parts.push(others);
+  let text = parts.join('; ');
   if (report.finishedAt === undefined) text += ' (not finished: running, or stopped early)';
   return { passed, text };
 }

@@ -3,7 +3,7 @@
 import { dirname, isAbsolute, relative, sep, basename } from 'node:path';
 import { VERDICTS, type CaseResult, type RunReport, type Verdict } from '../results/index.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
-import { diagnosesOf, failures, headline } from './outline.ts';
+import { diagnosesOf, failures, failuresHeading, headline } from './outline.ts';
 import { printable } from './printable.ts';
 
 export interface ProgressOptions {
@@ -79,7 +79,7 @@ export function formatSummary(report: RunReport, files: readonly string[], optio
     }
     if (failed.length > 0) {
       const max = options.maxFailures ?? 20;
-      lead.push('Failures:');
+      lead.push(`${failuresHeading(failed).replace(/ \(\d+\)$/, '')}:`);
       for (const c of failed.slice(0, max)) lead.push(`  ${clipped(formatCaseLine(c, { color }), 240)}`);
       if (failed.length > max) lead.push(`  … and ${failed.length - max} more (see report.md or index.html)`);
     }

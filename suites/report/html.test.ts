@@ -51,7 +51,7 @@ describe('index.html: text is HTML-escaped', () => {
 
 describe('index.html: the verdict, the shared causes and the failures come first', () => {
   it('says the verdict in one line, then a badge per verdict with its count', () => {
-    expect(top).toContain('<p class="headline failed" id="summary">FAILED: 6 of 10 cases did not pass (3 FAIL, 1 WARN, 1 SKIP, 1 ERROR); 1 failure waived</p>');
+    expect(top).toContain('<p class="headline failed" id="summary">FAILED: 3 of 10 cases failed (2 FAIL, 1 ERROR); 1 failure waived; 1 WARN, 1 SKIP</p>');
     for (const [v, n] of [['PASS', 4], ['FAIL', 3], ['WARN', 1], ['SKIP', 1], ['ERROR', 1]] as const) {
       expect(top).toContain(`v-${v}">${v} ${n}</span>`);
     }
@@ -110,10 +110,10 @@ describe('index.html: cases grouped by side, then case group', () => {
     for (const c of sampleReport().cases) rowOf(c.id);
     expect(html.match(/<tbody id=/g)).toHaveLength(10);
     expect(html).toContain('<col style="width:30%">');
-    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details id="ev-receiver\.token\.wrong"><summary>evidence: 1 request, hook readings, notes<\/summary>[\s\S]*curl -sS/);
+    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, hook readings, notes<\/summary>\n<div id="ev-receiver\.token\.wrong">[\s\S]*curl -sS/);
   });
   it('evidence of a passing case is folded and greyed; a case without evidence has no second row', () => {
-    expect(rowOf('service.callback.retries-stop-after-2xx')).toContain('<details id="ev-service.callback.retries-stop-after-2xx" class="pass">');
+    expect(rowOf('service.callback.retries-stop-after-2xx')).toContain('<details class="pass"><summary>evidence: deliveries (2), timeline</summary>\n<div id="ev-service.callback.retries-stop-after-2xx">');
     expect(rowOf('receiver.token.missing')).not.toContain('<details');
     expect(rowOf('receiver.token.missing')).not.toContain('class="more"');
   });

@@ -28,7 +28,7 @@ describe('report.md: the verdict, the shared causes and the failures first, the 
     expect(lines.slice(0, 7)).toEqual([
       '# collect-conformance conformance report',
       '',
-      '**FAILED: 6 of 10 cases did not pass (3 FAIL, 1 WARN, 1 SKIP, 1 ERROR); 1 failure waived**',
+      '**FAILED: 3 of 10 cases failed (2 FAIL, 1 ERROR); 1 failure waived; 1 WARN, 1 SKIP**',
       '',
       '| PASS | FAIL | WARN | SKIP | ERROR | total |',
       '| ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -38,7 +38,7 @@ describe('report.md: the verdict, the shared causes and the failures first, the 
   it('then the sections in this order, the target at the end', () => {
     const headings = lines.filter((l) => l.startsWith('## '));
     expect(headings).toEqual([
-      '## Shared causes', '## Failures (5)', '## Cases by side and group', '## Evidence of the failures',
+      '## Shared causes', '## Failures and warnings (5)', '## Cases by side and group', '## Evidence of the failures',
       '## Every case', '## Measurements of passing cases', '## Target (secrets redacted)',
     ]);
     expect(md.indexOf('"callbackUrl"')).toBeGreaterThan(md.indexOf('## Target'));
@@ -50,7 +50,7 @@ describe('report.md: the verdict, the shared causes and the failures first, the 
     );
   });
   it('lists the failures FAIL, ERROR, WARN, one line each, waivers and shared causes marked', () => {
-    expect(section(md, '## Failures (5)').split('\n').filter((l) => l.startsWith('- '))).toEqual([
+    expect(section(md, '## Failures and warnings (5)').split('\n').filter((l) => l.startsWith('- '))).toEqual([
       '- **FAIL** `receiver.token.wrong`: answered 200, expected 403; \\<script\\>alert("x")\\</script\\> \\& "quoted" \'single\' \\]\\]\\> done',
       '- **FAIL** `service.callback.retry-backoff` (shared cause 1): intervals do not grow: 100, 100, 100 ms',
       '- **FAIL** `service.sandbox.leading-zeros` (waived): number 0244000001 rejected as 244000001',
@@ -186,7 +186,7 @@ describe('report.md fits a pull-request comment (≤ 60,000 characters)', () => 
       expect(text.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
       expect(text.startsWith('# collect-conformance vectors report\n\n**FAILED: ')).toBe(true);
       expect(text).not.toMatch(/seed/i);
-      const list = section(text, `## Failures (${failed.length})`);
+      const list = section(text, `## Failures and warnings (${failed.length})`);
       for (const c of failed) expect(list, c.id).toContain(`\`${c.id}\``);
       expect(text).toMatch(/_The evidence of \d+ more failures is left out to keep this file under 60000 characters: see index\.html or report\.json\._/);
       expect(text.indexOf('`index.html` (open it in a browser) and `report.json`')).toBeLessThan(text.indexOf('## Target (secrets redacted)'));

@@ -62,10 +62,10 @@ describe('formatSummary: closing lines', () => {
   it('leads with the verdict, the shared causes and the failures, then counts every verdict and names the report directory and files', () => {
     const report = sampleReport();
     expect(formatSummary(report, files, { cwd })).toBe([
-      'FAILED: 6 of 10 cases did not pass (3 FAIL, 1 WARN, 1 SKIP, 1 ERROR); 1 failure waived',
+      'FAILED: 3 of 10 cases failed (2 FAIL, 1 ERROR); 1 failure waived; 1 WARN, 1 SKIP',
       'Shared causes:',
       `  1. every connection to 127.0.0.1:9000 was refused: the service is likely not running there & <script>alert("x")</script> & "quoted" 'single' ]]> done (2 cases)`,
-      'Failures:',
+      'Failures and warnings:',
       `  FAIL  receiver.token.wrong  15 ms  answered 200, expected 403; <script>alert("x")</script> & "quoted" 'single' ]]> done`,
       '  FAIL  service.callback.retry-backoff  512 ms  intervals do not grow: 100, 100, 100 ms',
       '  FAIL  service.sandbox.leading-zeros  44 ms  [waived: vendor ticket 12 <b>]  number 0244000001 rejected as 244000001',
@@ -93,7 +93,7 @@ describe('formatSummary: closing lines', () => {
   it('no ANSI escapes unless color is asked for', () => {
     expect(formatSummary(sampleReport(), files, { cwd })).not.toContain('\u001b[');
     expect(formatSummary(sampleReport(), files, { cwd, color: true })).toContain('\u001b[31m3 FAIL\u001b[39m');
-    expect(formatSummary(sampleReport(), files, { cwd, color: true }).split('\n')[0]).toBe('\u001b[31mFAILED: 6 of 10 cases did not pass (3 FAIL, 1 WARN, 1 SKIP, 1 ERROR); 1 failure waived\u001b[39m');
+    expect(formatSummary(sampleReport(), files, { cwd, color: true }).split('\n')[0]).toBe('\u001b[31mFAILED: 3 of 10 cases failed (2 FAIL, 1 ERROR); 1 failure waived; 1 WARN, 1 SKIP\u001b[39m');
   });
 });
 
