@@ -6,6 +6,7 @@ export { renderJunit, junitWriter } from './junit.ts';
 export { renderMarkdown, markdownWriter } from './markdown.ts';
 export { renderHtml, htmlWriter, timelineSvg } from './html.ts';
 export { formatCaseLine, formatSummary } from './progress.ts';
+export { terminalText } from './printable.ts';
 export type { ProgressOptions, SummaryOptions } from './progress.ts';
 export { caseGroup, specSection, isWaived, waiverState } from './group.ts';
 export type { WaiverState } from './group.ts';

@@ -64,24 +64,31 @@ function literalSecrets(value: unknown): Array<{ pointer: string; message: strin
   }));
 }
 
-/** The URLs the harness itself sends requests to. */
-const REQUEST_URL_KEYS = ['callbackUrl', 'hooksUrl', 'baseUrl'] as const;
-
 /**
- * `https://user:password@host/…`: a secret written in the target file, which undici would not
- * even send (it ignores credentials in a URL) while every exchange, curl line and report.target
- * would show it. Refused by its field; the value is never echoed.
+ * `https://user:password@host/…` anywhere in the file (baseUrl, callbackUrl, hooksUrl,
+ * sources.notWhitelisted.proxy, listener.publicUrl, and any URL key added later): a secret
+ * written in the target file, shown by every exchange, curl line, progress line and
+ * report.target. One rule for every string that is an http(s) URL; the value is never echoed.
  */
 function urlCredentials(file: Record<string, unknown>): Array<{ pointer: string; message: string }> {
-  return REQUEST_URL_KEYS.filter((key) => {
-    const url = file[key];
-    if (typeof url !== 'string' || !URL.canParse(url)) return false;
-    const parsed = new URL(url);
-    return parsed.username !== '' || parsed.password !== '';
-  }).map((key) => ({
-    pointer: `/${key}`,
-    message: 'must not carry a user name or password (user:password@): secrets are not written in target files, and the harness would not send them',
-  }));
+  const found: Array<{ pointer: string; message: string }> = [];
+  const walk = (value: unknown, pointer: string): void => {
+    if (typeof value === 'string') {
+      if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return;
+      const parsed = new URL(value);
+      if (parsed.username === '' && parsed.password === '') return;
+      found.push({
+        pointer,
+        message: 'must not carry a user name or password (user:password@): secrets are not written in target files, and the harness would not send them',
+      });
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, `${pointer}/${i}`));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  };
+  walk(file, '');
+  return found;
 }
 
 /** `transactionIds`: placeholders known, and room in maxLength for the harness's own ids. */
@@ -97,6 +104,13 @@ function idShapeOf(file: Record<string, unknown>): TransactionIdShape | undefine
   return { template: given.template ?? DEFAULT_ID_TEMPLATE, ...(given.maxLength !== undefined ? { maxLength: given.maxLength } : {}) };
 }
 
+/**
+ * The Redactor finds a secret by its text (and its encodings); a secret of a few characters
+ * would also match ordinary text, so it could neither be hidden reliably nor replaced without
+ * mangling the evidence. Refused at load instead of leaking.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
 function describe(problem: SchemaProblem): { pointer: string; message: string } {
   // The shared wording, but for URLs: "must match pattern ^https?://…" says less than this.
   const message = problem.keyword === 'pattern' && problem.schemaPath.includes('httpUrl') ? 'must be an http:// or https:// URL' : problem.message;
@@ -110,8 +124,15 @@ function resolveSecrets(file: Record<string, unknown>, env: Env, source?: string
     const ref = file[key] as { env: string } | undefined;
     if (!ref) continue;
     const value = env[ref.env];
-    if (value === undefined || value === '') {
+    if (value === undefined) {
       problems.push({ pointer: `/${key}`, message: `environment variable ${ref.env} is not set` });
+    } else if (value === '') {
+      problems.push({ pointer: `/${key}`, message: `environment variable ${ref.env} is set but empty` });
+    } else if ([...value].length < MIN_SECRET_LENGTH) {
+      problems.push({
+        pointer: `/${key}`,
+        message: `environment variable ${ref.env} holds ${[...value].length} character(s); secrets of fewer than ${MIN_SECRET_LENGTH} cannot be redacted safely from reports`,
+      });
     } else {
       resolved[key] = value;
     }
