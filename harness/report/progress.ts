@@ -4,7 +4,7 @@ import { dirname, isAbsolute, relative, sep, basename } from 'node:path';
 import { VERDICTS, type CaseResult, type RunReport, type Verdict } from '../results/index.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
 import { diagnosesOf, failures, failuresHeading, headline } from './outline.ts';
-import { printable } from './printable.ts';
+import { terminalText } from './printable.ts';
 
 export interface ProgressOptions {
   /** ANSI colours; pass `stream.isTTY === true`. Default false. */
@@ -20,10 +20,11 @@ function paint(text: string, code: string, on: boolean): string {
 
 /**
  * One line, whatever the text holds: line breaks and runs of spaces become one space, and
- * control characters (ESC from a hostile target's answer) are shown, never sent to the terminal.
+ * control characters (ESC from a hostile target's answer) and bidi overrides are shown, never
+ * sent to the terminal.
  */
 function oneLine(text: string): string {
-  return printable(String(text).replace(/\s+/g, ' ').trim());
+  return terminalText(String(text).replace(/\s+/g, ' ').trim());
 }
 
 /**

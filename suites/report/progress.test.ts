@@ -110,3 +110,12 @@ describe('colour: only on a terminal, never with NO_COLOR (no-color.org)', () =>
     expect(colorFor({ isTTY: true }, { NO_COLOR: '' })).toBe(true);
   });
 });
+
+describe('terminal lines: text a target chose never reaches the terminal raw', () => {
+  it('control characters and bidi overrides in a reason are shown as \\uXXXX', () => {
+    const hostile = { ...byId('service.callback.retry-backoff'), reason: 'got \u001b[2J\u001b]0;owned\u0007 and \u202Eevil\u202C \u2066x\u2069 \u200F' };
+    const line = formatCaseLine(hostile);
+    expect(line).toBe('FAIL  service.callback.retry-backoff  512 ms  got \\u001B[2J\\u001B]0;owned\\u0007 and \\u202Eevil\\u202C \\u2066x\\u2069 \\u200F');
+    expect(line).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F]/);
+  });
+});

@@ -11,7 +11,7 @@ import { formatCaseLine, formatSummary } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
 import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor } from '../../results/index.ts';
-import { idMatcher } from '../../select/index.ts';
+import { onlyMatcher } from '../only.ts';
 import {
   BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId,
   type Signer, type VectorFileName,
@@ -75,7 +75,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     ? new BuiltInSigner()
     : new ExternalSigner(options.signer, { timeoutMs, onNotice: notice });
   const files: VectorFileName[] = options.signer === undefined ? ['signature', 'callback-url', 'callback-query'] : ['signature'];
-  const include = idMatcher(options.only);
+  const include = onlyMatcher(options.only);
   const dir = options.vectorsDir === undefined ? undefined : resolve(options.vectorsDir);
 
   // Load (and validate) before opening the report, so a bad vector folder is a usage error.
