@@ -6,7 +6,7 @@ import type { Evidence, Level } from '../../results/index.ts';
 import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { HooksClient, type HookReading } from '../hooks.ts';
 import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
-import type { Capability, CaseContext, CaseOutcome, ConformanceCase } from '../model.ts';
+import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from '../model.ts';
 
 export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
 
@@ -164,6 +164,8 @@ export interface ReceiverCaseData {
   specRef: string;
   level: Level;
   needs: readonly Capability[];
+  /** See ConformanceCase.negative. */
+  negative?: NegativeKind;
 }
 
 /** A receiver case: its data, and a check that gets a probe closed afterwards. */

@@ -44,15 +44,15 @@ export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
     },
   ),
   receiverCase(
-    { id: 'receiver.outcome.unknown-status-pending', title: 'status=PENDING changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'] },
+    { id: 'receiver.outcome.unknown-status-pending', title: 'status=PENDING changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
     (probe) => unknownStatusChangesNothing(probe, 'PENDING'),
   ),
   receiverCase(
-    { id: 'receiver.outcome.unknown-status-lowercase', title: 'status=success (lower case) changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'] },
+    { id: 'receiver.outcome.unknown-status-lowercase', title: 'status=success (lower case) changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
     (probe) => unknownStatusChangesNothing(probe, 'success'),
   ),
   receiverCase(
-    { id: 'receiver.outcome.unknown-id', title: 'a callback for an unknown transaction_id creates nothing', specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'] },
+    { id: 'receiver.outcome.unknown-id', title: 'a callback for an unknown transaction_id creates nothing', specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
     async (probe) => {
       const id = probe.ctx.newTransactionId();
       const hooks = probe.requireHooks();
