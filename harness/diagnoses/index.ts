@@ -10,6 +10,8 @@ import type { CaseResult, Diagnosis } from '../results/index.ts';
 export interface SideRun {
   preflight: Preflight;
   results: readonly CaseResult[];
+  /** Negative cases the guard took a PASS back from: the preflight's causes explain them whatever they show. */
+  unproven?: readonly string[];
 }
 
 /** "Several": fewer non-PASS cases sharing an answer is no pattern worth naming by itself. */
@@ -36,8 +38,8 @@ export function shows(symptom: Symptom, r: CaseResult): boolean {
   }
 }
 
-function fromFinding(finding: Finding, results: readonly CaseResult[]): Diagnosis | undefined {
-  const cases = results.filter((r) => notPassed(r) && shows(finding.symptom, r)).map((r) => r.id);
+function fromFinding(finding: Finding, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis | undefined {
+  const cases = results.filter((r) => unproven.has(r.id) || (notPassed(r) && shows(finding.symptom, r))).map((r) => r.id);
   if (cases.length === 0) return undefined;
   return { id: finding.id, summary: finding.summary, cases, ...(finding.evidence ? { evidence: finding.evidence } : {}) };
 }
@@ -60,8 +62,8 @@ function sharedAnswer(side: string, results: readonly CaseResult[]): Diagnosis |
 /** The shared causes of a run, preflight causes first; ids stay unique when two targets share a side. */
 export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
   const found: Diagnosis[] = [];
-  for (const { preflight, results } of runs) {
-    const own = preflight.findings.flatMap((f) => fromFinding(f, results) ?? []);
+  for (const { preflight, results, unproven = [] } of runs) {
+    const own = preflight.findings.flatMap((f) => fromFinding(f, results, new Set(unproven)) ?? []);
     const explained = new Set(own.flatMap((d) => d.cases));
     const rest = results.filter((r) => notPassed(r) && !explained.has(r.id));
     const shared = sharedAnswer(preflight.side, rest);

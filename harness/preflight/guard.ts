@@ -6,7 +6,10 @@ import type { CaseOutcome, ConformanceCase } from '../cases/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { Preflight } from './model.ts';
 
-export function guardNegatives<T extends ResolvedTarget>(cases: readonly ConformanceCase<T>[], preflight: Preflight): ConformanceCase<T>[] {
+/** `unproven` collects the ids of the cases whose PASS was taken back: the preflight's causes explain them. */
+export function guardNegatives<T extends ResolvedTarget>(
+  cases: readonly ConformanceCase<T>[], preflight: Preflight, takenBack: string[] = [],
+): ConformanceCase<T>[] {
   return cases.map((c) => {
     const control = c.negative ? preflight.controls[c.negative] : undefined;
     if (!control || control.state === 'held') return c;
@@ -15,6 +18,7 @@ export function guardNegatives<T extends ResolvedTarget>(cases: readonly Conform
       async run(ctx): Promise<CaseOutcome> {
         const outcome = await c.run(ctx);
         if (outcome.verdict !== 'PASS') return outcome;
+        takenBack.push(c.id);
         const unproven = `the target refused or did nothing, but that proves nothing here: the positive control (${control.what}) did not hold: ${control.observed}`;
         return control.state === 'failed'
           ? { ...outcome, verdict: 'ERROR', reason: unproven }

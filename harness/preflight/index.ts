@@ -37,6 +37,8 @@ export async function runPreflight<T extends ResolvedTarget>(options: Omit<RunCa
 export interface CheckedRun {
   preflight: PreflightRun;
   results: CaseResult[];
+  /** Negative cases whose PASS was taken back for want of a control (ERROR or SKIP now). */
+  unproven: string[];
 }
 
 /**
@@ -49,9 +51,10 @@ export async function runChecked<T extends ResolvedTarget>(
   const { onPreflight, cases, only, waivers, onResult, ...rest } = options;
   const preflight = await runPreflight(rest);
   await onPreflight?.(preflight);
+  const unproven: string[] = [];
   const results = await runCases({
-    ...rest, cases: guardNegatives(cases, preflight.preflight),
+    ...rest, cases: guardNegatives(cases, preflight.preflight, unproven),
     ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}), ...(onResult ? { onResult } : {}),
   });
-  return { preflight, results };
+  return { preflight, results, unproven };
 }

@@ -86,7 +86,8 @@ function controlOf(sent: HttpResult, after: HookReading | null | undefined, what
   const status = sent.answer.status;
   if (after !== undefined) {
     const observed = `it was answered ${status} and the record reads ${describeReading(after)}`;
-    const applied = after !== null && after.state === 'SUCCESS' && after.actions >= 1;
+    // The record changed: the receiver acts on valid callbacks, so "nothing changed" means something.
+    const applied = after !== null && after.state !== 'pending';
     return { state: applied ? 'held' : 'failed', what, observed };
   }
   const refused = status === 401 || status === 403 || status === 405 || status >= 500;

@@ -195,7 +195,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
         },
       });
       results.push(...checked.results);
-      sideRuns.push({ preflight: checked.preflight.preflight, results: checked.results });
+      sideRuns.push({ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven });
     }
     // The phase after the cases: shared causes, named once before the summary's failures.
     const diagnoses = diagnose(sideRuns);
