@@ -3,7 +3,7 @@ export type { Capability, CaseContext, CaseOutcome, ConformanceCase } from './mo
 export { runCases, defaultTimeouts, type RunCasesOptions } from './runner.ts';
 export { unmetReason, firstUnmet } from './capabilities.ts';
 export { selectCases } from './select.ts';
-export { transactionIds, seededRandom, randomSeed, type TransactionIdGenerator } from './ids.ts';
+export { transactionIds, shapedIds, seededRandom, randomSeed, type ShapedIds, type TransactionIdGenerator } from './ids.ts';
 export {
   loadWaiverFile, parseWaivers, applyWaivers, unusedWaivers, isExpired, isBlanket, WaiverFileError, WAIVERS_SCHEMA,
   type WaiverEntry,

@@ -2,6 +2,7 @@
 // `{"env": …}` references, then defaults and the CA file.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { DEFAULT_ID_TEMPLATE, shapeProblems, type TransactionIdShape } from '../ids/index.ts';
 import { compileSchema, parseJson, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import { TargetFileError } from './errors.ts';
 import { SECRET_KEYS, TARGET_DEFAULTS, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
@@ -43,8 +44,8 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
   const problems = checkTarget(value);
   if (problems.length > 0) throw new TargetFileError(problems.map(describe), options.source);
   const file = value as Record<string, unknown>;
-  const credentials = urlCredentials(file);
-  if (credentials.length > 0) throw new TargetFileError(credentials, options.source);
+  const beyondSchema = [...urlCredentials(file), ...idShapeProblems(file)];
+  if (beyondSchema.length > 0) throw new TargetFileError(beyondSchema, options.source);
   const secrets = resolveSecrets(file, env, options.source);
   const caCert = readCa(file, options);
   const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert) : serviceFrom(file, secrets, caCert);
@@ -88,6 +89,19 @@ function urlCredentials(file: Record<string, unknown>): Array<{ pointer: string;
   };
   walk(file, '');
   return found;
+}
+
+/** `transactionIds`: placeholders known, and room in maxLength for the harness's own ids. */
+function idShapeProblems(file: Record<string, unknown>): Array<{ pointer: string; message: string }> {
+  const shape = idShapeOf(file);
+  if (!shape) return [];
+  return shapeProblems(shape).map((p) => ({ pointer: `/transactionIds/${p.field}`, message: p.message }));
+}
+
+function idShapeOf(file: Record<string, unknown>): TransactionIdShape | undefined {
+  const given = file.transactionIds as Partial<TransactionIdShape> | undefined;
+  if (!given) return undefined;
+  return { template: given.template ?? DEFAULT_ID_TEMPLATE, ...(given.maxLength !== undefined ? { maxLength: given.maxLength } : {}) };
 }
 
 /**
@@ -153,6 +167,8 @@ function receiverFrom(file: Record<string, unknown>, secrets: Partial<Record<str
   if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
   if (typeof file.hooksUrl === 'string') target.hooksUrl = file.hooksUrl;
   if (caCert !== undefined) target.caCert = caCert;
+  const ids = idShapeOf(file);
+  if (ids) target.transactionIds = ids;
   return target;
 }
 
@@ -189,5 +205,7 @@ function serviceFrom(file: Record<string, unknown>, secrets: Partial<Record<stri
   if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
   if (file.sources !== undefined) target.sources = structuredClone(file.sources) as ResolvedServiceTarget['sources'] & object;
   if (caCert !== undefined) target.caCert = caCert;
+  const ids = idShapeOf(file);
+  if (ids) target.transactionIds = ids;
   return target;
 }

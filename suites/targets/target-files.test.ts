@@ -73,6 +73,12 @@ describe('DESIGN.md target files: the documented examples load', () => {
     expect(isDefaulted(parseTarget(receiverFile, env), 'timing.replyDeadlineMs')).toBe(false);
     expect(isDefaulted({ side: 'receiver', callbackUrl: 'http://x.test/cb', timing: { replyDeadlineMs: 5 } }, 'timing.replyDeadlineMs')).toBe(false);
   });
+  it('transactionIds resolves on both sides; the template defaults to {id}; absent stays absent', () => {
+    const shape = { template: '{id}-{uuid}', maxLength: 64 };
+    expect(parseTarget({ ...serviceFile, transactionIds: shape }, env).transactionIds).toEqual(shape);
+    expect(parseTarget({ ...receiverFile, transactionIds: { maxLength: 30 } }, env).transactionIds).toEqual({ template: '{id}', maxLength: 30 });
+    expect(parseTarget(receiverFile, env).transactionIds).toBeUndefined();
+  });
   it('sources.notWhitelisted may be a proxy', () => {
     const t = parseTarget({ ...serviceFile, sources: { notWhitelisted: { proxy: 'http://127.0.0.1:3128' } } }, env) as ResolvedServiceTarget;
     expect(t.sources).toEqual({ notWhitelisted: { proxy: 'http://127.0.0.1:3128' } });
@@ -96,6 +102,11 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
     ['bad source', { ...serviceFile, sources: { notWhitelisted: { localAddress: 'not-an-ip' } } }, '/sources/notWhitelisted'],
     ['listener port out of range', { ...serviceFile, listener: { port: 70000 } }, '/listener/port: must be <= 65535'],
     ['not JSON', '{"side": ', ': not JSON'],
+    ['transactionIds: unknown placeholder', { ...receiverFile, transactionIds: { template: '{id}-{order}' } }, '/transactionIds/template: unknown placeholder {order}'],
+    ['transactionIds: no placeholder', { ...serviceFile, transactionIds: { template: 'T-1' } }, '/transactionIds/template: "T-1" holds neither {id} nor {uuid}'],
+    ['transactionIds: maxLength too short', { ...serviceFile, transactionIds: { template: '{id}-{uuid}', maxLength: 40 } }, '/transactionIds/maxLength: 40 is too short'],
+    ['transactionIds: unknown key', { ...receiverFile, transactionIds: { template: '{id}', pattern: '.*' } }, '/transactionIds/pattern: unknown key'],
+    ['transactionIds: maxLength 0', { ...receiverFile, transactionIds: { maxLength: 0 } }, '/transactionIds/maxLength: must be >= 1'],
   ];
   for (const [name, file, expected] of rows) {
     it(`${name} → ${expected}`, () => {

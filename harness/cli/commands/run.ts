@@ -9,6 +9,7 @@ import {
 } from '../../cases/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
 import { formatCaseLine, formatSummary, terminalText } from '../../report/index.ts';
+import { colorFor } from '../color.ts';
 import { openReportDir, type ReportDirSession } from '../report-dir.ts';
 import { onlyMatcher } from '../only.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
@@ -47,7 +48,7 @@ const processIo = (): RunIo => ({
   stderr: (t) => process.stderr.write(t),
   env: process.env,
   cwd: process.cwd(),
-  color: process.stdout.isTTY === true,
+  color: colorFor(process.stdout, process.env),
   progress: process.stderr.isTTY === true,
 });
 

@@ -8,6 +8,7 @@ import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
+import { colorFor } from '../color.ts';
 import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor } from '../../results/index.ts';
 import { onlyMatcher } from '../only.ts';
@@ -103,7 +104,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     dir: resolve(options.reportDir),
     header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'vectors', target, startedAt: new Date().toISOString(), seed: 0 },
   });
-  const color = process.stdout.isTTY === true;
+  const color = colorFor(process.stdout, process.env);
   process.stdout.write(`${planned} vectors against ${signer instanceof ExternalSigner ? `signer \`${signer.description}\`` : 'the built-in signer'}\n`);
 
   // A signer runs in its own process group: make sure it does not outlive an interrupted run.
