@@ -102,17 +102,10 @@ export async function startHostile(behaviour: Behaviour, options: HostileOptions
     socket.on('error', () => undefined);
     socket.once('data', () => onRequest(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests: () => requests,
-    async close() {
-      for (const t of timers) clearInterval(t);
-      for (const s of sockets) s.destroy();
-      if (!dead) await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listening(server, sockets, () => requests, () => {
+    for (const t of timers) clearInterval(t);
+    return dead;
+  });
 }
 
 /**
@@ -142,14 +135,20 @@ export async function startFirewall(upstream: URL, blocked: string): Promise<Hos
     out.on('error', () => socket.destroy());
     socket.pipe(out).pipe(socket);
   });
+  return listening(server, sockets, () => requests, () => false);
+}
+
+/** Listens on 127.0.0.1:0; close() ends every connection (`stop` returns true when the server already closed itself). */
+async function listening(server: Server, sockets: Set<Socket>, requests: () => number, stop: () => boolean): Promise<HostileServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
-    requests: () => requests,
+    requests,
     async close() {
+      const closed = stop();
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!closed) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
