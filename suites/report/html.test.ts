@@ -124,7 +124,7 @@ describe('index.html: cases grouped by side, then case group', () => {
     const row = rowOf('receiver.latency.burst');
     expect(row).toContain('<summary>evidence: 5 requests, latency</summary>');
     expect(row.match(/curl -sS/g)).toHaveLength(1);
-    expect(row).toContain('<h4>requests 1–5: 5 like request 1</h4>');
+    expect(row).toContain('<h4>requests 1–5: alike, request 1 shown above</h4>');
     expect(row).toContain('5 requests like this one; 4 of 5 answered 200; 1 of 5 answered 503; 2 of 5 took longer than 2000 ms');
   });
 });
