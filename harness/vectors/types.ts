@@ -34,7 +34,11 @@ export interface SignatureAlternative {
   signature: string;
 }
 
+/** Where a vector's position comes from: the spec's text, the real service's public documentation, or the suite. */
+export type PositionSource = 'spec' | 'service-docs' | 'suite';
+
 export interface SignatureVector extends VectorBase {
+  source?: PositionSource;
   secret: string;
   clientKey?: string;
   /** The raw JSON text, the bytes sent. */
