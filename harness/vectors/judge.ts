@@ -88,10 +88,15 @@ export function judgeSignerAnswer(vector: SignatureVector, answer: SignerAnswer,
     if (answer.kind === 'refused') {
       return judged('FAIL', `refuses to sign a body the suite signs (signer said: ${quote(answer.error)}); only the presented signature of this vector is wrong`);
     }
+    // What the signer's own message follows, for the signer's summary (the verdict does not depend on it).
+    const members = answer.message === vector.message ? undefined : membersOf(vector);
+    const fits = members ? explainPresented(members, vector.secret, { message: answer.message, signature: answer.signature }).map((f) => f.alternatives.map((a) => a.label)) : [];
+    const named = fits.length === 1 ? { fits, ...(fits[0]!.length === 1 ? { alternative: fits[0]![0]! } : {}) } : fits.length > 1 ? { fits } : {};
     if (vector.presentedSignature !== undefined && answer.signature === vector.presentedSignature) {
-      return judged('FAIL', `produces the presented signature ${vector.presentedSignature}, which must be refused (${vector.comment})`, { stage: 'signature' });
+      const follows = fits.length === 0 ? '' : `; the signer follows ${fits.map((f) => f.map((l) => `\`${l}\``).join(' with ')).join(' or ')}`;
+      return judged('FAIL', `produces the presented signature ${vector.presentedSignature}, which must be refused (${vector.comment})${follows}; ${sourceOf(vector)}`, { stage: 'signature', ...named });
     }
-    return judged('PASS');
+    return judged('PASS', undefined, named);
   }
 
   const matches = answer.kind === 'signed' && answer.message === vector.message && answer.signature === vector.signature;

@@ -9,10 +9,10 @@ import { UsageError } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
 import { openReportDir } from '../report-dir.ts';
-import { exitCodeFor } from '../../results/index.ts';
+import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { idMatcher } from '../../select/index.ts';
 import {
-  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId,
+  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner, formatSignerSummary,
   type Signer, type VectorFileName,
 } from '../../vectors/index.ts';
 
@@ -112,8 +112,9 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  let results: CaseResult[] = [];
   try {
-    await runVectors({
+    results = await runVectors({
       signer,
       files,
       include,
@@ -127,6 +128,12 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     await signer.close();
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
+  }
+  // The signer's deviations, once each, before the summary line and in every report format.
+  if (files.includes('signature')) {
+    const diagnoses = summariseSigner(results);
+    await report.setDiagnoses(diagnoses);
+    process.stdout.write(`${formatSignerSummary(diagnoses)}\n`);
   }
   const { report: finished, files: written } = await report.finish();
   process.stdout.write(`${formatSummary(finished, written, { color })}\n`);
