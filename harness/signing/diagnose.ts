@@ -143,7 +143,10 @@ export function describeDiagnosis(d: SignatureDiagnosis): string {
         const fit = d.fits[0]!;
         return `your signature matches the message of ${describeExplanation(fit)}: ${signedVersusSent(d.canonicalPairs, fit.pairs)}; ${service}`;
       }
-      const each = d.fits.map((fit) => `${describeExplanation(fit)}, which ${signedVersusSent(d.canonicalPairs, fit.pairs)}`).join('; or ');
+      const diffs = new Set(d.fits.map((fit) => signedVersusSent(d.canonicalPairs, fit.pairs)));
+      const each = diffs.size === 1
+        ? `${d.fits.map(describeExplanation).join('; or ')}: each ${[...diffs][0]!}`
+        : d.fits.map((fit) => `${describeExplanation(fit)}, which ${signedVersusSent(d.canonicalPairs, fit.pairs)}`).join('; or ');
       return `the evidence is ambiguous: your signature matches the message of each of ${d.fits.length} alternatives: ${each}; ${service}`;
     }
     case 'case':
