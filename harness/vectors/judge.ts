@@ -67,7 +67,7 @@ export function judgeSignerAnswer(vector: SignatureVector, answer: SignerAnswer,
   const level: Level = vector.result === 'acceptable' ? 'SHOULD' : 'MUST';
   const specRef = vector.specRef ?? fileSpecRef;
   const evidence: Evidence = {
-    vector: { tcId: vector.tcId, result: vector.result, flags: vector.flags, body: vector.body },
+    vector: { tcId: vector.tcId, result: vector.result, flags: vector.flags, body: vector.body, ...(vector.source ? { source: vector.source } : {}) },
     expected: vector.result === 'invalid'
       ? { message: vector.message, signature: vector.signature, mustDifferFrom: vector.presentedSignature }
       : { message: vector.message, signature: vector.signature },

@@ -16,6 +16,7 @@ interface SignatureCase {
   result: CaseResult;
   tcId: number;
   vectorResult: string;
+  source?: string;
   members: RawMember[];
   canonical: Pair[];
   answer: SignerAnswer;
@@ -27,7 +28,7 @@ const SERVICE_REFUSES = 'the service would refuse such a request (401 INVALID_SI
 function signatureCases(results: readonly CaseResult[]): SignatureCase[] {
   const out: SignatureCase[] = [];
   for (const result of results) {
-    const evidence = result.evidence as { vector?: { tcId: number; result: string; body: string }; answer?: SignerAnswer; fits?: string[][] } | undefined;
+    const evidence = result.evidence as { vector?: { tcId: number; result: string; body: string; source?: string }; answer?: SignerAnswer; fits?: string[][] } | undefined;
     if (!result.id.startsWith('vectors.signature.') || !evidence?.vector || !evidence.answer) continue;
     let members: RawMember[];
     try {
@@ -37,6 +38,7 @@ function signatureCases(results: readonly CaseResult[]): SignatureCase[] {
     }
     out.push({
       result, tcId: evidence.vector.tcId, vectorResult: evidence.vector.result, members,
+      ...(evidence.vector.source ? { source: evidence.vector.source } : {}),
       canonical: pairsOfMembers(members, SUITE_PROFILE), answer: evidence.answer, fits: evidence.fits ?? [],
     });
   }
@@ -88,11 +90,21 @@ function whereItShows(alternative: Alternative, cases: readonly SignatureCase[])
   return parts.length > 0 ? parts.join(', ') : alternative.affects;
 }
 
+const SOURCE_WORDS: Record<string, string> = {
+  spec: 'the spec\'s text',
+  'service-docs': 'the real service\'s public documentation',
+  suite: 'the suite\'s own position',
+};
+
 function whatTheServiceDoes(cases: readonly SignatureCase[]): string {
   const normative = cases.filter((c) => c.vectorResult !== 'acceptable').length;
-  if (normative === cases.length) return SERVICE_REFUSES;
-  if (normative === 0) return `the reference service would refuse such a request (401 INVALID_SIGNATURE); the spec is silent on these values, so the suite only warns`;
-  return `${SERVICE_REFUSES}; ${cases.length - normative} of these vectors are ones where the spec is silent (WARN)`;
+  const counts = new Map<string, number>();
+  for (const c of cases) if (c.source) counts.set(c.source, (counts.get(c.source) ?? 0) + 1);
+  const sources = counts.size === 0 ? ''
+    : ` (positions resting on ${[...counts].map(([s, n]) => `${SOURCE_WORDS[s] ?? s}: ${n} ${n === 1 ? 'vector' : 'vectors'}`).join(', ')})`;
+  if (normative === cases.length) return SERVICE_REFUSES + sources;
+  if (normative === 0) return `the reference service would refuse such a request (401 INVALID_SIGNATURE); the spec is silent on these values, so the suite only warns${sources}`;
+  return `${SERVICE_REFUSES}; ${cases.length - normative} of these vectors are ones where the spec is silent (WARN)${sources}`;
 }
 
 function example(alternatives: readonly Alternative[], c: SignatureCase): string {
