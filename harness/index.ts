@@ -5,7 +5,7 @@ export * from './signing/index.ts';
 export * from './callback/index.ts';
 export * from './results/index.ts';
 export { Redactor, REDACTED } from './secrets/index.ts';
-export { idMatcher, globToRegExp } from './select/index.ts';
+export { idMatcher, globMatch } from './select/index.ts';
 export * from './vectors/index.ts';
 export * from './report/index.ts';
 export * from './receiver/index.ts';

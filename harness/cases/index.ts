@@ -3,9 +3,9 @@ export type { Capability, CaseContext, CaseOutcome, ConformanceCase } from './mo
 export { runCases, defaultTimeouts, type RunCasesOptions } from './runner.ts';
 export { unmetReason, firstUnmet } from './capabilities.ts';
 export { selectCases } from './select.ts';
-export { transactionIds, seededRandom, randomSeed, type TransactionIdGenerator } from './ids.ts';
+export { transactionIds, shapedIds, seededRandom, randomSeed, type ShapedIds, type TransactionIdGenerator } from './ids.ts';
 export {
-  loadWaiverFile, parseWaivers, applyWaivers, unusedWaivers, isExpired, WaiverFileError, WAIVERS_SCHEMA,
+  loadWaiverFile, parseWaivers, applyWaivers, unusedWaivers, isExpired, isBlanket, WaiverFileError, WAIVERS_SCHEMA,
   type WaiverEntry,
 } from './waivers.ts';
 export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, describeError, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';

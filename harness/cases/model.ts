@@ -1,4 +1,5 @@
 // A conformance case is data (id, title, spec reference, level, needs) plus a check.
+import type { IdRequest } from '../ids/index.ts';
 import type { Evidence, Level, Verdict } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
@@ -11,8 +12,18 @@ export type Capability =
 export interface CaseContext<T extends ResolvedTarget> {
   target: T;
   seed: number;
-  /** Unique per run: `cc-<runTag>-<counter>-<random>`, the random part from the seed. */
+  /**
+   * Unique per run, in the target's `transactionIds` shape: `{id}` is the harness's own id
+   * (`cc-<runTag>-<counter>-<random>`), `{uuid}` a UUID v4, both from the seed.
+   */
   newTransactionId(): string;
+  /**
+   * An id whose `{id}` part carries `text` after the harness's id (reserved characters, a
+   * space…), or the reason the target's shape cannot (no `{id}`, maxLength): SKIP with it.
+   */
+  transactionIdCarrying(text: string): IdRequest;
+  /** A fresh URL-safe token unique per run, for routing (listener tags); not a transaction id. */
+  newTag(): string;
   redactor: Redactor;
   /** Aborted when the case's time limit is reached. */
   signal: AbortSignal;

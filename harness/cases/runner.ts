@@ -4,7 +4,7 @@ import type { CaseResult } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
 import { firstUnmet } from './capabilities.ts';
-import { transactionIds, type TransactionIdGenerator } from './ids.ts';
+import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts';
 import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
 import { applyWaivers, type WaiverEntry } from './waivers.ts';
@@ -55,12 +55,13 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
   const now = options.now ?? (() => new Date());
   const selected = selectCases(options.cases, options.only).filter((c) => c.side === target.side);
   const results: CaseResult[] = [];
+  const shaped = shapedIds(ids, target.transactionIds);
 
   for (const testCase of selected) {
     const started = performance.now();
     const outcome = await runOne(testCase, {
       target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs,
-      newTransactionId: () => ids.next(),
+      ...shaped,
       progress: (line) => options.onProgress?.(testCase.id, redactor.text(line)),
     }, caseTimeoutMs);
     const result: CaseResult = {

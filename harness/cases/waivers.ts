@@ -23,7 +23,18 @@ const checkWaivers = compileSchema(WAIVERS_SCHEMA);
 export function parseWaivers(value: unknown, source = 'waivers'): WaiverEntry[] {
   const problems = checkWaivers(value);
   if (problems.length > 0) throw new WaiverFileError(`${source}: invalid waiver file: ${formatProblems(problems)}`);
-  return value as WaiverEntry[];
+  const waivers = value as WaiverEntry[];
+  const blanket = waivers.findIndex((w) => isBlanket(w.id) && w.expires === undefined);
+  if (blanket >= 0) {
+    throw new WaiverFileError(`${source}: invalid waiver file: /${blanket}/id: ${JSON.stringify(waivers[blanket]!.id)} waives every case for ever; `
+      + 'name the cases, or give the waiver an "expires" date');
+  }
+  return waivers;
+}
+
+/** Only wildcards with at least one `*` (`*`, `**`, `?*`): matches every case id. */
+export function isBlanket(id: string): boolean {
+  return /^[*?]*\*[*?]*$/.test(id.trim());
 }
 
 /** An unknown key is named on its entry (`/0: unknown key "until"`), the entry being what the user looks for. */

@@ -8,6 +8,7 @@ import { vectorsCommand } from './commands/vectors.ts';
 import { signCommand } from './commands/sign.ts';
 import { pactCommand } from './commands/pact.ts';
 import { toolVersion } from './version.ts';
+import { terminalText } from '../report/index.ts';
 
 /** Every subcommand builder receives this to report its exit status. */
 export type SetExitCode = (code: number) => void;
@@ -39,7 +40,8 @@ function exitStatusOf(error: unknown): number {
     return error.exitCode === 0 ? 0 : 2;
   }
   if (error instanceof UsageError || error instanceof TargetUnreachableError) {
-    process.stderr.write(`collect-conformance: ${error.message}\n`);
+    // Messages may quote a target's text (a file's JSON, an answer): never raw to the terminal.
+    process.stderr.write(`collect-conformance: ${terminalText(error.message)}\n`);
     return error.exitCode;
   }
   process.stderr.write(`collect-conformance: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);

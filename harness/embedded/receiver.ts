@@ -1,6 +1,7 @@
 // The embedded receiver target: the reference receiver in-process on 127.0.0.1:0, with a
 // generated token, hooks on and scaled time, resolved as a target file would be.
 import { generateTestToken, startReceiver, type ReceiverConfig, type ReceiverFault, type RunningReceiver } from '../receiver/index.ts';
+import type { TransactionIdShape } from '../ids/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 
 export interface EmbeddedReceiverOptions {
@@ -15,6 +16,10 @@ export interface EmbeddedReceiverOptions {
   /** Receiver log lines (default: dropped, the run prints its own progress). */
   log?: (line: string) => void;
   tls?: { key: string; cert: string; ca: string };
+  /** The receiver accepts only ids of this shape (a correct mode, not a fault). */
+  transactionIds?: TransactionIdShape;
+  /** Whether the target file states that shape (default true); false shows a target that does not. */
+  idsInTarget?: boolean;
 }
 
 export interface EmbeddedReceiver {
@@ -34,6 +39,7 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     faults: options.faults ?? [],
     log: options.log ?? (() => {}),
     ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
+    ...(options.transactionIds ? { transactionIds: options.transactionIds } : {}),
   };
   const receiver = await startReceiver(config, { host: '127.0.0.1', port: 0 });
   const target: ResolvedReceiverTarget = {
@@ -44,5 +50,6 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
   if (options.tokenInTarget ?? true) target.callbackToken = callbackToken;
   if (receiver.hooksUrl) target.hooksUrl = receiver.hooksUrl;
   if (options.tls) target.caCert = options.tls.ca;
+  if (options.transactionIds && (options.idsInTarget ?? true)) target.transactionIds = { ...options.transactionIds };
   return { target, receiver, close: () => receiver.close() };
 }

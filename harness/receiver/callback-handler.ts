@@ -4,12 +4,14 @@
 //   405  a method other than GET (Allow: GET)
 //   403  X-Callback-Token absent, different, or sent more than once; nothing changes
 //   400  transaction_id absent, or status not exactly SUCCESS / FAILED; nothing changes
+//   400  transaction_id not of the configured shape (config transactionIds); nothing changes
 //   404  transaction_id the receiver does not hold; nothing changes
 //   200  {"result":"applied"}   the record was pending and now holds the outcome
 //   200  {"result":"duplicate"} the record was no longer pending; nothing changes
 // The 200 goes out before the fulfilment work (workMs x timeScale) starts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseAlternative, parseCallbackQuery, queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
+import { matchesShape } from '../ids/index.ts';
 import type { ReceiverContext } from './context.ts';
 import { errorBody, sendJson } from './http.ts';
 import type { ApplyResult } from './store.ts';
@@ -59,6 +61,10 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
   }
   const id = params.transaction_id;
   if (id === undefined) return refuse(400, 'ERR_MISSING_TRANSACTION_ID', 'transaction_id is missing');
+  const shape = ctx.config.transactionIds;
+  if (shape && !matchesShape(shape, id)) {
+    return refuse(400, 'ERR_MALFORMED_TRANSACTION_ID', `transaction_id ${JSON.stringify(id)} is not of the form ${shape.template}${shape.maxLength ? ` (at most ${shape.maxLength} characters)` : ''}`);
+  }
 
   let state: string;
   if (faults.has('status-ignored')) {

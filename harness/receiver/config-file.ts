@@ -17,6 +17,7 @@ export interface ReceiverConfigFile {
   workMs?: number;
   timeScale?: number;
   faults?: ReceiverFault[];
+  transactionIds?: { template: string; maxLength?: number };
   tls?: { keyFile: string; certFile: string };
 }
 

@@ -1,6 +1,7 @@
 // The receiver's configuration: defaults, and the checks that make a bad value fail at start
 // (naming the field) rather than at the first callback.
 import { randomBytes } from 'node:crypto';
+import { shapeProblems, type TransactionIdShape } from '../ids/index.ts';
 import { isReceiverFault, type ReceiverFault } from './faults.ts';
 
 export interface ReceiverConfig {
@@ -17,6 +18,12 @@ export interface ReceiverConfig {
   /** Multiplies every delay; 1 = real time, tests use 0.01–0.05. */
   timeScale: number;
   faults: ReceiverFault[];
+  /**
+   * Accept only callbacks whose transaction_id has this shape (as a receiver that issues its
+   * own ids, e.g. `{id}-{uuid}`, does); others get 400 ERR_MALFORMED_TRANSACTION_ID. Correct
+   * behaviour, not a fault. Default: any id.
+   */
+  transactionIds?: TransactionIdShape;
   /** Serve https with this PEM key and certificate. */
   tls?: { key: string; cert: string };
   /** Where log lines go (one line each, no newline); default: stderr. */
@@ -95,6 +102,11 @@ function checkConfig(config: ReceiverConfig): void {
   config.faults.forEach((name, i) => {
     if (!isReceiverFault(String(name))) fail(`faults[${i}]`, `unknown fault ${JSON.stringify(name)} (see --list-faults)`);
   });
+  if (config.transactionIds !== undefined) {
+    const ids = config.transactionIds;
+    if (typeof ids !== 'object' || ids === null || typeof ids.template !== 'string') fail('transactionIds', 'must be {template, maxLength?}');
+    for (const problem of shapeProblems(ids)) fail(`transactionIds.${problem.field}`, problem.message);
+  }
   if (config.tls !== undefined && (typeof config.tls.key !== 'string' || typeof config.tls.cert !== 'string')) {
     fail('tls', 'must be {key, cert} PEM strings');
   }

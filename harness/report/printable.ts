@@ -8,3 +8,13 @@ const UNPRINTABLE = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u
 export function printable(text: string): string {
   return String(text).replace(UNPRINTABLE, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
+
+// Bidirectional overrides, embeddings and isolates (and the implicit marks) reorder what a
+// terminal shows: a hostile target's reason could make `FAIL` read as `PASS` or hide text
+// ("Trojan Source", CVE-2021-42574). On a terminal they are shown as `\uXXXX` too.
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+
+/** printable() plus the bidi controls: for text a target chose that goes to a terminal. */
+export function terminalText(text: string): string {
+  return printable(text).replace(BIDI, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+}

@@ -3,12 +3,57 @@
 
 export const REDACTED = '[REDACTED]';
 
+/**
+ * Secrets shorter than this are not looked for: they would match ordinary text. Target files
+ * refuse secrets under 8 characters (MIN_SECRET_LENGTH in harness/targets), so every secret a
+ * run knows is redacted.
+ */
+export const REDACTOR_MIN_LENGTH = 4;
+
+/** Base64 text shorter than this is not looked for inside larger base64: too likely by chance. */
+const MIN_BASE64_CORE = 8;
+
+/**
+ * The renderings of one secret that a target may echo back: as is, percent-encoded (also
+ * form-encoded, `+` for a space), base64 (standard and URL-safe, padded or not, and its core
+ * at each of the three byte alignments inside a longer base64 text, e.g. `Basic` of
+ * `user:token`), and hex (either case). Each is a cheap encoding a debug page or an error
+ * body uses; each would otherwise carry the whole secret into the evidence.
+ */
+export function encodingsOf(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const out = new Set<string>([secret]);
+  const percent = encodeURIComponent(secret);
+  out.add(percent);
+  out.add(percent.replace(/%20/g, '+'));
+  const b64 = bytes.toString('base64');
+  out.add(b64);
+  out.add(b64.replace(/=+$/, ''));
+  out.add(bytes.toString('base64url'));
+  for (let offset = 0; offset < 3; offset++) {
+    // With `offset` unknown bytes before it, the base64 groups that hold only secret bytes.
+    const shifted = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/, '');
+    const firstWhole = offset === 0 ? 0 : 4;
+    const wholeGroups = Math.floor((offset + bytes.length) / 3);
+    const core = shifted.slice(firstWhole, wholeGroups * 4);
+    if (core.length >= MIN_BASE64_CORE) {
+      out.add(core);
+      out.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+  }
+  const hex = bytes.toString('hex');
+  out.add(hex);
+  out.add(hex.toUpperCase());
+  return [...out].filter((s) => s.length >= REDACTOR_MIN_LENGTH);
+}
+
 export class Redactor {
   private readonly secrets: string[];
+  /** Every rendering of every secret, longest first, so a rendering that contains another is replaced whole. */
+  private readonly needles: string[];
   constructor(secrets: Iterable<string | undefined>) {
-    // Longest first, so a secret that contains another is replaced whole.
-    this.secrets = [...new Set([...secrets].filter((s): s is string => typeof s === 'string' && s.length >= 4))]
-      .sort((a, b) => b.length - a.length);
+    this.secrets = [...new Set([...secrets].filter((s): s is string => typeof s === 'string' && s.length >= REDACTOR_MIN_LENGTH))];
+    this.needles = [...new Set(this.secrets.flatMap(encodingsOf))].sort((a, b) => b.length - a.length);
   }
 
   /** Adds secrets learned later (e.g. test credentials generated at start). */
@@ -18,11 +63,8 @@ export class Redactor {
 
   text(value: string): string {
     let out = value;
-    for (const secret of this.secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-      // Percent-encoded and form-encoded renderings leak the same secret.
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join(REDACTED);
+    for (const needle of this.needles) {
+      if (out.includes(needle)) out = out.split(needle).join(REDACTED);
     }
     return out;
   }

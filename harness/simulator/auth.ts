@@ -18,7 +18,8 @@ export function checkSource(remoteAddress: string | undefined, allowed: Readonly
 }
 
 /** The parsed header; undefined only with `authorization-optional` and no header at all. */
-export function readAuthorization(header: string | string[] | undefined, faults: FaultSet): ParsedAuthorization | undefined {
+export function readAuthorization(given: string | string[] | undefined, faults: FaultSet): ParsedAuthorization | undefined {
+  const header = Array.isArray(given) && given.length === 1 ? given[0] : given;
   if (header === undefined || header === '') {
     // The "verify if present" bug: the check hangs on the header instead of requiring it.
     if (faults.has('authorization-optional')) return undefined;

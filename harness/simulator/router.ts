@@ -67,7 +67,8 @@ function check(ctx: SimulatorContext, req: IncomingMessage, path: string, body: 
     throw new Rejection('BODY_TOO_LARGE', `the body exceeds ${ctx.config.maxBodyBytes} bytes`);
   }
   const text = decodeUtf8(body.bytes);
-  const auth = readAuthorization(req.headers['authorization'], ctx.faults);
+  // headersDistinct: Node's `headers` keeps only the first of two Authorization lines.
+  const auth = readAuthorization(req.headersDistinct['authorization'], ctx.faults);
   const parsed = readJsonMembers(text);
   const client = findClient(ctx.config.clients, auth, parsed, ctx.faults);
   const members = withKeyClientId(parsed, client, ctx.faults);

@@ -2,6 +2,7 @@
 // `{"env": …}` references, then defaults and the CA file.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { DEFAULT_ID_TEMPLATE, shapeProblems, type TransactionIdShape } from '../ids/index.ts';
 import { compileSchema, parseJson, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import { TargetFileError } from './errors.ts';
 import { SECRET_KEYS, TARGET_DEFAULTS, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
@@ -43,8 +44,8 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
   const problems = checkTarget(value);
   if (problems.length > 0) throw new TargetFileError(problems.map(describe), options.source);
   const file = value as Record<string, unknown>;
-  const credentials = urlCredentials(file);
-  if (credentials.length > 0) throw new TargetFileError(credentials, options.source);
+  const beyondSchema = [...urlCredentials(file), ...idShapeProblems(file)];
+  if (beyondSchema.length > 0) throw new TargetFileError(beyondSchema, options.source);
   const secrets = resolveSecrets(file, env, options.source);
   const caCert = readCa(file, options);
   const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert) : serviceFrom(file, secrets, caCert);
@@ -63,25 +64,52 @@ function literalSecrets(value: unknown): Array<{ pointer: string; message: strin
   }));
 }
 
-/** The URLs the harness itself sends requests to. */
-const REQUEST_URL_KEYS = ['callbackUrl', 'hooksUrl', 'baseUrl'] as const;
-
 /**
- * `https://user:password@host/…`: a secret written in the target file, which undici would not
- * even send (it ignores credentials in a URL) while every exchange, curl line and report.target
- * would show it. Refused by its field; the value is never echoed.
+ * `https://user:password@host/…` anywhere in the file (baseUrl, callbackUrl, hooksUrl,
+ * sources.notWhitelisted.proxy, listener.publicUrl, and any URL key added later): a secret
+ * written in the target file, shown by every exchange, curl line, progress line and
+ * report.target. One rule for every string that is an http(s) URL; the value is never echoed.
  */
 function urlCredentials(file: Record<string, unknown>): Array<{ pointer: string; message: string }> {
-  return REQUEST_URL_KEYS.filter((key) => {
-    const url = file[key];
-    if (typeof url !== 'string' || !URL.canParse(url)) return false;
-    const parsed = new URL(url);
-    return parsed.username !== '' || parsed.password !== '';
-  }).map((key) => ({
-    pointer: `/${key}`,
-    message: 'must not carry a user name or password (user:password@): secrets are not written in target files, and the harness would not send them',
-  }));
+  const found: Array<{ pointer: string; message: string }> = [];
+  const walk = (value: unknown, pointer: string): void => {
+    if (typeof value === 'string') {
+      if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return;
+      const parsed = new URL(value);
+      if (parsed.username === '' && parsed.password === '') return;
+      found.push({
+        pointer,
+        message: 'must not carry a user name or password (user:password@): secrets are not written in target files, and the harness would not send them',
+      });
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, `${pointer}/${i}`));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  };
+  walk(file, '');
+  return found;
 }
+
+/** `transactionIds`: placeholders known, and room in maxLength for the harness's own ids. */
+function idShapeProblems(file: Record<string, unknown>): Array<{ pointer: string; message: string }> {
+  const shape = idShapeOf(file);
+  if (!shape) return [];
+  return shapeProblems(shape).map((p) => ({ pointer: `/transactionIds/${p.field}`, message: p.message }));
+}
+
+function idShapeOf(file: Record<string, unknown>): TransactionIdShape | undefined {
+  const given = file.transactionIds as Partial<TransactionIdShape> | undefined;
+  if (!given) return undefined;
+  return { template: given.template ?? DEFAULT_ID_TEMPLATE, ...(given.maxLength !== undefined ? { maxLength: given.maxLength } : {}) };
+}
+
+/**
+ * The Redactor finds a secret by its text (and its encodings); a secret of a few characters
+ * would also match ordinary text, so it could neither be hidden reliably nor replaced without
+ * mangling the evidence. Refused at load instead of leaking.
+ */
+export const MIN_SECRET_LENGTH = 8;
 
 function describe(problem: SchemaProblem): { pointer: string; message: string } {
   // The shared wording, but for URLs: "must match pattern ^https?://…" says less than this.
@@ -96,8 +124,15 @@ function resolveSecrets(file: Record<string, unknown>, env: Env, source?: string
     const ref = file[key] as { env: string } | undefined;
     if (!ref) continue;
     const value = env[ref.env];
-    if (value === undefined || value === '') {
+    if (value === undefined) {
       problems.push({ pointer: `/${key}`, message: `environment variable ${ref.env} is not set` });
+    } else if (value === '') {
+      problems.push({ pointer: `/${key}`, message: `environment variable ${ref.env} is set but empty` });
+    } else if ([...value].length < MIN_SECRET_LENGTH) {
+      problems.push({
+        pointer: `/${key}`,
+        message: `environment variable ${ref.env} holds ${[...value].length} character(s); secrets of fewer than ${MIN_SECRET_LENGTH} cannot be redacted safely from reports`,
+      });
     } else {
       resolved[key] = value;
     }
@@ -132,6 +167,8 @@ function receiverFrom(file: Record<string, unknown>, secrets: Partial<Record<str
   if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
   if (typeof file.hooksUrl === 'string') target.hooksUrl = file.hooksUrl;
   if (caCert !== undefined) target.caCert = caCert;
+  const ids = idShapeOf(file);
+  if (ids) target.transactionIds = ids;
   return target;
 }
 
@@ -168,5 +205,7 @@ function serviceFrom(file: Record<string, unknown>, secrets: Partial<Record<stri
   if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
   if (file.sources !== undefined) target.sources = structuredClone(file.sources) as ResolvedServiceTarget['sources'] & object;
   if (caCert !== undefined) target.caCert = caCert;
+  const ids = idShapeOf(file);
+  if (ids) target.transactionIds = ids;
   return target;
 }

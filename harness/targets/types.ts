@@ -1,4 +1,5 @@
 // Targets after loading: secrets resolved from the environment, defaults applied, CA read.
+import type { TransactionIdShape } from '../ids/index.ts';
 
 export interface ResolvedReceiverTarget {
   side: 'receiver';
@@ -8,6 +9,8 @@ export interface ResolvedReceiverTarget {
   timing: { replyDeadlineMs: number };
   /** PEM to trust for an https receiver (target key `"ca": {"file": …}`). */
   caCert?: string;
+  /** The ids the receiver accepts (absent: the harness's own ids, template `{id}`). */
+  transactionIds?: TransactionIdShape;
 }
 
 export interface ResolvedServiceTarget {
@@ -25,6 +28,8 @@ export interface ResolvedServiceTarget {
   timing: { callbackTimeoutMs: number; retryWindowMs: number };
   /** PEM to trust for an https baseUrl. */
   caCert?: string;
+  /** The ids the service accepts (absent: the harness's own ids, template `{id}`). */
+  transactionIds?: TransactionIdShape;
 }
 
 export type ResolvedTarget = ResolvedReceiverTarget | ResolvedServiceTarget;

@@ -2,8 +2,8 @@
 // listing, usage errors (exit 2), an unreachable target (exit 3), a run against a target file
 // (exit 0 / 1, waivers), and no secret in any output or report file.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,5 +255,100 @@ describe('the embedded default', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('against the embedded reference implementations');
     expect(ran.stdout).toMatch(new RegExp(`${RECEIVER_CASES.length} cases: ${RECEIVER_CASES.length} PASS, 0 FAIL`));
+  });
+});
+
+describe('careless input is refused or named, never taken for something else (issue 10)', () => {
+  let good: EmbeddedReceiver;
+  const token = 'tok-careless-0123456';
+  const env = () => ({ MY_RECEIVER_TOKEN: token });
+  beforeAll(async () => {
+    good = await startEmbeddedReceiver({ timeScale: 0.02 });
+  });
+  afterAll(async () => {
+    await good.close();
+  });
+
+  it('--only "" is a usage error (exit 2), not every case', async () => {
+    for (const only of ['', ' , ']) {
+      const ran = await cliHere(['run', '--list', '--only', only]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain('--only: the pattern');
+    }
+  });
+  it('--only with the pathological glob answers at once (no backtracking)', async () => {
+    const started = performance.now();
+    const ran = await cliHere(['run', '--list', '--only', '*?*?*?*?*?*?*?*?*?*?*X']);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toBe('');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+  it('a FIFO as --target or --waivers is refused at once (exit 2) instead of blocking', async () => {
+    const fifo = join(dir, 'target.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const t = receiverFile('fifo-case.json', good);
+    for (const args of [['run', '--target', fifo], ['run', '--target', t, '--waivers', fifo]]) {
+      const ran = await cliHere(args, env());
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain('not a regular file (a FIFO)');
+    }
+  });
+  it('a BOM-prefixed target file is accepted; a set-but-empty variable is named as such', async () => {
+    const path = receiverFile('bom.json', good);
+    writeFileSync(path, `\uFEFF${readFileSync(path, 'utf8')}`);
+    expect((await cliHere(['run', '--list', '--target', path])).code).toBe(0);
+    const ran = await cliHere(['run', '--target', path], { MY_RECEIVER_TOKEN: '' });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('MY_RECEIVER_TOKEN is set but empty');
+  });
+  it('a blanket waiver "*" without expiry is refused (exit 2); with an expiry it is warned about loudly', async () => {
+    const t = receiverFile('blanket-target.json', good);
+    const forever = writeJson('blanket.json', [{ id: '*', reason: 'ship it' }]);
+    const refused = await cliHere(['run', '--target', t, '--waivers', forever], env());
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('/0/id: "*" waives every case for ever');
+    const until = writeJson('blanket-until.json', [{ id: '*', reason: 'ship it', expires: '2999-01-01' }]);
+    const warned = await cliHere(['run', '--target', t, '--waivers', until, '--only', 'receiver.token.missing', '--report-dir', join(dir, 'blanket')], env());
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain('waives EVERY case of this run until 2999-01-01');
+  });
+  it('an unwritable --report-dir is exit 2 with one line, no stack', async () => {
+    const t = receiverFile('unwritable-target.json', good);
+    const blocked = join(dir, 'blocked');
+    // report.json taken by a directory: the directory exists, the report cannot be written.
+    mkdirSync(join(blocked, 'report.json'), { recursive: true });
+    const dirs = [blocked, ...(existsSync('/proc/self') ? ['/proc'] : [])];
+    for (const reportDir of dirs) {
+      const ran = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', reportDir], env());
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(/^collect-conformance: --report-dir: cannot write/);
+      expect(ran.stderr).not.toContain('internal error');
+      expect(ran.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+  it('two runs sharing a report folder: the second is refused (exit 2) naming the first run\'s pid; a lock left by a dead run is taken over', async () => {
+    const t = receiverFile('locked-target.json', good);
+    const shared = join(dir, 'shared');
+    mkdirSync(shared, { recursive: true });
+    const lockPath = join(shared, '.collect-conformance.lock');
+    // A live run: this very process (alive for as long as the test runs).
+    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, startedAt: '2026-01-01T00:00:00.000Z' }));
+    const refused = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`is in use by another run (pid ${process.pid}`);
+    expect(readdirSync(shared)).toEqual(['.collect-conformance.lock']);
+    // A run that was killed: its pid is gone.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeFileSync(lockPath, JSON.stringify({ pid: dead }));
+    const ran = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
+    expect(ran.code).toBe(0);
+    expect(readdirSync(shared).sort()).toEqual([...REPORT_FILES].sort());
+  });
+  it('control characters and bidi overrides in a target file never reach the terminal raw', async () => {
+    const path = writeJson('bidi.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', ['\u202Eevil\u001b[2J']: 1 });
+    const ran = await cliHere(['run', '--target', path]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('\\u202Eevil\\u001B[2J');
+    expect(ran.stderr).not.toMatch(/[\u001b\u202e]/);
   });
 });

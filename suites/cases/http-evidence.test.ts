@@ -16,7 +16,10 @@ beforeAll(async () => {
     if (req.url?.startsWith('/echo')) {
       // A receiver that echoes the token it was given (a debug-style 403).
       const got = String(req.headers['x-callback-token'] ?? '');
-      res.writeHead(403, { 'content-type': 'text/plain', 'x-presented-token': encodeURIComponent(got) }).end(`bad token ${JSON.stringify(got)}`);
+      const b64 = Buffer.from(got, 'utf8').toString('base64');
+      const hex = Buffer.from(got, 'utf8').toString('hex');
+      res.writeHead(403, { 'content-type': 'text/plain', 'x-presented-token': encodeURIComponent(got), 'x-presented-b64': b64 })
+        .end(`bad token ${JSON.stringify(got)} (base64 ${b64}, hex ${hex})`);
       return;
     }
     res.writeHead(418, { 'content-type': 'text/plain' }).end(`x`.repeat(2000));
@@ -85,6 +88,9 @@ describe('receiver.token variants reach the receiver as intended (§6 rule 1)', 
       expect(shown).not.toContain(TOKEN.slice(0, -1));
       expect(shown).not.toContain('TOK-sECRET-1234');
       expect(shown).not.toContain(encodeURIComponent(TOKEN.slice(0, -1)));
+      // Echoed base64- or hex-encoded: the same token, in a form a text search misses.
+      expect(shown).not.toContain(Buffer.from(TOKEN.slice(0, -1)).toString('base64').slice(0, 16));
+      expect(shown).not.toContain(Buffer.from(TOKEN.slice(0, -1)).toString('hex'));
     });
   }
   it('different-case SKIPs for a token without letters', () => {

@@ -37,6 +37,8 @@ describe('resolveReceiverConfig: defaults and checks naming the field', () => {
     [{ callbackToken: ' padded' }, /callbackToken/],
     [{ callbackToken: 'jeton-sécurisé' }, /callbackToken: must be printable ASCII/],
     [{ hooksPath: '/callback' }, /hooksPath: must not overlap/],
+    [{ transactionIds: { template: '{id}-{order}' } }, /transactionIds\.template: unknown placeholder \{order\}/],
+    [{ transactionIds: { template: '{uuid}', maxLength: 20 } }, /transactionIds\.maxLength: 20 is too short/],
   ])('refuses %j', (partial, message) => {
     expect(configError(() => resolveReceiverConfig(partial as never)).message).toMatch(message);
   });

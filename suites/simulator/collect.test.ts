@@ -1,5 +1,6 @@
 // §4.1, §5, §7: what the reference service accepts and refuses, with which code, in which order.
 import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
 import { signBody, SUITE_PROFILE } from '../../harness/signing/index.ts';
 import { REJECTIONS } from '../../harness/simulator/index.ts';
 import {
@@ -104,6 +105,20 @@ describe('§5.2 Authorization header', () => {
   it.each(['Bearer abc', 'HMAC nocolon', 'hmac ck:sig', 'HMAC ck:sig extra'])('refuses %j (MALFORMED_AUTHORIZATION)', async (header) => {
     await withSimulator({}, async (sim) => {
       expectRejected(await collect(sim, collectFields(CB), { authorization: header }), 'MALFORMED_AUTHORIZATION');
+    });
+  });
+  it('refuses two Authorization headers, the valid one first (MALFORMED_AUTHORIZATION), as its README says', async () => {
+    await withSimulator({}, async (sim) => {
+      const body = JSON.stringify(collectFields(CB));
+      const valid = signBody(body, CLIENT.secretKey, { clientKey: CLIENT.clientKey }).authorization!;
+      const response = await request(`${sim.url}${COLLECT}`, {
+        method: 'POST',
+        headers: ['content-type', 'application/json', 'authorization', valid, 'authorization', 'HMAC ck_other:00'],
+        body,
+      });
+      const json = await response.body.json() as Record<string, unknown>;
+      expectRejected({ status: response.statusCode, json }, 'MALFORMED_AUTHORIZATION');
+      expect(String(json['error_message'])).toContain('more than once');
     });
   });
   it('refuses an unknown client_key (UNKNOWN_CLIENT_KEY), even with the right secret', async () => {

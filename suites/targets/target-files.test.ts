@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import {
   loadTargetFile, parseTarget, TargetFileError, secretsOf, redactTarget, probeTarget, TargetUnreachable, isDefaulted,
   type ResolvedServiceTarget,
@@ -72,6 +73,12 @@ describe('DESIGN.md target files: the documented examples load', () => {
     expect(isDefaulted(parseTarget(receiverFile, env), 'timing.replyDeadlineMs')).toBe(false);
     expect(isDefaulted({ side: 'receiver', callbackUrl: 'http://x.test/cb', timing: { replyDeadlineMs: 5 } }, 'timing.replyDeadlineMs')).toBe(false);
   });
+  it('transactionIds resolves on both sides; the template defaults to {id}; absent stays absent', () => {
+    const shape = { template: '{id}-{uuid}', maxLength: 64 };
+    expect(parseTarget({ ...serviceFile, transactionIds: shape }, env).transactionIds).toEqual(shape);
+    expect(parseTarget({ ...receiverFile, transactionIds: { maxLength: 30 } }, env).transactionIds).toEqual({ template: '{id}', maxLength: 30 });
+    expect(parseTarget(receiverFile, env).transactionIds).toBeUndefined();
+  });
   it('sources.notWhitelisted may be a proxy', () => {
     const t = parseTarget({ ...serviceFile, sources: { notWhitelisted: { proxy: 'http://127.0.0.1:3128' } } }, env) as ResolvedServiceTarget;
     expect(t.sources).toEqual({ notWhitelisted: { proxy: 'http://127.0.0.1:3128' } });
@@ -95,6 +102,11 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
     ['bad source', { ...serviceFile, sources: { notWhitelisted: { localAddress: 'not-an-ip' } } }, '/sources/notWhitelisted'],
     ['listener port out of range', { ...serviceFile, listener: { port: 70000 } }, '/listener/port: must be <= 65535'],
     ['not JSON', '{"side": ', ': not JSON'],
+    ['transactionIds: unknown placeholder', { ...receiverFile, transactionIds: { template: '{id}-{order}' } }, '/transactionIds/template: unknown placeholder {order}'],
+    ['transactionIds: no placeholder', { ...serviceFile, transactionIds: { template: 'T-1' } }, '/transactionIds/template: "T-1" holds neither {id} nor {uuid}'],
+    ['transactionIds: maxLength too short', { ...serviceFile, transactionIds: { template: '{id}-{uuid}', maxLength: 40 } }, '/transactionIds/maxLength: 40 is too short'],
+    ['transactionIds: unknown key', { ...receiverFile, transactionIds: { template: '{id}', pattern: '.*' } }, '/transactionIds/pattern: unknown key'],
+    ['transactionIds: maxLength 0', { ...receiverFile, transactionIds: { maxLength: 0 } }, '/transactionIds/maxLength: must be >= 1'],
   ];
   for (const [name, file, expected] of rows) {
     it(`${name} → ${expected}`, () => {
@@ -112,6 +124,9 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
       [{ ...receiverFile, callbackUrl: 'https://hook:pw-Secret-9@x.test/cb' }, '/callbackUrl'],
       [{ ...receiverFile, hooksUrl: 'http://hook:pw-Secret-9@x.test/_conformance' }, '/hooksUrl'],
       [{ ...serviceFile, baseUrl: 'http://api:pw-Secret-9@x.test' }, '/baseUrl'],
+      [{ ...serviceFile, sources: { notWhitelisted: { proxy: 'http://px:pw-Secret-9@127.0.0.1:3128' } } }, '/sources/notWhitelisted/proxy'],
+      [{ ...serviceFile, listener: { publicUrl: 'https://tun:pw-Secret-9@tunnel.test' } }, '/listener/publicUrl'],
+      [{ ...serviceFile, listener: { plainPublicUrl: 'http://pw-Secret-9@tunnel.test' } }, '/listener/plainPublicUrl'],
     ] as const) {
       const error = errorOf(() => parseTarget(file, env));
       expect(error.code).toBe('ERR_TARGET_INVALID');
@@ -120,17 +135,54 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
       expect(error.message).not.toContain('pw-Secret-9');
     }
   });
+  it('a timing value above its bound names the field (a 1e15 ms deadline is no deadline)', () => {
+    for (const [file, expected] of [
+      [{ ...receiverFile, timing: { replyDeadlineMs: 1e15 } }, '/timing/replyDeadlineMs: must be <= 60000'],
+      [{ ...serviceFile, timing: { callbackTimeoutMs: 600_001 } }, '/timing/callbackTimeoutMs: must be <= 600000'],
+      [{ ...serviceFile, timing: { retryWindowMs: 3_600_001 } }, '/timing/retryWindowMs: must be <= 3600000'],
+    ] as const) {
+      expect(errorOf(() => parseTarget(file, env)).message).toContain(expected);
+    }
+    expect(parseTarget({ ...receiverFile, timing: { replyDeadlineMs: 60_000 } }, env).timing).toEqual({ replyDeadlineMs: 60_000 });
+  });
+  it('an environment variable that is set but empty is named as such, not as "not set"', () => {
+    const error = errorOf(() => parseTarget(receiverFile, { COLLECT_CALLBACK_TOKEN: '' }));
+    expect(error.message).toContain('/callbackToken: environment variable COLLECT_CALLBACK_TOKEN is set but empty');
+  });
+  it('a secret shorter than 8 characters is refused by its field (it could not be redacted safely), its value never echoed', () => {
+    const error = errorOf(() => parseTarget(receiverFile, { COLLECT_CALLBACK_TOKEN: 'ab1' }));
+    expect(error.pointer).toBe('/callbackToken');
+    expect(error.message).toContain('COLLECT_CALLBACK_TOKEN holds 3 character(s); secrets of fewer than 8');
+    expect(error.message).not.toContain('ab1');
+    expect(parseTarget(receiverFile, { COLLECT_CALLBACK_TOKEN: '12345678' }).callbackToken).toBe('12345678');
+  });
   it('a literal secret is never echoed in the message', () => {
     expect(errorOf(() => parseTarget({ ...receiverFile, callbackToken: 'hunter2-secret' }, env)).message).not.toContain('hunter2');
   });
   it('a missing environment variable names the field and the variable', () => {
-    const error = errorOf(() => parseTarget(serviceFile, { COLLECT_CLIENT_KEY: 'x-value', COLLECT_CALLBACK_TOKEN: 'y-value' }));
+    const error = errorOf(() => parseTarget(serviceFile, { COLLECT_CLIENT_KEY: 'x-value-1', COLLECT_CALLBACK_TOKEN: 'y-value-1' }));
     expect(error.message).toContain('/secretKey: environment variable COLLECT_SECRET_KEY is not set');
     expect(error.pointer).toBe('/secretKey');
   });
   it('an unreadable file and an unreadable CA are ERR_TARGET_INVALID too', () => {
     expect(errorOf(() => loadTargetFile('/nonexistent/target.json', env)).message).toContain('cannot read the file (ENOENT)');
     expect(errorOf(() => parseTarget({ ...receiverFile, ca: { file: '/nonexistent/ca.pem' } }, env)).message).toContain('/ca/file: cannot read');
+  });
+});
+
+describe('target files on disk: what an editor or a shell may hand over', () => {
+  it('a UTF-8 byte-order mark before the JSON is accepted', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-target-'));
+    writeFileSync(join(dir, 'bom.json'), `\uFEFF${JSON.stringify(receiverFile)}`);
+    expect(loadTargetFile(join(dir, 'bom.json'), env).side).toBe('receiver');
+  });
+  it('a FIFO or a directory is refused at once instead of blocking the read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-target-'));
+    execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+    const started = performance.now();
+    expect(errorOf(() => loadTargetFile(join(dir, 'fifo.json'), env)).message).toContain('not a regular file (a FIFO)');
+    expect(errorOf(() => loadTargetFile(dir, env)).message).toContain('not a regular file (a directory)');
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

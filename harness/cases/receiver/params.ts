@@ -3,15 +3,15 @@
 // transaction_id hold. Each callback must be applied exactly once and answered 2xx. URLs are
 // composed by harness/callback, the suite's one composer.
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
-import type { ConformanceCase } from '../model.ts';
+import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { expectAppliedOnce, receiverCase, type ReceiverProbe } from './kit.ts';
 
 interface ParamsRow {
   leaf: string;
   title: string;
   specRef: string;
-  /** The transaction id to seed (from the run's fresh id). */
-  id?: (fresh: string) => string;
+  /** Text the transaction id carries in its `{id}` part, after the harness's own id. */
+  idCarrying?: string;
   message?: string;
   /** The callback URL before composition. */
   callbackUrl?: (url: string) => string;
@@ -43,11 +43,11 @@ export const PARAMS_ROWS: readonly ParamsRow[] = [
   { leaf: 'message-non-ascii', title: 'a message with non-ASCII text is parsed', specRef: '§6 Parameters', message: 'Paiement reçu — 10,00 € ✓ 受領' },
   {
     leaf: 'reserved-transaction-id', title: 'a transaction_id with reserved characters is echoed intact', specRef: '§6 Parameters, §2.1',
-    id: (fresh) => `${fresh}/a?b=c&d#e+f g%h:é`,
+    idCarrying: '/a?b=c&d#e+f g%h:é',
   },
   {
     leaf: 'transaction-id-space', title: 'a transaction_id with a space (sent as +) is decoded', specRef: '§6 Parameters, §2.1',
-    id: (fresh) => `${fresh} order 7`,
+    idCarrying: ' 7',
   },
   {
     leaf: 'extra-params', title: 'unknown extra parameters are ignored', specRef: '§6 URL composition',
@@ -55,9 +55,13 @@ export const PARAMS_ROWS: readonly ParamsRow[] = [
   },
 ];
 
-async function appliedOnce(probe: ReceiverProbe, row: ParamsRow) {
-  const fresh = probe.ctx.newTransactionId();
-  const id = row.id ? row.id(fresh) : fresh;
+async function appliedOnce(probe: ReceiverProbe, row: ParamsRow): Promise<CaseOutcome> {
+  let id = probe.ctx.newTransactionId();
+  if (row.idCarrying !== undefined) {
+    const carrying = probe.ctx.transactionIdCarrying(row.idCarrying);
+    if (!carrying.ok) return { verdict: 'SKIP', reason: carrying.reason };
+    id = carrying.id;
+  }
   await probe.seed(id);
   const callbackUrl = row.callbackUrl ? row.callbackUrl(probe.target.callbackUrl) : probe.target.callbackUrl;
   const sent = await probe.callback(

@@ -61,9 +61,9 @@ export class ServiceSession {
     return this.ctx.target;
   }
 
-  /** A fresh tag (unique per run, URL-safe) whose callback URL routes to this case. */
+  /** A fresh tag (unique per run, URL-safe, whatever the target's id shape) whose callback URL routes to this case. */
   newTag(): string {
-    const tag = this.ctx.newTransactionId().replace(/[^A-Za-z0-9._~-]/g, '-');
+    const tag = this.ctx.newTag();
     this.tags.add(tag);
     return tag;
   }

@@ -4,12 +4,14 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  allCases, loadWaiverFile, randomSeed, runCases, selectCases, transactionIds, unusedWaivers, WaiverFileError,
+  allCases, isBlanket, loadWaiverFile, randomSeed, runCases, selectCases, transactionIds, unusedWaivers, WaiverFileError,
   type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
-import { formatCaseLine, formatSummary } from '../../report/index.ts';
-import { openReportDir } from '../report-dir.ts';
+import { formatCaseLine, formatSummary, terminalText } from '../../report/index.ts';
+import { colorFor } from '../color.ts';
+import { openReportDir, type ReportDirSession } from '../report-dir.ts';
+import { onlyMatcher } from '../only.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 import {
@@ -46,7 +48,7 @@ const processIo = (): RunIo => ({
   stderr: (t) => process.stderr.write(t),
   env: process.env,
   cwd: process.cwd(),
-  color: process.stdout.isTTY === true,
+  color: colorFor(process.stdout, process.env),
   progress: process.stderr.isTTY === true,
 });
 
@@ -106,6 +108,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   if (options.side !== undefined && !['service', 'receiver', 'all'].includes(options.side)) {
     throw new UsageError(`--side: must be service, receiver or all (got ${JSON.stringify(options.side)})`);
   }
+  onlyMatcher(options.only);
   // A listing needs the target's side, not its secrets: every variable reads as set.
   const env = options.list ? new Proxy({}, { get: () => 'not-needed-for-list' }) : io.env;
   const fileTarget = options.target !== undefined ? loadTarget(options.target, env) : undefined;
@@ -125,13 +128,18 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   const selected = casesFor(side, options.only);
   if (selected.length === 0) throw new UsageError(`--only ${JSON.stringify(options.only ?? '')} selects no case of side ${side}`);
   for (const unused of unusedWaivers(waivers, selected.map((c) => c.id))) {
-    io.stderr(`warning: the waiver for ${JSON.stringify(unused.id)} names no case of this run\n`);
+    io.stderr(`warning: the waiver for ${terminalText(JSON.stringify(unused.id))} names no case of this run\n`);
+  }
+  // A blanket waiver without expiry is refused at load; one with an expiry still hides every failure.
+  for (const blanket of waivers.filter((w) => isBlanket(w.id))) {
+    io.stderr(`warning: the waiver ${terminalText(JSON.stringify(blanket.id))} waives EVERY case of this run until ${blanket.expires}: no FAIL or ERROR will change the exit status\n`);
   }
 
   // The embedded default starts only the sides that have selected cases.
   const sides = new Set(selected.map((c) => c.side));
   const embeddedSide: EmbeddedSide = sides.size === 2 ? 'all' : sides.has('service') ? 'service' : 'receiver';
   const embedded = fileTarget ? undefined : await startEmbedded(embeddedSide);
+  let session: ReportDirSession | undefined;
   try {
     const runs = fileTarget ? [{ target: fileTarget, runs: () => true }] : embedded!.runs;
     const targets = runs.map((r) => r.target);
@@ -149,7 +157,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     const shownTarget = targets.length === 1
       ? redactTarget(targets[0]!)
       : { side: 'all', embedded: true, targets: targets.map(redactTarget) };
-    const session = await openReportDir({
+    session = await openReportDir({
       dir: reportDir,
       header: {
         tool: { name: 'collect-conformance', version: toolVersion() },
@@ -173,10 +181,10 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
         redactor,
         ids,
         ...(options.only !== undefined ? { only: options.only } : {}),
-        ...(io.progress ? { onProgress: (id: string, line: string) => io.stderr(`  … ${id}: ${redactor.text(line)}\n`) } : {}),
+        ...(io.progress ? { onProgress: (id: string, line: string) => io.stderr(`  … ${id}: ${terminalText(redactor.text(line))}\n`) } : {}),
         onResult: async (result) => {
           io.stdout(`${redactor.text(formatCaseLine(result, { color: io.color }))}\n`);
-          await session.add(result);
+          await session!.add(result);
         },
       }));
     }
@@ -184,6 +192,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     io.stdout(`${redactor.text(formatSummary(report, files, { color: io.color, cwd: io.cwd }))}\n`);
     return exitCodeFor(results);
   } finally {
+    session?.release();
     await embedded?.close();
   }
 }

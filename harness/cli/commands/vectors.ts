@@ -8,9 +8,10 @@ import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
+import { colorFor } from '../color.ts';
 import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
-import { idMatcher } from '../../select/index.ts';
+import { onlyMatcher } from '../only.ts';
 import {
   BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner, formatSignerSummary,
   type Signer, type VectorFileName,
@@ -74,7 +75,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     ? new BuiltInSigner()
     : new ExternalSigner(options.signer, { timeoutMs, onNotice: notice });
   const files: VectorFileName[] = options.signer === undefined ? ['signature', 'callback-url', 'callback-query'] : ['signature'];
-  const include = idMatcher(options.only);
+  const include = onlyMatcher(options.only);
   const dir = options.vectorsDir === undefined ? undefined : resolve(options.vectorsDir);
 
   // Load (and validate) before opening the report, so a bad vector folder is a usage error.
@@ -103,7 +104,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     dir: resolve(options.reportDir),
     header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'vectors', target, startedAt: new Date().toISOString(), seed: 0 },
   });
-  const color = process.stdout.isTTY === true;
+  const color = colorFor(process.stdout, process.env);
   process.stdout.write(`${planned} vectors against ${signer instanceof ExternalSigner ? `signer \`${signer.description}\`` : 'the built-in signer'}\n`);
 
   // A signer runs in its own process group: make sure it does not outlive an interrupted run.

@@ -1,0 +1,12 @@
+import { idMatcher, SelectError } from '../select/index.ts';
+import { UsageError } from './errors.ts';
+
+/** `--only` checked before anything starts: a pattern that names nothing is a usage error (exit 2). */
+export function onlyMatcher(only: string | undefined): (id: string) => boolean {
+  try {
+    return idMatcher(only);
+  } catch (error) {
+    if (error instanceof SelectError) throw new UsageError(`--only: ${error.message}`, error.code);
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+// Issue 9 point 1: a correct receiver that accepts only ids of its own shape (`{id}-{uuid}`,
+// 400 to others, as real receivers that issue their ids do). With the same transactionIds in
+// the target file every receiver case PASSes; without it the valid callbacks get 400 and the
+// cases that send them FAIL, all falsely: the target file must state the shape.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
+import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+
+const TIMING = { timeScale: 0.02, replyDeadlineMs: 500 };
+const SEED = Number(process.env.CC_SEED ?? 4242);
+/** Room for the reserved-character case: the harness id (24) + its 18 characters + 37. */
+const OWN_IDS = { template: '{id}-{uuid}', maxLength: 80 };
+
+function notPassing(results: readonly CaseResult[]): string {
+  return results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`).join('\n');
+}
+
+describe('receiver transactionIds: a receiver that accepts only {id}-{uuid}', () => {
+  let embedded: EmbeddedReceiver;
+  beforeAll(async () => {
+    embedded = await startEmbeddedReceiver({ ...TIMING, transactionIds: OWN_IDS });
+  });
+  afterAll(async () => embedded.close());
+
+  it(`with the same transactionIds in the target, all ${RECEIVER_CASES.length} receiver cases PASS (seed ${SEED})`, async () => {
+    const results = await runCases({ cases: RECEIVER_CASES, target: embedded.target, seed: SEED });
+    expect(results).toHaveLength(RECEIVER_CASES.length);
+    expect(notPassing(results)).toBe('');
+  });
+
+  it('with maxLength 64 the reserved-character case cannot fit its id: SKIP with that reason, the rest PASS', async () => {
+    const target = { ...embedded.target, transactionIds: { template: '{id}-{uuid}', maxLength: 64 } };
+    const results = await runCases({ cases: RECEIVER_CASES, target, seed: SEED, only: 'receiver.params.*' });
+    const reserved = results.find((r) => r.id === 'receiver.params.reserved-transaction-id')!;
+    expect(reserved.verdict).toBe('SKIP');
+    expect(reserved.reason).toMatch(/over transactionIds\.maxLength 64/);
+    expect(notPassing(results.filter((r) => r !== reserved))).toBe('');
+  });
+
+  it('without transactionIds in the target, the valid callbacks get 400 and those cases FAIL: the shape must be stated', async () => {
+    const target = { ...embedded.target };
+    delete target.transactionIds;
+    const results = await runCases({ cases: RECEIVER_CASES, target, seed: SEED, only: 'receiver.token.valid,receiver.outcome.success-applied' });
+    expect(results.map((r) => r.verdict)).toEqual(['FAIL', 'FAIL']);
+    for (const r of results) expect(r.reason).toMatch(/answered 400/);
+  });
+});
