@@ -169,12 +169,14 @@ function describeMismatch(vector: SignatureVector, members: RawMember[] | undefi
   if (fits.length > 1) {
     // When every fit departs on the same point, the service's position on it is one sentence.
     const positions = new Set(fits.map((f) => (f.alternatives.length === 1 ? positionAgainst(f.alternatives[0]!) : '')));
-    const position = positions.size === 1 && !positions.has('') ? ` ${[...positions][0]!}.` : '';
+    const only = positions.size === 1 ? [...positions][0]! : '';
+    const position = only === '' ? '' : ` ${only.charAt(0).toUpperCase()}${only.slice(1)}.`;
     return {
       stage: 'message',
       fits: fits.map((f) => f.alternatives.map((a) => a.label)),
-      reason: `the evidence is ambiguous: the message fits each of ${fits.length} alternatives equally: ${fits.map(describeExplanation).join('; ')}; `
-        + `other vectors may tell them apart (see the signer's summary).${position} Message ${diff}${inconsistency}`,
+      reason: `the evidence is ambiguous: the message fits each of ${fits.map((f) => f.alternatives.map((a) => `\`${a.label}\``).join(' with ')).join(', ')} equally; `
+        + `other vectors may tell them apart (see the signer's summary).${position} Message ${diff}${inconsistency}. `
+        + `They are: ${fits.map(describeExplanation).join('; ')}`,
     };
   }
   // A vector file from elsewhere may list labels this kit does not know.

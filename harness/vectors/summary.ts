@@ -23,7 +23,7 @@ interface SignatureCase {
   fits: string[][];
 }
 
-const SERVICE_REFUSES = 'the service would refuse such a request (401 INVALID_SIGNATURE: the signature does not match the body)';
+const SERVICE_REFUSES = 'the service would refuse such a request (401 INVALID_SIGNATURE)';
 
 function signatureCases(results: readonly CaseResult[]): SignatureCase[] {
   const out: SignatureCase[] = [];
@@ -69,9 +69,9 @@ function caseList(cases: readonly SignatureCase[], limit = 8): string {
   return ids.length <= limit ? ids.join(', ') : `${ids.slice(0, limit).join(', ')} and ${ids.length - limit} more`;
 }
 
-/** Which keys, with which kinds of value, an alternative changes on these vectors. */
+/** Which kinds of value, on which keys, an alternative changes on these vectors: "number (amount, rate), null (note)". */
 function whereItShows(alternative: Alternative, cases: readonly SignatureCase[]): string {
-  const fields = new Map<string, string>();
+  const byKind = new Map<string, Set<string>>();
   let order = false;
   for (const c of cases) {
     const pairs = renderingsOf(c.members).get(alternative);
@@ -82,10 +82,14 @@ function whereItShows(alternative: Alternative, cases: readonly SignatureCase[])
     if (changed.length === 0) order = true;
     for (const k of changed) {
       const member = c.members.find((m) => m.key === k);
-      if (!fields.has(k) && fields.size < 6) fields.set(k, member ? member.value.kind : 'flattened key');
+      const kind = member ? member.value.kind : 'keys';
+      byKind.set(kind, (byKind.get(kind) ?? new Set()).add(member ? k : k));
     }
   }
-  const parts = [...fields].map(([k, kind]) => `\`${k}\` (${kind})`);
+  const parts = [...byKind].map(([kind, keys]) => {
+    const shown = [...keys].slice(0, 4).map((k) => `\`${k}\``).join(', ');
+    return `${kind} (${shown}${keys.size > 4 ? ', …' : ''})`;
+  });
   if (order) parts.unshift('key order');
   return parts.length > 0 ? parts.join(', ') : alternative.affects;
 }
@@ -93,7 +97,7 @@ function whereItShows(alternative: Alternative, cases: readonly SignatureCase[])
 const SOURCE_WORDS: Record<string, string> = {
   spec: 'the spec\'s text',
   'service-docs': 'the real service\'s public documentation',
-  suite: 'the suite\'s own position',
+  suite: 'the suite alone, the spec being silent',
 };
 
 function whatTheServiceDoes(cases: readonly SignatureCase[]): string {
@@ -101,10 +105,10 @@ function whatTheServiceDoes(cases: readonly SignatureCase[]): string {
   const counts = new Map<string, number>();
   for (const c of cases) if (c.source) counts.set(c.source, (counts.get(c.source) ?? 0) + 1);
   const sources = counts.size === 0 ? ''
-    : ` (positions resting on ${[...counts].map(([s, n]) => `${SOURCE_WORDS[s] ?? s}: ${n} ${n === 1 ? 'vector' : 'vectors'}`).join(', ')})`;
+    : `; positions from ${[...counts].map(([s, n]) => `${SOURCE_WORDS[s] ?? s} (${n})`).join(', ')}`;
   if (normative === cases.length) return SERVICE_REFUSES + sources;
-  if (normative === 0) return `the reference service would refuse such a request (401 INVALID_SIGNATURE); the spec is silent on these values, so the suite only warns${sources}`;
-  return `${SERVICE_REFUSES}; ${cases.length - normative} of these vectors are ones where the spec is silent (WARN)${sources}`;
+  if (normative === 0) return `the reference service would refuse such a request (401 INVALID_SIGNATURE), WARN only: the spec is silent here${sources}`;
+  return `${SERVICE_REFUSES}, WARN only on the ${cases.length - normative} where the spec is silent${sources}`;
 }
 
 function example(alternatives: readonly Alternative[], c: SignatureCase): string {
@@ -171,10 +175,12 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
     const shown = byLabel.get(alternative.label);
     if (!shown) continue;
     const listed = shown.filter((c) => c.result.verdict !== 'PASS');
+    // Most telling first (label, where, which vectors, what the service does): renderers may clip.
     diagnoses.push({
       id: `signer.${alternative.label}`,
-      summary: `follows \`${alternative.label}\` (${alternative.language === 'any' ? '' : `${alternative.language}: `}${alternative.description}) `
-        + `on ${whereItShows(alternative, shown)}: vectors ${caseList(shown)}. ${capitalise(whatTheServiceDoes(shown))}; ${positionAgainst(alternative)}.`,
+      summary: `follows \`${alternative.label}\`${alternative.language === 'any' ? '' : ` (${alternative.language})`} `
+        + `on ${whereItShows(alternative, shown)}: vectors ${caseList(shown)}; ${whatTheServiceDoes(shown)}. `
+        + `${capitalise(alternative.description)}; ${positionAgainst(alternative)}.`,
       cases: listed.map((c) => c.result.id),
       evidence: { notes: shown.slice(0, 3).map((c) => example([alternative], c)) },
     });
@@ -184,8 +190,8 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
     const alternatives = fits.map((f) => f.map((l) => findAlternative(l)).filter((a): a is Alternative => a !== undefined));
     diagnoses.push({
       id: `signer.ambiguous.${++n}`,
-      summary: `the evidence is ambiguous: on vectors ${caseList(shown)} the signer's message fits each of ${fits.map((f) => `\`${key(f)}\``).join(', ')} equally, and no other vector tells them apart: `
-        + `${alternatives.map((a) => describeExplanation({ alternatives: a })).join('; ')}. ${capitalise(whatTheServiceDoes(shown))}.`,
+      summary: `ambiguous: on vectors ${caseList(shown)} the message fits each of ${fits.map((f) => `\`${key(f)}\``).join(', ')} equally, and no other vector tells them apart; `
+        + `${whatTheServiceDoes(shown)}. ${alternatives.map((a) => describeExplanation({ alternatives: a })).join('; ')}.`,
       cases: shown.filter((c) => c.result.verdict !== 'PASS').map((c) => c.result.id),
       evidence: { notes: shown.slice(0, 3).map((c) => example([], c)) },
     });
@@ -193,7 +199,7 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
   if (unexplained.length > 0) {
     diagnoses.push({
       id: 'signer.unexplained',
-      summary: `no labelled alternative explains vectors ${caseList(unexplained.map((u) => u.c))}: ${unexplained.slice(0, 3).map((u) => `${u.c.tcId}: ${u.why}`).join('; ')}${unexplained.length > 3 ? '; …' : ''}.`,
+      summary: `unexplained: no labelled alternative explains vectors ${caseList(unexplained.map((u) => u.c))}: ${unexplained.slice(0, 3).map((u) => `${u.c.tcId}: ${u.why}`).join('; ')}${unexplained.length > 3 ? '; …' : ''}.`,
       cases: unexplained.map((u) => u.c.result.id),
       evidence: { notes: unexplained.map((u) => `vectors.signature.${u.c.tcId}: ${u.why}`) },
     });
@@ -220,12 +226,4 @@ function truncate(text: string, max = 80): string {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** The terminal block printed before the run's summary line. */
-export function formatSignerSummary(diagnoses: readonly Diagnosis[]): string {
-  if (diagnoses.length === 0) return 'Signer summary: no deviation from the suite\'s position.';
-  const lines = ['Signer summary (each deviation once; the per-vector lines above give the detail):'];
-  for (const d of diagnoses) lines.push(`  - ${d.summary}`);
-  return lines.join('\n');
 }

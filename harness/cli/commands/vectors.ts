@@ -13,7 +13,7 @@ import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { onlyMatcher } from '../only.ts';
 import {
-  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner, formatSignerSummary,
+  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner,
   type Signer, type VectorFileName,
 } from '../../vectors/index.ts';
 
@@ -130,12 +130,9 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
   }
-  // The signer's deviations, once each, before the summary line and in every report format.
-  if (files.includes('signature')) {
-    const diagnoses = summariseSigner(results);
-    await report.setDiagnoses(diagnoses);
-    process.stdout.write(`${formatSignerSummary(diagnoses)}\n`);
-  }
+  // The signer's deviations, once each: the report's diagnoses, which formatSummary prints as the
+  // "Shared causes" before the summary line, as every report format does.
+  if (files.includes('signature')) await report.setDiagnoses(summariseSigner(results));
   const { report: finished, files: written } = await report.finish();
   process.stdout.write(`${formatSummary(finished, written, { color })}\n`);
   return exitCodeFor(finished.cases);
