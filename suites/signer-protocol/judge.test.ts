@@ -87,7 +87,7 @@ describe('acceptable vector: PASS on the suite position or a refusal, WARN other
     expect(j.fits).toEqual([['locale-order'], ['body-order']]);
     expect(j.reason).toContain('the evidence is ambiguous');
     expect(j.reason).toContain('`locale-order` (JavaScript: keys sorted with localeCompare');
-    expect(j.reason).toContain('the service verifies in code-point order');
+    expect(j.reason).toContain('The service verifies in code-point order');
   });
   it('names the one alternative when only one fits', () => {
     const vector = { ...ORDER, body: '{"b":"1","a":"2","B":"3"}', message: 'B=3&a=2&b=1', signature: hmacHex(ORDER.secret, 'B=3&a=2&b=1') };
