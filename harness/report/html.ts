@@ -6,7 +6,7 @@
 import { VERDICTS, type CaseResult, type Delivery, type Evidence, type RunReport, type Verdict } from '../results/index.ts';
 import { evidenceSections, latencyText, type EvidenceSection } from './evidence-text.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
-import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineOf } from './outline.ts';
+import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineFor } from './outline.ts';
 import { perCase } from './memo.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
@@ -232,7 +232,6 @@ export function renderHtml(report: RunReport): string {
   const title = `collect-conformance ${report.kind === 'vectors' ? 'vectors' : 'conformance'} report`;
   const head = headline(report);
   const numberOf = new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1]));
-  const slowMs = replyDeadlineOf(report);
   const body: string[] = [
     `<h1>${htmlEscape(title)}</h1>`,
     `<p class="meta">collect-conformance ${htmlEscape(report.tool.version)} · started ${htmlEscape(report.startedAt)} · ${
@@ -255,6 +254,7 @@ export function renderHtml(report: RunReport): string {
       body.push('<thead><tr><th>verdict</th><th>id</th><th>level</th><th>spec</th><th>case</th><th>duration</th></tr></thead>');
       for (const c of group.cases) {
         const causes = diagnosesFor(report, c).map((d) => ({ n: numberOf.get(d.id) ?? 0, summary: d.summary }));
+        const slowMs = replyDeadlineFor(report, c);
         body.push(caseBody(c, slowMs === undefined ? { causes } : { slowMs, causes }));
       }
       body.push('</table>', '</section>');

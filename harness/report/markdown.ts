@@ -8,7 +8,7 @@ import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { evidenceSections, latencyText, type EvidenceOptions } from './evidence-text.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
-import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineOf } from './outline.ts';
+import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineFor } from './outline.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -185,10 +185,10 @@ export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDG
   const numberOf = new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1]));
   const failed = failures(report);
   const sides = outline(report.cases);
-  const options: EvidenceOptions = (() => {
-    const slowMs = replyDeadlineOf(report);
+  const evidenceOf = (c: CaseResult): EvidenceOptions => {
+    const slowMs = replyDeadlineFor(report, c);
     return slowMs === undefined ? {} : { slowMs };
-  })();
+  };
 
   b.add(head(report));
   const diagnoses = diagnosesBlock(report);
@@ -206,7 +206,7 @@ export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDG
 
   if (failed.length > 0) {
     b.add('## Evidence of the failures\n');
-    b.addAll(failed.map((c) => finding(c, { evidence: options, causes: causeNumbers(report, numberOf, c) })), (n) => `_The evidence of ${n} more ${n === 1 ? 'failure is' : 'failures is'} left out to keep this file under ${budget} characters: see index.html or report.json._\n`);
+    b.addAll(failed.map((c) => finding(c, { evidence: evidenceOf(c), causes: causeNumbers(report, numberOf, c) })), (n) => `_The evidence of ${n} more ${n === 1 ? 'failure is' : 'failures is'} left out to keep this file under ${budget} characters: see index.html or report.json._\n`);
   }
 
   const tables = sides.flatMap((s) => s.groups.map((g) =>

@@ -120,11 +120,21 @@ describe('index.html: cases grouped by side, then case group', () => {
   it('a case a diagnosis explains links to it', () => {
     expect(rowOf('service.auth.source-ip')).toContain('<div class="cause">shared cause <a href="#diagnosis-1">1</a>: every connection');
   });
+  it('the reply deadline counts only for receiver cases, also in a run of both sides', () => {
+    const report = sampleReport();
+    report.target = { side: 'all', embedded: true, targets: [{ side: 'service' }, { side: 'receiver', timing: { replyDeadlineMs: 1000 } }] };
+    const burst = report.cases.find((c) => c.id === 'receiver.latency.burst')!;
+    report.cases.push({ ...structuredClone(burst), id: 'service.auth.burst', verdict: 'FAIL', reason: 'r' });
+    const page = renderHtml(report);
+    const row = (id: string): string => page.slice(page.indexOf(`<tbody id="${id}"`), page.indexOf('</tbody>', page.indexOf(`<tbody id="${id}"`)));
+    expect(row('receiver.latency.burst')).toContain('1 of 5 answered 503; 2 of 5 took longer than 1000 ms');
+    expect(row('service.auth.burst')).toContain('4 of 5 answered 200; 1 of 5 answered 503\nanswer time');
+  });
   it('a burst of alike requests is shown as one request and the distribution of the rest', () => {
     const row = rowOf('receiver.latency.burst');
     expect(row).toContain('<summary>evidence: 5 requests, latency</summary>');
     expect(row.match(/curl -sS/g)).toHaveLength(1);
-    expect(row).toContain('<h4>requests 1–5: 5 like request 1</h4>');
+    expect(row).toContain('<h4>requests 1–5: alike, request 1 shown above</h4>');
     expect(row).toContain('5 requests like this one; 4 of 5 answered 200; 1 of 5 answered 503; 2 of 5 took longer than 2000 ms');
   });
 });

@@ -139,12 +139,26 @@ describe('§5.1/§5.2/§7 signature over the raw body', () => {
   });
   it('names the alternative a signature follows (values percent-encoded)', async () => {
     await withSimulator({}, async (sim, lines) => {
-      const body = JSON.stringify(collectFields('https://m.example/cb?a=1&b=2'));
+      // A space and ~ make encodeURIComponent differ from PHP urlencode() and URLSearchParams.
+      const body = JSON.stringify(collectFields('https://m.example/cb?a=1&b=x y~'));
       const { authorization } = signBody(body, CLIENT.secretKey, { clientKey: CLIENT.clientKey, profile: { ...SUITE_PROFILE, valueEncoding: 'encodeURIComponent' } });
       const answer = await post(sim.url, COLLECT, body, { authorization: authorization! });
       expectRejected(answer, 'INVALID_SIGNATURE');
-      expect(answer.json['error_message']).toMatch(/your signature matches the message with values percent-encoded.*url-encoded-values/);
+      expect(answer.json['error_message']).toMatch(/your signature matches the message of `url-encoded-values` \(JavaScript: values percent-encoded with encodeURIComponent/);
       expect(lines.join('\n')).toMatch(/url-encoded-values/);
+    });
+  });
+  it('tells a PHP client that signed the float 1.1*3 as 3.3 but sent 3.3000000000000003 exactly that', async () => {
+    await withSimulator({}, async (sim) => {
+      // What PHP does: json_encode() writes the float with 17 digits, "$k=$v" with 14.
+      const body = JSON.stringify({ ...collectFields(CB), amount: 1.1 * 3 });
+      expect(body).toContain('"amount":3.3000000000000003');
+      const { authorization } = signBody(body, CLIENT.secretKey, { clientKey: CLIENT.clientKey, profile: { ...SUITE_PROFILE, numbers: 'php' } });
+      const answer = await post(sim.url, COLLECT, body, { authorization: authorization! });
+      expectRejected(answer, 'INVALID_SIGNATURE');
+      expect(answer.json['error_message']).toContain('`php-float-precision` (PHP: JSON numbers through json_decode() and PHP string conversion');
+      expect(answer.json['error_message']).toContain('signed `amount=3.3`, the body has `amount=3.3000000000000003`');
+      expect(answer.json['error_message']).not.toMatch(/secret is wrong/);
     });
   });
   it('refuses a body changed after signing', async () => {
