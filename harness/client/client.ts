@@ -7,7 +7,7 @@ import type { Exchange } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { curlCommand, type CurlSecret } from './curl.ts';
 import { ClientError } from './errors.ts';
-import { judgeAnswer, parseJsonOrUndefined, type Judgement } from './judge.ts';
+import { judgeAnswerWhy, parseJsonOrUndefined, type Judgement, type RejectionRule } from './judge.ts';
 import { prepareCollect, type CollectCredentials, type CollectInput, type PreparedCollect } from './prepare.ts';
 
 export type SourceRoute = { localAddress: string } | { proxy: string };
@@ -24,12 +24,16 @@ export interface CollectClientOptions extends CollectCredentials {
   timeoutMs?: number;
   /** Environment variable names shown in curl lines instead of the secrets. */
   env?: { clientKey?: string; secretKey?: string };
+  /** How a 2xx body says "rejected" (target key `rejection`); default DEFAULT_REJECTION. */
+  rejection?: readonly RejectionRule[];
 }
 
 export interface CollectAnswer {
   prepared: PreparedCollect;
   exchange: Exchange;
   judgement: Judgement;
+  /** For a rejection candidate, what made it one as observed (`HTTP 403`, `HTTP 200 with error_code 410`). */
+  rejectedBecause?: string;
   status?: number;
   bodyText?: string;
   json?: unknown;
@@ -152,11 +156,13 @@ export class CollectClient {
         bodyExcerpt: this.redactor.text(bodyText.slice(0, BODY_EXCERPT)),
         durationMs,
       };
+      const judged = judgeAnswerWhy(response.statusCode, bodyText, this.options.rejection);
       return {
         prepared, exchange, sentAt, bodyText,
         status: response.statusCode,
         json: parseJsonOrUndefined(bodyText),
-        judgement: judgeAnswer(response.statusCode, bodyText),
+        judgement: judged.judgement,
+        ...(judged.because ? { rejectedBecause: judged.because } : {}),
       };
     } catch (error) {
       if (error instanceof ClientError) throw error;
