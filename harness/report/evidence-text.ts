@@ -4,7 +4,15 @@
 import type { Delivery, Evidence, Exchange } from '../results/index.ts';
 import { formatMs } from './group.ts';
 
-export type EvidenceSectionKind = 'exchange' | 'curl' | 'deliveries' | 'hooks' | 'timeline' | 'latency' | 'notes' | 'other';
+export type EvidenceSectionKind = 'exchange' | 'curl' | 'alike' | 'deliveries' | 'hooks' | 'timeline' | 'latency' | 'notes' | 'other';
+
+export interface EvidenceOptions {
+  /** Answers slower than this are counted in a collapsed run of alike requests (a receiver's reply deadline). */
+  slowMs?: number;
+}
+
+/** Runs of at least this many alike requests are shown as one request and their distribution. */
+const COLLAPSE_AT = 3;
 
 export interface EvidenceSection {
   kind: EvidenceSectionKind;
@@ -24,18 +32,27 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function evidenceSections(evidence: Evidence | undefined): EvidenceSection[] {
+export function evidenceSections(evidence: Evidence | undefined, options: EvidenceOptions = {}): EvidenceSection[] {
   if (!isObject(evidence)) return evidence === undefined ? [] : [{ kind: 'other', title: 'evidence', text: json(evidence, 2) }];
   const out: EvidenceSection[] = [];
-  list(evidence.exchanges).forEach((x, i) => {
+  const exchanges = list(evidence.exchanges);
+  for (let i = 0; i < exchanges.length;) {
+    const x = exchanges[i];
     if (!isObject(x) || !isObject(x.request)) {
       out.push({ kind: 'other', title: `request ${i + 1}`, text: json(x, 2) });
-      return;
+      i++;
+      continue;
     }
+    // A burst sends many near-identical requests: one is shown whole, the rest as numbers.
+    let end = i + 1;
+    while (end < exchanges.length && alikeKey(exchanges[end]) === alikeKey(x)) end++;
+    const run = end - i >= COLLAPSE_AT ? exchanges.slice(i, end) : [x];
     const name = x.label ? `request ${i + 1}: ${x.label}` : `request ${i + 1}`;
     out.push({ kind: 'exchange', title: name, text: exchangeText(x) });
     if (x.curl) out.push({ kind: 'curl', title: `${name} (curl)`, text: x.curl });
-  });
+    if (run.length > 1) out.push({ kind: 'alike', title: `requests ${i + 1}–${end}: alike, request ${i + 1} shown above`, text: alikeText(run, options) });
+    i += run.length;
+  }
   const deliveries = list(evidence.deliveries);
   if (deliveries.length > 0) {
     out.push({ kind: 'deliveries', title: `deliveries (${deliveries.length})`, text: deliveries.map((d) => (isObject(d) ? deliveryText(d) : json(d))).join('\n') });
@@ -71,8 +88,8 @@ export function latencyText(l: NonNullable<Evidence['latency']>): string {
 }
 
 /** All sections as one text block (for JUnit bodies). */
-export function evidenceText(evidence: Evidence | undefined): string {
-  return evidenceSections(evidence).map((s) => `${s.title}:\n${indent(s.text)}`).join('\n\n');
+export function evidenceText(evidence: Evidence | undefined, options: EvidenceOptions = {}): string {
+  return evidenceSections(evidence, options).map((s) => `${s.title}:\n${indent(s.text)}`).join('\n\n');
 }
 
 function exchangeText(x: Exchange): string {
@@ -87,6 +104,43 @@ function exchangeText(x: Exchange): string {
   }
   if (x.error) lines.push('', `→ no response: ${x.error}`);
   return lines.join('\n');
+}
+
+/**
+ * Requests are alike when they differ only in their query (fresh ids) and the numbers of their
+ * label (`burst callback 3 of 20`); their answers may differ (the distribution is shown).
+ */
+function alikeKey(x: Exchange | undefined): string | undefined {
+  if (!isObject(x) || !isObject(x.request)) return undefined;
+  return [x.request.method, String(x.request.url).replace(/[?#].*$/s, ''), String(x.label ?? '').replace(/\d+/g, '#')].join('\u0000');
+}
+
+/** `20 requests like this one; 20 of 20 answered 200; 20 of 20 took longer than 3000 ms` and the durations. */
+function alikeText(run: readonly Exchange[], options: EvidenceOptions): string {
+  const n = run.length;
+  const answered = run.filter((x) => isObject(x.response));
+  const statuses = [...groupCount(answered.map((x) => String(x.response?.status)))].map(([s, k]) => `${k} of ${n} answered ${s}`);
+  const unanswered = n - answered.length;
+  if (unanswered > 0) statuses.push(`${unanswered} of ${n} got no response (${run.find((x) => x.error)?.error ?? 'no answer'})`);
+  const lines = [`${n} requests like this one; ${statuses.join('; ')}`];
+  const durations = answered.map((x) => Number(x.response?.durationMs)).filter((d) => Number.isFinite(d));
+  if (durations.length > 0) {
+    if (options.slowMs !== undefined) {
+      const slow = durations.filter((d) => d > (options.slowMs ?? 0)).length;
+      lines[0] += `; ${slow} of ${n} took longer than ${formatMs(options.slowMs)} ms`;
+    }
+    const sorted = [...durations].sort((a, b) => a - b);
+    const median = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] ?? 0 : ((sorted[sorted.length / 2 - 1] ?? 0) + (sorted[sorted.length / 2] ?? 0)) / 2;
+    lines.push(`answer time (ms): min ${formatMs(sorted[0] ?? 0)}, median ${formatMs(median)}, max ${formatMs(sorted[sorted.length - 1] ?? 0)}`);
+    lines.push(`in order sent (ms): ${durations.map(formatMs).join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+function groupCount(values: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return counts;
 }
 
 function deliveryText(d: Delivery): string {

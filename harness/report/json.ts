@@ -21,7 +21,7 @@ export const jsonWriter: ReportWriter = {
     // Same text as JSON.stringify(report, null, 2), with each case's block reused across rewrites.
     if (report.cases.length === 0) return `${JSON.stringify(report, null, 2)}\n`;
     const head = JSON.stringify({ ...report, cases: CASES_MARK }, null, 2);
-    const body = report.cases.map(caseBlock).join(',\n');
+    const body = report.cases.map((c) => caseBlock(c)).join(',\n');
     return `${head.replace(JSON.stringify(CASES_MARK), () => `[\n${body}\n  ]`)}\n`;
   },
 };

@@ -7,8 +7,9 @@
 //   WARN  → passes, with <system-out> carrying the warning
 //   waived FAIL/ERROR → <skipped message="waived: …"/> (the observed verdict stays in the text)
 import type { CaseResult, RunReport } from '../results/index.ts';
-import { evidenceSections, evidenceText } from './evidence-text.ts';
-import { caseGroup, groupBy, isWaived } from './group.ts';
+import { evidenceSections, evidenceText, type EvidenceOptions } from './evidence-text.ts';
+import { isWaived } from './group.ts';
+import { diagnosesFor, outline, replyDeadlineFor } from './outline.ts';
 import { perCase } from './memo.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
@@ -53,8 +54,15 @@ function counted(c: Counts): Record<string, string | number> {
   return { tests: c.tests, failures: c.failures, errors: c.errors, skipped: c.skipped, time: seconds(c.time) };
 }
 
-const testcase = perCase((r: CaseResult): string => {
-  const group = caseGroup(r.id);
+interface CaseContext {
+  group: string;
+  evidence: EvidenceOptions;
+  /** Summaries of the diagnoses that explain this case: said first, the cause shared with other cases. */
+  causes: string[];
+}
+
+const testcase = perCase((r: CaseResult, ctx: CaseContext): string => {
+  const { group } = ctx;
   const open = `    <testcase${attrs({ classname: group, name: r.id, time: seconds(r.durationMs) })}>`;
   const body: string[] = [
     '      <properties>',
@@ -66,7 +74,7 @@ const testcase = perCase((r: CaseResult): string => {
     '      </properties>',
   ];
   const reason = r.reason || r.verdict;
-  const evidence = evidenceText(r.evidence);
+  const evidence = [...ctx.causes.map((c) => `shared cause (it explains other cases too): ${c}`), evidenceText(r.evidence, ctx.evidence)].filter((t) => t !== '').join('\n\n');
   if (isWaived(r)) {
     body.push(`      <skipped${attrs({ message: `waived: ${r.waiver?.reason ?? ''}` })}/>`);
     body.push(`      <system-out>${xmlText(`${r.verdict} (waived): ${reason}${evidence ? `\n\n${evidence}` : ''}`)}</system-out>`);
@@ -81,7 +89,7 @@ const testcase = perCase((r: CaseResult): string => {
     body.push(`      <system-out>${xmlText(`WARN (${r.level}): ${reason}${evidence ? `\n\n${evidence}` : ''}`)}</system-out>`);
   } else {
     // PASS: say what was measured (retry schedule, latency), and whether a waiver is now idle.
-    const lines = evidenceSections(r.evidence).filter((s) => s.kind === 'timeline' || s.kind === 'latency').map((s) => `${s.title}:\n${s.text}`);
+    const lines = evidenceSections(r.evidence, ctx.evidence).filter((s) => s.kind === 'timeline' || s.kind === 'latency').map((s) => `${s.title}:\n${s.text}`);
     if (r.waiver) lines.push(`passes; the waiver is no longer needed (${r.waiver.reason})`);
     if (lines.length > 0) body.push(`      <system-out>${xmlText(lines.join('\n'))}</system-out>`);
   }
@@ -97,9 +105,14 @@ function junitTimestamp(iso: string): string {
 export function renderJunit(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(`<testsuites${attrs({ name: `collect-conformance ${report.kind}`, ...counted(countsOf(report.cases)) })}>`);
-  for (const [group, cases] of groupBy(report.cases, (c) => caseGroup(c.id))) {
+  // Suites by side, then case group (service.auth, …, receiver.token, …), as every report orders them.
+  for (const { group, cases } of outline(report.cases).flatMap((s) => s.groups)) {
     lines.push(`  <testsuite${attrs({ name: group, ...counted(countsOf(cases)), timestamp: junitTimestamp(report.startedAt) })}>`);
-    for (const c of cases) lines.push(testcase(c));
+    for (const c of cases) {
+      const slowMs = replyDeadlineFor(report, c);
+      const evidence: EvidenceOptions = slowMs === undefined ? {} : { slowMs };
+      lines.push(testcase(c, { group, evidence, causes: diagnosesFor(report, c).map((d) => d.summary) }));
+    }
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>');

@@ -1,15 +1,27 @@
-// report.md: for a pull request or a ticket. Title, target, summary table, one table per case
-// group, then "Findings": every case that did not PASS, with its reason and evidence in
-// fenced blocks (curl lines as `sh`).
+// report.md: for a pull-request comment or a ticket, so it fits one (MARKDOWN_BUDGET characters,
+// under GitHub's 65,536). First what a reviewer needs: the verdict, the shared causes
+// (diagnoses) and the failures; then as much detail as fits (counts by side and group, the
+// evidence of each failure, every case's row, measurements); then where the whole report is;
+// the target last. Plain Markdown: markup characters are backslash-escaped, never written as
+// HTML entities (`&amp;` would show as such in a title).
 import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
-import { evidenceSections, latencyText } from './evidence-text.ts';
-import { caseGroup, formatMs, groupBy, isWaived, waiverState } from './group.ts';
+import { evidenceSections, latencyText, type EvidenceOptions } from './evidence-text.ts';
+import { formatMs, isWaived, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
+import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineFor } from './outline.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 
+/** The most report.md holds: a GitHub comment takes 65,536; the rest is room for a heading around it. */
+export const MARKDOWN_BUDGET = 60_000;
+
+/** One evidence block longer than this is cut (the whole text is in report.json). */
+const BLOCK_LIMIT = 4_000;
+/** A failure's line in the list is cut after this many characters of reason. */
+const REASON_LIMIT = 300;
+
 const caseRow = perCase((c: CaseResult): string =>
-  `| \`${mdCell(c.id)}\` | ${c.level} | ${verdictCell(c)} | ${mdCell(c.title)} | ${mdCell(c.specRef)} | ${formatMs(c.durationMs)} ms |`);
+  `| ${code(c.id)} | ${c.level} | ${verdictCell(c)} | ${mdCell(c.title)} | ${mdCell(c.specRef)} | ${formatMs(c.durationMs)} ms |`);
 
 const measurement = perCase((c: CaseResult): string => {
   const parts: string[] = [];
@@ -18,43 +30,53 @@ const measurement = perCase((c: CaseResult): string => {
     parts.push(`deliveries at ${t.offsetsMs.map((o) => `+${formatMs(o)}`).join(', ')} ms; intervals ${t.intervalsMs.map(formatMs).join(', ')} ms`);
   }
   if (c.evidence?.latency) parts.push(`latency ${latencyText(c.evidence.latency)}`);
-  return `- \`${mdCell(c.id)}\`: ${mdText(parts.join('; '))}`;
+  return `- ${code(c.id)}: ${mdText(parts.join('; '))}`;
 });
 
-const finding = perCase((c: CaseResult): string => {
+interface FindingContext {
+  evidence: EvidenceOptions;
+  /** Numbers of the shared causes (in "Shared causes") that explain this case. */
+  causes: number[];
+}
+
+const finding = perCase((c: CaseResult, ctx: FindingContext): string => {
   const out: string[] = [];
-  out.push(`### ${c.verdict}: ${mdText(c.id)}`, '');
+  out.push(`### ${c.verdict}: ${code(c.id)}`, '');
   out.push(`${mdText(c.title)} (${c.level}, ${mdText(c.specRef)}, ${formatMs(c.durationMs)} ms)`, '');
+  if (ctx.causes.length > 0) out.push(`Explained by shared cause ${ctx.causes.join(', ')} (see "Shared causes" above).`, '');
   if (c.waiver) {
     const note = WAIVER_NOTE[waiverState(c) ?? 'waived'];
     out.push(`> ${note}: ${mdText(c.waiver.reason)}${c.waiver.expires ? ` (expires ${mdText(c.waiver.expires)})` : ''}`, '');
   }
   out.push(`**Reason:** ${mdText(c.reason ?? '(none given)').replace(/\r?\n/g, '  \n')}`, '');
-  for (const s of evidenceSections(c.evidence)) {
-    out.push(`**${mdText(s.title)}**`, '', fenced(s.text, s.kind === 'curl' ? 'sh' : s.kind === 'other' ? 'json' : 'text'), '');
+  for (const s of evidenceSections(c.evidence, ctx.evidence)) {
+    out.push(`**${mdText(s.title)}**`, '', fenced(clip(s.text, BLOCK_LIMIT), s.kind === 'curl' ? 'sh' : s.kind === 'other' ? 'json' : 'text'), '');
   }
   return out.join('\n');
 });
 
-/** A table cell: no raw `|`, line breaks, or HTML (GitHub renders inline HTML). */
+// CommonMark: any ASCII punctuation may be backslash-escaped and then stands for itself. These
+// are the ones that could start markup, a link, HTML or an entity.
+const MARKUP = /[\\`*_[\]<>&#|~!]/g;
+
+/** A table cell: markup escaped (a `|` stays inside its cell), line breaks as spaces. */
 export function mdCell(text: string): string {
-  return printable(text)
-    .replace(/\\/g, '\\\\')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\|/g, '\\|')
-    .replace(/\r\n|\r|\n/g, '<br>');
+  return printable(text).replace(MARKUP, '\\$&').replace(/\s*(\r\n|\r|\n)\s*/g, ' ');
 }
 
-/** Running text outside tables: inline HTML and markdown markup neutralised. */
-function mdText(text: string): string {
-  return printable(text)
-    .replace(/\\/g, '\\\\')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([`*_[\]#|])/g, '\\$1');
+/** Running text outside tables: markup escaped, so it reads as the text it is. */
+export function mdText(text: string): string {
+  return printable(text).replace(MARKUP, '\\$&');
+}
+
+/** An inline code span whose fence is longer than any backtick run inside (ids, commands). */
+function code(raw: string): string {
+  const text = printable(raw).replace(/\s+/g, ' ');
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  // A `|` ends a table cell even inside a code span (GFM); escaped, it stays.
+  return `${fence}${pad}${text.replace(/\|/g, '\\|')}${pad}${fence}`;
 }
 
 /** A fenced block whose fence is longer than any backtick run inside it. */
@@ -65,50 +87,140 @@ function fenced(raw: string, lang = 'text'): string {
   return `${fence}${lang}\n${text}\n${fence}`;
 }
 
+function clip(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}\n… (${text.length - limit} more characters in report.json)`;
+}
+
+function oneLine(text: string, limit: number): string {
+  const flat = String(text).replace(/\s+/g, ' ').trim();
+  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
+}
+
 function verdictCell(c: CaseResult): string {
   return waiverState(c) === 'waived' ? `${c.verdict} (waived)` : c.verdict;
 }
 
 const WAIVER_NOTE = { waived: 'Waived', 'not-needed': 'Waiver on file, not needed', 'not-applied': 'Waiver on file, not applied' } as const;
 
-export function renderMarkdown(report: RunReport): string {
-  const out: string[] = [];
-  const title = report.kind === 'vectors' ? 'collect-conformance vectors report' : 'collect-conformance conformance report';
-  out.push(`# ${title}`, '');
-  out.push(`- Tool: collect-conformance ${mdText(report.tool.version)}`);
-  out.push(`- Started: ${mdText(report.startedAt)}`);
-  out.push(`- Finished: ${report.finishedAt ? mdText(report.finishedAt) : '(still running, or stopped before the end)'}`);
-  out.push(`- Seed: ${report.seed}`, '');
-  out.push('Target (secrets redacted):', '', fenced(JSON.stringify(report.target, null, 2), 'json'), '');
-
-  out.push('## Summary', '');
-  out.push(`| ${VERDICTS.join(' | ')} | total |`, `|${' ---: |'.repeat(VERDICTS.length + 1)}`);
-  out.push(`| ${VERDICTS.map((v) => report.summary[v]).join(' | ')} | ${report.cases.length} |`, '');
-  const waived = report.cases.filter(isWaived);
-  if (waived.length > 0) out.push(`${waived.length} failure(s) waived: ${waived.map((c) => `\`${c.id}\``).join(', ')}.`, '');
-
-  out.push('## Cases', '');
-  for (const [group, cases] of groupBy(report.cases, (c) => caseGroup(c.id))) {
-    out.push(`### ${mdText(group)}`, '');
-    out.push('| id | level | verdict | title | spec | duration |', '| --- | --- | --- | --- | --- | ---: |');
-    for (const c of cases) out.push(caseRow(c));
-    out.push('');
+/** Adds blocks while they fit the budget; says how many were left out. */
+class Budget {
+  readonly out: string[] = [];
+  private used = 0;
+  constructor(private readonly limit: number) {}
+  get left(): number {
+    return this.limit - this.used;
   }
+  /** Adds the text when it fits; returns whether it did. */
+  add(text: string): boolean {
+    const cost = text.length + 1;
+    if (cost > this.left) return false;
+    this.out.push(text);
+    this.used += cost;
+    return true;
+  }
+  /** Adds as many of the items as fit, then `note(omitted)` when some did not. */
+  addAll(items: readonly string[], note: (omitted: number) => string, reserve = 0): number {
+    let i = 0;
+    for (; i < items.length; i++) {
+      if ((items[i] ?? '').length + 1 > this.left - reserve - 300) break;
+      this.add(items[i] ?? '');
+    }
+    if (i < items.length) this.add(note(items.length - i));
+    return i;
+  }
+}
+
+function head(report: RunReport): string {
+  const title = report.kind === 'vectors' ? 'collect-conformance vectors report' : 'collect-conformance conformance report';
+  const meta = [
+    `collect-conformance ${mdText(report.tool.version)}`,
+    `started ${mdText(report.startedAt)}`,
+    report.finishedAt ? `finished ${mdText(report.finishedAt)}` : 'not finished (running, or stopped early)',
+    // A vectors run draws nothing at random: it has no seed to repeat.
+    ...(hasSeed(report) ? [`seed ${report.seed} (repeat with \`--seed ${report.seed}\`)`] : []),
+  ];
+  return [
+    `# ${title}`,
+    '',
+    `**${mdText(headline(report).text)}**`,
+    '',
+    `| ${VERDICTS.join(' | ')} | total |`,
+    `|${' ---: |'.repeat(VERDICTS.length + 1)}`,
+    `| ${VERDICTS.map((v) => report.summary[v]).join(' | ')} | ${report.cases.length} |`,
+    '',
+    meta.join(' · '),
+    '',
+  ].join('\n');
+}
+
+function diagnosesBlock(report: RunReport): string[] {
+  const list = diagnosesOf(report);
+  if (list.length === 0) return [];
+  return ['## Shared causes\n', ...list.map((d, i) => {
+    const cases = Array.isArray(d.cases) ? d.cases : [];
+    const shown = cases.slice(0, 20).map(code).join(', ');
+    return `${i + 1}. ${mdText(d.summary)} (explains ${cases.length} ${cases.length === 1 ? 'case' : 'cases'}: ${shown}${cases.length > 20 ? ` and ${cases.length - 20} more` : ''})`;
+  }), ''];
+}
+
+function causeNumbers(report: RunReport, numberOf: Map<string, number>, c: CaseResult): number[] {
+  return diagnosesFor(report, c).map((d) => numberOf.get(d.id)).filter((n) => n !== undefined);
+}
+
+function failureLine(report: RunReport, numberOf: Map<string, number>, c: CaseResult): string {
+  const causes = causeNumbers(report, numberOf, c);
+  const marks = [...(isWaived(c) ? ['waived'] : []), ...(causes.length > 0 ? [`shared cause ${causes.join(', ')}`] : [])];
+  return `- **${c.verdict}** ${code(c.id)}${marks.length > 0 ? ` (${marks.join('; ')})` : ''}: ${mdText(oneLine(c.reason ?? '', REASON_LIMIT))}`;
+}
+
+function countsLine(cases: readonly CaseResult[]): string {
+  return VERDICTS.map((v) => [v, cases.filter((c) => c.verdict === v).length] as const).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ');
+}
+
+export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDGET): string {
+  const target = ['## Target (secrets redacted)', '', fenced(clip(JSON.stringify(report.target, null, 2), 8_000), 'json'), ''].join('\n');
+  const pointer = '---\n\nThe whole report, every case with its evidence: `index.html` (open it in a browser) and `report.json`, beside this file.\n';
+  const b = new Budget(budget - target.length - pointer.length - 2);
+  const numberOf = new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1]));
+  const failed = failures(report);
+  const sides = outline(report.cases);
+  const evidenceOf = (c: CaseResult): EvidenceOptions => {
+    const slowMs = replyDeadlineFor(report, c);
+    return slowMs === undefined ? {} : { slowMs };
+  };
+
+  b.add(head(report));
+  const diagnoses = diagnosesBlock(report);
+  if (diagnoses.length > 0) b.addAll(diagnoses, (n) => `(${n} more lines of causes left out: see index.html)`);
+  if (failed.length > 0) {
+    b.add(`## ${failuresHeading(failed)}\n`);
+    // The list may take most of the budget, leaving room for the counts below it.
+    b.addAll(failed.map((c) => failureLine(report, numberOf, c)), (n) => `- … and ${n} more: see index.html or report.json`, 2_000);
+    b.add('');
+  }
+
+  b.add('## Cases by side and group\n');
+  b.addAll(sides.map((s) => `- **${mdText(s.side)}**: ${s.groups.map((g) => `${code(g.group)} ${countsLine(g.cases)}`).join('; ')}`), (n) => `- … and ${n} more sides`);
+  b.add('');
+
+  if (failed.length > 0) {
+    b.add('## Evidence of the failures\n');
+    b.addAll(failed.map((c) => finding(c, { evidence: evidenceOf(c), causes: causeNumbers(report, numberOf, c) })), (n) => `_The evidence of ${n} more ${n === 1 ? 'failure is' : 'failures is'} left out to keep this file under ${budget} characters: see index.html or report.json._\n`);
+  }
+
+  const tables = sides.flatMap((s) => s.groups.map((g) =>
+    [`### ${code(g.group)}`, '', '| id | level | verdict | title | spec | duration |', '| --- | --- | --- | --- | --- | ---: |', ...g.cases.map((c) => caseRow(c)), ''].join('\n')));
+  if (b.add('## Every case\n')) b.addAll(tables, (n) => `_${n} more ${n === 1 ? 'group is' : 'groups are'} left out to fit: see index.html._\n`);
 
   // Passing cases that measured something (retry schedules, reply latency): the numbers are
   // worth reading even when they met the rule.
   const measured = report.cases.filter((c) => c.verdict === 'PASS' && (c.evidence?.timeline || c.evidence?.latency));
-  if (measured.length > 0) {
-    out.push('## Measurements', '');
-    for (const c of measured) out.push(measurement(c));
-    out.push('');
+  if (measured.length > 0 && b.add('## Measurements of passing cases\n')) {
+    b.addAll(measured.map((c) => measurement(c)), (n) => `- … and ${n} more: see index.html`);
+    b.add('');
   }
-
-  const findings = report.cases.filter((c) => c.verdict !== 'PASS');
-  out.push('## Findings', '');
-  if (findings.length === 0) out.push('Every case passed.', '');
-  for (const c of findings) out.push(finding(c));
-  return `${out.join('\n').replace(/\n+$/, '')}\n`;
+  return `${[...b.out, pointer, target].join('\n').replace(/\n+$/, '')}\n`;
 }
 
-export const markdownWriter: ReportWriter = { fileName: 'report.md', render: renderMarkdown };
+export const markdownWriter: ReportWriter = { fileName: 'report.md', render: (report) => renderMarkdown(report) };

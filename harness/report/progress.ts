@@ -1,8 +1,9 @@
 // Terminal progress: one line per finished case, and the closing summary. Colour only when
-// the caller says the stream is a TTY.
+// the caller says so (harness/cli/color.ts decides it the one way every command shares).
 import { dirname, isAbsolute, relative, sep, basename } from 'node:path';
 import { VERDICTS, type CaseResult, type RunReport, type Verdict } from '../results/index.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
+import { diagnosesOf, failures, failuresHeading, headline } from './outline.ts';
 import { terminalText } from './printable.ts';
 
 export interface ProgressOptions {
@@ -47,14 +48,43 @@ export function formatCaseLine(result: CaseResult, options: ProgressOptions = {}
 export interface SummaryOptions extends ProgressOptions {
   /** Directory the report path is shown relative to (default process.cwd()). */
   cwd?: string;
+  /** At most this many failures are listed (default 20); the reports hold the rest. */
+  maxFailures?: number;
+}
+
+function clipped(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }
 
 /**
+ * When a case did not pass, first the verdict, the shared causes and the failures:
+ * `FAILED: 1 of 34 cases did not pass (1 FAIL, 3 SKIP)`, `Shared causes:` …, `Failures:` …;
+ * then always
  * `34 cases: 30 PASS, 1 FAIL, 0 WARN, 3 SKIP, 0 ERROR — reports in reports/latest/ (report.json, junit.xml, report.md, index.html)`
- * then, when some failures are waived, a line naming them.
+ * and, when some failures are waived, a line naming them.
  */
 export function formatSummary(report: RunReport, files: readonly string[], options: SummaryOptions = {}): string {
   const color = options.color === true;
+  const lead: string[] = [];
+  const failed = failures(report);
+  const causes = diagnosesOf(report);
+  if (failed.length > 0 || causes.length > 0) {
+    const head = headline(report);
+    lead.push(paint(head.text, head.passed ? ANSI.PASS : ANSI.FAIL, color));
+    if (causes.length > 0) {
+      lead.push('Shared causes:');
+      causes.forEach((d, i) => {
+        const n = Array.isArray(d.cases) ? d.cases.length : 0;
+        lead.push(`  ${i + 1}. ${clipped(oneLine(d.summary), 300)} (${n} ${n === 1 ? 'case' : 'cases'})`);
+      });
+    }
+    if (failed.length > 0) {
+      const max = options.maxFailures ?? 20;
+      lead.push(`${failuresHeading(failed).replace(/ \(\d+\)$/, '')}:`);
+      for (const c of failed.slice(0, max)) lead.push(`  ${clipped(formatCaseLine(c, { color }), 240)}`);
+      if (failed.length > max) lead.push(`  … and ${failed.length - max} more (see report.md or index.html)`);
+    }
+  }
   const n = report.cases.length;
   const counts = VERDICTS.map((v) => {
     const text = `${report.summary[v]} ${v}`;
@@ -68,7 +98,7 @@ export function formatSummary(report: RunReport, files: readonly string[], optio
     const shown = rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
     line += ` — reports in ${shown}${sep} (${files.map((f) => basename(f)).join(', ')})`;
   }
-  const lines = [line];
+  const lines = [...lead, line];
   const waived = report.cases.filter(isWaived);
   if (waived.length > 0) lines.push(`${waived.length} waived: ${waived.map((c) => oneLine(c.id)).join(', ')}`);
   return lines.join('\n');

@@ -36,6 +36,9 @@ describe('pact verify --side receiver (callback pact)', () => {
       expect(run.output).toContain('satisfies');
       expect(run.output).not.toContain(token);
       expect(run.code).toBe(0);
+      // Piped, so plain: the native verifier's own report loses its colour codes too.
+      expect(run.output).toContain('Verifying a pact between collection-service and callback-receiver');
+      expect(run.output).not.toContain('\u001b[');
     } finally {
       await receiver.close();
     }
@@ -49,6 +52,7 @@ describe('pact verify --side receiver (callback pact)', () => {
       expect(run.output).toMatch(/FAILED 1 interaction/);
       expect(run.output).toMatch(/wrong token for a pending transaction: .*403/);
       expect(run.output).not.toContain(token);
+      expect(run.output).not.toContain('\u001b[');
       expect(run.code).toBe(1);
     } finally {
       await receiver.close();

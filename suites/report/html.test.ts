@@ -4,12 +4,15 @@ import { sampleReport } from './sample.ts';
 
 const html = renderHtml(sampleReport());
 
-/** The row of one case, up to the next row. */
+/** The rows of one case (its row and the full-width row below it with chart and evidence). */
 function rowOf(id: string): string {
-  const start = html.indexOf(`<tr id="${id}" `);
+  const start = html.indexOf(`<tbody id="${id}" `);
   expect(start, id).toBeGreaterThan(0);
-  return html.slice(start, html.indexOf('</tr>', start));
+  return html.slice(start, html.indexOf('</tbody>', start));
 }
+
+/** The part of the page before the first side's cases: what a reader sees first. */
+const top = html.slice(0, html.indexOf('<section class="side'));
 
 describe('index.html: self-contained (opens offline)', () => {
   it('references no resource by URL: no src/href/url() to http(s), no <script>, no <link>, no @import', () => {
@@ -46,37 +49,106 @@ describe('index.html: text is HTML-escaped', () => {
   });
 });
 
-describe('index.html: summary and rows grouped by spec section', () => {
-  it('shows a badge per verdict with its count', () => {
+describe('index.html: the verdict, the shared causes and the failures come first', () => {
+  it('says the verdict in one line, then a badge per verdict with its count', () => {
+    expect(top).toContain('<p class="headline failed" id="summary">FAILED: 3 of 10 cases failed (2 FAIL, 1 ERROR); 1 failure waived; 1 WARN, 1 SKIP</p>');
     for (const [v, n] of [['PASS', 4], ['FAIL', 3], ['WARN', 1], ['SKIP', 1], ['ERROR', 1]] as const) {
-      expect(html).toContain(`v-${v}">${v} ${n}</span>`);
+      expect(top).toContain(`v-${v}">${v} ${n}</span>`);
     }
   });
-  it('one section per spec section, in section order (§5.3 < §5.4 < §6 < §8)', () => {
-    const headings = [...html.matchAll(/<h2>([^<]+)<\/h2>/g)].map((m) => m[1]);
-    expect(headings).toEqual(['§5.3', '§5.4', '§6', '§8']);
+  it('lists the diagnoses, each with the cases it explains linked', () => {
+    expect(top).toContain('<h2 id="diagnoses-h">Shared causes (1)</h2>');
+    expect(top).toMatch(/<li id="diagnosis-1">every connection to 127\.0\.0\.1:9000 was refused: the service is likely not running there &amp; &lt;script&gt;/);
+    expect(top).toContain('explains 2 cases: <a href="#service.auth.source-ip"><code>service.auth.source-ip</code></a>, <a href="#service.callback.retry-backoff">');
   });
-  it('a checkbox hides passing rows without any script (CSS :has on r-PASS rows)', () => {
+  it('lists the failures, FAIL then ERROR then WARN, each linking to its evidence, the diagnosis marked', () => {
+    const list = top.slice(top.indexOf('<table class="failures"'));
+    const ids = [...list.matchAll(/<td class="fid"><a href="#([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(['ev-receiver.token.wrong', 'ev-service.callback.retry-backoff', 'service.sandbox.leading-zeros', 'ev-service.auth.source-ip', 'ev-receiver.latency.burst']);
+    expect(list).toContain('<code>service.auth.source-ip</code></a> <span class="explains">(shared cause <a href="#diagnosis-1">1</a>)</span>');
+    expect(list).toContain('<code>service.sandbox.leading-zeros</code></a> <span class="waiver">waived</span>');
+  });
+  it('every link to a case or its evidence has a target on the page', () => {
+    for (const [, target] of html.matchAll(/href="#([^"]+)"/g)) {
+      expect(html, target).toContain(`id="${decodeURIComponent(target!)}"`);
+    }
+  });
+  it('the target comes last, not at the top', () => {
+    expect(top).not.toContain('callbackUrl');
+    expect(html.indexOf('<h2 id="target">')).toBeGreaterThan(html.lastIndexOf('<tbody'));
+  });
+  it('a vectors report says no seed (vectors runs draw nothing at random)', () => {
+    expect(top).toContain(' · seed 42 · ');
+    expect(renderHtml({ ...sampleReport(), kind: 'vectors', seed: 0 })).not.toMatch(/seed/);
+  });
+});
+
+describe('index.html: cases grouped by side, then case group', () => {
+  it('one section per side (service before receiver), one per case group inside it', () => {
+    expect([...html.matchAll(/<section class="side[^"]*" id="side-([^"]+)">/g)].map((m) => m[1])).toEqual(['service', 'receiver']);
+    expect([...html.matchAll(/<h3>([^<]+)<span class="counts">([^<]+)<\/span><\/h3>/g)].map((m) => `${m[1]}: ${m[2]}`)).toEqual([
+      'service.callback: 1 PASS, 1 FAIL', 'service.auth: 1 ERROR', 'service.sandbox: 1 PASS, 1 FAIL',
+      'receiver.token: 1 PASS, 1 FAIL', 'receiver.latency: 1 PASS, 1 WARN', 'receiver.idempotence: 1 SKIP',
+    ]);
+  });
+  it('a third side (client) gets its own section without any change to the writer', () => {
+    const report = sampleReport();
+    report.cases.push({ id: 'client.collect.body-bytes', title: 't', level: 'MUST', specRef: '§5', verdict: 'FAIL', reason: 'r', durationMs: 1 });
+    const page = renderHtml(report);
+    expect([...page.matchAll(/id="side-([^"]+)"/g)].map((m) => m[1])).toEqual(['service', 'receiver', 'client']);
+    expect(page).toContain('<section class="group" id="group-client.collect">');
+  });
+  it('a checkbox hides passing cases and groups and sides with nothing else, without any script', () => {
     expect(html).toContain('<input type="checkbox" id="hide-pass">');
-    expect(html).toContain('body:has(#hide-pass:checked) tr.r-PASS{display:none}');
-    expect(html.match(/<tr id="[^"]+" class="r-PASS">/g)).toHaveLength(4);
+    expect(html).toContain('body:has(#hide-pass:checked) .r-PASS,body:has(#hide-pass:checked) .all-pass{display:none}');
+    expect(html.match(/<tbody id="[^"]+" class="case r-PASS">/g)).toHaveLength(4);
+    const report = sampleReport();
+    report.cases = report.cases.filter((c) => c.id !== 'receiver.token.wrong');
+    expect(renderHtml(report)).toContain('<section class="group all-pass" id="group-receiver.token">');
   });
-  it('a row per case', () => {
+  it('a row per case, the evidence below it across the whole table (id and spec columns keep their width)', () => {
     for (const c of sampleReport().cases) rowOf(c.id);
-    expect(html.match(/<tr id=/g)).toHaveLength(10);
+    expect(html.match(/<tbody id=/g)).toHaveLength(10);
+    expect(html).toContain('<col style="width:30%">');
+    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, hook readings, notes<\/summary>\n<div id="ev-receiver\.token\.wrong">[\s\S]*curl -sS/);
   });
-  it('evidence folded under each non-PASS case with <details>, none under PASS rows', () => {
-    expect(rowOf('receiver.token.wrong')).toMatch(/<details><summary>evidence<\/summary>[\s\S]*curl -sS/);
-    expect(rowOf('receiver.token.missing')).not.toContain('<details>');
+  it('evidence of a passing case is folded and greyed; a case without evidence has no second row', () => {
+    expect(rowOf('service.callback.retries-stop-after-2xx')).toContain('<details class="pass"><summary>evidence: deliveries (2), timeline</summary>\n<div id="ev-service.callback.retries-stop-after-2xx">');
+    expect(rowOf('receiver.token.missing')).not.toContain('<details');
+    expect(rowOf('receiver.token.missing')).not.toContain('class="more"');
+  });
+  it('a case a diagnosis explains links to it', () => {
+    expect(rowOf('service.auth.source-ip')).toContain('<div class="cause">shared cause <a href="#diagnosis-1">1</a>: every connection');
+  });
+  it('the reply deadline counts only for receiver cases, also in a run of both sides', () => {
+    const report = sampleReport();
+    report.target = { side: 'all', embedded: true, targets: [{ side: 'service' }, { side: 'receiver', timing: { replyDeadlineMs: 1000 } }] };
+    const burst = report.cases.find((c) => c.id === 'receiver.latency.burst')!;
+    report.cases.push({ ...structuredClone(burst), id: 'service.auth.burst', verdict: 'FAIL', reason: 'r' });
+    const page = renderHtml(report);
+    const row = (id: string): string => page.slice(page.indexOf(`<tbody id="${id}"`), page.indexOf('</tbody>', page.indexOf(`<tbody id="${id}"`)));
+    expect(row('receiver.latency.burst')).toContain('1 of 5 answered 503; 2 of 5 took longer than 1000 ms');
+    expect(row('service.auth.burst')).toContain('4 of 5 answered 200; 1 of 5 answered 503\nanswer time');
+  });
+  it('a burst of alike requests is shown as one request and the distribution of the rest', () => {
+    const row = rowOf('receiver.latency.burst');
+    expect(row).toContain('<summary>evidence: 5 requests, latency</summary>');
+    expect(row.match(/curl -sS/g)).toHaveLength(1);
+    expect(row).toContain('<h4>requests 1–5: alike, request 1 shown above</h4>');
+    expect(row).toContain('5 requests like this one; 4 of 5 answered 200; 1 of 5 answered 503; 2 of 5 took longer than 2000 ms');
   });
 });
 
 describe('index.html: retry timeline chart and latency', () => {
-  it('draws an inline <svg> with a mark per delivery and the intervals labelled', () => {
+  it('draws an inline <svg> with a mark per delivery, the intervals labelled with their unit, the axis named', () => {
     const row = rowOf('service.callback.retry-backoff');
     expect(row).toContain('<svg');
     expect(row.match(/<circle /g)).toHaveLength(4);
-    expect(row.match(/text-anchor="middle">100<\/text>/g)).toHaveLength(3);
+    expect(row.match(/text-anchor="middle" class="quiet">↔ 100 ms<\/text>/g)).toHaveLength(3);
+    expect(row).toContain("time since the case's first request (ms)");
+  });
+  it('has a legend: what the colours mean and that the numbers are intervals, not statuses', () => {
+    expect(rowOf('service.callback.retry-backoff')).toContain('delivery answered 2xx</span><span><span class="dot" style="background:#cf222e"></span>delivery answered non-2xx (the listener asked for a retry)</span><span>↔ ms between two deliveries</span>');
   });
   it('colours marks by the answered status (500 red, 200 green)', () => {
     const row = rowOf('service.callback.retry-backoff');
@@ -87,8 +159,7 @@ describe('index.html: retry timeline chart and latency', () => {
     expect(html.match(/<svg/g)).toHaveLength(2);
     const row = rowOf('service.callback.retries-stop-after-2xx');
     expect(row).toContain('<svg');
-    expect(row).toContain('text-anchor="middle">212</text>');
-    expect(row).toContain('<details class="pass"><summary>evidence</summary>');
+    expect(row).toContain('>↔ 212 ms</text>');
   });
   it('places marks proportionally on the axis', () => {
     const svg = timelineSvg({ offsetsMs: [0, 100, 300], intervalsMs: [100, 200] });

@@ -48,14 +48,14 @@ describe('junit.xml: counts', () => {
   it('root counts: 10 tests, 2 failures, 1 error, 2 skipped (SKIP + the waived FAIL)', () => {
     expect([root['@_tests'], root['@_failures'], root['@_errors'], root['@_skipped']]).toEqual(['10', '2', '1', '2']);
   });
-  it('one <testsuite> per case group, in order of first appearance, with its own counts', () => {
+  it('one <testsuite> per case group, by side (service, then receiver), groups in order of first appearance, with its own counts', () => {
     expect(suites.map((s) => [s['@_name'], s['@_tests'], s['@_failures'], s['@_errors'], s['@_skipped']])).toEqual([
-      ['receiver.token', '2', '1', '0', '0'],
-      ['receiver.latency', '2', '0', '0', '0'],
-      ['receiver.idempotence', '1', '0', '0', '1'],
       ['service.callback', '2', '1', '0', '0'],
       ['service.auth', '1', '0', '1', '0'],
       ['service.sandbox', '2', '0', '0', '1'],
+      ['receiver.token', '2', '1', '0', '0'],
+      ['receiver.latency', '2', '0', '0', '0'],
+      ['receiver.idempotence', '1', '0', '0', '1'],
     ]);
   });
   it('each <testcase> has classname = group, name = id, time in seconds', () => {
@@ -64,7 +64,7 @@ describe('junit.xml: counts', () => {
     expect(testcase(suites, 'receiver.token.wrong')['@_time']).toBe('0.015');
   });
   it('suite time is the sum of its cases in seconds', () => {
-    expect(suites[0]!['@_time']).toBe('0.027');
+    expect(suites.find((s) => s['@_name'] === 'receiver.token')!['@_time']).toBe('0.027');
   });
 });
 
@@ -116,5 +116,16 @@ describe('junit.xml: one element per verdict', () => {
     const f = testcase(suites, 'service.callback.retry-backoff')['failure'] as Node;
     expect(f['#text']).toContain('intervals (ms): 100, 100, 100');
     expect(f['#text']).toContain('+300 ms  GET /cb?transaction_id=T-2&status=SUCCESS&message=paid+in+full  → answered 200');
+  });
+  it('a case a diagnosis explains names the shared cause first in its text', () => {
+    const e = testcase(suites, 'service.auth.source-ip')['error'] as Node;
+    expect(e['#text']).toMatch(/^ERROR \(MUST, §5\.4\): connect ECONNREFUSED[\s\S]*\n\nshared cause \(it explains other cases too\): every connection to 127\.0\.0\.1:9000 was refused/);
+  });
+  it('a burst of alike requests is one request and its distribution, not five blocks', () => {
+    const out = testcase(suites, 'receiver.latency.burst')['system-out'] as string;
+    expect(out.match(/curl -sS/g)).toHaveLength(1);
+    expect(out).toContain('5 requests like this one; 4 of 5 answered 200; 1 of 5 answered 503; 2 of 5 took longer than 2000 ms');
+    expect(out).toContain('answer time (ms): min 80, median 900, max 3100');
+    expect(out).toContain('in order sent (ms): 120, 2950, 80, 3100, 900');
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../harness/report/index.ts';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MARKDOWN_BUDGET, renderMarkdown } from '../../harness/report/index.ts';
+import type { RunReport } from '../../harness/results/index.ts';
 import { sampleReport } from './sample.ts';
 
 const md = renderMarkdown(sampleReport());
@@ -10,19 +16,66 @@ function cells(row: string): string[] {
   return row.replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
 }
 
-describe('report.md: structure', () => {
-  it('has a title, the target and a summary table with every verdict', () => {
-    expect(lines[0]).toBe('# collect-conformance conformance report');
-    expect(md).toContain('"callbackUrl": "http://127.0.0.1:8081/callback"');
-    const header = lines.indexOf('| PASS | FAIL | WARN | SKIP | ERROR | total |');
-    expect(header).toBeGreaterThan(0);
-    expect(lines[header + 2]).toBe('| 4 | 3 | 1 | 1 | 1 | 10 |');
+function section(text: string, heading: string): string {
+  const start = text.indexOf(`\n${heading}\n`);
+  expect(start, heading).toBeGreaterThan(0);
+  const end = text.indexOf('\n## ', start + heading.length + 1);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+describe('report.md: the verdict, the shared causes and the failures first, the target last', () => {
+  it('opens with the title, the verdict in one line and the summary table', () => {
+    expect(lines.slice(0, 7)).toEqual([
+      '# collect-conformance conformance report',
+      '',
+      '**FAILED: 3 of 10 cases failed (2 FAIL, 1 ERROR); 1 failure waived; 1 WARN, 1 SKIP**',
+      '',
+      '| PASS | FAIL | WARN | SKIP | ERROR | total |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| 4 | 3 | 1 | 1 | 1 | 10 |',
+    ]);
   });
-  it('has one table per case group', () => {
-    const groups = lines.filter((l) => l.startsWith('### ') && !/^### (PASS|FAIL|WARN|SKIP|ERROR):/.test(l));
-    expect(groups).toEqual([
-      '### receiver.token', '### receiver.latency', '### receiver.idempotence',
-      '### service.callback', '### service.auth', '### service.sandbox',
+  it('then the sections in this order, the target at the end', () => {
+    const headings = lines.filter((l) => l.startsWith('## '));
+    expect(headings).toEqual([
+      '## Shared causes', '## Failures and warnings (5)', '## Cases by side and group', '## Evidence of the failures',
+      '## Every case', '## Measurements of passing cases', '## Target (secrets redacted)',
+    ]);
+    expect(md.indexOf('"callbackUrl"')).toBeGreaterThan(md.indexOf('## Target'));
+    expect(md).toContain('The whole report, every case with its evidence: `index.html` (open it in a browser) and `report.json`, beside this file.');
+  });
+  it('names each shared cause once, with the cases it explains', () => {
+    expect(section(md, '## Shared causes')).toContain(
+      '1. every connection to 127.0.0.1:9000 was refused: the service is likely not running there \\& \\<script\\>alert("x")\\</script\\> \\& "quoted" \'single\' \\]\\]\\> done (explains 2 cases: `service.auth.source-ip`, `service.callback.retry-backoff`)',
+    );
+  });
+  it('lists the failures FAIL, ERROR, WARN, one line each, waivers and shared causes marked', () => {
+    expect(section(md, '## Failures and warnings (5)').split('\n').filter((l) => l.startsWith('- '))).toEqual([
+      '- **FAIL** `receiver.token.wrong`: answered 200, expected 403; \\<script\\>alert("x")\\</script\\> \\& "quoted" \'single\' \\]\\]\\> done',
+      '- **FAIL** `service.callback.retry-backoff` (shared cause 1): intervals do not grow: 100, 100, 100 ms',
+      '- **FAIL** `service.sandbox.leading-zeros` (waived): number 0244000001 rejected as 244000001',
+      '- **ERROR** `service.auth.source-ip` (shared cause 1): connect ECONNREFUSED 127.0.0.1:9000 second line',
+      '- **WARN** `receiver.latency.burst`: p99 2900 ms is close to the 3000 ms deadline',
+    ]);
+  });
+  it('counts the cases by side (service, then receiver) and case group', () => {
+    expect(section(md, '## Cases by side and group').split('\n').filter((l) => l.startsWith('- '))).toEqual([
+      '- **service**: `service.callback` 1 PASS, 1 FAIL; `service.auth` 1 ERROR; `service.sandbox` 1 PASS, 1 FAIL',
+      '- **receiver**: `receiver.token` 1 PASS, 1 FAIL; `receiver.latency` 1 PASS, 1 WARN; `receiver.idempotence` 1 SKIP',
+    ]);
+  });
+  it('a vectors report has no seed line (vectors runs draw nothing at random)', () => {
+    expect(md).toContain(' · seed 42 (repeat with `--seed 42`)');
+    expect(renderMarkdown({ ...sampleReport(), kind: 'vectors', seed: 0 })).not.toMatch(/seed/i);
+  });
+});
+
+describe('report.md: every case in a table per case group', () => {
+  const every = section(md, '## Every case');
+  it('one table per case group, by side', () => {
+    expect(every.split('\n').filter((l) => l.startsWith('### '))).toEqual([
+      '### `service.callback`', '### `service.auth`', '### `service.sandbox`',
+      '### `receiver.token`', '### `receiver.latency`', '### `receiver.idempotence`',
     ]);
   });
   it('contains every case id in a table row', () => {
@@ -34,15 +87,12 @@ describe('report.md: structure', () => {
     const row = lines.find((l) => l.startsWith('| `service.sandbox.leading-zeros` |'))!;
     expect(cells(row)[2]).toBe('FAIL (waived)');
   });
-});
-
-describe('report.md: table cells are escaped', () => {
   it('a `|` in a title stays inside its cell (six cells per row)', () => {
     const row = lines.find((l) => l.startsWith('| `receiver.token.wrong` |'))!;
     expect(cells(row)).toHaveLength(6);
     expect(cells(row)[3]).toBe('a wrong token \\| gets 403 and no action');
   });
-  it('no table row contains a raw line break or raw HTML', () => {
+  it('no table row contains a raw line break or any HTML', () => {
     for (const l of lines.filter((x) => x.startsWith('| `'))) {
       expect(cells(l)).toHaveLength(6);
       expect(l).not.toMatch(/<(?!br>)/);
@@ -50,31 +100,43 @@ describe('report.md: table cells are escaped', () => {
   });
 });
 
+describe('report.md: plain text, escaped as Markdown, never as HTML entities', () => {
+  it('no HTML entity and no <br> anywhere outside fenced blocks', () => {
+    const prose = md.replace(/(`{3,})[^\n]*\n[\s\S]*?\n\1/g, '');
+    expect(prose).not.toMatch(/&(amp|lt|gt|quot|#\d+);/);
+    expect(prose).not.toContain('<br>');
+  });
+  it('a title with & and <…> reads as written once rendered: backslash escapes', () => {
+    const report = sampleReport();
+    report.cases[1]!.title = 'token & <b>bold</b> *not* _em_ [link](x)';
+    const text = renderMarkdown(report);
+    expect(text).toContain('token \\& \\<b\\>bold\\</b\\> \\*not\\* \\_em\\_ \\[link\\](x)');
+  });
+});
+
 describe('report.md: Measurements of passing cases', () => {
   it('lists the retry schedule and latency of passing cases that measured them', () => {
-    const section = md.slice(md.indexOf('## Measurements'), md.indexOf('## Findings'));
-    expect(section.split('\n').filter((l) => l.startsWith('- '))).toEqual([
+    expect(section(md, '## Measurements of passing cases').split('\n').filter((l) => l.startsWith('- '))).toEqual([
       '- `service.callback.retries-stop-after-2xx`: deliveries at +0, +212 ms; intervals 212 ms',
       '- `receiver.latency.single`: latency samples 1, p50 0.8 ms, p99 0.8 ms, max 0.8 ms',
     ]);
   });
 });
 
-describe('report.md: Findings', () => {
-  const findings = md.slice(md.indexOf('## Findings'));
-  it('lists each non-PASS case and no PASS case', () => {
+describe('report.md: evidence of the failures', () => {
+  const findings = section(md, '## Evidence of the failures');
+  it('has evidence for each FAIL, ERROR and WARN case, none for PASS or SKIP', () => {
     for (const c of sampleReport().cases) {
-      const heading = `### ${c.verdict}: ${c.id}`;
-      if (c.verdict === 'PASS') expect(findings).not.toContain(c.id);
-      else expect(findings, c.id).toContain(heading);
+      const heading = `### ${c.verdict}: \`${c.id}\``;
+      if (['FAIL', 'ERROR', 'WARN'].includes(c.verdict)) expect(findings, c.id).toContain(heading);
+      else expect(findings).not.toContain(c.id);
     }
+  });
+  it('names the shared cause of a case it explains', () => {
+    expect(findings).toContain('### ERROR: `service.auth.source-ip`\n\na signed request from a non-whitelisted source is rejected (MUST, §5.4, 30 ms)\n\nExplained by shared cause 1');
   });
   it('control characters and lone surrogates are shown as \\uXXXX, never written raw', () => {
     expect(findings).toContain('control \\u0001 character and a lone \\uD800 surrogate');
-  });
-  it('escapes HTML in reasons', () => {
-    expect(findings).toContain('&lt;script&gt;alert("x")&lt;/script&gt; &amp; "quoted"');
-    expect(findings).not.toContain('<script>');
   });
   it('shows requests, curl lines (sh), responses, hook readings in fenced blocks', () => {
     expect(findings).toContain("```sh\ncurl -sS -H \"X-Callback-Token: $COLLECT_CALLBACK_TOKEN\"");
@@ -89,6 +151,10 @@ describe('report.md: Findings', () => {
     expect(findings).toContain('offsets (ms):   0, 100, 200, 300\nintervals (ms): 100, 100, 100');
     expect(findings).toContain('samples 50, p50 120 ms, p99 2900 ms, max 2950 ms');
   });
+  it('a burst is one request and the distribution of the others, with the target\'s deadline', () => {
+    expect(findings.match(/burst callback \d of 5/g)).toEqual(['burst callback 1 of 5', 'burst callback 1 of 5']);
+    expect(findings).toContain('5 requests like this one; 4 of 5 answered 200; 1 of 5 answered 503; 2 of 5 took longer than 2000 ms\nanswer time (ms): min 80, median 900, max 3100\nin order sent (ms): 120, 2950, 80, 3100, 900');
+  });
   it('an expired waiver on a failure is shown as not applied, in the row and the finding', () => {
     const report = sampleReport();
     const c = report.cases.find((x) => x.id === 'service.sandbox.leading-zeros')!;
@@ -98,6 +164,38 @@ describe('report.md: Findings', () => {
     expect(text).toContain('> Waiver on file, not applied: old (expires 2020-01-01)');
   });
   it('shows the waiver of a waived failure', () => {
-    expect(findings).toContain('> Waived: vendor ticket 12 &lt;b&gt; (expires 2027-01-31)');
+    expect(findings).toContain('> Waived: vendor ticket 12 \\<b\\> (expires 2027-01-31)');
+  });
+});
+
+describe('report.md fits a pull-request comment (≤ 60,000 characters)', () => {
+  const BIN = fileURLToPath(new URL('../../bin/collect-conformance.js', import.meta.url));
+  const SIGNER = fileURLToPath(new URL('fixtures/wrong-everywhere-signer.mjs', import.meta.url));
+
+  it('a signer wrong on every vector: summary, failures and the pointer fit, detail is cut with a note, the target ends it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'md-budget-'));
+    try {
+      const run = spawnSync(process.execPath, [BIN, 'vectors', '--signer', `"${process.execPath}" "${SIGNER}"`, '--report-dir', dir], { encoding: 'utf8', timeout: 60_000 });
+      expect(run.status, run.stderr).toBe(1);
+      const text = readFileSync(join(dir, 'report.md'), 'utf8');
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
+      const failed = report.cases.filter((c) => c.verdict !== 'PASS');
+      expect(failed.length).toBeGreaterThan(50);
+      // Without the budget the same report would not fit: the budget is what keeps it short.
+      expect(renderMarkdown(report, Number.POSITIVE_INFINITY).length).toBeGreaterThan(65_536);
+      expect(text.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
+      expect(text.startsWith('# collect-conformance vectors report\n\n**FAILED: ')).toBe(true);
+      expect(text).not.toMatch(/seed/i);
+      const list = section(text, `## Failures and warnings (${failed.length})`);
+      for (const c of failed) expect(list, c.id).toContain(`\`${c.id}\``);
+      expect(text).toMatch(/_The evidence of \d+ more failures is left out to keep this file under 60000 characters: see index\.html or report\.json\._/);
+      expect(text.indexOf('`index.html` (open it in a browser) and `report.json`')).toBeLessThan(text.indexOf('## Target (secrets redacted)'));
+      expect(text.trimEnd().endsWith('```')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('holds for any budget: the file never exceeds it', () => {
+    for (const budget of [3_000, 8_000, 20_000]) expect(renderMarkdown(sampleReport(), budget).length, String(budget)).toBeLessThanOrEqual(budget);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { colorFor } from '../../harness/cli/color.ts';
 import { REPORT_FILES, formatCaseLine, formatSummary } from '../../harness/report/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { CASES, sampleReport } from './sample.ts';
@@ -58,17 +59,33 @@ describe('formatCaseLine: one line per finished case', () => {
 describe('formatSummary: closing lines', () => {
   const cwd = '/work/project';
   const files = REPORT_FILES.map((f) => join(cwd, 'reports', 'latest', f));
-  it('counts every verdict and names the report directory relative to cwd and the files', () => {
+  it('leads with the verdict, the shared causes and the failures, then counts every verdict and names the report directory and files', () => {
     const report = sampleReport();
-    expect(formatSummary(report, files, { cwd })).toBe(
-      '10 cases: 4 PASS, 3 FAIL, 1 WARN, 1 SKIP, 1 ERROR — reports in reports/latest/ (report.json, junit.xml, report.md, index.html)\n' +
-        '1 waived: service.sandbox.leading-zeros',
-    );
+    expect(formatSummary(report, files, { cwd })).toBe([
+      'FAILED: 3 of 10 cases failed (2 FAIL, 1 ERROR); 1 failure waived; 1 WARN, 1 SKIP',
+      'Shared causes:',
+      `  1. every connection to 127.0.0.1:9000 was refused: the service is likely not running there & <script>alert("x")</script> & "quoted" 'single' ]]> done (2 cases)`,
+      'Failures and warnings:',
+      `  FAIL  receiver.token.wrong  15 ms  answered 200, expected 403; <script>alert("x")</script> & "quoted" 'single' ]]> done`,
+      '  FAIL  service.callback.retry-backoff  512 ms  intervals do not grow: 100, 100, 100 ms',
+      '  FAIL  service.sandbox.leading-zeros  44 ms  [waived: vendor ticket 12 <b>]  number 0244000001 rejected as 244000001',
+      '  ERROR service.auth.source-ip  30 ms  connect ECONNREFUSED 127.0.0.1:9000 second line',
+      '  WARN  receiver.latency.burst  4100 ms  p99 2900 ms is close to the 3000 ms deadline',
+      '10 cases: 4 PASS, 3 FAIL, 1 WARN, 1 SKIP, 1 ERROR — reports in reports/latest/ (report.json, junit.xml, report.md, index.html)',
+      '1 waived: service.sandbox.leading-zeros',
+    ].join('\n'));
   });
-  it('a directory outside cwd is shown absolute; one case is "1 case"', () => {
+  it('a long list of failures is cut, pointing to the reports', () => {
+    const report = sampleReport();
+    const lines = formatSummary(report, files, { cwd, maxFailures: 2 }).split('\n');
+    expect(lines.filter((l) => /^  (FAIL|ERROR|WARN)/.test(l))).toHaveLength(2);
+    expect(lines).toContain('  … and 3 more (see report.md or index.html)');
+  });
+  it('a run where every case passed: only the counts; a directory outside cwd is shown absolute; one case is "1 case"', () => {
     const report = sampleReport();
     report.cases = [CASES[0]!];
     report.summary = { PASS: 1, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0 };
+    delete report.diagnoses;
     expect(formatSummary(report, ['/tmp/out/report.json'], { cwd })).toBe(
       '1 case: 1 PASS, 0 FAIL, 0 WARN, 0 SKIP, 0 ERROR — reports in /tmp/out/ (report.json)',
     );
@@ -76,6 +93,21 @@ describe('formatSummary: closing lines', () => {
   it('no ANSI escapes unless color is asked for', () => {
     expect(formatSummary(sampleReport(), files, { cwd })).not.toContain('\u001b[');
     expect(formatSummary(sampleReport(), files, { cwd, color: true })).toContain('\u001b[31m3 FAIL\u001b[39m');
+    expect(formatSummary(sampleReport(), files, { cwd, color: true }).split('\n')[0]).toBe('\u001b[31mFAILED: 3 of 10 cases failed (2 FAIL, 1 ERROR); 1 failure waived; 1 WARN, 1 SKIP\u001b[39m');
+  });
+});
+
+describe('colour: only on a terminal, never with NO_COLOR (no-color.org)', () => {
+  it('a TTY without NO_COLOR gets colour', () => {
+    expect(colorFor({ isTTY: true }, {})).toBe(true);
+  });
+  it('a pipe or a file never does', () => {
+    expect(colorFor({ isTTY: false }, {})).toBe(false);
+    expect(colorFor({}, {})).toBe(false);
+  });
+  it('NO_COLOR set to any non-empty value turns it off; an empty NO_COLOR does not', () => {
+    for (const value of ['1', 'true', '0', 'no']) expect(colorFor({ isTTY: true }, { NO_COLOR: value }), value).toBe(false);
+    expect(colorFor({ isTTY: true }, { NO_COLOR: '' })).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 // A fixed RunReport exercising every writer: all five verdicts, a waived failure, a waiver no
 // longer needed, evidence of every kind, hostile text (`<script>&"'`, `]]>`, `|`, control
-// characters, a lone surrogate) and non-ASCII text.
+// characters, a lone surrogate) and non-ASCII text, a shared cause (diagnosis), a burst of alike
+// requests.
 import type { CaseResult, RunReport } from '../../harness/results/index.ts';
 import { countVerdicts } from '../../harness/results/index.ts';
 
@@ -48,7 +49,16 @@ export const CASES: CaseResult[] = [
     verdict: 'WARN',
     reason: 'p99 2900 ms is close to the 3000 ms deadline',
     durationMs: 4100,
-    evidence: { latency: { samples: 50, p50Ms: 120, p99Ms: 2900, maxMs: 2950 } },
+    evidence: {
+      // A burst: alike requests, shown as one and their distribution.
+      exchanges: [120, 2950, 80, 3100, 900].map((durationMs, i) => ({
+        label: `burst callback ${i + 1} of 5`,
+        request: { method: 'GET', url: `http://127.0.0.1:8081/callback?transaction_id=T-B${i}&status=SUCCESS`, headers: { 'x-callback-token': '[REDACTED]' } },
+        response: { status: i === 3 ? 503 : 200, durationMs },
+        curl: `curl -sS -H "X-Callback-Token: $COLLECT_CALLBACK_TOKEN" 'http://127.0.0.1:8081/callback?transaction_id=T-B${i}&status=SUCCESS'`,
+      })),
+      latency: { samples: 50, p50Ms: 120, p99Ms: 2900, maxMs: 2950 },
+    },
   },
   {
     id: 'receiver.idempotence.concurrent',
@@ -87,6 +97,7 @@ export const CASES: CaseResult[] = [
     verdict: 'ERROR',
     reason: 'connect ECONNREFUSED 127.0.0.1:9000\nsecond line',
     durationMs: 30,
+    diagnoses: ['service.refused'],
     evidence: {
       exchanges: [{ request: { method: 'POST', url: 'http://127.0.0.1:9000/collect', headers: {}, body: '{"amount":"1.00"}', localAddress: '127.0.0.2' }, error: 'ECONNREFUSED' }],
     },
@@ -140,11 +151,19 @@ export function sampleReport(): RunReport {
   return {
     tool: { name: 'collect-conformance', version: '0.1.0' },
     kind: 'run',
-    target: { side: 'receiver', callbackUrl: 'http://127.0.0.1:8081/callback', callbackToken: '[REDACTED]' },
+    target: { side: 'receiver', callbackUrl: 'http://127.0.0.1:8081/callback', callbackToken: '[REDACTED]', timing: { replyDeadlineMs: 2000 } },
     startedAt: '2026-11-22T15:00:00.000Z',
     finishedAt: '2026-11-22T15:00:05.000Z',
     seed: 42,
     summary: countVerdicts(cases),
+    diagnoses: [
+      {
+        id: 'service.refused',
+        summary: `every connection to 127.0.0.1:9000 was refused: the service is likely not running there & ${HOSTILE}`,
+        cases: ['service.auth.source-ip', 'service.callback.retry-backoff'],
+        evidence: { notes: ['connect ECONNREFUSED 127.0.0.1:9000'] },
+      },
+    ],
     cases,
   };
 }

@@ -13,7 +13,7 @@ beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'cc-report-')); });
 afterEach(async () => { await rm(root, { recursive: true, force: true }); });
 
 function header(): OpenReportOptions['header'] {
-  const { summary: _s, cases: _c, finishedAt: _f, ...h } = sampleReport();
+  const { summary: _s, cases: _c, finishedAt: _f, diagnoses: _d, ...h } = sampleReport();
   return h;
 }
 
@@ -57,7 +57,7 @@ describe('ReportSession.add: a crash keeps what finished', () => {
     expect(validateReportJson(json)).toEqual([]);
     expect(XMLValidator.validate(await readFile(join(dir, 'junit.xml'), 'utf8'))).toBe(true);
     expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('receiver.token.wrong');
-    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain('<tr id="receiver.token.wrong" class="r-FAIL">');
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain('<tbody id="receiver.token.wrong" class="case r-FAIL">');
   });
   it('leaves no temporary files behind (writes are temp file + rename)', async () => {
     const dir = join(root, 'r');
@@ -78,6 +78,7 @@ describe('ReportSession.finish', () => {
     const dir = join(root, 'r');
     const session = await openReport({ dir, header: header() });
     for (const c of CASES) await session.add(c);
+    await session.setDiagnoses(sampleReport().diagnoses ?? []);
     const before = Date.now();
     const { report, files } = await session.finish();
     expect(files).toEqual(REPORT_FILES.map((f) => join(dir, f)));

@@ -4,6 +4,8 @@ import type { SetExitCode } from '../index.ts';
 import { UsageError, TargetUnreachableError } from '../errors.ts';
 import { Redactor } from '../../secrets/index.ts';
 import type { VerifyProviderOptions } from '../../contracts/index.ts';
+import { colorFor } from '../color.ts';
+import { PLAIN_CHILD_ENV, runWithPlainStdout } from '../plain-output.ts';
 
 // `collect-conformance pact verify`: verifies a user's own implementation against the pact files
 // shipped in vectors/pacts/. Pact's native core prints its own report; this command adds one
@@ -36,14 +38,14 @@ const ENV = {
 export function pactCommand(setExitCode: SetExitCode): Command {
   const verify = new Command('verify')
     .description('verify a provider against the shipped pact files (vectors/pacts/)')
-    .addOption(new Option('--side <side>', 'which provider: receiver (callback pact) or service (collect pact)').choices(['receiver', 'service']).makeOptionMandatory())
+    .addOption(new Option('--side <side>', 'which provider: receiver (the callback pact) or service (the collect pact)').choices(['receiver', 'service']).makeOptionMandatory())
     .requiredOption('--base-url <url>', 'base URL of the provider under test')
     .option('--hooks-url <url>', 'receiver: base URL of the test hooks (POST {hooks}/transactions); without it states are not seeded')
-    .option('--callback-path <path>', 'receiver: path of the callback endpoint (default /callback)')
-    .option('--client-id <n>', 'service: your client_id (default 2, the pact example)')
-    .option('--callback-url <url>', 'service: callback_url sent in collect requests (default the pact example, https://merchant.example/…)')
-    .option('--whitelisted-number <digits>', 'service: a customer number your sandbox whitelists (default 0244000001)')
-    .option('--not-whitelisted-number <digits>', 'service: a customer number your sandbox refuses (default 0244999999)')
+    .option('--callback-path <path>', 'receiver: path of the callback endpoint (default: /callback)')
+    .option('--client-id <n>', 'service: your client_id (default: 2, the pact example)')
+    .option('--callback-url <url>', 'service: callback_url sent in collect requests (default: https://merchant.example/…, as in the pact)')
+    .option('--whitelisted-number <digits>', 'service: a customer number your sandbox whitelists (default: 0244000001)')
+    .option('--not-whitelisted-number <digits>', 'service: a customer number your sandbox refuses (default: 0244999999)')
     .option('--pact-file <file>', 'verify this pact file instead of the shipped one')
     .addOption(new Option('--log-level <level>', 'Pact log level').choices(['trace', 'debug', 'info', 'warn', 'error']).default('warn'))
     .addHelpText('after', `
@@ -53,7 +55,8 @@ puts them into each request (token in place of the pact's placeholder; every col
 request re-signed over the exact bytes forwarded).`)
     .exitOverride()
     .action(async (options: VerifyCliOptions) => {
-      setExitCode(await runVerify(options));
+      const plain = !colorFor(process.stdout, process.env) && process.env[PLAIN_CHILD_ENV] === undefined;
+      setExitCode(plain ? await runWithPlainStdout(['pact', 'verify', ...argsOf(options)]) : await runVerify(options));
     });
   return new Command('pact').description('Pact contracts: verify a provider against the shipped pacts').addCommand(verify);
 }
@@ -138,6 +141,11 @@ function httpUrl(flag: string, value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag}: must be http:// or https:// (got ${JSON.stringify(value)})`);
   return value.replace(/\/+$/, '');
+}
+
+/** The options back as arguments, for the child that runs with plain output. */
+function argsOf(options: VerifyCliOptions): string[] {
+  return Object.entries(options).flatMap(([name, value]) => (value === undefined ? [] : [`--${kebab(name)}`, String(value)]));
 }
 
 function kebab(name: string): string {

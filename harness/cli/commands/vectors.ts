@@ -8,6 +8,7 @@ import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
 import { toolVersion } from '../version.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
+import { colorFor } from '../color.ts';
 import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor } from '../../results/index.ts';
 import { onlyMatcher } from '../only.ts';
@@ -38,9 +39,7 @@ passes when it matches the suite's position or is refused, and is WARN when it f
 labelled alternative (named in the reason) or none.
 
 With --signer only the signature vectors run (the protocol covers signing); without it the
-callback-url and callback-query vectors also run against the built-in composer and parser.
-
-Exit status: 0 no FAIL or ERROR, 1 at least one, 2 bad usage.`;
+callback-url and callback-query vectors also run against the built-in composer and parser.`;
 
 interface VectorsOptions {
   signer?: string;
@@ -53,11 +52,11 @@ interface VectorsOptions {
 export function vectorsCommand(setExitCode: SetExitCode): Command {
   return new Command('vectors')
     .description('run the golden vectors against the built-in signer or an external one (--signer)')
-    .option('--signer <CMD>', 'signer command, run with sh -c and driven over the line protocol below')
-    .option('--report-dir <DIR>', 'where to write report.json, junit.xml, report.md, index.html', 'reports/latest')
-    .option('--only <PATTERN>', 'run only case ids matching this glob (* any run, ? one character; comma-separated list)')
-    .option('--vectors-dir <DIR>', 'read the vector files from this folder instead of the package\'s vectors/')
-    .addOption(new Option('--timeout <MS>', 'time limit per vector for --signer, in milliseconds').default('5000'))
+    .option('--signer <cmd>', 'signer command, run with sh -c and driven over the line protocol below')
+    .option('--report-dir <dir>', 'where the reports go (report.json, junit.xml, report.md, index.html)', 'reports/latest')
+    .option('--only <pattern>', 'run only the case ids matching these globs (comma-separated; * any run, ? one character)')
+    .option('--vectors-dir <dir>', 'read the vector files from this folder instead of the package\'s vectors/')
+    .addOption(new Option('--timeout <ms>', 'time limit per vector for --signer, in milliseconds').default('5000'))
     .addHelpText('after', PROTOCOL_HELP)
     .action(async (options: VectorsOptions) => {
       setExitCode(await runVectorsCommand(options));
@@ -103,7 +102,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     dir: resolve(options.reportDir),
     header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'vectors', target, startedAt: new Date().toISOString(), seed: 0 },
   });
-  const color = process.stdout.isTTY === true;
+  const color = colorFor(process.stdout, process.env);
   process.stdout.write(`${planned} vectors against ${signer instanceof ExternalSigner ? `signer \`${signer.description}\`` : 'the built-in signer'}\n`);
 
   // A signer runs in its own process group: make sure it does not outlive an interrupted run.
