@@ -15,3 +15,4 @@ export {
   type CollectClientOptions, type CollectAnswer, type SourceRoute, type SourceName,
 } from './client.ts';
 export { ClientError, type ClientErrorCode } from './errors.ts';
+export { readCapped, truncationNote, ANSWER_READ_LIMIT, type CappedBody } from './read.ts';

@@ -23,7 +23,8 @@ export function serviceCase(spec: ServiceCaseSpec): ServiceCase {
  * DESIGN.md "rejected": not 2xx, or 2xx with a body that says so (`success: false`, a non-null
  * `error_code`, or the target's `rejection` rules), and no callback for it within
  * timing.callbackTimeoutMs. `noAnswerRejects`: a source the service does not whitelist may be
- * dropped at the network (refused, reset), which is a rejection too.
+ * dropped at the network (refused, reset), which is a rejection too; the caller has checked
+ * that the service does answer the whitelisted source (the control).
  */
 export async function expectRejected(
   s: ServiceSession, answer: CollectAnswer, tag: string, what: string, options: { noAnswerRejects?: boolean } = {},

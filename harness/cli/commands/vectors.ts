@@ -10,10 +10,10 @@ import { toolVersion } from '../version.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
 import { openReportDir } from '../report-dir.ts';
-import { exitCodeFor } from '../../results/index.ts';
+import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { onlyMatcher } from '../only.ts';
 import {
-  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId,
+  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner,
   type Signer, type VectorFileName,
 } from '../../vectors/index.ts';
 
@@ -111,8 +111,9 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  let results: CaseResult[] = [];
   try {
-    await runVectors({
+    results = await runVectors({
       signer,
       files,
       include,
@@ -127,6 +128,9 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
   }
+  // The signer's deviations, once each: the report's diagnoses, which formatSummary prints as the
+  // "Shared causes" before the summary line, as every report format does.
+  if (files.includes('signature')) await report.setDiagnoses(summariseSigner(results));
   const { report: finished, files: written } = await report.finish();
   process.stdout.write(`${formatSummary(finished, written, { color })}\n`);
   return exitCodeFor(finished.cases);
