@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { signBody, SUITE_PROFILE } from '../../harness/signing/index.ts';
-import { REJECTIONS } from '../../harness/simulator/index.ts';
+import { MAX_TRANSACTIONS, REJECTIONS, TransactionStore } from '../../harness/simulator/index.ts';
 import {
   CLIENT, OK_NUMBER, TOKEN, collect, collectFields, post, withSimulator, newId,
 } from './helpers.ts';
@@ -345,5 +345,20 @@ describe('serving the API over https (config.tls)', () => {
       await agent.close();
       await sim.close();
     }
+  });
+});
+
+describe('the store is bounded (README "Limits")', () => {
+  const tx = (id: string) => ({
+    internalId: id, clientId: 2, transactionId: id, amount: '1.00', customerNumber: '0244000001',
+    callbackUrl: CB, status: 'PENDING' as const, message: '', createdAt: 0,
+  });
+  it('beyond its limit the oldest transaction is forgotten (its id usable again), the newest kept', () => {
+    const store = new TransactionStore(2);
+    for (const id of ['a', 'b', 'c']) expect(store.insert(tx(id))).toBe(true);
+    expect([store.size, store.get(2, 'a'), store.get(2, 'c')?.transactionId]).toEqual([2, undefined, 'c']);
+    expect(store.insert(tx('c'))).toBe(false);
+    expect(store.insert(tx('a'))).toBe(true);
+    expect(MAX_TRANSACTIONS).toBe(100_000);
   });
 });
