@@ -8,7 +8,7 @@ import { Redactor } from '../secrets/index.ts';
 import { curlCommand, type CurlSecret } from './curl.ts';
 import { ClientError } from './errors.ts';
 import { readCapped, truncationNote } from './read.ts';
-import { judgeAnswer, parseJsonOrUndefined, type Judgement } from './judge.ts';
+import { judgeAnswerWhy, parseJsonOrUndefined, type Judgement, type RejectionRule } from './judge.ts';
 import { prepareCollect, type CollectCredentials, type CollectInput, type PreparedCollect } from './prepare.ts';
 
 export type SourceRoute = { localAddress: string } | { proxy: string };
@@ -25,12 +25,16 @@ export interface CollectClientOptions extends CollectCredentials {
   timeoutMs?: number;
   /** Environment variable names shown in curl lines instead of the secrets. */
   env?: { clientKey?: string; secretKey?: string };
+  /** How a 2xx body says "rejected" (target key `rejection`); default DEFAULT_REJECTION. */
+  rejection?: readonly RejectionRule[];
 }
 
 export interface CollectAnswer {
   prepared: PreparedCollect;
   exchange: Exchange;
   judgement: Judgement;
+  /** For a rejection candidate, what made it one as observed (`HTTP 403`, `HTTP 200 with error_code 410`). */
+  rejectedBecause?: string;
   status?: number;
   bodyText?: string;
   json?: unknown;
@@ -160,11 +164,13 @@ export class CollectClient {
         ...(truncated ? { bodyTruncated: true } : {}),
         durationMs,
       };
+      const judged = judgeAnswerWhy(response.statusCode, bodyText, this.options.rejection);
       return {
         prepared, exchange, sentAt, bodyText,
         status: response.statusCode,
         json: parseJsonOrUndefined(bodyText),
-        judgement: judgeAnswer(response.statusCode, bodyText),
+        judgement: judged.judgement,
+        ...(judged.because ? { rejectedBecause: judged.because } : {}),
       };
     } catch (error) {
       if (error instanceof ClientError) throw error;

@@ -2,7 +2,7 @@
 // duplicates (in sequence, concurrent, after the outcome) are answered 2xx and change nothing.
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { ConformanceCase } from '../model.ts';
-import { describeReading, expectAppliedOnce, FAILED_MESSAGE, isSuccess, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
+import { answerText, describeReading, expectAppliedOnce, FAILED_MESSAGE, isSuccess, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
 
 /** Ten at once: enough for a check-then-set race to show on loopback. */
 export const CONCURRENT_DUPLICATES = 10;
@@ -55,7 +55,7 @@ export const IDEMPOTENCE_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       await probe.settledReading(id, true);
       const later = await probe.callback({ transaction_id: id, status: 'FAILED', message: FAILED_MESSAGE }, { label: 'callback FAILED, after SUCCESS' });
       const problems: string[] = [];
-      if (!isSuccess(first.answer.status)) problems.push(`the SUCCESS callback was answered ${first.answer.status}, expected 2xx`);
+      if (!isSuccess(first.answer.status)) problems.push(`the SUCCESS callback was answered ${answerText(first.answer)}, expected 2xx`);
       // The record is no longer pending: the receiver takes no action. Its answer to the
       // late FAILED is not fixed by §6; a 5xx would only make the service retry.
       if (later.answer.status >= 500) problems.push(`the late FAILED callback was answered ${later.answer.status}: a 5xx makes the service retry a callback that can never apply`);

@@ -73,7 +73,7 @@ export const AUTH_CASES: readonly ServiceCase[] = [
     needs: [],
     async check(s) {
       const answer = await s.sendAnswered({ fields: s.fields() }, { label: 'correctly signed' });
-      return expectAccepted(s, answer, 'a correctly signed request', 'check the credentials, the source address and the customer number of the target file');
+      return expectAccepted(s, answer, 'a correctly signed request', 'likely causes: the credentials, the source address or the customer number of the target file');
     },
   }),
   rejectionCase('missing-header', 'a request without Authorization header is rejected', '§5.2',
