@@ -69,7 +69,7 @@ svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.quiet{fill:#57606a
 .filter{display:block;margin:1rem 0 .2rem;color:#57606a}
 body:has(#hide-pass:checked) .r-PASS,body:has(#hide-pass:checked) .all-pass{display:none}
 a{color:#0969da}
-[id^="ev-"]{scroll-margin-top:16rem}
+tbody.case{position:relative}.anchor{position:absolute;top:0;left:0;scroll-margin-top:1rem}
 `;
 
 function badge(v: Verdict, n: number): string {
@@ -175,7 +175,10 @@ const caseBody = perCase((c: CaseResult, ctx: CaseContext): string => {
     detail += `<div class="waiver">${WAIVER_NOTE[waiver ?? 'waived']}: ${htmlEscape(c.waiver.reason)}${c.waiver.expires ? ` (expires ${htmlEscape(c.waiver.expires)})` : ''}</div>`;
   }
   if (c.verdict !== 'PASS') detail += `<div class="reason">${htmlEscape(c.reason ?? '')}</div>`;
-  for (const cause of ctx.causes) detail += `<div class="cause">shared cause <a href="#diagnosis-${cause.n}">${cause.n}</a>: ${htmlEscape(cause.summary)}</div>`;
+  // The cause in full is at the top of the page; here its start, enough to recognise it.
+  for (const cause of ctx.causes) {
+    detail += `<div class="cause" title="${htmlEscape(cause.summary)}">shared cause <a href="#diagnosis-${cause.n}">${cause.n}</a>: ${htmlEscape(clip(cause.summary, 120))}</div>`;
+  }
   const main = `<tr class="main"><td>${verdict}</td><td class="id"><code>${htmlEscape(c.id)}</code></td><td>${c.level}</td><td class="spec">${htmlEscape(c.specRef)}</td><td>${detail}</td><td class="num">${htmlEscape(formatMs(c.durationMs))} ms</td></tr>`;
   // Below the row, across the whole table: the chart, then the evidence, folded. A failure's
   // evidence is one click away; a passing case's is there too, for whoever wants to see what
@@ -183,8 +186,9 @@ const caseBody = perCase((c: CaseResult, ctx: CaseContext): string => {
   const sections = evidenceSections(c.evidence, ctx.slowMs === undefined ? {} : { slowMs: ctx.slowMs });
   let more = measurements(c);
   if (sections.length > 0) {
-    // The id is inside the fold: a link to it makes the browser unfold it (ancestor details revealing).
-    more += `<details${c.verdict === 'PASS' ? ' class="pass"' : ''}><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n<div id="ev-${htmlEscape(c.id)}">\n${sectionsHtml(sections)}\n</div></details>`;
+    // The link target is inside the fold, so following a link to it unfolds it (ancestor details
+    // revealing); placed at the top of the case (CSS), so the case's own row is in sight too.
+    more += `<details${c.verdict === 'PASS' ? ' class="pass"' : ''}><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n<span class="anchor" id="ev-${htmlEscape(c.id)}"></span>\n${sectionsHtml(sections)}\n</details>`;
   }
   const rows = more ? `${main}<tr class="more"><td colspan="6">${more}</td></tr>` : main.replace('<tr class="main">', '<tr class="main only">');
   return `<tbody id="${htmlEscape(c.id)}" class="case r-${c.verdict}">${rows}</tbody>`;
@@ -226,6 +230,11 @@ function diagnosisList(report: RunReport): string {
 
 function oneLine(text: string): string {
   return String(text).replace(/\s+/g, ' ').trim();
+}
+
+function clip(text: string, limit: number): string {
+  const flat = oneLine(text);
+  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
 }
 
 export function renderHtml(report: RunReport): string {
