@@ -2,6 +2,7 @@
 // later by the runner, token variants described rather than shown) with a curl line.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Evidence, Exchange } from '../results/index.ts';
+import { readCapped, truncationNote } from '../client/index.ts';
 import { REDACTED, Redactor } from '../secrets/index.ts';
 
 /** One header line. `shown` replaces the value in evidence; `shell` is its curl word. */
@@ -26,8 +27,10 @@ export interface HttpCall {
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string | string[]>;
+  /** At most ANSWER_READ_LIMIT bytes of it. */
   body: string;
-  /** From sending to the answer's headers. */
+  bodyTruncated: boolean;
+  /** From sending to the last byte of the answer (a reply is not given until it is complete). */
   durationMs: number;
 }
 
@@ -45,7 +48,6 @@ export class CaseError extends Error {
 }
 
 const BODY_EXCERPT_CHARS = 500;
-const BODY_READ_LIMIT = 64 * 1024;
 export const TOKEN_HEADER = 'X-Callback-Token';
 
 export function shellQuote(text: string): string {
@@ -126,19 +128,23 @@ export class HttpClient {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      // The request's signal (time limit included) still runs while the body is read, so a
+      // reply that drips in is cut at the limit like one that never starts.
+      const { text: body, truncated } = await readCapped(answer.body);
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
-      const body = await readLimited(answer.body);
       const headers: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined) headers[k] = v;
       const echo = new Redactor(hidden);
+      const excerpt = echo.text(body).slice(0, BODY_EXCERPT_CHARS);
       exchange.response = {
         status: answer.statusCode,
         headers: echo.value(headers),
         // Redacted whole before cutting, so no secret is left half-shown at the cut.
-        bodyExcerpt: echo.text(body).slice(0, BODY_EXCERPT_CHARS),
+        bodyExcerpt: truncated ? `${excerpt} ${truncationNote()}` : excerpt,
+        ...(truncated ? { bodyTruncated: true } : {}),
         durationMs,
       };
-      return { ok: true, exchange, answer: { status: answer.statusCode, headers, body, durationMs } };
+      return { ok: true, exchange, answer: { status: answer.statusCode, headers, body, bodyTruncated: truncated, durationMs } };
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
       const timedOut = timeout.aborted;
@@ -151,20 +157,6 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.dispatcher.destroy();
   }
-}
-
-async function readLimited(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= BODY_READ_LIMIT) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A transport failure in words: reset, refused, garbage instead of HTTP. */

@@ -30,13 +30,22 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
   now?: () => Date;
 }
 
-/** Time limits that follow the target file's timing. */
+/** The shortest per-request limit: a loopback round trip on a loaded machine, not a target's promise. */
+export const MIN_REQUEST_TIMEOUT_MS = 1000;
+
+/**
+ * Time limits that follow the target file's timing, with only a small floor, so a target that
+ * hangs costs about its own timings per request (a hung service with 1 s timings used to cost
+ * a 10 s floor per request, a receiver 5 s).
+ */
 export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: number; caseTimeoutMs: number } {
   if (target.side === 'receiver') {
-    const perRequestTimeoutMs = Math.max(5000, 2 * target.timing.replyDeadlineMs);
-    return { perRequestTimeoutMs, caseTimeoutMs: Math.max(60_000, 6 * perRequestTimeoutMs) };
+    // Twice the deadline: a late reply is measured (and judged late), not cut off at the deadline.
+    const perRequestTimeoutMs = Math.max(MIN_REQUEST_TIMEOUT_MS, 2 * target.timing.replyDeadlineMs);
+    return { perRequestTimeoutMs, caseTimeoutMs: Math.max(10_000, 6 * perRequestTimeoutMs) };
   }
-  const perRequestTimeoutMs = 10_000;
+  // A collect answer has no deadline of its own; the callback timeout is the service's pace.
+  const perRequestTimeoutMs = Math.min(10_000, Math.max(MIN_REQUEST_TIMEOUT_MS, target.timing.callbackTimeoutMs));
   return {
     perRequestTimeoutMs,
     caseTimeoutMs: target.timing.callbackTimeoutMs + target.timing.retryWindowMs + 3 * perRequestTimeoutMs,

@@ -8,6 +8,7 @@ import { vectorsCommand } from './commands/vectors.ts';
 import { signCommand } from './commands/sign.ts';
 import { pactCommand } from './commands/pact.ts';
 import { toolVersion } from './version.ts';
+import { EXIT_STATUS_HELP, styleHelp } from './help.ts';
 import { terminalText } from '../report/index.ts';
 
 /** Every subcommand builder receives this to report its exit status. */
@@ -19,13 +20,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     exitCode = code;
   };
   const program = new Command('collect-conformance')
-    .description('Conformance and contract tests for the collection API (signed collect requests, outcome callbacks)')
-    .version(toolVersion())
+    .description('conformance and contract tests for the collection API (signed collect requests, outcome callbacks)')
+    .version(toolVersion(), '-V, --version', 'Print the version')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .addHelpText('after', EXIT_STATUS_HELP);
   for (const build of [runCommand, simulateCommand, receiverCommand, vectorsCommand, signCommand, pactCommand]) {
     program.addCommand(build(setExitCode).exitOverride());
   }
+  // One help style for all (harness/cli/help.ts), applied here so that no command drifts.
+  styleHelp(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -7,7 +7,8 @@ import type { Exchange } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { curlCommand, type CurlSecret } from './curl.ts';
 import { ClientError } from './errors.ts';
-import { judgeAnswer, parseJsonOrUndefined, type Judgement } from './judge.ts';
+import { readCapped, truncationNote } from './read.ts';
+import { judgeAnswerWhy, parseJsonOrUndefined, type Judgement, type RejectionRule } from './judge.ts';
 import { prepareCollect, type CollectCredentials, type CollectInput, type PreparedCollect } from './prepare.ts';
 
 export type SourceRoute = { localAddress: string } | { proxy: string };
@@ -24,12 +25,16 @@ export interface CollectClientOptions extends CollectCredentials {
   timeoutMs?: number;
   /** Environment variable names shown in curl lines instead of the secrets. */
   env?: { clientKey?: string; secretKey?: string };
+  /** How a 2xx body says "rejected" (target key `rejection`); default DEFAULT_REJECTION. */
+  rejection?: readonly RejectionRule[];
 }
 
 export interface CollectAnswer {
   prepared: PreparedCollect;
   exchange: Exchange;
   judgement: Judgement;
+  /** For a rejection candidate, what made it one as observed (`HTTP 403`, `HTTP 200 with error_code 410`). */
+  rejectedBecause?: string;
   status?: number;
   bodyText?: string;
   json?: unknown;
@@ -44,6 +49,7 @@ export interface CollectAnswer {
 }
 
 const BODY_EXCERPT = 2000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 export const COLLECT_PATH = '/api/v1.0/collect/';
 
 export function collectUrl(baseUrl: string): string {
@@ -87,7 +93,7 @@ export class CollectClient {
     const existing = this.dispatchers.get(source);
     if (existing) return existing;
     const route = this.route(source);
-    const timeout = this.options.timeoutMs ?? 10_000;
+    const timeout = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const connect = { ...(this.options.caCert ? { ca: this.options.caCert } : {}), timeout };
     let made: Dispatcher;
     if (route && 'proxy' in route) {
@@ -136,32 +142,42 @@ export class CollectClient {
       }, this.curlSecrets)),
     };
     const sentAt = performance.now();
+    // One limit for the whole exchange, body included: undici's own timeouts are idle times, so
+    // an answer that drips one byte a second would never end.
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const limit = AbortSignal.timeout(timeoutMs);
     try {
       const response = await request(this.url, {
         method: 'POST',
         headers,
         body: Buffer.from(prepared.sentBody, 'utf8'),
         dispatcher: this.dispatcher(source),
-        ...(opts.signal ? { signal: opts.signal } : {}),
+        signal: opts.signal ? AbortSignal.any([opts.signal, limit]) : limit,
       });
-      const bodyText = await response.body.text();
+      const { text: bodyText, truncated } = await readCapped(response.body);
       const durationMs = Math.round(performance.now() - sentAt);
+      const excerpt = this.redactor.text(bodyText).slice(0, BODY_EXCERPT);
       exchange.response = {
         status: response.statusCode,
         headers: this.redactor.value(flattenHeaders(response.headers)),
-        bodyExcerpt: this.redactor.text(bodyText.slice(0, BODY_EXCERPT)),
+        bodyExcerpt: truncated ? `${excerpt} ${truncationNote()}` : excerpt,
+        ...(truncated ? { bodyTruncated: true } : {}),
         durationMs,
       };
+      const judged = judgeAnswerWhy(response.statusCode, bodyText, this.options.rejection);
       return {
         prepared, exchange, sentAt, bodyText,
         status: response.statusCode,
         json: parseJsonOrUndefined(bodyText),
-        judgement: judgeAnswer(response.statusCode, bodyText),
+        judgement: judged.judgement,
+        ...(judged.because ? { rejectedBecause: judged.because } : {}),
       };
     } catch (error) {
       if (error instanceof ClientError) throw error;
       const err = error as { code?: string; message?: string };
-      exchange.error = this.redactor.text(`${err.code ?? 'ERROR'}: ${err.message ?? String(error)}`);
+      exchange.error = limit.aborted
+        ? `no complete answer within ${timeoutMs} ms`
+        : this.redactor.text(`${err.code ?? 'ERROR'}: ${err.message ?? String(error)}`);
       const routeError = route ? routeFailure(route, error) : undefined;
       return { prepared, exchange, sentAt, judgement: 'no-answer', ...(routeError ? { routeError: this.redactor.text(routeError) } : {}) };
     }

@@ -4,7 +4,10 @@ export {
   type CollectFields, type CollectFieldName, type BodyMembers,
 } from './body.ts';
 export { describeTamper, tamperMembers, wrongSecretFor, type Tamper } from './tamper.ts';
-export { judgeAnswer, saysSuccessFalse, parseJsonOrUndefined, type Judgement } from './judge.ts';
+export {
+  judgeAnswer, judgeAnswerWhy, saysSuccessFalse, parseJsonOrUndefined, atPointer, DEFAULT_REJECTION,
+  type Judgement, type RejectionRule, type AnswerJudgement,
+} from './judge.ts';
 export { curlCommand, shellWord, type CurlRequest, type CurlSecret } from './curl.ts';
 export { prepareCollect, WRONG_CLIENT_KEY, type CollectInput, type CollectCredentials, type PreparedCollect } from './prepare.ts';
 export {
@@ -12,3 +15,4 @@ export {
   type CollectClientOptions, type CollectAnswer, type SourceRoute, type SourceName,
 } from './client.ts';
 export { ClientError, type ClientErrorCode } from './errors.ts';
+export { readCapped, truncationNote, ANSWER_READ_LIMIT, type CappedBody } from './read.ts';

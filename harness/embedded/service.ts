@@ -18,6 +18,8 @@ export interface EmbeddedServiceOptions {
   timing?: Partial<ResolvedServiceTarget['timing']>;
   /** Simulator log lines (default: dropped, the run prints its own progress). */
   log?: (line: string) => void;
+  /** How the service answers refusals (a correct choice either way; default `http-status`). */
+  rejectionStyle?: SimulatorConfig['rejectionStyle'];
 }
 
 export interface EmbeddedService {
@@ -66,6 +68,7 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions = {})
     callbackCa: [tls.caCert],
     ...(https ? { tls: { key: tls.key, cert: tls.cert } } : {}),
     faults: options.faults ?? [],
+    ...(options.rejectionStyle ? { rejectionStyle: options.rejectionStyle } : {}),
   };
   const simulator = await startSimulator(config, { host: '127.0.0.1', port: 0 }, options.log ? { log: options.log } : {});
   const target: ResolvedServiceTarget = {

@@ -1,13 +1,15 @@
 // The test hooks of DESIGN.md, so that a conformance run can see what the receiver *did*.
 //
 //   POST {hooks}/transactions  {"transaction_id": "…", "amount": "10.00"}
-//     201 the pending record · 400 bad body · 409 id already held · 413 body over 64 KiB
+//     201 the pending record · 400 bad body (or id over 1024 characters) · 409 id already held ·
+//     413 body over 64 KiB. At most 100,000 records: beyond that the oldest is forgotten.
 //   GET  {hooks}/transactions/{percent-encoded id}
 //     200 {"transaction_id", "state", "actions"} · 404 unknown id · 400 malformed %-encoding
 //   other methods: 405 with Allow.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverContext } from './context.ts';
 import { errorBody, readBody, sendJson } from './http.ts';
+import { MAX_ID_LENGTH } from './store.ts';
 
 export const HOOKS_BODY_LIMIT = 64 * 1024;
 
@@ -22,6 +24,7 @@ function checkSeedBody(value: unknown): SeedBody | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'body must be a JSON object';
   const body = value as Record<string, unknown>;
   if (typeof body.transaction_id !== 'string' || body.transaction_id === '') return 'transaction_id must be a non-empty string';
+  if (body.transaction_id.length > MAX_ID_LENGTH) return `transaction_id must be at most ${MAX_ID_LENGTH} characters`;
   if (typeof body.amount !== 'string') return 'amount must be a string (e.g. "10.00")';
   return { transaction_id: body.transaction_id, amount: body.amount };
 }

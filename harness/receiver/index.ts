@@ -17,3 +17,4 @@ export {
   formatLogLine as formatReceiverLogLine, type LogSink as ReceiverLogSink, type RequestLogEntry as ReceiverLogEntry,
 } from './log.ts';
 export type { TransactionRecord as ReceiverRecord, TransactionState as ReceiverRecordState } from './store.ts';
+export { TransactionStore as ReceiverStore, MAX_RECORDS, MAX_ID_LENGTH } from './store.ts';

@@ -18,15 +18,32 @@ export type ApplyResult =
   | { kind: 'duplicate'; record: TransactionRecord }
   | { kind: 'unknown' };
 
+/** The most records held; beyond it the oldest is forgotten (a long-running receiver stays bounded). */
+export const MAX_RECORDS = 100_000;
+/** The longest transaction_id the hooks seed (characters). */
+export const MAX_ID_LENGTH = 1024;
+
 export class TransactionStore {
   private readonly records = new Map<string, TransactionRecord>();
+
+  constructor(private readonly maxRecords = MAX_RECORDS) {}
 
   /** A new pending record, or undefined when the id is already held. */
   seed(transactionId: string, amount: string): TransactionRecord | undefined {
     if (this.records.has(transactionId)) return undefined;
     const record: TransactionRecord = { transaction_id: transactionId, amount, state: 'pending', actions: 0 };
-    this.records.set(transactionId, record);
+    this.add(record);
     return record;
+  }
+
+  /** Map order is insertion order: the first key is the oldest record. */
+  private add(record: TransactionRecord): void {
+    while (this.records.size >= this.maxRecords) {
+      const oldest = this.records.keys().next();
+      if (oldest.done) break;
+      this.records.delete(oldest.value);
+    }
+    this.records.set(record.transaction_id, record);
   }
 
   get(transactionId: string): TransactionRecord | undefined {
@@ -87,7 +104,8 @@ export class TransactionStore {
   /** Fault `unknown-id-created`: a record that was never seeded, outcome applied. */
   createApplied(transactionId: string, state: string): TransactionRecord {
     const record: TransactionRecord = { transaction_id: transactionId, amount: '', state, actions: 1 };
-    this.records.set(transactionId, record);
+    this.records.delete(transactionId);
+    this.add(record);
     return record;
   }
 }

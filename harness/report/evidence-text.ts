@@ -50,7 +50,7 @@ export function evidenceSections(evidence: Evidence | undefined, options: Eviden
     const name = x.label ? `request ${i + 1}: ${x.label}` : `request ${i + 1}`;
     out.push({ kind: 'exchange', title: name, text: exchangeText(x) });
     if (x.curl) out.push({ kind: 'curl', title: `${name} (curl)`, text: x.curl });
-    if (run.length > 1) out.push({ kind: 'alike', title: `requests ${i + 1}–${end}: ${run.length} like request ${i + 1}`, text: alikeText(run, options) });
+    if (run.length > 1) out.push({ kind: 'alike', title: `requests ${i + 1}–${end}: alike, request ${i + 1} shown above`, text: alikeText(run, options) });
     i += run.length;
   }
   const deliveries = list(evidence.deliveries);

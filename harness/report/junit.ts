@@ -9,7 +9,7 @@
 import type { CaseResult, RunReport } from '../results/index.ts';
 import { evidenceSections, evidenceText, type EvidenceOptions } from './evidence-text.ts';
 import { isWaived } from './group.ts';
-import { diagnosesFor, outline, replyDeadlineOf } from './outline.ts';
+import { diagnosesFor, outline, replyDeadlineFor } from './outline.ts';
 import { perCase } from './memo.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
@@ -105,12 +105,14 @@ function junitTimestamp(iso: string): string {
 export function renderJunit(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(`<testsuites${attrs({ name: `collect-conformance ${report.kind}`, ...counted(countsOf(report.cases)) })}>`);
-  const slowMs = replyDeadlineOf(report);
-  const evidence: EvidenceOptions = slowMs === undefined ? {} : { slowMs };
   // Suites by side, then case group (service.auth, …, receiver.token, …), as every report orders them.
   for (const { group, cases } of outline(report.cases).flatMap((s) => s.groups)) {
     lines.push(`  <testsuite${attrs({ name: group, ...counted(countsOf(cases)), timestamp: junitTimestamp(report.startedAt) })}>`);
-    for (const c of cases) lines.push(testcase(c, { group, evidence, causes: diagnosesFor(report, c).map((d) => d.summary) }));
+    for (const c of cases) {
+      const slowMs = replyDeadlineFor(report, c);
+      const evidence: EvidenceOptions = slowMs === undefined ? {} : { slowMs };
+      lines.push(testcase(c, { group, evidence, causes: diagnosesFor(report, c).map((d) => d.summary) }));
+    }
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>');

@@ -8,7 +8,7 @@ import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { evidenceSections, latencyText, type EvidenceOptions } from './evidence-text.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
-import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineOf } from './outline.ts';
+import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineFor } from './outline.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -59,14 +59,22 @@ const finding = perCase((c: CaseResult, ctx: FindingContext): string => {
 // are the ones that could start markup, a link, HTML or an entity.
 const MARKUP = /[\\`*_[\]<>&#|~!]/g;
 
-/** A table cell: markup escaped (a `|` stays inside its cell), line breaks as spaces. */
+// Reasons and causes quote names as `code` (`locale-order`): such a span is kept, since
+// nothing inside a code span is markup; everything else is escaped.
+const CODE_SPAN = /(`[^`\r\n]+`)/;
+
+function escapeOutsideCode(text: string): string {
+  return printable(text).split(CODE_SPAN).map((part, i) => (i % 2 === 1 ? part : part.replace(MARKUP, '\\$&'))).join('');
+}
+
+/** A table cell: markup escaped (a `|` stays inside its cell, also in a code span), line breaks as spaces. */
 export function mdCell(text: string): string {
-  return printable(text).replace(MARKUP, '\\$&').replace(/\s*(\r\n|\r|\n)\s*/g, ' ');
+  return escapeOutsideCode(String(text).replace(/\s*(\r\n|\r|\n)\s*/g, ' ')).replace(/(?<!\\)\|/g, '\\|');
 }
 
 /** Running text outside tables: markup escaped, so it reads as the text it is. */
 export function mdText(text: string): string {
-  return printable(text).replace(MARKUP, '\\$&');
+  return escapeOutsideCode(text);
 }
 
 /** An inline code span whose fence is longer than any backtick run inside (ids, commands). */
@@ -185,10 +193,10 @@ export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDG
   const numberOf = new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1]));
   const failed = failures(report);
   const sides = outline(report.cases);
-  const options: EvidenceOptions = (() => {
-    const slowMs = replyDeadlineOf(report);
+  const evidenceOf = (c: CaseResult): EvidenceOptions => {
+    const slowMs = replyDeadlineFor(report, c);
     return slowMs === undefined ? {} : { slowMs };
-  })();
+  };
 
   b.add(head(report));
   const diagnoses = diagnosesBlock(report);
@@ -206,7 +214,7 @@ export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDG
 
   if (failed.length > 0) {
     b.add('## Evidence of the failures\n');
-    b.addAll(failed.map((c) => finding(c, { evidence: options, causes: causeNumbers(report, numberOf, c) })), (n) => `_The evidence of ${n} more ${n === 1 ? 'failure is' : 'failures is'} left out to keep this file under ${budget} characters: see index.html or report.json._\n`);
+    b.addAll(failed.map((c) => finding(c, { evidence: evidenceOf(c), causes: causeNumbers(report, numberOf, c) })), (n) => `_The evidence of ${n} more ${n === 1 ? 'failure is' : 'failures is'} left out to keep this file under ${budget} characters: see index.html or report.json._\n`);
   }
 
   const tables = sides.flatMap((s) => s.groups.map((g) =>

@@ -101,10 +101,18 @@ export function hasSeed(report: Pick<RunReport, 'kind'>): boolean {
   return report.kind !== 'vectors';
 }
 
-/** The reply deadline a receiver target sets (DESIGN.md default 3000 ms), for "took longer than" counts. */
-export function replyDeadlineOf(report: Pick<RunReport, 'target'>): number | undefined {
-  const t = report.target as { side?: unknown; timing?: { replyDeadlineMs?: unknown } } | undefined;
-  if (!t || t.side !== 'receiver') return undefined;
-  const ms = t.timing?.replyDeadlineMs;
+/**
+ * The reply deadline that applies to a receiver case (the target's `timing.replyDeadlineMs`,
+ * DESIGN.md's default 3000 ms), for "took longer than" counts; none for other sides' cases. A
+ * run of both sides names its targets under `targets`.
+ */
+export function replyDeadlineFor(report: Pick<RunReport, 'target'>, c: Pick<CaseResult, 'id'>): number | undefined {
+  if (sideOf(c.id) !== 'receiver') return undefined;
+  type Shown = { side?: unknown; timing?: { replyDeadlineMs?: unknown }; targets?: unknown };
+  const top = report.target as Shown | undefined;
+  const candidates: Shown[] = [top ?? {}, ...(Array.isArray(top?.targets) ? (top.targets as Shown[]) : [])];
+  const receiver = candidates.find((t) => t && t.side === 'receiver');
+  if (!receiver) return undefined;
+  const ms = receiver.timing?.replyDeadlineMs;
   return typeof ms === 'number' && Number.isFinite(ms) ? ms : 3000;
 }

@@ -25,6 +25,9 @@ export interface Exchange {
     headers?: Record<string, string | string[]>;
     /** The first bytes of the body. */
     bodyExcerpt?: string;
+    /** The body went on past the harness's read limit (64 KiB): the rest was not read. */
+    bodyTruncated?: boolean;
+    /** From sending to the last byte of the answer read. */
     durationMs: number;
   };
   /** Set when no response came: time-out, reset, refused. */

@@ -2,6 +2,11 @@
 // (simulator, receiver checks, vectors, CLI) calls this one.
 import { readRawJsonObject, type RawMember, type RawValue } from './raw-json.ts';
 import { SUITE_PROFILE, type CanonicalProfile } from './profile.ts';
+import { SigningError } from './errors.ts';
+import {
+  httpBuildQueryPairs, jsNumber, phpArrayKey, phpFloat, phpKeyCompare, phpNumber, phpUrlencode,
+  pythonFloat, pythonJsonDumps, pythonNumber, pythonRepr, rubyFloat, rubyInspect, rubyNumber,
+} from './printers.ts';
 
 export type Pair = readonly [key: string, value: string];
 
@@ -23,23 +28,81 @@ export function canonicalMessage(rawBody: string, profile: CanonicalProfile = SU
 }
 
 export function pairsOfMembers(members: readonly RawMember[], profile: CanonicalProfile): Pair[] {
-  const chosen = profile.keyOrder === 'body'
-    ? dedupeInBodyOrder(members, profile.duplicateKeys)
-    : collapseDuplicates(sortByKey(members.slice(), profile.keyOrder), profile.duplicateKeys);
+  let chosen: readonly RawMember[] = members;
+  if (profile.protoKey === 'drop') chosen = chosen.filter((m) => m.key !== '__proto__');
+  if (profile.keyPaths === 'dotted') chosen = asDottedPaths(dedupeInBodyOrder(chosen, 'last'));
+  if (profile.keyOrder === 'php-renumbered') chosen = renumberIntegerKeys(dedupeInBodyOrder(chosen, 'last'));
+  chosen = profile.keyOrder === 'body'
+    ? dedupeInBodyOrder(chosen, profile.duplicateKeys)
+    : collapseDuplicates(sortByKey(chosen.slice(), profile.keyOrder), profile.duplicateKeys);
+  const pairs = profile.query === 'none' ? renderPairs(chosen, profile) : httpBuildQuery(chosen, profile.query);
+  if (profile.nonAscii === 'refuse') refuseNonAscii(pairs);
+  return pairs;
+}
+
+function renderPairs(chosen: readonly RawMember[], profile: CanonicalProfile): Pair[] {
   const pairs: Pair[] = [];
-  let flattened = false;
   for (const { key, value } of chosen) {
     if (value.kind === 'null' && profile.nulls === 'omit') continue;
     if (value.kind === 'string' && value.value === '' && profile.emptyStrings === 'drop') continue;
-    if ((value.kind === 'object' || value.kind === 'array') && profile.nested === 'bracket') {
-      for (const [k, v] of flattenBracket(key, value, profile)) pairs.push([k, encodeValue(v, profile)]);
-      flattened = true;
-      continue;
-    }
-    pairs.push([key, encodeValue(renderValue(value, profile), profile)]);
+    const text = key === 'amount' && value.kind === 'string' && profile.amount !== 'as-written'
+      ? amountAsFloat(value.value, profile.amount)
+      : renderValue(value, profile);
+    pairs.push([key, encodeValue(text, profile)]);
   }
-  // Flattened keys (`a[b]`) are new keys and take their own place in the order.
-  return flattened && profile.keyOrder !== 'body' ? sortByKey(pairs, profile.keyOrder) : pairs;
+  return pairs;
+}
+
+/** PHP http_build_query(): nested values in their own order after the sorted top-level key. */
+function httpBuildQuery(chosen: readonly RawMember[], mode: Exclude<CanonicalProfile['query'], 'none'>): Pair[] {
+  const pairs: Pair[] = [];
+  for (const { key, value } of chosen) {
+    for (const [k, v] of httpBuildQueryPairs(key, value)) {
+      pairs.push(mode === 'php-http-build-query' ? [phpUrlencode(k), phpUrlencode(v)] : [k, v]);
+    }
+  }
+  return pairs;
+}
+
+function refuseNonAscii(pairs: readonly Pair[]): void {
+  for (const [k, v] of pairs) {
+    if (/[^\x00-\x7f]/.test(k + v)) throw new SigningError('ERR_NON_ASCII_REFUSED', `an ASCII-only encode refuses the non-ASCII text in ${JSON.stringify(k)}`);
+  }
+}
+
+/** lodash _.set on each key in body order, then flattened back with dots. */
+function asDottedPaths(members: readonly RawMember[]): RawMember[] {
+  type Branch = Map<string, RawMember | Branch>;
+  const root: Branch = new Map();
+  for (const member of members) {
+    const path = member.key.split('.');
+    let branch = root;
+    for (const segment of path.slice(0, -1)) {
+      let next = branch.get(segment);
+      if (!(next instanceof Map)) {
+        next = new Map();
+        branch.set(segment, next);
+      }
+      branch = next;
+    }
+    branch.set(path.at(-1)!, member);
+  }
+  const out: RawMember[] = [];
+  const walk = (branch: Branch, prefix: string) => {
+    for (const [segment, node] of branch) {
+      const key = prefix === '' && branch === root ? segment : `${prefix}.${segment}`;
+      if (node instanceof Map) walk(node, key);
+      else out.push({ key, value: node.value });
+    }
+  };
+  walk(root, '');
+  return out;
+}
+
+/** array_merge() and friends: integer keys renumbered from 0 in array order, string keys kept. */
+function renumberIntegerKeys(members: readonly RawMember[]): RawMember[] {
+  let next = 0;
+  return members.map((m) => (typeof phpArrayKey(m.key) === 'bigint' ? { key: String(next++), value: m.value } : m));
 }
 
 function dedupeInBodyOrder(members: readonly RawMember[], rule: CanonicalProfile['duplicateKeys']): readonly RawMember[] {
@@ -66,15 +129,26 @@ function collapseDuplicates(sorted: RawMember[], rule: CanonicalProfile['duplica
 }
 
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+const FLOAT_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+function amountAsFloat(text: string, language: Exclude<CanonicalProfile['amount'], 'as-written'>): string {
+  if (!FLOAT_TEXT.test(text)) return text;
+  const x = Number(text);
+  return language === 'php' ? phpFloat(x) : language === 'python' ? pythonFloat(x) : rubyFloat(x);
+}
+
+const NUMBER_PRINTERS: Readonly<Record<Exclude<CanonicalProfile['numbers'], 'as-written'>, (raw: string) => string>> = {
+  js: jsNumber, php: phpNumber, python: pythonNumber, ruby: rubyNumber,
+};
 
 function renderValue(value: RawValue, profile: CanonicalProfile): string {
   switch (value.kind) {
     case 'string':
-      return profile.decimalStrings === 'float-printer' && DECIMAL.test(value.value)
+      return profile.decimalStrings === 'js' && DECIMAL.test(value.value)
         ? String(Number(value.value))
         : value.value;
     case 'number':
-      return profile.numbers === 'float-printer' ? String(Number(value.raw)) : value.raw;
+      return profile.numbers === 'as-written' ? value.raw : NUMBER_PRINTERS[profile.numbers](value.raw);
     case 'boolean':
       if (profile.booleans === 'numeric') return value.value ? '1' : '';
       if (profile.booleans === 'python') return value.value ? 'True' : 'False';
@@ -92,23 +166,18 @@ function renderValue(value: RawValue, profile: CanonicalProfile): string {
           return 'Array';
         case 'js-string':
           return String(JSON.parse(value.raw));
+        case 'python-repr':
+          return pythonRepr(value);
+        case 'python-json':
+          return pythonJsonDumps(value);
+        case 'ruby-inspect':
+          return rubyInspect(value, '=>');
+        case 'ruby34-inspect':
+          return rubyInspect(value, ' => ');
         default:
           return value.raw;
       }
   }
-}
-
-function flattenBracket(prefix: string, value: RawValue, profile: CanonicalProfile): Pair[] {
-  if (value.kind === 'object') {
-    return value.members.flatMap((m) => flattenBracket(`${prefix}[${m.key}]`, m.value, profile));
-  }
-  if (value.kind === 'array') {
-    return value.items.flatMap((item, i) => flattenBracket(`${prefix}[${i}]`, item, profile));
-  }
-  if (value.kind === 'null') return profile.nulls === 'omit' ? [] : [[prefix, renderValue(value, profile)]];
-  // http_build_query, which this alternative models, writes booleans as 1 and 0.
-  if (value.kind === 'boolean') return [[prefix, value.value ? '1' : '0']];
-  return [[prefix, renderValue(value, profile)]];
 }
 
 function encodeValue(text: string, profile: CanonicalProfile): string {
@@ -119,6 +188,8 @@ function encodeValue(text: string, profile: CanonicalProfile): string {
       return encodeURI(text);
     case 'form':
       return new URLSearchParams([['', text]]).toString().slice(1);
+    case 'php-urlencode':
+      return phpUrlencode(text);
     default:
       return text;
   }
@@ -131,10 +202,16 @@ function keyOf(item: { key: string } | Pair): string {
 
 type KeyOrder = Exclude<CanonicalProfile['keyOrder'], 'body'>;
 
+function phpKsort(a: string, b: string): number {
+  return phpKeyCompare(phpArrayKey(a), phpArrayKey(b));
+}
+
 const KEY_COMPARATORS: Readonly<Record<KeyOrder, (a: string, b: string) => number>> = {
   'code-point': compareCodePoints,
   utf16: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
   locale: (a, b) => a.localeCompare(b, 'en'),
+  'php-ksort': phpKsort,
+  'php-renumbered': phpKsort,
 };
 
 function sortByKey<T extends { key: string } | Pair>(items: T[], order: KeyOrder): T[] {

@@ -1,33 +1,139 @@
-// Why does a signature not match? Try the suite's position, then each labelled alternative,
-// and name the first that reproduces the presented signature.
-import { readRawJsonObject } from './raw-json.ts';
-import { joinPairs, pairsOfMembers } from './canonicalise.ts';
-import { signatureMatches } from './sign.ts';
-import { ALTERNATIVES, SUITE_PROFILE, profileOf, type Alternative } from './profile.ts';
+// Why does a signature not match? Try the suite's position, then every labelled alternative,
+// then alternatives two or three at a time (a real client follows several of its language's
+// rules at once), and name EVERY one that reproduces what the signer presented: when several
+// fit, the evidence is ambiguous and the answer says so rather than picking the first listed.
+import { readRawJsonObject, type RawMember } from './raw-json.ts';
+import { joinPairs, pairsOfMembers, type Pair } from './canonicalise.ts';
+import { hmacHex, signatureMatches } from './sign.ts';
+import { SigningError } from './errors.ts';
+import { ALTERNATIVES, SUITE_PROFILE, profileOfAll, type Alternative, type CanonicalProfile } from './profile.ts';
+
+/** One way of reproducing a presented message: these alternatives together. */
+export interface Explanation {
+  alternatives: Alternative[];
+  pairs: Pair[];
+  message: string;
+}
+
+export interface Presented {
+  message?: string;
+  signature?: string;
+}
+
+/** Combinations are tried only when fewer alternatives explain nothing; at most this many at once. */
+const MAX_COMBINED = 3;
+/** At most this many renderings per question: a refused request must not cost the service seconds. */
+const RENDERING_BUDGET = 600;
+
+/** What each alternative makes of these members (undefined: it refuses the body). */
+export function renderingsOf(members: readonly RawMember[]): Map<Alternative, Pair[] | undefined> {
+  const out = new Map<Alternative, Pair[] | undefined>();
+  for (const alternative of ALTERNATIVES) out.set(alternative, pairsOrRefusal(members, profileOfAll([alternative])));
+  return out;
+}
+
+function pairsOrRefusal(members: readonly RawMember[], profile: CanonicalProfile): Pair[] | undefined {
+  try {
+    return pairsOfMembers(members, profile);
+  } catch (error) {
+    if (error instanceof SigningError) return undefined;
+    throw error;
+  }
+}
+
+function disjoint(alternatives: readonly Alternative[]): boolean {
+  const points = alternatives.flatMap((a) => Object.keys(a.deviation));
+  return new Set(points).size === points.length;
+}
+
+/**
+ * Every smallest set of alternatives whose message reproduces the presented message (or whose
+ * HMAC under `secret` is the presented signature). Empty when none does.
+ */
+export function explainPresented(members: readonly RawMember[], secret: string, presented: Presented): Explanation[] {
+  const canonical = joinPairs(pairsOfMembers(members, SUITE_PROFILE));
+  const fits = (message: string) => message !== canonical && (
+    message === presented.message
+    || (presented.signature !== undefined && signatureMatches(secret, message, presented.signature)));
+  // Only alternatives that change this body's message can be part of an explanation.
+  const changing: Alternative[] = [];
+  for (const [alternative, pairs] of renderingsOf(members)) {
+    if (pairs !== undefined && joinPairs(pairs) !== canonical) changing.push(alternative);
+  }
+  let budget = RENDERING_BUDGET;
+  for (let size = 1; size <= Math.min(MAX_COMBINED, changing.length); size++) {
+    const found: Explanation[] = [];
+    for (const combination of combinations(changing, size)) {
+      if (!disjoint(combination)) continue;
+      if (size > 1 && --budget < 0) return found;
+      const pairs = pairsOrRefusal(members, profileOfAll(combination));
+      if (pairs === undefined) continue;
+      const message = joinPairs(pairs);
+      if (fits(message)) found.push({ alternatives: combination, pairs, message });
+    }
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** Alternatives that refuse this body (a signer that refused it may follow one of them). */
+export function explainRefusal(members: readonly RawMember[]): Alternative[] {
+  return [...renderingsOf(members)].filter(([, pairs]) => pairs === undefined).map(([a]) => a);
+}
+
+function* combinations<T>(items: readonly T[], size: number, start = 0): Generator<T[]> {
+  if (size === 0) {
+    yield [];
+    return;
+  }
+  for (let i = start; i <= items.length - size; i++) {
+    for (const rest of combinations(items, size - 1, i + 1)) yield [items[i]!, ...rest];
+  }
+}
 
 export type SignatureDiagnosis =
   | { match: 'canonical' }
-  | { match: 'alternative'; alternative: Alternative; message: string }
+  | { match: 'alternative'; fits: Explanation[]; canonicalPairs: Pair[] }
   | { match: 'case'; note: string }
   | { match: 'none'; note: string };
 
+/** Diagnoses a presented signature over a raw body (the simulator's and a client check's question). */
 export function diagnoseSignature(rawBody: string, secret: string, presented: string): SignatureDiagnosis {
   const members = readRawJsonObject(rawBody);
-  const canonical = joinPairs(pairsOfMembers(members, SUITE_PROFILE));
+  const canonicalPairs = pairsOfMembers(members, SUITE_PROFILE);
+  const canonical = joinPairs(canonicalPairs);
   if (signatureMatches(secret, canonical, presented)) return { match: 'canonical' };
   if (presented !== presented.toLowerCase() && signatureMatches(secret, canonical, presented.toLowerCase())) {
     return { match: 'case', note: 'the signature is right but written in upper-case hex; §5.1 hex is lower-case' };
   }
-  for (const alternative of ALTERNATIVES) {
-    const message = joinPairs(pairsOfMembers(members, profileOf(alternative)));
-    if (message !== canonical && signatureMatches(secret, message, presented)) {
-      return { match: 'alternative', alternative, message };
-    }
-  }
+  const fits = explainPresented(members, secret, { signature: presented });
+  if (fits.length > 0) return { match: 'alternative', fits, canonicalPairs };
   return {
     match: 'none',
     note: 'no known canonicalisation reproduces it: the secret is wrong or the body changed after signing',
   };
+}
+
+/** "`php-float-precision` (PHP: …)", or "`a` with `b` (…; …)" for a combination. */
+export function describeExplanation(explanation: Pick<Explanation, 'alternatives'>): string {
+  const labels = explanation.alternatives.map((a) => `\`${a.label}\``).join(' with ');
+  const what = explanation.alternatives.map((a) => `${a.language === 'any' ? '' : `${a.language}: `}${a.description}`).join('; ');
+  return `${labels} (${what})`;
+}
+
+/** The first pair that differs: "signed `amount=3.3`, the body has `amount=3.3000000000000003`". */
+export function signedVersusSent(sent: readonly Pair[], signed: readonly Pair[]): string {
+  const text = ([k, v]: Pair) => `\`${k}=${v}\``;
+  for (let i = 0; i < Math.max(sent.length, signed.length); i++) {
+    const a = sent[i];
+    const b = signed[i];
+    if (a && b && a[0] === b[0] && a[1] === b[1]) continue;
+    if (a && b && a[0] === b[0]) return `signed ${text(b)}, the body has ${text(a)}`;
+    if (a && b) return `signed ${text(b)} where the service signs ${text(a)}`;
+    if (a) return `left ${text(a)} out`;
+    return `signed ${text(b!)}, which the service does not`;
+  }
+  return 'signed the same pairs';
 }
 
 /** One sentence for a log line or an error message. */
@@ -35,10 +141,25 @@ export function describeDiagnosis(d: SignatureDiagnosis): string {
   switch (d.match) {
     case 'canonical':
       return 'the signature matches';
-    case 'alternative':
-      return `your signature matches the message with ${d.alternative.description} (alternative \`${d.alternative.label}\`); the service signs keys in code-point order with values as written`;
+    case 'alternative': {
+      const service = 'the service signs keys in code-point order with every value as its text stands in the body';
+      if (d.fits.length === 1) {
+        const fit = d.fits[0]!;
+        return `your signature matches the message of ${describeExplanation(fit)}: ${signedVersusSent(d.canonicalPairs, fit.pairs)}; ${service}`;
+      }
+      const diffs = new Set(d.fits.map((fit) => signedVersusSent(d.canonicalPairs, fit.pairs)));
+      const each = diffs.size === 1
+        ? `${d.fits.map(describeExplanation).join('; or ')}: each ${[...diffs][0]!}`
+        : d.fits.map((fit) => `${describeExplanation(fit)}, which ${signedVersusSent(d.canonicalPairs, fit.pairs)}`).join('; or ');
+      return `the evidence is ambiguous: your signature matches the message of each of ${d.fits.length} alternatives: ${each}; ${service}`;
+    }
     case 'case':
     case 'none':
       return d.note;
   }
+}
+
+/** HMAC of the message an explanation gives (for vector files and tests). */
+export function signatureOf(secret: string, explanation: Pick<Explanation, 'message'>): string {
+  return hmacHex(secret, explanation.message);
 }

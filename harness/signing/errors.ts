@@ -5,7 +5,9 @@ export type SigningErrorCode =
   | 'ERR_BODY_NOT_OBJECT'
   | 'ERR_BODY_UNPAIRED_SURROGATE'
   | 'ERR_BODY_TOO_DEEP'
-  | 'ERR_AUTHORIZATION_MALFORMED';
+  | 'ERR_AUTHORIZATION_MALFORMED'
+  /** A labelled alternative (an ASCII-only encode) refuses the body: never the suite's position. */
+  | 'ERR_NON_ASCII_REFUSED';
 
 export class SigningError extends Error {
   override readonly name = 'SigningError';

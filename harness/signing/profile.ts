@@ -1,72 +1,124 @@
-// §5.1 leaves several renderings open ("not shown"). A profile names one choice per open
-// point; the suite's position is one profile, and each labelled alternative is the same
-// profile with exactly one choice changed, so a mismatch can be named precisely.
+// §5.1 leaves several renderings open ("not shown"), and real signers render values the way
+// their language prints them. A profile names one choice per point; the suite's position is
+// one profile, and each labelled alternative is that profile with the choices of one real
+// rule changed (one point for a narrow rule, several for a language's whole string conversion).
+// Each alternative says which language's rule it models and what that rule does, in that
+// language's own terms: a PHP client is told about PHP, not about JavaScript.
 
 export interface CanonicalProfile {
   /** How keys are ordered. §5.1: "ascending alphabetical order (A to Z)". */
-  keyOrder: 'code-point' | 'utf16' | 'locale' | 'body';
+  keyOrder: 'code-point' | 'utf16' | 'locale' | 'body' | 'php-ksort' | 'php-renumbered';
+  /** A dotted key (`a.b`) as a key, or as a path into nested objects (lodash `_.set`). */
+  keyPaths: 'flat' | 'dotted';
+  /** The key `__proto__`: kept, or lost by `obj[key] = value` on a plain JavaScript object. */
+  protoKey: 'keep' | 'drop';
   /** A key that stands twice in the body. */
   duplicateKeys: 'last' | 'first' | 'all';
   /** §5.1: values "are not URL-encoded". */
-  valueEncoding: 'literal' | 'encodeURIComponent' | 'encodeURI' | 'form';
-  /** JSON numbers: as written in the body, or as a float printer writes them. */
-  numbers: 'as-written' | 'float-printer';
-  /** Strings holding a decimal number ("100.10"). */
-  decimalStrings: 'as-written' | 'float-printer';
+  valueEncoding: 'literal' | 'encodeURIComponent' | 'encodeURI' | 'form' | 'php-urlencode';
+  /** JSON numbers: as written in the body, or parsed and printed by a language. */
+  numbers: 'as-written' | 'js' | 'php' | 'python' | 'ruby';
+  /** Every string holding a decimal number ("100.10"), through JavaScript Number. */
+  decimalStrings: 'as-written' | 'js';
+  /** The `amount` string through a language's float conversion (float(), (float), to_f). */
+  amount: 'as-written' | 'php' | 'python' | 'ruby';
   nulls: 'literal' | 'omit' | 'empty' | 'python';
   booleans: 'literal' | 'numeric' | 'python';
   emptyStrings: 'keep' | 'drop';
   /** Objects and arrays as values. */
-  nested: 'as-written' | 'compact-json' | 'php-array' | 'js-string' | 'bracket';
+  nested: 'as-written' | 'compact-json' | 'php-array' | 'js-string' | 'python-repr' | 'python-json' | 'ruby-inspect' | 'ruby34-inspect';
+  /** The whole message built by PHP http_build_query (after a ksort), urldecoded or not. */
+  query: 'none' | 'php-http-build-query' | 'php-http-build-query-decoded';
+  /** Non-ASCII text: signed as UTF-8, or refused by an ASCII-only encode. */
+  nonAscii: 'utf-8' | 'refuse';
 }
 
 /** The suite's position: every value as its text stands in the body, strings unquoted. */
 export const SUITE_PROFILE: Readonly<CanonicalProfile> = Object.freeze({
   keyOrder: 'code-point',
+  keyPaths: 'flat',
+  protoKey: 'keep',
   duplicateKeys: 'last',
   valueEncoding: 'literal',
   numbers: 'as-written',
   decimalStrings: 'as-written',
+  amount: 'as-written',
   nulls: 'literal',
   booleans: 'literal',
   emptyStrings: 'keep',
   nested: 'as-written',
+  query: 'none',
+  nonAscii: 'utf-8',
 });
 
+/** Whose rule an alternative models; `any` for a mistake made in every language. */
+export type Language = 'any' | 'JavaScript' | 'PHP' | 'Python' | 'Ruby';
+
 export interface Alternative {
-  /** Stable label, used in vectors and reports ("follows alternative `locale-order`"). */
+  /** Stable label, used in vectors and reports ("follows alternative `php-float-precision`"). */
   label: string;
-  /** What implementations that follow it do, in a few words. */
+  language: Language;
+  /** What implementations that follow it do, in that language's terms. */
   description: string;
+  /** The value kinds or places it changes, for a summary ("JSON numbers with a fraction"). */
+  affects: string;
   deviation: Partial<CanonicalProfile>;
 }
 
 /** Renderings that real signers produce where the suite's position differs. */
 export const ALTERNATIVES: readonly Alternative[] = Object.freeze([
-  { label: 'locale-order', description: 'keys sorted by a locale-aware comparison (localeCompare, ICU collation)', deviation: { keyOrder: 'locale' } },
-  { label: 'utf16-order', description: 'keys sorted by UTF-16 code units (JavaScript default sort) instead of code points', deviation: { keyOrder: 'utf16' } },
-  { label: 'body-order', description: 'keys left in body order, not sorted', deviation: { keyOrder: 'body' } },
-  { label: 'first-duplicate', description: 'a duplicated key keeps its first value', deviation: { duplicateKeys: 'first' } },
-  { label: 'all-duplicates', description: 'a duplicated key is signed once per occurrence', deviation: { duplicateKeys: 'all' } },
-  { label: 'url-encoded-values', description: 'values percent-encoded with encodeURIComponent', deviation: { valueEncoding: 'encodeURIComponent' } },
-  { label: 'encode-uri', description: 'values percent-encoded with encodeURI', deviation: { valueEncoding: 'encodeURI' } },
-  { label: 'form-encoded-values', description: 'values form-urlencoded (spaces as +)', deviation: { valueEncoding: 'form' } },
-  { label: 'float-printer', description: 'JSON numbers re-printed by a float printer (15.0 becomes 15)', deviation: { numbers: 'float-printer' } },
-  { label: 'decimal-as-float', description: 'decimal strings re-parsed as floats ("100.10" becomes 100.1)', deviation: { decimalStrings: 'float-printer' } },
-  { label: 'null-omitted', description: 'null values left out of the message', deviation: { nulls: 'omit' } },
-  { label: 'null-empty', description: 'null written as an empty value (key=)', deviation: { nulls: 'empty' } },
-  { label: 'null-python', description: 'null written as None (Python str)', deviation: { nulls: 'python' } },
-  { label: 'bool-numeric', description: 'true written as 1 and false as empty (PHP)', deviation: { booleans: 'numeric' } },
-  { label: 'bool-python', description: 'booleans written as True and False (Python str)', deviation: { booleans: 'python' } },
-  { label: 'empty-dropped', description: 'pairs with an empty string value left out', deviation: { emptyStrings: 'drop' } },
-  { label: 'nested-compact-json', description: 'objects and arrays re-serialised as compact JSON', deviation: { nested: 'compact-json' } },
-  { label: 'nested-php-array', description: 'objects and arrays written as Array (PHP string conversion)', deviation: { nested: 'php-array' } },
-  { label: 'nested-js-string', description: 'objects written as [object Object], arrays joined by commas (JavaScript String)', deviation: { nested: 'js-string' } },
-  { label: 'nested-bracket', description: 'objects and arrays flattened as a[b]=1 pairs (http_build_query)', deviation: { nested: 'bracket' } },
+  // --- key order and keys ---
+  { label: 'locale-order', language: 'JavaScript', description: 'keys sorted with localeCompare (ICU collation: case and punctuation weigh less than letters, so amount sorts before Zeta)', affects: 'key order', deviation: { keyOrder: 'locale' } },
+  { label: 'utf16-order', language: 'JavaScript', description: 'keys sorted by UTF-16 code units (JavaScript\'s default sort(), also Java\'s String.compareTo), so a key above U+FFFF sorts before one in U+E000–U+FFFF', affects: 'order of keys outside the Basic Multilingual Plane', deviation: { keyOrder: 'utf16' } },
+  { label: 'body-order', language: 'any', description: 'keys left in body order, not sorted', affects: 'key order', deviation: { keyOrder: 'body' } },
+  { label: 'php-ksort-numeric', language: 'PHP', description: 'PHP arrays turn integer-like keys ("10", "9") into integers, and ksort() with its default flags compares them as numbers (9 before 10); ksort($a, SORT_STRING) keeps byte order', affects: 'order of integer-like keys', deviation: { keyOrder: 'php-ksort' } },
+  { label: 'php-keys-renumbered', language: 'PHP', description: 'integer-like keys renumbered from 0 by a PHP array function (array_merge, array_values) before ksort(): {"10":…,"9":…} is signed as 0=…&1=…', affects: 'integer-like keys', deviation: { keyOrder: 'php-renumbered' } },
+  { label: 'js-dotted-path', language: 'JavaScript', description: 'a key with a dot treated as a path (lodash _.set, dot-object): `a` and `a.b` cannot both stand, the later one in the body replaces the other', affects: 'keys that are a dotted path of another key', deviation: { keyPaths: 'dotted' } },
+  { label: 'js-proto-dropped', language: 'JavaScript', description: 'the key __proto__ lost: copying fields with obj[key] = value onto a plain object sets the prototype (a string value is ignored) instead of adding a property', affects: 'the key __proto__', deviation: { protoKey: 'drop' } },
+  { label: 'first-duplicate', language: 'any', description: 'a duplicated key keeps its first value', affects: 'duplicated keys', deviation: { duplicateKeys: 'first' } },
+  { label: 'all-duplicates', language: 'any', description: 'a duplicated key is signed once per occurrence', affects: 'duplicated keys', deviation: { duplicateKeys: 'all' } },
+  // --- encoding ---
+  { label: 'url-encoded-values', language: 'JavaScript', description: 'values percent-encoded with encodeURIComponent (space as %20; ! ~ * \' ( ) kept)', affects: 'values with spaces or reserved characters', deviation: { valueEncoding: 'encodeURIComponent' } },
+  { label: 'encode-uri', language: 'JavaScript', description: 'values percent-encoded with encodeURI (space as %20; ? & = / # kept)', affects: 'values with spaces, % or non-ASCII', deviation: { valueEncoding: 'encodeURI' } },
+  { label: 'form-encoded-values', language: 'JavaScript', description: 'values form-urlencoded as by URLSearchParams (space as +, * kept, ~ as %7E)', affects: 'values with spaces or reserved characters', deviation: { valueEncoding: 'form' } },
+  { label: 'php-urlencode', language: 'PHP', description: 'values passed through PHP urlencode() (space as +, * as %2A, ~ as %7E)', affects: 'values with spaces or reserved characters', deviation: { valueEncoding: 'php-urlencode' } },
+  { label: 'php-http-build-query', language: 'PHP', description: 'the message built by PHP http_build_query() after ksort(): keys and values urlencoded (space as +, [ ] as %5B %5D), true as 1, false as 0, null left out, nested values as a[b]=… in their own order, floats at precision 14', affects: 'every value that is not plain text, and nested keys', deviation: { query: 'php-http-build-query' } },
+  { label: 'php-http-build-query-decoded', language: 'PHP', description: 'the message built by urldecode(http_build_query()) after ksort(): true as 1, false as 0, null left out, nested values as a[b]=… in their own order, floats at precision 14', affects: 'booleans, null, floats and nested values', deviation: { query: 'php-http-build-query-decoded' } },
+  // --- numbers ---
+  { label: 'float-printer', language: 'JavaScript', description: 'JSON numbers parsed by JSON.parse and printed with String(x): 15.0 becomes 15, 0.10 becomes 0.1, 1e21 becomes 1e+21, integers beyond 2^53 lose digits', affects: 'JSON numbers', deviation: { numbers: 'js' } },
+  { label: 'php-float-precision', language: 'PHP', description: 'JSON numbers through json_decode() and PHP string conversion, which prints floats to 14 significant digits (precision=14): 15.0 becomes 15, 3.14159265358979 becomes 3.1415926535898, 1e15 becomes 1.0E+15, integers beyond 64 bits become 1.2345678901235E+19', affects: 'JSON numbers with a fraction, an exponent or more than 64 bits', deviation: { numbers: 'php' } },
+  { label: 'decimal-as-float', language: 'JavaScript', description: 'every decimal string re-parsed with Number() and printed with String(x) ("100.10" becomes 100.1, "15.0" becomes 15)', affects: 'strings holding decimal numbers', deviation: { decimalStrings: 'js' } },
+  { label: 'php-float-amount', language: 'PHP', description: 'the amount string cast with (float) and printed by PHP string conversion at precision 14 ("15.0" becomes 15, "1000000000000000" becomes 1.0E+15)', affects: 'the amount field', deviation: { amount: 'php' } },
+  { label: 'python-float-amount', language: 'Python', description: 'the amount string run through float() and str() ("1.00" becomes 1.0, "15" becomes 15.0, "1e16" becomes 1e+16)', affects: 'the amount field', deviation: { amount: 'python' } },
+  { label: 'ruby-float-amount', language: 'Ruby', description: 'the amount string run through String#to_f and Float#to_s ("1.00" becomes 1.0, "15" becomes 15.0, "1000000000000000" becomes 1.0e+15)', affects: 'the amount field', deviation: { amount: 'ruby' } },
+  // --- null, booleans, empty ---
+  { label: 'null-omitted', language: 'any', description: 'null values left out of the message', affects: 'null values', deviation: { nulls: 'omit' } },
+  { label: 'null-empty', language: 'any', description: 'null written as an empty value, key= (what PHP and Ruby string conversion of null/nil give)', affects: 'null values', deviation: { nulls: 'empty' } },
+  { label: 'null-python', language: 'Python', description: 'null written as None (Python str(None))', affects: 'null values', deviation: { nulls: 'python' } },
+  { label: 'bool-numeric', language: 'PHP', description: 'true written as 1 and false as an empty value (PHP string conversion of booleans)', affects: 'booleans', deviation: { booleans: 'numeric' } },
+  { label: 'bool-python', language: 'Python', description: 'booleans written as True and False (Python str())', affects: 'booleans', deviation: { booleans: 'python' } },
+  { label: 'empty-dropped', language: 'any', description: 'pairs with an empty string value left out', affects: 'empty strings', deviation: { emptyStrings: 'drop' } },
+  // --- objects and arrays ---
+  { label: 'nested-compact-json', language: 'JavaScript', description: 'objects and arrays re-serialised with JSON.stringify (compact; integer-like keys first)', affects: 'objects and arrays', deviation: { nested: 'compact-json' } },
+  { label: 'nested-php-array', language: 'PHP', description: 'objects and arrays written as Array (PHP string conversion of an array)', affects: 'objects and arrays', deviation: { nested: 'php-array' } },
+  { label: 'nested-js-string', language: 'JavaScript', description: 'objects written as [object Object] and arrays joined by commas (JavaScript String(x))', affects: 'objects and arrays', deviation: { nested: 'js-string' } },
+  { label: 'python-json-dumps', language: 'Python', description: 'objects and arrays re-serialised with json.dumps() defaults: separators ", " and ": ", non-ASCII escaped as \\uXXXX', affects: 'objects and arrays', deviation: { nested: 'python-json' } },
+  // --- a language's whole string conversion ---
+  { label: 'php-string', language: 'PHP', description: 'every value through json_decode() and PHP string conversion ("$k=$v"): floats to 14 significant digits (15.0 becomes 15), true as 1, false and null as empty, arrays as Array', affects: 'numbers with a fraction or exponent, booleans, null, objects and arrays', deviation: { numbers: 'php', booleans: 'numeric', nulls: 'empty', nested: 'php-array' } },
+  { label: 'python-str', language: 'Python', description: 'every value through json.loads() and str(): floats as repr (0.10 becomes 0.1, 1e3 becomes 1000.0, 1e16 becomes 1e+16), True, False, None, dicts and lists as their repr ({\'order\': \'17\'})', affects: 'numbers with a fraction or exponent, booleans, null, objects and arrays', deviation: { numbers: 'python', booleans: 'python', nulls: 'python', nested: 'python-repr' } },
+  { label: 'ruby-to-s', language: 'Ruby', description: 'every value through JSON.parse and to_s, as Ruby 3.1–3.3 print it: floats by Float#to_s (1e3 becomes 1000.0, 1e15 becomes 1.0e+15), nil as empty, hashes as {"order"=>"17"}, arrays as [1, 2]', affects: 'numbers with a fraction or exponent, null, objects and arrays', deviation: { numbers: 'ruby', nulls: 'empty', nested: 'ruby-inspect' } },
+  { label: 'ruby34-to-s', language: 'Ruby', description: 'every value through JSON.parse and to_s, as Ruby 3.4 prints it: as ruby-to-s but hashes as {"order" => "17"}', affects: 'numbers with a fraction or exponent, null, objects and arrays', deviation: { numbers: 'ruby', nulls: 'empty', nested: 'ruby34-inspect' } },
+  // --- refusals ---
+  { label: 'python-ascii-only', language: 'Python', description: 'the message encoded as ASCII (str.encode(\'ascii\')), so any non-ASCII character raises UnicodeEncodeError and the body is refused', affects: 'non-ASCII text', deviation: { nonAscii: 'refuse' } },
 ] satisfies Alternative[]);
 
 export function profileOf(alternative: Alternative): CanonicalProfile {
   return { ...SUITE_PROFILE, ...alternative.deviation };
+}
+
+/** The profile of several alternatives at once (they must change different points). */
+export function profileOfAll(alternatives: readonly Alternative[]): CanonicalProfile {
+  return Object.assign({ ...SUITE_PROFILE }, ...alternatives.map((a) => a.deviation)) as CanonicalProfile;
 }
 
 export function findAlternative(label: string): Alternative | undefined {

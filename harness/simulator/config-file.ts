@@ -25,6 +25,7 @@ export interface SimulatorConfigFile {
   callbackCaFiles?: string[];
   tls?: { keyFile: string; certFile: string };
   maxBodyBytes?: number;
+  rejectionStyle?: SimulatorConfig['rejectionStyle'];
   faults?: SimulatorFault[];
 }
 
@@ -75,6 +76,7 @@ export function loadSimulatorConfigFile(path: string, env: NodeJS.ProcessEnv = p
   if (file.callbackCaFiles) config.callbackCa = file.callbackCaFiles.map((p, i) => readPem(`/callbackCaFiles/${i}`, p));
   if (file.tls) config.tls = { key: readPem('/tls/keyFile', file.tls.keyFile), cert: readPem('/tls/certFile', file.tls.certFile) };
   if (file.maxBodyBytes !== undefined) config.maxBodyBytes = file.maxBodyBytes;
+  if (file.rejectionStyle) config.rejectionStyle = file.rejectionStyle;
   if (file.faults) config.faults = file.faults;
   return file.clientId === undefined ? { config } : { config, clientId: file.clientId };
 }

@@ -30,6 +30,14 @@ export interface SimulatorConfig {
   /** Serve the API over https. */
   tls?: { key: string; cert: string };
   maxBodyBytes: number;
+  /**
+   * How refusals are answered (§4.1, §7 leave it open; both are correct): `http-status` (default)
+   * a 4xx with `{"success": false, "error_code": "<CODE>", "error_message"}`; `ok-with-error-code`
+   * HTTP 200 with `{"error_code": <number>, "error_message"}` and no `success` field, as some real
+   * services answer (their clients check error_code). NOT_FOUND, METHOD_NOT_ALLOWED and
+   * INTERNAL_ERROR keep their status: a web framework answers those before the API's code runs.
+   */
+  rejectionStyle: 'http-status' | 'ok-with-error-code';
   faults: SimulatorFault[];
 }
 
@@ -44,6 +52,7 @@ export const DEFAULT_CONFIG: Readonly<Omit<SimulatorConfig, 'clients' | 'callbac
   callbackTimeoutMs: 5000,
   callbackCa: [],
   maxBodyBytes: 64 * 1024,
+  rejectionStyle: 'http-status',
   faults: [],
 });
 
@@ -67,6 +76,7 @@ export function resolveConfig(partial: Partial<SimulatorConfig>, generated: () =
     callbackCa: partial.callbackCa ?? [],
     ...(partial.tls ? { tls: partial.tls } : {}),
     maxBodyBytes: partial.maxBodyBytes ?? DEFAULT_CONFIG.maxBodyBytes,
+    rejectionStyle: partial.rejectionStyle ?? DEFAULT_CONFIG.rejectionStyle,
     faults: partial.faults ?? [],
   };
 }

@@ -6,6 +6,6 @@ export { REJECTIONS, type ErrorCode } from './rejections.ts';
 export { COLLECT_PATH, TRANSACTION_STATUS_PATH } from './router.ts';
 export { loadSimulatorConfigFile, validateSimulatorConfigFile, sandboxNumbersFromEnv, SimulatorConfigError, type SimulatorConfigFile } from './config-file.ts';
 export { credentialsFromEnv, generateCredentials, type Credentials } from './credentials.ts';
-export { TransactionStore, type Transaction, type TransactionStatus } from './store.ts';
+export { TransactionStore, MAX_TRANSACTIONS, type Transaction, type TransactionStatus } from './store.ts';
 export { decideOutcome, type Outcome } from './outcome.ts';
 export type { LogSink } from './log.ts';

@@ -42,6 +42,17 @@ export class Rejection extends Error {
   }
 }
 
-export function rejectionBody(rejection: Rejection): string {
-  return JSON.stringify({ success: false, error_code: rejection.code, error_message: rejection.message });
+/** Refusals a web framework answers before the API's own code: their status stays whatever the style. */
+const FRAMEWORK_CODES: ReadonlySet<ErrorCode> = new Set(['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INTERNAL_ERROR']);
+
+/**
+ * The status and body of a refusal in the configured style (config `rejectionStyle`):
+ * `http-status` → its 4xx and `{"success": false, "error_code": "<CODE>", …}`;
+ * `ok-with-error-code` → 200 and `{"error_code": <the 4xx as a number>, "error_message"}`.
+ */
+export function rejectionAnswer(rejection: Rejection, style: 'http-status' | 'ok-with-error-code' = 'http-status'): { status: number; body: string } {
+  if (style === 'ok-with-error-code' && !FRAMEWORK_CODES.has(rejection.code)) {
+    return { status: 200, body: JSON.stringify({ error_code: rejection.status, error_message: `${rejection.code}: ${rejection.message}` }) };
+  }
+  return { status: rejection.status, body: JSON.stringify({ success: false, error_code: rejection.code, error_message: rejection.message }) };
 }

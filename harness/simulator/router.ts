@@ -7,7 +7,8 @@
 //  5. body is one JSON object without duplicate keys (400 INVALID_BODY / DUPLICATE_KEY)
 //  6. client_key known (401 UNKNOWN_CLIENT_KEY), signature over the raw body (401 INVALID_SIGNATURE)
 //  7. the endpoint's own checks (collect.ts, transaction-status.ts)
-// Bad input never gets a 5xx: every refusal is a Rejection with a 4xx status.
+// Bad input never gets a 5xx: every refusal is a Rejection with a 4xx status (answered as HTTP
+// 200 with a numeric error_code under config rejectionStyle "ok-with-error-code").
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimulatorContext } from './context.ts';
 import { normaliseAddress } from './config.ts';
@@ -16,7 +17,7 @@ import { readBody, checkContentType, decodeUtf8 } from './http-body.ts';
 import { readJsonMembers } from './json-body.ts';
 import { handleCollect, type Accepted, type SignedRequest } from './collect.ts';
 import { handleTransactionStatus } from './transaction-status.ts';
-import { Rejection, rejectionBody } from './rejections.ts';
+import { Rejection, rejectionAnswer } from './rejections.ts';
 
 export const COLLECT_PATH = '/api/v1.0/collect/';
 export const TRANSACTION_STATUS_PATH = '/api/v1.0/transaction_status/';
@@ -46,11 +47,12 @@ export async function route(ctx: SimulatorContext, req: IncomingMessage, res: Se
     const rejection = error instanceof Rejection
       ? error
       : new Rejection('INTERNAL_ERROR', 'internal error in the simulator', error instanceof Error ? error.stack : String(error));
-    status = rejection.status;
+    const answer = rejectionAnswer(rejection, ctx.config.rejectionStyle);
+    status = answer.status;
     const headers: Record<string, string> = {};
     if (rejection.code === 'METHOD_NOT_ALLOWED') headers['allow'] = 'POST';
     if (body.kind === 'cut-off') headers['connection'] = 'close';
-    send(res, status, rejectionBody(rejection), headers);
+    send(res, status, answer.body, headers);
     const reason = rejection.logDetail ? `${rejection.message} (${rejection.logDetail})` : rejection.message;
     ctx.log.request({ source, method, path: logPath, status, verdict: rejection.code, reason });
   }

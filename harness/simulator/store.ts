@@ -17,9 +17,14 @@ export interface Transaction {
   createdAt: number;
 }
 
+/** The most transactions held; beyond it the oldest is forgotten (a long-running sandbox stays bounded). */
+export const MAX_TRANSACTIONS = 100_000;
+
 export class TransactionStore {
   private readonly byKey = new Map<string, Transaction>();
   private sequence = 0;
+
+  constructor(private readonly maxTransactions = MAX_TRANSACTIONS) {}
 
   get size(): number {
     return this.byKey.size;
@@ -34,6 +39,13 @@ export class TransactionStore {
   insert(tx: Transaction): boolean {
     const key = keyOf(tx.clientId, tx.transactionId);
     if (this.byKey.has(key)) return false;
+    // Map order is insertion order: the first key is the oldest. A pending transaction that is
+    // forgotten still gets its callback (the dispatcher holds the record).
+    while (this.byKey.size >= this.maxTransactions) {
+      const oldest = this.byKey.keys().next();
+      if (oldest.done) break;
+      this.byKey.delete(oldest.value);
+    }
     this.byKey.set(key, tx);
     return true;
   }

@@ -113,7 +113,11 @@ export const MIN_SECRET_LENGTH = 8;
 
 function describe(problem: SchemaProblem): { pointer: string; message: string } {
   // The shared wording, but for URLs: "must match pattern ^https?://…" says less than this.
-  const message = problem.keyword === 'pattern' && problem.schemaPath.includes('httpUrl') ? 'must be an http:// or https:// URL' : problem.message;
+  let message = problem.keyword === 'pattern' && problem.schemaPath.includes('httpUrl') ? 'must be an http:// or https:// URL' : problem.message;
+  if (problem.schemaPath.includes('/rejection/items/') && (problem.keyword === 'minProperties' || problem.keyword === 'maxProperties')) {
+    message = 'a rule is {"pointer", "in": [values that mean rejected]} or {"pointer", "notIn": [values that mean accepted]}: exactly one of "in" and "notIn"';
+  }
+  if (problem.keyword === 'pattern' && problem.schemaPath.includes('/rejection/')) message = 'must be a JSON pointer (RFC 6901): "" or "/name/…"';
   return { pointer: problem.path, message };
 }
 
@@ -204,6 +208,7 @@ function serviceFrom(file: Record<string, unknown>, secrets: Partial<Record<stri
   };
   if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
   if (file.sources !== undefined) target.sources = structuredClone(file.sources) as ResolvedServiceTarget['sources'] & object;
+  if (file.rejection !== undefined) target.rejection = structuredClone(file.rejection) as NonNullable<ResolvedServiceTarget['rejection']>;
   if (caCert !== undefined) target.caCert = caCert;
   const ids = idShapeOf(file);
   if (ids) target.transactionIds = ids;

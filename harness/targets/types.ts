@@ -1,4 +1,5 @@
 // Targets after loading: secrets resolved from the environment, defaults applied, CA read.
+import type { RejectionRule } from '../client/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
 
 export interface ResolvedReceiverTarget {
@@ -30,6 +31,8 @@ export interface ResolvedServiceTarget {
   caCert?: string;
   /** The ids the service accepts (absent: the harness's own ids, template `{id}`). */
   transactionIds?: TransactionIdShape;
+  /** How a 2xx answer says "rejected" (absent: DEFAULT_REJECTION of harness/client). */
+  rejection?: RejectionRule[];
 }
 
 export type ResolvedTarget = ResolvedReceiverTarget | ResolvedServiceTarget;

@@ -1,6 +1,6 @@
 // A signer under test: one signing request in, one answer out. The built-in signer is the
 // canonical one (harness/signing); ExternalSigner drives another program over the line protocol.
-import { signBody, SigningError } from '../signing/index.ts';
+import { signBody, SigningError, type CanonicalProfile } from '../signing/index.ts';
 
 export interface SignRequest {
   /** The vector's case id, echoed back by the signer (`vectors.signature.17`). */
@@ -31,12 +31,15 @@ export interface Signer {
   close(): Promise<void>;
 }
 
-/** The suite's own signer, in process. */
+/** The suite's own signer, in process; with another profile, a faithful model of a wrong signer. */
 export class BuiltInSigner implements Signer {
-  readonly description = 'built-in';
+  readonly description: string;
+  constructor(private readonly profile?: CanonicalProfile, label?: string) {
+    this.description = profile === undefined ? 'built-in' : `built-in model of ${label ?? 'another profile'}`;
+  }
   async sign(request: SignRequest): Promise<SignerAnswer> {
     try {
-      const { message, signature } = signBody(request.body, request.secret);
+      const { message, signature } = signBody(request.body, request.secret, this.profile === undefined ? {} : { profile: this.profile });
       return { kind: 'signed', message, signature };
     } catch (error) {
       if (error instanceof SigningError) return { kind: 'refused', error: `${error.code}: ${error.message}` };

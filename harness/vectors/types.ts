@@ -3,6 +3,9 @@
 
 export type VectorResult = 'valid' | 'invalid' | 'acceptable';
 
+/** Where a vector's position comes from: the spec's text, the real service's public documentation, or the suite. */
+export type PositionSource = 'spec' | 'service-docs' | 'suite';
+
 export interface FlagNote {
   bugType: string;
   description: string;
@@ -18,6 +21,8 @@ export interface VectorFileHeader {
   numberOfTests: number;
   header: string[];
   notes: Record<string, FlagNote>;
+  /** signature.json: what each test's `source` means. */
+  sources?: Record<PositionSource, string>;
 }
 
 interface VectorBase {
@@ -35,6 +40,7 @@ export interface SignatureAlternative {
 }
 
 export interface SignatureVector extends VectorBase {
+  source?: PositionSource;
   secret: string;
   clientKey?: string;
   /** The raw JSON text, the bytes sent. */

@@ -81,7 +81,10 @@ function leaks(ran: Ran, reportDir: string, secrets: readonly string[]): string[
   const found: string[] = [];
   for (const [where, text] of texts) {
     for (const secret of secrets) {
-      if (text.includes(secret) || text.includes(encodeURIComponent(secret))) found.push(`${where} holds a secret`);
+      // The secret as is, and in the encodings a target may echo it back in (issue 10).
+      const renderings = [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64').replace(/=+$/, ''),
+        Buffer.from(secret).toString('base64url'), Buffer.from(secret).toString('hex')];
+      if (renderings.some((r) => text.includes(r))) found.push(`${where} holds a secret`);
     }
   }
   return found;
@@ -203,7 +206,7 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     const token = faulty.target.callbackToken!;
     const ran = await cliHere(['run', '--target', receiverFile('faulty.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token'], { MY_RECEIVER_TOKEN: token });
     expect(ran.code).toBe(1);
-    expect(ran.stdout).toMatch(/^FAIL +receiver\.token\.missing .*answered 200, §6 rule 1 says 403/m);
+    expect(ran.stdout).toMatch(/^FAIL +receiver\.token\.missing .*answered 200 \{"result":"applied".*\}; §6 rule 1 says 403/m);
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; evidence?: { exchanges?: Array<{ curl?: string }>; hooks?: unknown } }> };
     const wrong = report.cases.find((c) => c.id === 'receiver.token.one-char-short');
     expect(wrong?.evidence?.hooks).toBeTruthy();

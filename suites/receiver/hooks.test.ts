@@ -1,6 +1,7 @@
 // The test hooks of DESIGN.md: POST {hooks}/transactions seeds a pending record,
 // GET {hooks}/transactions/{percent-encoded id} shows state and actions.
 import { describe, expect, it } from 'vitest';
+import { MAX_RECORDS, ReceiverStore as TransactionStore } from '../../harness/receiver/index.ts';
 import { callback, newId, rawGet, rawRequest, receiverPool, recordOf, seed, send } from './helpers.ts';
 
 const start = receiverPool();
@@ -32,6 +33,7 @@ describe('DESIGN.md hooks: POST {hooks}/transactions', () => {
     ['a numeric transaction_id', '{"transaction_id":7,"amount":"1.00"}'],
     ['no amount', '{"transaction_id":"H-x"}'],
     ['a numeric amount', '{"transaction_id":"H-x","amount":10}'],
+    ['a transaction_id over 1024 characters', JSON.stringify({ transaction_id: `H-x${'y'.repeat(1022)}`, amount: '1.00' })],
   ])('answers 400 for %s', async (_label, body) => {
     const r = await start();
     const answer = await post(`${r.hooksUrl}/transactions`, body);
@@ -106,5 +108,23 @@ describe('hooks off (a black-box receiver)', () => {
     expect(r.hooksUrl).toBe(`${r.url}/test-hooks`);
     await seed(r, 'moved');
     expect((await recordOf(r, 'moved')).status).toBe(200);
+  });
+});
+
+describe('the hook store is bounded (README "Limits")', () => {
+  it('an id of exactly 1024 characters is seeded', async () => {
+    const r = await start();
+    const id = 'L'.repeat(1024);
+    expect((await post(`${r.hooksUrl}/transactions`, JSON.stringify({ transaction_id: id, amount: '1.00' }))).status).toBe(201);
+  });
+  it('beyond its record limit the oldest record is forgotten, the newest kept', () => {
+    const store = new TransactionStore(3);
+    for (const id of ['a', 'b', 'c', 'd']) store.seed(id, '1.00');
+    expect(store.size).toBe(3);
+    expect(store.get('a')).toBeUndefined();
+    expect(store.get('d')?.state).toBe('pending');
+    store.createApplied('e', 'SUCCESS');
+    expect([store.size, store.get('b'), store.get('e')?.actions]).toEqual([3, undefined, 1]);
+    expect(MAX_RECORDS).toBe(100_000);
   });
 });

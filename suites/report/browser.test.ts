@@ -6,7 +6,8 @@
 // empty groups, evidence opening below its row without squeezing the columns, no sideways
 // scrolling. Set REPORT_SCREENSHOTS=<dir> to keep a picture of each page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,34 +53,42 @@ beforeAll(async () => {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
 
-  // A receiver that checks no token and does its work before answering: token cases FAIL with
-  // hook evidence, latency cases FAIL with a burst of alike requests.
-  const receiver = await startEmbeddedReceiver({ faults: ['no-token-check', 'slow-reply'], replyDeadlineMs: 60 });
-  try {
-    pages.receiver = await writeRun('receiver', receiver.target, RECEIVER_CASES, (results) => {
-      // Made here, as the diagnoses helper would name it, to see the page with a shared cause on it.
-      const cases = results.filter((c) => c.id.startsWith('receiver.token.') && c.verdict === 'FAIL').map((c) => c.id);
-      return [{ id: 'receiver.token-not-checked', summary: `every callback with a wrong or missing X-Callback-Token was applied: the receiver likely does not check the token (§6 rule 1)`, cases }];
-    });
-  } finally {
-    await receiver.close();
-  }
-
-  // A service that retries at a constant interval and sends a stale token: a retry chart, and
-  // the callback cases that fail.
-  const service = await startEmbeddedService({ faults: ['constant-retry', 'wrong-token'] });
-  try {
-    pages.service = await writeRun('service', service.target, SERVICE_CASES.filter((c) => c.id.startsWith('service.callback.') || c.id.startsWith('service.sandbox.')));
-  } finally {
-    await service.close();
-    await closeServiceListeners();
-  }
-
-  // A signer that sorts keys by locale: FAILs and WARNs among passing vectors.
-  const dir = join(root, 'vectors');
-  const run = spawnSync(process.execPath, [BIN, 'vectors', '--signer', `"${process.execPath}" "${LOCALE_SIGNER}"`, '--report-dir', dir], { encoding: 'utf8', timeout: 60_000 });
-  expect(run.status, run.stderr).toBe(1);
-  pages.vectors = join(dir, 'index.html');
+  // The three runs at once: they share nothing.
+  await Promise.all([
+    (async () => {
+      // A receiver that checks no token and does its work before answering: token cases FAIL
+      // with hook evidence, latency cases FAIL with a burst of alike requests.
+      const receiver = await startEmbeddedReceiver({ faults: ['no-token-check', 'slow-reply'], replyDeadlineMs: 60 });
+      try {
+        pages.receiver = await writeRun('receiver', receiver.target, RECEIVER_CASES, (results) => {
+          // Made here, as the diagnoses helper would name it, to see the page with a shared cause on it.
+          const cases = results.filter((c) => c.id.startsWith('receiver.token.') && c.verdict === 'FAIL').map((c) => c.id);
+          return [{ id: 'receiver.token-not-checked', summary: 'every callback with a wrong or missing X-Callback-Token was applied: the receiver likely does not check the token (§6 rule 1)', cases }];
+        });
+      } finally {
+        await receiver.close();
+      }
+    })(),
+    (async () => {
+      // A service that retries at a constant interval and sends a stale token: a retry chart,
+      // and the callback cases that fail.
+      const service = await startEmbeddedService({ faults: ['constant-retry', 'wrong-token'] });
+      try {
+        pages.service = await writeRun('service', service.target, SERVICE_CASES.filter((c) => c.id.startsWith('service.callback.') || c.id.startsWith('service.sandbox.')));
+      } finally {
+        await service.close();
+        await closeServiceListeners();
+      }
+    })(),
+    (async () => {
+      // A signer that sorts keys by locale: FAILs and WARNs among passing vectors.
+      const dir = join(root, 'vectors');
+      const run = spawn(process.execPath, [BIN, 'vectors', '--signer', `"${process.execPath}" "${LOCALE_SIGNER}"`, '--report-dir', dir], { stdio: 'ignore' });
+      const [code] = (await once(run, 'close')) as [number | null];
+      expect(code).toBe(1);
+      pages.vectors = join(dir, 'index.html');
+    })(),
+  ]);
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
 

@@ -36,6 +36,11 @@ describe('index.html: text is HTML-escaped', () => {
   it('a reason with <script>&"\' is shown as text', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39; ]]&gt; done');
   });
+  it('a name quoted as `code` in a reason is shown as code; the rest stays escaped', () => {
+    const report = sampleReport();
+    report.cases[1]!.reason = 'follows `locale-order` <b> `<i>`';
+    expect(renderHtml(report)).toContain('<div class="reason">follows <code>locale-order</code> &lt;b&gt; <code>&lt;i&gt;</code></div>');
+  });
   it('the waiver reason is escaped', () => {
     expect(rowOf('service.sandbox.leading-zeros')).toContain('waived: vendor ticket 12 &lt;b&gt; (expires 2027-01-31)');
   });
@@ -110,21 +115,32 @@ describe('index.html: cases grouped by side, then case group', () => {
     for (const c of sampleReport().cases) rowOf(c.id);
     expect(html.match(/<tbody id=/g)).toHaveLength(10);
     expect(html).toContain('<col style="width:30%">');
-    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, hook readings, notes<\/summary>\n<div id="ev-receiver\.token\.wrong">[\s\S]*curl -sS/);
+    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, hook readings, notes<\/summary>\n<span class="anchor" id="ev-receiver\.token\.wrong"><\/span>[\s\S]*curl -sS/);
   });
   it('evidence of a passing case is folded and greyed; a case without evidence has no second row', () => {
-    expect(rowOf('service.callback.retries-stop-after-2xx')).toContain('<details class="pass"><summary>evidence: deliveries (2), timeline</summary>\n<div id="ev-service.callback.retries-stop-after-2xx">');
+    expect(rowOf('service.callback.retries-stop-after-2xx')).toContain('<details class="pass"><summary>evidence: deliveries (2), timeline</summary>\n<span class="anchor" id="ev-service.callback.retries-stop-after-2xx"></span>');
     expect(rowOf('receiver.token.missing')).not.toContain('<details');
     expect(rowOf('receiver.token.missing')).not.toContain('class="more"');
   });
   it('a case a diagnosis explains links to it', () => {
-    expect(rowOf('service.auth.source-ip')).toContain('<div class="cause">shared cause <a href="#diagnosis-1">1</a>: every connection');
+    // Its start only (the whole text is at the top of the page and in the tooltip).
+    expect(rowOf('service.auth.source-ip')).toMatch(/<div class="cause" title="every connection[^"]*done">shared cause <a href="#diagnosis-1">1<\/a>: every connection to 127\.0\.0\.1:9000 was refused: the service is likely not running there &amp; &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp;…<\/div>/);
+  });
+  it('the reply deadline counts only for receiver cases, also in a run of both sides', () => {
+    const report = sampleReport();
+    report.target = { side: 'all', embedded: true, targets: [{ side: 'service' }, { side: 'receiver', timing: { replyDeadlineMs: 1000 } }] };
+    const burst = report.cases.find((c) => c.id === 'receiver.latency.burst')!;
+    report.cases.push({ ...structuredClone(burst), id: 'service.auth.burst', verdict: 'FAIL', reason: 'r' });
+    const page = renderHtml(report);
+    const row = (id: string): string => page.slice(page.indexOf(`<tbody id="${id}"`), page.indexOf('</tbody>', page.indexOf(`<tbody id="${id}"`)));
+    expect(row('receiver.latency.burst')).toContain('1 of 5 answered 503; 2 of 5 took longer than 1000 ms');
+    expect(row('service.auth.burst')).toContain('4 of 5 answered 200; 1 of 5 answered 503\nanswer time');
   });
   it('a burst of alike requests is shown as one request and the distribution of the rest', () => {
     const row = rowOf('receiver.latency.burst');
     expect(row).toContain('<summary>evidence: 5 requests, latency</summary>');
     expect(row.match(/curl -sS/g)).toHaveLength(1);
-    expect(row).toContain('<h4>requests 1–5: 5 like request 1</h4>');
+    expect(row).toContain('<h4>requests 1–5: alike, request 1 shown above</h4>');
     expect(row).toContain('5 requests like this one; 4 of 5 answered 200; 1 of 5 answered 503; 2 of 5 took longer than 2000 ms');
   });
 });

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CollectClient, UNSORTED_ORDER, COLLECT_FIELD_NAMES, judgeAnswer, shellWord, WRONG_CLIENT_KEY,
-  type CollectFields,
+  CollectClient, UNSORTED_ORDER, COLLECT_FIELD_NAMES, judgeAnswer, judgeAnswerWhy, atPointer, DEFAULT_REJECTION, shellWord, WRONG_CLIENT_KEY,
+  type CollectFields, type RejectionRule,
 } from '../../harness/client/index.ts';
 import { parseAuthorizationHeader, verifyBody, readRawJsonObject } from '../../harness/signing/index.ts';
 
@@ -129,8 +129,46 @@ describe('DESIGN.md: accepted vs rejected candidate', () => {
     [200, '{"success":"false"}', 'accepted'],
     [401, '{"success":true}', 'rejected-candidate'],
     [302, '', 'rejected-candidate'],
+    // The shape real clients of this API check: a non-null error_code, with or without success.
+    [200, '{"error_code":410,"error_message":"number not allowed"}', 'rejected-candidate'],
+    [200, '{"error_code":"E17"}', 'rejected-candidate'],
+    [200, '{"error_code":0}', 'rejected-candidate'],
+    [200, '{"error_code":null,"transaction_id":"T1"}', 'accepted'],
+    [200, '{"success":true,"error_code":null}', 'accepted'],
+    [200, '[{"error_code":1}]', 'accepted'],
   ] as const)('status %i body %s → %s', (status, body, expected) => {
     expect(judgeAnswer(status, body)).toBe(expected);
+  });
+  it('says what made an answer a rejection, as observed', () => {
+    expect(judgeAnswerWhy(403, '{}')).toEqual({ judgement: 'rejected-candidate', because: 'HTTP 403' });
+    expect(judgeAnswerWhy(200, '{"error_code":410}')).toEqual({ judgement: 'rejected-candidate', because: 'HTTP 200 with error_code 410' });
+    expect(judgeAnswerWhy(200, '{"success":false}')).toEqual({ judgement: 'rejected-candidate', because: 'HTTP 200 with success false' });
+  });
+});
+
+describe('a target\'s own rejection shape (target key "rejection") replaces the default', () => {
+  const statusError: RejectionRule[] = [{ pointer: '/result/status', in: ['error', 'failed'] }];
+  it.each([
+    ['{"result":{"status":"error"}}', 'rejected-candidate'],
+    ['{"result":{"status":"queued"}}', 'accepted'],
+    ['{"success":false}', 'accepted'],
+    ['{"result":"error"}', 'accepted'],
+  ] as const)('/result/status in ["error","failed"]: %s → %s', (body, expected) => {
+    expect(judgeAnswer(200, body, statusError)).toBe(expected);
+  });
+  it('notIn: error_code 0 means accepted, any other non-null code rejected', () => {
+    const rules: RejectionRule[] = [{ pointer: '/error_code', notIn: [null, 0] }];
+    expect(judgeAnswer(200, '{"error_code":0}', rules)).toBe('accepted');
+    expect(judgeAnswer(200, '{"error_code":"0"}', rules)).toBe('rejected-candidate');
+    expect(judgeAnswer(200, '{"message":"ok"}', rules)).toBe('accepted');
+  });
+  it('pointers follow RFC 6901 (~1 is /, ~0 is ~, array indexes)', () => {
+    expect(atPointer({ 'a/b': { '~c': [1, { d: 2 }] } }, '/a~1b/~0c/1/d')).toEqual({ found: true, value: 2 });
+    expect(atPointer({ a: [1] }, '/a/1')).toEqual({ found: false });
+    expect(atPointer({ a: 1 }, '')).toEqual({ found: true, value: { a: 1 } });
+  });
+  it('the default is DESIGN.md\'s: success false or a non-null error_code', () => {
+    expect(DEFAULT_REJECTION).toEqual([{ pointer: '/success', in: [false] }, { pointer: '/error_code', notIn: [null] }]);
   });
   it('a refused connection is no-answer, not an exception', async () => {
     const c = new CollectClient({ baseUrl: 'http://127.0.0.1:1', clientKey: CLIENT_KEY, secretKey: SECRET, timeoutMs: 2000 });

@@ -35,7 +35,7 @@ afterAll(() => {
   rmSync(vectorsDir, { recursive: true, force: true });
 });
 
-function reportOf(dir: string): { cases: Array<{ id: string; verdict: string; reason?: string }>; kind: string; target: Record<string, unknown> } {
+function reportOf(dir: string): { cases: Array<{ id: string; verdict: string; reason?: string }>; kind: string; target: Record<string, unknown>; diagnoses?: Array<{ id: string; cases: string[] }> } {
   for (const f of REPORT_FILES) expect(existsSync(join(dir, f)), f).toBe(true);
   const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
   expect(validateReportJson(report)).toEqual([]);
@@ -75,9 +75,15 @@ describe('vectors: exit 1 on a FAIL or ERROR, each named on its line', () => {
     const dir = join(work, 'locale');
     const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir, '--signer', fixtureCommand('locale-signer.mjs')]);
     expect(ran.code).toBe(1);
-    expect(ran.stdout).toMatch(/^FAIL\s+vectors\.signature\.2\s.*follows alternative `locale-order`/m);
-    expect(ran.stdout).toMatch(/^WARN\s+vectors\.signature\.3\s.*follows alternative `locale-order`/m);
+    expect(ran.stdout).toMatch(/^FAIL\s+vectors\.signature\.2\s.*`locale-order`/m);
+    expect(ran.stdout).toMatch(/^WARN\s+vectors\.signature\.3\s.*`locale-order`/m);
     expect(reportOf(dir).cases.find((c) => c.id === 'vectors.signature.2')?.reason).toContain('locale-order');
+    // The summary settles what single vectors leave ambiguous (the signer sorts, so not body-order),
+    // on the terminal before the summary line and as the report's diagnoses.
+    const summary = ran.stdout.slice(ran.stdout.lastIndexOf('vectors.signature.8'));
+    expect(summary).toMatch(/\n {2}1\. follows `locale-order` \(JavaScript\) on key order: vectors 2, 3; the service would refuse such a request \(401 INVALID_SIGNATURE\)[^\n]*\n[\s\S]*\n\d+ cases:/);
+    expect(summary).not.toMatch(/\n {2}2\. /);
+    expect(reportOf(dir).diagnoses).toEqual([expect.objectContaining({ id: 'signer.locale-order', cases: ['vectors.signature.2', 'vectors.signature.3'] })]);
   });
   it.each([
     // ASCII key-order vectors are valid: byte order is what "ascending" means in every default sort.

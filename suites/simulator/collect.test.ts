@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { signBody, SUITE_PROFILE } from '../../harness/signing/index.ts';
-import { REJECTIONS } from '../../harness/simulator/index.ts';
+import { MAX_TRANSACTIONS, REJECTIONS, TransactionStore } from '../../harness/simulator/index.ts';
 import {
   CLIENT, OK_NUMBER, TOKEN, collect, collectFields, post, withSimulator, newId,
 } from './helpers.ts';
@@ -139,12 +139,26 @@ describe('§5.1/§5.2/§7 signature over the raw body', () => {
   });
   it('names the alternative a signature follows (values percent-encoded)', async () => {
     await withSimulator({}, async (sim, lines) => {
-      const body = JSON.stringify(collectFields('https://m.example/cb?a=1&b=2'));
+      // A space and ~ make encodeURIComponent differ from PHP urlencode() and URLSearchParams.
+      const body = JSON.stringify(collectFields('https://m.example/cb?a=1&b=x y~'));
       const { authorization } = signBody(body, CLIENT.secretKey, { clientKey: CLIENT.clientKey, profile: { ...SUITE_PROFILE, valueEncoding: 'encodeURIComponent' } });
       const answer = await post(sim.url, COLLECT, body, { authorization: authorization! });
       expectRejected(answer, 'INVALID_SIGNATURE');
-      expect(answer.json['error_message']).toMatch(/your signature matches the message with values percent-encoded.*url-encoded-values/);
+      expect(answer.json['error_message']).toMatch(/your signature matches the message of `url-encoded-values` \(JavaScript: values percent-encoded with encodeURIComponent/);
       expect(lines.join('\n')).toMatch(/url-encoded-values/);
+    });
+  });
+  it('tells a PHP client that signed the float 1.1*3 as 3.3 but sent 3.3000000000000003 exactly that', async () => {
+    await withSimulator({}, async (sim) => {
+      // What PHP does: json_encode() writes the float with 17 digits, "$k=$v" with 14.
+      const body = JSON.stringify({ ...collectFields(CB), amount: 1.1 * 3 });
+      expect(body).toContain('"amount":3.3000000000000003');
+      const { authorization } = signBody(body, CLIENT.secretKey, { clientKey: CLIENT.clientKey, profile: { ...SUITE_PROFILE, numbers: 'php' } });
+      const answer = await post(sim.url, COLLECT, body, { authorization: authorization! });
+      expectRejected(answer, 'INVALID_SIGNATURE');
+      expect(answer.json['error_message']).toContain('`php-float-precision` (PHP: JSON numbers through json_decode() and PHP string conversion');
+      expect(answer.json['error_message']).toContain('signed `amount=3.3`, the body has `amount=3.3000000000000003`');
+      expect(answer.json['error_message']).not.toMatch(/secret is wrong/);
     });
   });
   it('refuses a body changed after signing', async () => {
@@ -331,5 +345,20 @@ describe('serving the API over https (config.tls)', () => {
       await agent.close();
       await sim.close();
     }
+  });
+});
+
+describe('the store is bounded (README "Limits")', () => {
+  const tx = (id: string) => ({
+    internalId: id, clientId: 2, transactionId: id, amount: '1.00', customerNumber: '0244000001',
+    callbackUrl: CB, status: 'PENDING' as const, message: '', createdAt: 0,
+  });
+  it('beyond its limit the oldest transaction is forgotten (its id usable again), the newest kept', () => {
+    const store = new TransactionStore(2);
+    for (const id of ['a', 'b', 'c']) expect(store.insert(tx(id))).toBe(true);
+    expect([store.size, store.get(2, 'a'), store.get(2, 'c')?.transactionId]).toEqual([2, undefined, 'c']);
+    expect(store.insert(tx('c'))).toBe(false);
+    expect(store.insert(tx('a'))).toBe(true);
+    expect(MAX_TRANSACTIONS).toBe(100_000);
   });
 });

@@ -79,6 +79,11 @@ describe('DESIGN.md target files: the documented examples load', () => {
     expect(parseTarget({ ...receiverFile, transactionIds: { maxLength: 30 } }, env).transactionIds).toEqual({ template: '{id}', maxLength: 30 });
     expect(parseTarget(receiverFile, env).transactionIds).toBeUndefined();
   });
+  it('rejection resolves on the service side as written; absent stays absent (the default applies)', () => {
+    const rejection = [{ pointer: '/status', in: ['error'] }, { pointer: '/error_code', notIn: [null, 0] }];
+    expect((parseTarget({ ...serviceFile, rejection }, env) as ResolvedServiceTarget).rejection).toEqual(rejection);
+    expect((parseTarget(serviceFile, env) as ResolvedServiceTarget).rejection).toBeUndefined();
+  });
   it('sources.notWhitelisted may be a proxy', () => {
     const t = parseTarget({ ...serviceFile, sources: { notWhitelisted: { proxy: 'http://127.0.0.1:3128' } } }, env) as ResolvedServiceTarget;
     expect(t.sources).toEqual({ notWhitelisted: { proxy: 'http://127.0.0.1:3128' } });
@@ -106,6 +111,11 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
     ['transactionIds: no placeholder', { ...serviceFile, transactionIds: { template: 'T-1' } }, '/transactionIds/template: "T-1" holds neither {id} nor {uuid}'],
     ['transactionIds: maxLength too short', { ...serviceFile, transactionIds: { template: '{id}-{uuid}', maxLength: 40 } }, '/transactionIds/maxLength: 40 is too short'],
     ['transactionIds: unknown key', { ...receiverFile, transactionIds: { template: '{id}', pattern: '.*' } }, '/transactionIds/pattern: unknown key'],
+    ['rejection: a rule with neither in nor notIn', { ...serviceFile, rejection: [{ pointer: '/status' }] }, '/rejection/0: a rule is {"pointer", "in": [values that mean rejected]} or {"pointer", "notIn": [values that mean accepted]}'],
+    ['rejection: a rule with both', { ...serviceFile, rejection: [{ pointer: '/s', in: [1], notIn: [2] }] }, '/rejection/0: a rule is'],
+    ['rejection: not a JSON pointer', { ...serviceFile, rejection: [{ pointer: 'status', in: ['error'] }] }, '/rejection/0/pointer: must be a JSON pointer (RFC 6901)'],
+    ['rejection: empty list', { ...serviceFile, rejection: [] }, '/rejection: must NOT have fewer than 1 items'],
+    ['rejection on the receiver side', { ...receiverFile, rejection: [{ pointer: '/s', in: [1] }] }, '/rejection: unknown key'],
     ['transactionIds: maxLength 0', { ...receiverFile, transactionIds: { maxLength: 0 } }, '/transactionIds/maxLength: must be >= 1'],
   ];
   for (const [name, file, expected] of rows) {

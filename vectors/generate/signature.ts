@@ -1,13 +1,15 @@
 // Builds vectors/signature.json from tables/signature.ts with harness/signing.
-import { ALTERNATIVES, hmacHex, profileOf, signBody } from '../../harness/signing/index.ts';
-import { SIGNATURE_HEADER, SIGNATURE_ROWS } from './tables/signature.ts';
+import { ALTERNATIVES, hmacHex, joinPairs, profileOf, readRawJsonObject, renderingsOf, signBody } from '../../harness/signing/index.ts';
+import { SIGNATURE_HEADER, SIGNATURE_ROWS, SIGNATURE_SOURCES, sourceOfRow } from './tables/signature.ts';
 import { VECTOR_CLIENT_KEY, VECTOR_SECRET } from './fixtures.ts';
 import { assembleFile, checkRows } from './assemble.ts';
 import type { SignatureRow, SignatureVector, Tamper, VectorFile } from './types.ts';
 
-export function buildSignatureFile(): VectorFile<SignatureVector> {
+export function buildSignatureFile(): VectorFile<SignatureVector> & { sources: Record<string, string> } {
   checkRows('signature', SIGNATURE_ROWS, SIGNATURE_HEADER);
-  return assembleFile(SIGNATURE_HEADER, SIGNATURE_ROWS.map(buildSignatureVector));
+  const { tests, ...header } = assembleFile(SIGNATURE_HEADER, SIGNATURE_ROWS.map(buildSignatureVector));
+  // `sources` defines the values of each test's `source`, next to the notes that define the flags.
+  return { ...header, sources: SIGNATURE_SOURCES, tests };
 }
 
 export function buildSignatureVector(row: SignatureRow): SignatureVector {
@@ -36,16 +38,21 @@ export function buildSignatureVector(row: SignatureRow): SignatureVector {
     ...(presented === undefined ? {} : { presentedSignature: presented }),
     alternatives,
     result: row.result,
+    source: sourceOfRow(row),
   };
   return vector;
 }
 
-/** Every labelled alternative whose message differs from the suite's, in ALTERNATIVES order. */
+/**
+ * Every labelled alternative whose message differs from the suite's, in ALTERNATIVES order.
+ * An alternative that refuses the body (an ASCII-only encode) has no message and is not listed.
+ */
 export function signatureAlternatives(body: string, message: string): SignatureVector['alternatives'] {
   const out: SignatureVector['alternatives'] = [];
-  for (const alternative of ALTERNATIVES) {
-    const alt = signBody(body, VECTOR_SECRET, { profile: profileOf(alternative) });
-    if (alt.message !== message) out.push({ label: alternative.label, message: alt.message, signature: alt.signature });
+  for (const [alternative, pairs] of renderingsOf(readRawJsonObject(body))) {
+    if (pairs === undefined) continue;
+    const altMessage = joinPairs(pairs);
+    if (altMessage !== message) out.push({ label: alternative.label, message: altMessage, signature: hmacHex(VECTOR_SECRET, altMessage) });
   }
   return out;
 }

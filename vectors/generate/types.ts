@@ -39,7 +39,12 @@ export type Tamper =
   | { kind: 'alternative'; label: string }          // what a signer following a labelled alternative presents
   | { kind: 'signed-message'; message: string };    // the HMAC of a hand-written (wrong) message
 
+/** Where a position comes from: the spec's text, the real service's public documentation, or the suite. */
+export type PositionSource = 'spec' | 'service-docs' | 'suite';
+
 export interface SignatureRow extends RowBase {
+  /** Default: sourceOfRow() in the table. */
+  source?: PositionSource;
   /** The raw JSON text, exactly the bytes sent. */
   body: string;
   tamper?: Tamper;
@@ -79,6 +84,7 @@ export interface SignatureVector {
   presentedSignature?: string;
   alternatives: Array<{ label: string; message: string; signature: string }>;
   result: VectorResult;
+  source: PositionSource;
 }
 
 export interface CallbackParamsOut {

@@ -2,7 +2,7 @@
 // duplicates (in sequence, concurrent, after the outcome) are answered 2xx and change nothing.
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { ConformanceCase } from '../model.ts';
-import { describeReading, expectAppliedOnce, FAILED_MESSAGE, isSuccess, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
+import { answerText, describeReading, expectAppliedOnce, FAILED_MESSAGE, isSuccess, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
 
 const MESSAGES = { SUCCESS: SUCCESS_MESSAGE, FAILED: FAILED_MESSAGE } as const;
 
@@ -17,7 +17,7 @@ function conflictingCase(leaf: string, first: 'SUCCESS' | 'FAILED', second: 'SUC
       await probe.settledReading(id, true);
       const later = await probe.callback({ transaction_id: id, status: second, message: MESSAGES[second] }, { label: `callback ${second}, after ${first}` });
       const problems: string[] = [];
-      if (!isSuccess(sent.answer.status)) problems.push(`the ${first} callback was answered ${sent.answer.status}, expected 2xx`);
+      if (!isSuccess(sent.answer.status)) problems.push(`the ${first} callback was answered ${answerText(sent.answer)}, expected 2xx`);
       // The record is no longer pending: the receiver takes no action. Its answer to the
       // late callback is not fixed by §6; a 5xx would only make the service retry.
       if (later.answer.status >= 500) problems.push(`the late ${second} callback was answered ${later.answer.status}: a 5xx makes the service retry a callback that can never apply`);

@@ -151,6 +151,12 @@ export function describeReading(reading: HookReading | null): string {
   return reading ? `state ${reading.state}, actions ${reading.actions}` : '404 (no record)';
 }
 
+/** `400 {"error_code":"ERR_…"}`: the status and the start of the body, as observed. */
+export function answerText(answer: { status: number; body: string }): string {
+  const body = answer.body.replace(/\s+/g, ' ').trim();
+  return body ? `${answer.status} ${body.length > 120 ? `${body.slice(0, 120)}…` : body}` : String(answer.status);
+}
+
 export function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
 }
@@ -214,7 +220,7 @@ export async function expectAppliedOnce(
   rule = '§6 rule 2',
 ): Promise<CaseOutcome> {
   const problems: string[] = [];
-  const statuses = results.map((r) => (r.ok ? r.answer.status : r.error));
+  const statuses = results.map((r) => (r.ok ? answerText(r.answer) : r.error));
   const bad = results.filter((r) => !r.ok || !isSuccess(r.answer.status));
   if (bad.length > 0) {
     problems.push(results.length === 1

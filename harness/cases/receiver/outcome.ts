@@ -3,7 +3,7 @@
 // any 2xx or 4xx answer is accepted there).
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { describeReading, expectAppliedOnce, FAILED_MESSAGE, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+import { answerText, describeReading, expectAppliedOnce, FAILED_MESSAGE, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
 
 function acceptableForNoAction(status: number): boolean {
   return (status >= 200 && status <= 299) || (status >= 400 && status <= 499);
@@ -15,7 +15,7 @@ async function unknownStatusChangesNothing(probe: ReceiverProbe, status: string)
   const sent = await probe.callback({ transaction_id: id, status, message: 'Status update' }, { label: `callback with status=${status}` });
   const problems: string[] = [];
   if (!acceptableForNoAction(sent.answer.status)) {
-    problems.push(`answered ${sent.answer.status}; for an unknown status any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
+    problems.push(`answered ${answerText(sent.answer)}; for an unknown status any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
   }
   const after = await probe.settledReading(id, false);
   if (!after || after.state !== 'pending' || after.actions !== 0) {
@@ -86,7 +86,7 @@ export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'callback for an id never seeded' });
       const problems: string[] = [];
       if (!acceptableForNoAction(sent.answer.status)) {
-        problems.push(`answered ${sent.answer.status}; for an unknown transaction_id any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
+        problems.push(`answered ${answerText(sent.answer)}; for an unknown transaction_id any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
       }
       const after = await probe.settledReading(id, false);
       if (after) problems.push(`the receiver now holds a record for the unknown id (${describeReading(after)}): an unknown transaction_id must change nothing`);

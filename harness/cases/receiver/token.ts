@@ -4,7 +4,7 @@ import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import { TOKEN_HEADER, type HeaderSpec } from '../http.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { seededRandom } from '../ids.ts';
-import { describeReading, expectAppliedOnce, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
+import { answerText, describeReading, expectAppliedOnce, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
 
 const NBSP = '\u00a0';
 
@@ -95,8 +95,7 @@ async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant)
   const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { token: choice, label: `callback with ${choice.describe}` });
   const problems: string[] = [];
   const status = sent.answer.status;
-  if (status === 401) problems.push('answered 401, §6 rule 1 says 403');
-  else if (status !== 403) problems.push(`answered ${status}, §6 rule 1 says 403`);
+  if (status !== 403) problems.push(`answered ${answerText(sent.answer)}; §6 rule 1 says 403`);
   if (probe.hooks) {
     const after = await probe.settledReading(id, false);
     if (!after || after.state !== 'pending' || after.actions !== 0) {

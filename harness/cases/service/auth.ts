@@ -3,7 +3,8 @@
 // spoils, and its callback URL routes to the case, so a request wrongly acted on is seen.
 import { COLLECT_FIELD_NAMES, REVERSED_ORDER, membersOf, type BodyMembers, type CollectFieldName, type Tamper } from '../../client/index.ts';
 import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
-import type { ServiceSession } from './session.ts';
+import { CaseError } from '../http.ts';
+import { describeAnswer, type ServiceSession } from './session.ts';
 
 interface RejectionOptions {
   /** Appended to the reason of a FAIL: the rule the accepted request broke. */
@@ -72,7 +73,7 @@ export const AUTH_CASES: readonly ServiceCase[] = [
     needs: [],
     async check(s) {
       const answer = await s.sendAnswered({ fields: s.fields() }, { label: 'correctly signed' });
-      return expectAccepted(s, answer, 'a correctly signed request', 'check the credentials, the source address and the customer number of the target file');
+      return expectAccepted(s, answer, 'a correctly signed request', 'likely causes: the credentials, the source address or the customer number of the target file');
     },
   }),
   rejectionCase('missing-header', 'a request without Authorization header is rejected', '§5.2',
@@ -126,6 +127,19 @@ export const AUTH_CASES: readonly ServiceCase[] = [
       const fields = s.fields();
       const what = 'a correctly signed request from a non-whitelisted source';
       const answer = await s.send({ fields }, { source: 'notWhitelisted', label: what });
+      if (answer.judgement === 'no-answer' && !answer.routeError) {
+        // Silence is a rejection at the network only if the service does answer the whitelisted
+        // source: the same request (its own id and tag) sent from there is the control.
+        const control = await s.send({ fields: s.fields() }, { label: 'control: the same request from the whitelisted source' });
+        if (control.judgement === 'no-answer') {
+          throw new CaseError(
+            `${what} got no HTTP answer (${answer.exchange.error ?? 'error'}), and the same request from the whitelisted source got none either `
+            + `(${control.exchange.error ?? 'error'}): the service answers nobody, so the silence says nothing about its whitelist`,
+            s.evidence(),
+          );
+        }
+        s.note(`control: the same request from the whitelisted source was answered ${describeAnswer(control)}`);
+      }
       return expectRejected(s, answer, fields.tag, what, { noAnswerRejects: true });
     },
   }),

@@ -20,14 +20,16 @@ export function serviceCase(spec: ServiceCaseSpec): ServiceCase {
 }
 
 /**
- * DESIGN.md "rejected": not 2xx (or 2xx with `success: false`) and no callback for it within
+ * DESIGN.md "rejected": not 2xx, or 2xx with a body that says so (`success: false`, a non-null
+ * `error_code`, or the target's `rejection` rules), and no callback for it within
  * timing.callbackTimeoutMs. `noAnswerRejects`: a source the service does not whitelist may be
- * dropped at the network (refused, reset), which is a rejection too.
+ * dropped at the network (refused, reset), which is a rejection too; the caller has checked
+ * that the service does answer the whitelisted source (the control).
  */
 export async function expectRejected(
   s: ServiceSession, answer: CollectAnswer, tag: string, what: string, options: { noAnswerRejects?: boolean } = {},
 ): Promise<CaseOutcome> {
-  if (answer.judgement === 'accepted') return s.fail(`${what} was accepted (${describeAnswer(answer)}); it must be rejected`);
+  if (answer.judgement === 'accepted') return acceptedWhereRejected(s, answer, tag, what);
   if (answer.judgement === 'no-answer') {
     if (answer.routeError) throw new CaseError(`${answer.routeError}: the request never reached the service, so its whitelist could not be tested`, s.evidence());
     if (!options.noAnswerRejects) throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
@@ -37,21 +39,46 @@ export async function expectRejected(
   s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)}; watching ${watchMs} ms that no callback arrives`);
   const seen = await s.waitFor({ tag }, { timeoutMs: watchMs });
   if (seen.length > 0) {
-    return s.fail(`${what} was answered ${describeAnswer(answer)}, yet a callback for it arrived after ${atMs(s, seen[0]!)} ms: the request was acted on`);
+    return s.fail(`${what} was answered ${describeAnswer(answer)}${readAs(answer)}, yet a callback for it arrived after ${atMs(s, seen[0]!)} ms: the service processed it`);
   }
   return s.pass({ notes: [`${what}: ${describeAnswer(answer)}; no callback within ${watchMs} ms`] });
 }
 
-/** DESIGN.md "accepted": 2xx without `success: false`. */
+/**
+ * An answer that reads as accepted where a rejection was due. A callback settles it; without one
+ * the answer may be a rejection in a shape the harness does not read, so the reason says so.
+ */
+async function acceptedWhereRejected(s: ServiceSession, answer: CollectAnswer, tag: string, what: string): Promise<CaseOutcome> {
+  const watchMs = s.target.timing.callbackTimeoutMs;
+  s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)} (reads as accepted); watching ${watchMs} ms for its callback`);
+  const [callback] = await s.waitFor({ tag }, { count: 1, timeoutMs: watchMs });
+  const read = `${what} was answered ${describeAnswer(answer)}, which reads as accepted (2xx, and the body meets no rejection rule: ${rejectionRulesText(s)})`;
+  if (callback) return s.fail(`${read}, and its callback arrived after ${atMs(s, callback)} ms: the service processed it; it must be rejected`);
+  return s.fail(`${read}; no callback came within ${watchMs} ms. It must be rejected: either the service accepted it (and calls back later or never), or it rejects in a shape the harness does not read; if so, state that shape as "rejection" in the target file`);
+}
+
+function rejectionRulesText(s: ServiceSession): string {
+  const rules = s.target.rejection;
+  if (!rules) return 'no "success": false, no non-null "error_code"';
+  return `the target's "rejection" ${JSON.stringify(rules)}`;
+}
+
+/** DESIGN.md "accepted": 2xx, and the body meets no rejection rule. */
 export function expectAccepted(s: ServiceSession, answer: CollectAnswer, what: string, why = ''): CaseOutcome {
   if (answer.judgement === 'accepted') return s.pass({ notes: [`${what}: ${describeAnswer(answer)}`] });
-  return s.fail(`${what} was rejected (${describeAnswer(answer)})${why ? `: ${why}` : ''}`);
+  return s.fail(`${what} was not accepted: ${describeAnswer(answer)}${readAs(answer)}${why ? `; ${why}` : ''}`);
+}
+
+/** `(read as rejected: error_code 403)` when a 2xx body made it a rejection. */
+export function readAs(answer: CollectAnswer): string {
+  return answer.rejectedBecause && answer.status !== undefined && answer.status >= 200 && answer.status <= 299
+    ? ` (read as rejected: ${answer.rejectedBecause.replace(/^HTTP \d+ with /, '')})` : '';
 }
 
 /** A precondition of a callback case: the valid request must be accepted, or the case cannot judge. */
 export function requireAccepted(s: ServiceSession, answer: CollectAnswer): void {
   if (answer.judgement !== 'accepted') {
-    throw new CaseError(`precondition: a correctly signed collect request was not accepted (${describeAnswer(answer)}), so no callback can be checked; see service.auth.valid-accepted`, s.evidence());
+    throw new CaseError(`precondition: a correctly signed collect request was not accepted (${describeAnswer(answer)}${readAs(answer)}), so no callback can be checked; see service.auth.valid-accepted`, s.evidence());
   }
 }
 

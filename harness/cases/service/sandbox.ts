@@ -1,7 +1,7 @@
 // service.sandbox: the Numbers whitelist of sandbox mode (§5.3, §2.3) and customer numbers
 // kept as text (§2.1: "Digits are kept as text, including leading zeros").
 import { describeAnswer } from './session.ts';
-import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
+import { expectAccepted, expectRejected, readAs, serviceCase, type ServiceCase } from './define.ts';
 
 export const SANDBOX_CASES: readonly ServiceCase[] = [
   serviceCase({
@@ -47,7 +47,7 @@ export const SANDBOX_CASES: readonly ServiceCase[] = [
       // The number as written must be accepted …
       const kept = await s.sendAnswered({ fields: s.fields({ customer_number: number }) }, { label: `whitelisted ${number}` });
       if (kept.judgement !== 'accepted') {
-        return s.fail(`the whitelisted number ${number} was rejected (${describeAnswer(kept)}): its leading zero may have been lost`);
+        return s.fail(`the whitelisted number ${number}, sent as written, was not accepted: ${describeAnswer(kept)}${readAs(kept)}; a leading zero lost on the way in is one likely cause (compare service.sandbox.whitelisted-accepted)`);
       }
       // … and the same digits without the zeros are another number, not whitelisted.
       const fields = s.fields({ customer_number: stripped });
@@ -55,7 +55,7 @@ export const SANDBOX_CASES: readonly ServiceCase[] = [
       const answer = await s.sendAnswered({ fields }, { label: what });
       const outcome = await expectRejected(s, answer, fields.tag, what);
       return outcome.verdict === 'FAIL'
-        ? { ...outcome, reason: `${outcome.reason}; the whitelist compares numbers as integers, losing leading zeros` }
+        ? { ...outcome, reason: `${outcome.reason}. Likely causes: the whitelist compares numbers as integers (dropping leading zeros), or it is not enforced at all (compare service.sandbox.not-whitelisted-rejected)` }
         : outcome;
     },
   }),

@@ -43,6 +43,7 @@ export class ServiceSession {
       timeoutMs: ctx.requestTimeoutMs,
       ...(t.caCert ? { caCert: t.caCert } : {}),
       ...(t.sources ? { sources: t.sources } : {}),
+      ...(t.rejection ? { rejection: t.rejection } : {}),
     });
     return new ServiceSession(ctx, listener, client, release);
   }

@@ -49,7 +49,7 @@ export const TRANSPORT_CASES: readonly ServiceCase[] = [
         // listener and is never recorded: say so, "no callback" alone would send people astray.
         const outcome = noCallback(s);
         if (!s.listener.overHttps) return outcome;
-        return { ...outcome, reason: `${outcome.reason ?? ''}; the listener speaks only TLS at ${fields.callback_url}, so a callback sent over plain http to that host and port fails its handshake and is not seen` };
+        return { ...outcome, reason: `${outcome.reason ?? ''}; the listener speaks only TLS at ${fields.callback_url}: a callback sent there over plain http would fail its handshake and not be seen, one possible cause` };
       }
       if (s.listener.overHttps && !d.overHttps) return s.fail('the callback arrived over plain http');
       const how = s.listener.overHttps ? 'over TLS at the listener' : `through ${s.listener.publicUrl} (TLS ends before the listener)`;

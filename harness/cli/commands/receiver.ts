@@ -110,14 +110,14 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
 
 export function receiverCommand(setExitCode: SetExitCode): Command {
   return new Command('receiver')
-    .description('Run the reference callback receiver (test hooks included) until SIGINT/SIGTERM')
-    .option('--config <file>', 'receiver config file (JSON, see harness/receiver/config.schema.json)')
-    .option('--host <host>', 'address to bind (default 127.0.0.1)')
-    .option('--port <n>', 'port to bind (default 0: any free port)')
-    .addOption(new Option('--fault <name>', 'switch on a fault (repeatable; see --list-faults)').argParser(collect).default([]))
+    .description('run the reference callback receiver (test hooks included) until SIGINT or SIGTERM')
+    .option('--config <file>', 'config file (JSON, see harness/receiver/config.schema.json)')
+    .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
+    .option('--port <n>', 'port to listen on, 0 for any free port (default: 0)')
+    .addOption(new Option('--fault <name>', 'switch a fault on (repeatable; see --list-faults)').argParser(collect).default([]))
     .option('--list-faults', 'list the fault switches and exit')
-    .option('--time-scale <x>', 'multiply every delay (1 = real time)')
-    .option('--work-ms <n>', 'fulfilment work after each applied outcome, in ms before scaling (default 5000)')
+    .option('--time-scale <x>', 'multiply every delay (1 is real time; 0.01 makes seconds into 10 ms)')
+    .option('--work-ms <n>', 'fulfilment work after each applied outcome, in ms before scaling (default: 5000)')
     .action(async (options: ReceiverOptions) => {
       if (options.listFaults) {
         listFaults();

@@ -57,10 +57,10 @@ const processIo = (): RunIo => ({
 export function runCommand(setExitCode: SetExitCode): Command {
   return new Command('run')
     .description('run the conformance cases against a target (default: the embedded reference implementations)')
-    .addOption(new Option('--side <side>', 'which side to test').choices(['service', 'receiver', 'all']))
+    .addOption(new Option('--side <side>', 'which side to test (with --target: the file says)').choices(['service', 'receiver', 'all']))
     .option('--target <file>', 'target file (JSON, see harness/targets/target.schema.json)')
-    .option('--report-dir <dir>', 'where the reports go', `${DEFAULT_REPORT_DIR}/`)
-    .option('--only <pattern>', 'comma-separated case id globs (e.g. "receiver.token.*,receiver.latency")')
+    .option('--report-dir <dir>', 'where the reports go', DEFAULT_REPORT_DIR)
+    .option('--only <pattern>', 'run only the case ids matching these globs (comma-separated, e.g. "receiver.token.*,receiver.latency")')
     .option('--list', 'list the cases (id, level, spec reference, title) without touching a target')
     .option('--seed <n>', 'seed for transaction ids and random values (default: random, printed)')
     .option('--waivers <file>', 'waiver file: [{"id", "reason", "expires"?}]')

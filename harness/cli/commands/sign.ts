@@ -19,12 +19,12 @@ interface SignOptions {
 export function signCommand(setExitCode: SetExitCode): Command {
   return new Command('sign')
     .description(`print every signing stage for one body: pairs, message, signature, Authorization (secret from ${SECRET_ENV})`)
-    .requiredOption('--body <FILE>', 'the raw JSON body, exactly the bytes that will be sent (- for stdin)')
+    .requiredOption('--body <file>', 'the raw JSON body, exactly the bytes that will be sent (- for stdin)')
     .option('--json', 'machine-readable output')
     .addHelpText('after', `
 Environment:
-  ${SECRET_ENV}   the secret key (required; never given as an argument, never printed)
-  ${CLIENT_KEY_ENV}   the client key (optional; when set, the Authorization header is shown,
+  ${SECRET_ENV}   The secret key (required; never given as an argument, never printed)
+  ${CLIENT_KEY_ENV}   The client key (optional; when set, the Authorization header is shown,
                        with the key itself redacted)`)
     .action((options: SignOptions) => {
       process.stdout.write(signOutput(options, process.env));

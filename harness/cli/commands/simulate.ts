@@ -20,12 +20,12 @@ interface SimulateOptions {
 export function simulateCommand(setExitCode: SetExitCode): Command {
   return new Command('simulate')
     .description('run the reference service (collect, transaction_status, callbacks) as a local sandbox')
-    .option('--config <file>', 'JSON config file (harness/simulator/config.schema.json)')
+    .option('--config <file>', 'config file (JSON, see harness/simulator/config.schema.json)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port to listen on (0: any free port)', parsePort, 0)
+    .option('--port <n>', 'port to listen on, 0 for any free port', parsePort, 0)
     .option('--list-faults', 'list the fault switches and exit')
-    .option('--fault <name>', 'switch a fault on (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
-    .option('--time-scale <x>', 'multiply every delay (0.01 makes seconds into 10 ms)', parseScale)
+    .option('--fault <name>', 'switch a fault on (repeatable; see --list-faults)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--time-scale <x>', 'multiply every delay (1 is real time; 0.01 makes seconds into 10 ms)', parseScale)
     .action(async (options: SimulateOptions) => {
       if (options.listFaults) {
         process.stdout.write(formatFaults());

@@ -10,10 +10,10 @@ import { toolVersion } from '../version.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
 import { openReportDir } from '../report-dir.ts';
-import { exitCodeFor } from '../../results/index.ts';
+import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { onlyMatcher } from '../only.ts';
 import {
-  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId,
+  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner,
   type Signer, type VectorFileName,
 } from '../../vectors/index.ts';
 
@@ -36,12 +36,13 @@ Signer protocol (for --signer):
 Verdicts: a valid vector passes when message and signature match exactly; an invalid vector
 passes when the signature differs from the presented (tampered) one; an acceptable vector
 passes when it matches the suite's position or is refused, and is WARN when it follows a
-labelled alternative (named in the reason) or none.
+labelled alternative (named in the reason; every one that fits, when several do) or none.
+The run ends with the signer's deviations, once each (the alternatives it follows, by language:
+php-string, python-str, ruby-to-s, utf16-order, ...), as the shared causes before the summary
+line and as the diagnoses of report.json.
 
 With --signer only the signature vectors run (the protocol covers signing); without it the
-callback-url and callback-query vectors also run against the built-in composer and parser.
-
-Exit status: 0 no FAIL or ERROR, 1 at least one, 2 bad usage.`;
+callback-url and callback-query vectors also run against the built-in composer and parser.`;
 
 interface VectorsOptions {
   signer?: string;
@@ -54,11 +55,11 @@ interface VectorsOptions {
 export function vectorsCommand(setExitCode: SetExitCode): Command {
   return new Command('vectors')
     .description('run the golden vectors against the built-in signer or an external one (--signer)')
-    .option('--signer <CMD>', 'signer command, run with sh -c and driven over the line protocol below')
-    .option('--report-dir <DIR>', 'where to write report.json, junit.xml, report.md, index.html', 'reports/latest')
-    .option('--only <PATTERN>', 'run only case ids matching this glob (* any run, ? one character; comma-separated list)')
-    .option('--vectors-dir <DIR>', 'read the vector files from this folder instead of the package\'s vectors/')
-    .addOption(new Option('--timeout <MS>', 'time limit per vector for --signer, in milliseconds').default('5000'))
+    .option('--signer <cmd>', 'signer command, run with sh -c and driven over the line protocol below')
+    .option('--report-dir <dir>', 'where the reports go (report.json, junit.xml, report.md, index.html)', 'reports/latest')
+    .option('--only <pattern>', 'run only the case ids matching these globs (comma-separated; * any run, ? one character)')
+    .option('--vectors-dir <dir>', 'read the vector files from this folder instead of the package\'s vectors/')
+    .addOption(new Option('--timeout <ms>', 'time limit per vector for --signer, in milliseconds').default('5000'))
     .addHelpText('after', PROTOCOL_HELP)
     .action(async (options: VectorsOptions) => {
       setExitCode(await runVectorsCommand(options));
@@ -113,8 +114,9 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  let results: CaseResult[] = [];
   try {
-    await runVectors({
+    results = await runVectors({
       signer,
       files,
       include,
@@ -129,6 +131,9 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
   }
+  // The signer's deviations, once each: the report's diagnoses, which formatSummary prints as the
+  // "Shared causes" before the summary line, as every report format does.
+  if (files.includes('signature')) await report.setDiagnoses(summariseSigner(results));
   const { report: finished, files: written } = await report.finish();
   process.stdout.write(`${formatSummary(finished, written, { color })}\n`);
   return exitCodeFor(finished.cases);

@@ -1,7 +1,7 @@
 // Input table of vectors/signature.json: one row per test, decided by hand. The generator
 // computes pairs, message, signature, header and alternatives from harness/signing.
 // tcIds are stable: append new rows with new ids, never renumber or reuse one.
-import type { FileHeader, SignatureRow } from '../types.ts';
+import type { FileHeader, PositionSource, SignatureRow } from '../types.ts';
 
 /** The six fields of §2.1 with `amount` as a decimal string, already in A-to-Z order. */
 const SPEC_BODY =
@@ -77,6 +77,12 @@ export const SIGNATURE_HEADER: FileHeader = {
     FlippedSignature: { bugType: 'MODIFIED_SIGNATURE', description: 'The right signature with its last hex digit changed.', effect: 'A comparison of only part of the signature accepts it.' },
     OtherBody: { bugType: 'MODIFIED_SIGNATURE', description: 'The signature of another, unrelated body.', effect: 'A verifier that does not bind the signature to the body accepts a replay.' },
     WrongCanonicalisation: { bugType: 'MODIFIED_SIGNATURE', description: 'The signature a signer following a wrong rendering presents, where §5.1 states the rule.', effect: 'A verifier with the same bug accepts it; the service refuses it.' },
+    IntegerLikeKey: { bugType: 'EDGE_CASE', description: 'Keys made of digits ("10", "9") sort as text by code point: 10 before 9.', effect: 'PHP arrays make them integers: ksort() puts 9 before 10, and array_merge() renumbers them from 0.' },
+    LongFloat: { bugType: 'INTERPRETIVE', description: 'A JSON number with 15 or more significant digits (3.3000000000000003, 3.14159265358979): the suite keeps its text.', effect: 'PHP string conversion prints 14 significant digits (3.3, 3.1415926535898); other float printers keep 17.' },
+    DottedKey: { bugType: 'BASIC', description: 'A key with a dot is a key: `a` and `a.b` are two pairs.', effect: 'Libraries that treat a.b as a path (lodash _.set, dot-object) keep only one of them.' },
+    PrototypeKey: { bugType: 'BASIC', description: 'Keys named __proto__, constructor or toString are ordinary keys.', effect: 'JavaScript code that copies fields with obj[key] = value loses __proto__; code that tests key in obj skips constructor.' },
+    KeyWithSpace: { bugType: 'BASIC', description: 'A key with a space is signed as it stands, unencoded.', effect: 'http_build_query() writes first+name; a form encoder writes first%20name.' },
+    LanguageRendering: { bugType: 'INTERPRETIVE', description: 'A body whose numbers, booleans, null and nested values each language prints differently, so that the vectors tell every labelled alternative apart.', effect: 'PHP writes 1000, 1, empty and Array; Python 1000.0, True, None and a dict repr; Ruby 1000.0, true, empty and {"k"=>"v"}.' },
     NonInjective: { bugType: 'PROPERTY', description: 'Two different bodies give the same message: the canonical form is not injective.', effect: 'A signature covers the message, not the body: verify the raw body bytes, never a body rebuilt from pairs.' },
   },
 };
@@ -203,4 +209,38 @@ export const SIGNATURE_ROWS: SignatureRow[] = [
   { tcId: 102, comment: 'a=1=2 from a key holding =: same as tcId 101', flags: ['NonInjective'], specRef: '§5.1 step 3', body: '{"a=1":"2"}', result: 'valid' },
   { tcId: 103, comment: 'client_id=9 inside callback_url: same as tcId 104', flags: ['NonInjective', 'LiteralValue'], specRef: '§5.1 step 3', body: '{"callback_url":"https://m.example/cb?x=1&client_id=9"}', result: 'valid' },
   { tcId: 104, comment: 'client_id=9 as its own pair: same as tcId 103', flags: ['NonInjective', 'IntegerNumber'], specRef: '§5.1 step 3', body: '{"callback_url":"https://m.example/cb?x=1","client_id":9}', result: 'valid' },
+  // --- inputs that break real clients, and vectors that tell the labelled alternatives apart (appended) ---
+  { tcId: 105, comment: 'digit keys 10 and 9: 10 sorts first by code point', flags: ['IntegerLikeKey'], specRef: '§5.1 step 2', body: '{"10":"ten","9":"nine"}', result: 'valid', source: 'spec' },
+  { tcId: 106, comment: 'digit keys among letters: 10, 9, a, b', flags: ['IntegerLikeKey'], specRef: '§5.1 step 2', body: '{"b":"1","9":"y","a":"2","10":"x"}', result: 'valid', source: 'spec' },
+  { tcId: 107, comment: 'the float 1.1*3 as JSON prints it: 3.3000000000000003', flags: ['LongFloat', 'ReformattedNumber'], specRef: '§5.1 step 3', body: '{"amount":3.3000000000000003}', result: 'acceptable', source: 'suite' },
+  { tcId: 108, comment: 'a number of 15 significant digits keeps them all', flags: ['LongFloat', 'ReformattedNumber'], specRef: '§5.1 step 3', body: '{"rate":3.14159265358979}', result: 'acceptable', source: 'suite' },
+  { tcId: 109, comment: 'a number of 19 significant digits stays as written', flags: ['LongFloat', 'ReformattedNumber'], specRef: '§5.1 step 3', body: '{"rate":0.1234567890123456789}', result: 'acceptable', source: 'suite' },
+  { tcId: 110, comment: 'the number 1e16 stays 1e16', flags: ['ReformattedNumber'], specRef: '§5.1 step 3', body: '{"reference":1e16}', result: 'acceptable', source: 'suite' },
+  { tcId: 111, comment: 'a and a.b are two keys', flags: ['DottedKey'], specRef: '§5.1 step 1', body: '{"a":"1","a.b":"2"}', result: 'valid', source: 'spec' },
+  { tcId: 112, comment: 'a.b before a in the body: still two keys', flags: ['DottedKey'], specRef: '§5.1 step 1', body: '{"a.b":"2","a":"1"}', result: 'valid', source: 'spec' },
+  { tcId: 113, comment: 'the key __proto__ is signed like any other', flags: ['PrototypeKey'], specRef: '§5.1 step 1', body: '{"__proto__":"x","amount":"1"}', result: 'valid', source: 'spec' },
+  { tcId: 114, comment: 'the keys constructor and toString are signed', flags: ['PrototypeKey'], specRef: '§5.1 step 1', body: '{"toString":"t","constructor":"c","amount":"1"}', result: 'valid', source: 'spec' },
+  { tcId: 115, comment: 'the empty key with an empty value: =&a=1', flags: ['EmptyKey', 'EmptyString'], specRef: '§5.1 (not shown)', body: '{"a":"1","":""}', result: 'acceptable', source: 'suite' },
+  { tcId: 116, comment: 'keys with spaces stay literal', flags: ['KeyWithSpace', 'LiteralValue'], specRef: '§5.1 step 3', body: '{"last name":"Mensah","first name":"Ama"}', result: 'valid', source: 'spec' },
+  { tcId: 117, comment: 'space, * and ~ stay literal next to false', flags: ['LiteralValue', 'BooleanValue'], specRef: '§5.1 (not shown)', body: '{"note":"a b*~","ok":false}', result: 'acceptable', source: 'suite' },
+  { tcId: 118, comment: 'number, true, null and object: every language differs', flags: ['LanguageRendering', 'BooleanValue', 'NullValue', 'NestedObject'], specRef: '§5.1 (not shown)', body: '{"a":1e3,"b":true,"c":null,"d":{"k":"v w"}}', result: 'acceptable', source: 'suite' },
+  { tcId: 119, comment: 'the amount string "1000000000000000" stays as written', flags: ['DecimalString'], specRef: '§5.1 step 3', body: '{"amount":"1000000000000000"}', result: 'valid', source: 'spec' },
+  { tcId: 120, comment: 'astral, ligature and B b keys in code-point order', flags: ['AstralKey', 'KeyOrderCase'], specRef: '§5.1 step 2', body: '{"\u{1F600}":"1","\uFB01":"2","b":"3","B":"4"}', result: 'acceptable', source: 'suite' },
+  { tcId: 121, comment: 'null next to true: neither left out nor rewritten', flags: ['NullValue', 'BooleanValue'], specRef: '§5.1 (not shown)', body: '{"c":null,"b":true}', result: 'acceptable', source: 'suite' },
+  { tcId: 122, comment: '15 significant digits next to true', flags: ['LongFloat', 'BooleanValue'], specRef: '§5.1 step 3', body: '{"paid":true,"rate":3.14159265358979}', result: 'acceptable', source: 'suite' },
 ];
+
+/** Where a row's position comes from when the row does not say: the spec for what it states, the suite where it is silent. */
+export function sourceOfRow(row: SignatureRow): PositionSource {
+  if (row.source) return row.source;
+  // The public documentation shows the JSON number 15.0 signed as amount=15.0.
+  if (row.flags.includes('SpecExample') || row.flags.includes('NumberAsWritten')) return 'service-docs';
+  return row.result === 'acceptable' ? 'suite' : 'spec';
+}
+
+/** What each `source` means, written into the file. */
+export const SIGNATURE_SOURCES: Record<PositionSource, string> = {
+  spec: 'The position rests on the spec\'s own text (specRef names the step).',
+  'service-docs': 'The position rests on the real service\'s public documentation: a body with the JSON number 15.0 signed as amount=15.0.',
+  suite: 'The spec is silent and the position is the suite\'s own: acceptable unless a rule the spec states decides it.',
+};

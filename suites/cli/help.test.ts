@@ -1,0 +1,88 @@
+// The help texts follow one style (harness/cli/help.ts), and the README's "Command line" block
+// is what the commands print on their Usage: line, option for option.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EXIT_STATUS_HELP } from '../../harness/cli/help.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/collect-conformance.js', import.meta.url));
+const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+
+function help(...command: string[]): string {
+  const run = spawnSync(process.execPath, [BIN, ...command, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+/** The commands a user runs: every subcommand without subcommands of its own. */
+function leafCommands(): string[][] {
+  const listed = (text: string): string[] => {
+    const block = text.slice(text.indexOf('\nCommands:\n') + 11).split('\n\n')[0] ?? '';
+    return block.split('\n').map((l) => /^  (\S+)/.exec(l)?.[1]).filter((n): n is string => n !== undefined && n !== 'help');
+  };
+  return listed(help()).flatMap((name) => {
+    const text = help(name);
+    return text.includes('\nCommands:\n') ? listed(text).map((sub) => [name, sub]) : [[name]];
+  });
+}
+
+const LEAVES = leafCommands();
+
+/** The README's synopsis: one entry per command, continuation lines joined, spaces collapsed. */
+function readmeSynopsis(): string[] {
+  const start = README.indexOf('## Command line\n\n```\n');
+  expect(start, 'README has a "## Command line" block').toBeGreaterThan(0);
+  const body = README.slice(start + '## Command line\n\n```\n'.length, README.indexOf('\n```', start + 20));
+  const entries: string[] = [];
+  for (const line of body.split('\n')) {
+    if (/^\s/.test(line) && entries.length > 0) entries[entries.length - 1] += ` ${line.trim()}`;
+    else if (line.trim() !== '') entries.push(line.trim());
+  }
+  return entries.map((e) => e.replace(/\s+/g, ' '));
+}
+
+describe('README "Command line" matches every command\'s --help', () => {
+  it('lists every command the CLI has, and no other', () => {
+    expect(LEAVES.map((c) => c.join(' '))).toEqual(['run', 'simulate', 'receiver', 'vectors', 'sign', 'pact verify']);
+    const named = readmeSynopsis().map((e) => /^collect-conformance ((?:pact )?\S+)/.exec(e)?.[1]);
+    expect(named).toEqual(LEAVES.map((c) => c.join(' ')));
+  });
+  for (const command of LEAVES) {
+    it(`collect-conformance ${command.join(' ')}: the README line is the Usage: line`, () => {
+      const usage = /^Usage: (.*)$/m.exec(help(...command))?.[1];
+      const line = readmeSynopsis().find((e) => e.startsWith(`collect-conformance ${command.join(' ')} `) || e === `collect-conformance ${command.join(' ')}`);
+      expect(line).toBe(usage);
+    });
+  }
+});
+
+describe('every --help in one style', () => {
+  const texts = [[], ['pact'], ...LEAVES].map((c) => ({ name: ['collect-conformance', ...c].join(' '), text: help(...c) }));
+  for (const { name, text } of texts) {
+    describe(name, () => {
+      /** The items of the Options: and Commands: blocks, each with its description. */
+      const items = ['Options:', 'Commands:'].flatMap((heading) => {
+        const at = text.indexOf(`\n${heading}\n`);
+        if (at < 0) return [];
+        const block = text.slice(at + heading.length + 2).split('\n\n')[0] ?? '';
+        return [...block.matchAll(/^ {2}(\S.*?) {2,}(\S.*)$/gm)].map((m) => ({ term: m[1]!, description: m[2]! }));
+      });
+      it('options and commands are described starting with a capital letter', () => {
+        expect(items.length).toBeGreaterThan(0);
+        for (const { term, description } of items) expect(description, term).toMatch(/^[A-Z]/);
+      });
+      it('placeholders are lower case (<dir>, not <DIR>)', () => {
+        expect(text).not.toMatch(/<[A-Z][A-Za-z]*>/);
+      });
+      it('defaults and choices are written (default: x) and (one of: a, b), never quoted', () => {
+        expect(text).not.toMatch(/\(default [^:]/);
+        expect(text).not.toMatch(/default: "/);
+        expect(text).not.toMatch(/choices: /);
+      });
+      it('ends with the exit statuses, the same text for every command', () => {
+        expect(text.trimEnd().endsWith(EXIT_STATUS_HELP.trim())).toBe(true);
+      });
+    });
+  }
+});
