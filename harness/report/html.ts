@@ -20,6 +20,11 @@ export function htmlEscape(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
+/** Text a case wrote (a reason, a cause): escaped, with names quoted as `code` shown as code. */
+function prose(text: string): string {
+  return htmlEscape(text).replace(/`([^`\r\n]+)`/g, '<code>$1</code>');
+}
+
 const COLOURS: Record<Verdict, string> = {
   PASS: '#1a7f37',
   FAIL: '#cf222e',
@@ -174,10 +179,10 @@ const caseBody = perCase((c: CaseResult, ctx: CaseContext): string => {
   if (c.waiver) {
     detail += `<div class="waiver">${WAIVER_NOTE[waiver ?? 'waived']}: ${htmlEscape(c.waiver.reason)}${c.waiver.expires ? ` (expires ${htmlEscape(c.waiver.expires)})` : ''}</div>`;
   }
-  if (c.verdict !== 'PASS') detail += `<div class="reason">${htmlEscape(c.reason ?? '')}</div>`;
+  if (c.verdict !== 'PASS') detail += `<div class="reason">${prose(c.reason ?? '')}</div>`;
   // The cause in full is at the top of the page; here its start, enough to recognise it.
   for (const cause of ctx.causes) {
-    detail += `<div class="cause" title="${htmlEscape(cause.summary)}">shared cause <a href="#diagnosis-${cause.n}">${cause.n}</a>: ${htmlEscape(clip(cause.summary, 120))}</div>`;
+    detail += `<div class="cause" title="${htmlEscape(cause.summary)}">shared cause <a href="#diagnosis-${cause.n}">${cause.n}</a>: ${prose(clip(cause.summary, 120))}</div>`;
   }
   const main = `<tr class="main"><td>${verdict}</td><td class="id"><code>${htmlEscape(c.id)}</code></td><td>${c.level}</td><td class="spec">${htmlEscape(c.specRef)}</td><td>${detail}</td><td class="num">${htmlEscape(formatMs(c.durationMs))} ms</td></tr>`;
   // Below the row, across the whole table: the chart, then the evidence, folded. A failure's
@@ -202,8 +207,8 @@ function failureList(report: RunReport, numberOf: Map<string, number>): string {
     const causes = diagnosesFor(report, c).map((d) => numberOf.get(d.id)).filter((n) => n !== undefined);
     const cause = causes.length > 0 ? ` <span class="explains">(shared cause ${causes.map((n) => `<a href="#diagnosis-${n}">${n}</a>`).join(', ')})</span>` : '';
     const waived = isWaived(c) ? ' <span class="waiver">waived</span>' : '';
-    const reason = htmlEscape(oneLine(c.reason ?? ''));
-    return `<tr class="r-${c.verdict}"><td><span class="badge v-${c.verdict}">${c.verdict}</span></td><td class="fid">${caseLink(c.id, c.evidence ? 'evidence' : 'case')}${waived}${cause}</td><td class="fr" title="${reason}">${reason}</td></tr>`;
+    const reason = oneLine(c.reason ?? '');
+    return `<tr class="r-${c.verdict}"><td><span class="badge v-${c.verdict}">${c.verdict}</span></td><td class="fid">${caseLink(c.id, c.evidence ? 'evidence' : 'case')}${waived}${cause}</td><td class="fr" title="${htmlEscape(reason)}">${prose(reason)}</td></tr>`;
   };
   const shown = list.slice(0, 15).map(line).join('\n');
   const rest = list.slice(15);
@@ -223,7 +228,7 @@ function diagnosisList(report: RunReport): string {
     const more = cases.length > 12 ? ` and ${cases.length - 12} more` : '';
     const sections = evidenceSections(d.evidence);
     const evidence = sections.length > 0 ? `<details><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n${sectionsHtml(sections)}\n</details>` : '';
-    return `<li id="diagnosis-${i + 1}">${htmlEscape(d.summary)}<div class="explains">explains ${cases.length} ${cases.length === 1 ? 'case' : 'cases'}: ${shown}${more}</div>${evidence}</li>`;
+    return `<li id="diagnosis-${i + 1}">${prose(d.summary)}<div class="explains">explains ${cases.length} ${cases.length === 1 ? 'case' : 'cases'}: ${shown}${more}</div>${evidence}</li>`;
   });
   return `<h2 id="diagnoses-h">Shared causes (${list.length})</h2>\n<ol class="diagnoses" id="diagnoses">\n${items.join('\n')}\n</ol>`;
 }

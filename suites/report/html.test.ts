@@ -36,6 +36,11 @@ describe('index.html: text is HTML-escaped', () => {
   it('a reason with <script>&"\' is shown as text', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39; ]]&gt; done');
   });
+  it('a name quoted as `code` in a reason is shown as code; the rest stays escaped', () => {
+    const report = sampleReport();
+    report.cases[1]!.reason = 'follows `locale-order` <b> `<i>`';
+    expect(renderHtml(report)).toContain('<div class="reason">follows <code>locale-order</code> &lt;b&gt; <code>&lt;i&gt;</code></div>');
+  });
   it('the waiver reason is escaped', () => {
     expect(rowOf('service.sandbox.leading-zeros')).toContain('waived: vendor ticket 12 &lt;b&gt; (expires 2027-01-31)');
   });
