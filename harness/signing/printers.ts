@@ -75,6 +75,38 @@ export function rubyFloat(x: number): string {
   return shortestFloat(x, 15, true, { nan: 'NaN', inf: 'Infinity' });
 }
 
+/** Java Double.toString (JDK 19+, shortest digits): fixed for 1e-3 <= |x| < 1e7, else 1.0E7, 1.0E-4. */
+export function javaDouble(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const { digits, exp } = shortestDigits(x);
+  const sign = x < 0 ? '-' : '';
+  if (exp >= -3 && exp < 7) {
+    const fixed = fixedFromDigits(digits, exp);
+    return sign + (fixed.includes('.') ? fixed : `${fixed}.0`);
+  }
+  const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : `${digits}.0`;
+  return `${sign}${m}E${exp}`;
+}
+
+/** A JSON number read by Jackson into a Map: integers exact (Integer, Long, BigInteger), others Double. */
+export function javaNumber(raw: string): string {
+  return exactInteger(raw) ?? javaDouble(Number(raw));
+}
+
+/** String.valueOf of what Jackson reads: LinkedHashMap as {k=v, k2=v2}, ArrayList as [a, b], strings bare. */
+export function javaToString(value: RawValue): string {
+  switch (value.kind) {
+    case 'string': return value.value;
+    case 'number': return javaNumber(value.raw);
+    case 'boolean': return value.value ? 'true' : 'false';
+    case 'null': return 'null';
+    case 'array': return `[${value.items.map(javaToString).join(', ')}]`;
+    case 'object': return `{${dedupeMembers(value.members).map((m) => `${m.key}=${javaToString(m.value)}`).join(', ')}}`;
+  }
+}
+
 /** Python json.loads and Ruby JSON.parse keep integer literals as exact integers ("-0" is 0). */
 function exactInteger(raw: string): string | undefined {
   return JSON_INTEGER.test(raw) ? BigInt(raw).toString() : undefined;
