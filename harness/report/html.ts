@@ -230,7 +230,9 @@ function diagnosisList(report: RunReport): string {
     const evidence = sections.length > 0 ? `<details><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n${sectionsHtml(sections)}\n</details>` : '';
     return `<li id="diagnosis-${i + 1}">${prose(d.summary)}<div class="explains">explains ${cases.length} ${cases.length === 1 ? 'case' : 'cases'}: ${shown}${more}</div>${evidence}</li>`;
   });
-  return `<h2 id="diagnoses-h">Shared causes (${list.length})</h2>\n<ol class="diagnoses" id="diagnoses">\n${items.join('\n')}\n</ol>`;
+  // The first three in sight; more would push the failures off the first screen.
+  const rest = items.length > 3 ? `\n<details><summary>${items.length - 3} more shared causes</summary><ol class="diagnoses" start="4">\n${items.slice(3).join('\n')}\n</ol></details>` : '';
+  return `<h2 id="diagnoses-h">Shared causes (${list.length})</h2>\n<ol class="diagnoses" id="diagnoses">\n${items.slice(0, 3).join('\n')}\n</ol>${rest}`;
 }
 
 function oneLine(text: string): string {

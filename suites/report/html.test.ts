@@ -66,6 +66,12 @@ describe('index.html: the verdict, the shared causes and the failures come first
     expect(top).toMatch(/<li id="diagnosis-1">every connection to 127\.0\.0\.1:9000 was refused: the service is likely not running there &amp; &lt;script&gt;/);
     expect(top).toContain('explains 2 cases: <a href="#service.auth.source-ip"><code>service.auth.source-ip</code></a>, <a href="#service.callback.retry-backoff">');
   });
+  it('shows three shared causes, folds the rest (the failures stay on the first screen)', () => {
+    const report = sampleReport();
+    report.diagnoses = [1, 2, 3, 4, 5].map((n) => ({ id: `d${n}`, summary: `cause ${n}`, cases: ['receiver.token.wrong'] }));
+    const page = renderHtml(report);
+    expect(page).toMatch(/<ol class="diagnoses" id="diagnoses">\n<li id="diagnosis-1">cause 1[\s\S]*<li id="diagnosis-3">cause 3[^\n]*\n<\/ol>\n<details><summary>2 more shared causes<\/summary><ol class="diagnoses" start="4">\n<li id="diagnosis-4">cause 4/);
+  });
   it('lists the failures, FAIL then ERROR then WARN, each linking to its evidence, the diagnosis marked', () => {
     const list = top.slice(top.indexOf('<table class="failures"'));
     const ids = [...list.matchAll(/<td class="fid"><a href="#([^"]+)"/g)].map((m) => m[1]);
