@@ -137,7 +137,7 @@ export const AUTH_CASES: readonly ServiceCase[] = [
         if (control.judgement === 'no-answer') {
           throw new CaseError(
             `${what} got no HTTP answer (${answer.exchange.error ?? 'error'}), and the same request from the whitelisted source got none either `
-            + `(${control.exchange.error ?? 'error'}): the service answers nobody, so the silence says nothing about its whitelist`,
+            + `(${control.exchange.error ?? 'error'}): the service answered neither, so the silence says nothing about its whitelist`,
             s.evidence(),
           );
         }
