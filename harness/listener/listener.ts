@@ -55,6 +55,8 @@ export interface RunningListener {
 
 const TAG = /\/cb\/([^/?#]+)/;
 export const SAFE_TAG = /^[A-Za-z0-9._~-]+$/;
+/** Deliveries kept per case tag (and for deliveries without a tag). */
+export const MAX_DELIVERIES_PER_TAG = 1000;
 
 export async function startListener(options: ListenerOptions = {}): Promise<RunningListener> {
   const host = options.host ?? '127.0.0.1';
@@ -63,6 +65,7 @@ export async function startListener(options: ListenerOptions = {}): Promise<Runn
   const events = new EventEmitter();
   events.setMaxListeners(0);
   const scripts = new Map<string, { statuses: readonly number[]; used: number }>();
+  const perTag = new Map<string, number>();
   let seq = 0;
 
   const handler = (server: 'main' | 'plain', overHttps: boolean) => (req: IncomingMessage, res: ServerResponse) => {
@@ -85,7 +88,13 @@ export async function startListener(options: ListenerOptions = {}): Promise<Runn
       ...(tag !== undefined ? { tag } : {}),
       ...(transactionId !== undefined ? { transactionId } : {}),
     };
-    recorded.push(delivery);
+    // A service in a retry storm (or a hostile one) may deliver without end: each tag keeps its
+    // first MAX_DELIVERIES_PER_TAG, enough for every judgement (once, duplicates, back-off),
+    // so the run's memory stays bounded. Later ones are still answered and still wake waiters.
+    const key = tag ?? '';
+    const count = perTag.get(key) ?? 0;
+    perTag.set(key, count + 1);
+    if (count < MAX_DELIVERIES_PER_TAG) recorded.push(delivery);
     // Drain any body (a faulty service may POST) before answering.
     req.resume();
     req.on('end', () => {

@@ -20,6 +20,11 @@ export function htmlEscape(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
+/** Text a case wrote (a reason, a cause): escaped, with names quoted as `code` shown as code. */
+function prose(text: string): string {
+  return htmlEscape(text).replace(/`([^`\r\n]+)`/g, '<code>$1</code>');
+}
+
 const COLOURS: Record<Verdict, string> = {
   PASS: '#1a7f37',
   FAIL: '#cf222e',
@@ -69,7 +74,7 @@ svg text{font:11px system-ui,sans-serif;fill:#1f2328}svg text.quiet{fill:#57606a
 .filter{display:block;margin:1rem 0 .2rem;color:#57606a}
 body:has(#hide-pass:checked) .r-PASS,body:has(#hide-pass:checked) .all-pass{display:none}
 a{color:#0969da}
-[id^="ev-"]{scroll-margin-top:16rem}
+tbody.case{position:relative}.anchor{position:absolute;top:0;left:0;scroll-margin-top:1rem}
 `;
 
 function badge(v: Verdict, n: number): string {
@@ -174,8 +179,11 @@ const caseBody = perCase((c: CaseResult, ctx: CaseContext): string => {
   if (c.waiver) {
     detail += `<div class="waiver">${WAIVER_NOTE[waiver ?? 'waived']}: ${htmlEscape(c.waiver.reason)}${c.waiver.expires ? ` (expires ${htmlEscape(c.waiver.expires)})` : ''}</div>`;
   }
-  if (c.verdict !== 'PASS') detail += `<div class="reason">${htmlEscape(c.reason ?? '')}</div>`;
-  for (const cause of ctx.causes) detail += `<div class="cause">shared cause <a href="#diagnosis-${cause.n}">${cause.n}</a>: ${htmlEscape(cause.summary)}</div>`;
+  if (c.verdict !== 'PASS') detail += `<div class="reason">${prose(c.reason ?? '')}</div>`;
+  // The cause in full is at the top of the page; here its start, enough to recognise it.
+  for (const cause of ctx.causes) {
+    detail += `<div class="cause" title="${htmlEscape(cause.summary)}">shared cause <a href="#diagnosis-${cause.n}">${cause.n}</a>: ${prose(clip(cause.summary, 120))}</div>`;
+  }
   const main = `<tr class="main"><td>${verdict}</td><td class="id"><code>${htmlEscape(c.id)}</code></td><td>${c.level}</td><td class="spec">${htmlEscape(c.specRef)}</td><td>${detail}</td><td class="num">${htmlEscape(formatMs(c.durationMs))} ms</td></tr>`;
   // Below the row, across the whole table: the chart, then the evidence, folded. A failure's
   // evidence is one click away; a passing case's is there too, for whoever wants to see what
@@ -183,8 +191,9 @@ const caseBody = perCase((c: CaseResult, ctx: CaseContext): string => {
   const sections = evidenceSections(c.evidence, ctx.slowMs === undefined ? {} : { slowMs: ctx.slowMs });
   let more = measurements(c);
   if (sections.length > 0) {
-    // The id is inside the fold: a link to it makes the browser unfold it (ancestor details revealing).
-    more += `<details${c.verdict === 'PASS' ? ' class="pass"' : ''}><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n<div id="ev-${htmlEscape(c.id)}">\n${sectionsHtml(sections)}\n</div></details>`;
+    // The link target is inside the fold, so following a link to it unfolds it (ancestor details
+    // revealing); placed at the top of the case (CSS), so the case's own row is in sight too.
+    more += `<details${c.verdict === 'PASS' ? ' class="pass"' : ''}><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n<span class="anchor" id="ev-${htmlEscape(c.id)}"></span>\n${sectionsHtml(sections)}\n</details>`;
   }
   const rows = more ? `${main}<tr class="more"><td colspan="6">${more}</td></tr>` : main.replace('<tr class="main">', '<tr class="main only">');
   return `<tbody id="${htmlEscape(c.id)}" class="case r-${c.verdict}">${rows}</tbody>`;
@@ -198,8 +207,8 @@ function failureList(report: RunReport, numberOf: Map<string, number>): string {
     const causes = diagnosesFor(report, c).map((d) => numberOf.get(d.id)).filter((n) => n !== undefined);
     const cause = causes.length > 0 ? ` <span class="explains">(shared cause ${causes.map((n) => `<a href="#diagnosis-${n}">${n}</a>`).join(', ')})</span>` : '';
     const waived = isWaived(c) ? ' <span class="waiver">waived</span>' : '';
-    const reason = htmlEscape(oneLine(c.reason ?? ''));
-    return `<tr class="r-${c.verdict}"><td><span class="badge v-${c.verdict}">${c.verdict}</span></td><td class="fid">${caseLink(c.id, c.evidence ? 'evidence' : 'case')}${waived}${cause}</td><td class="fr" title="${reason}">${reason}</td></tr>`;
+    const reason = oneLine(c.reason ?? '');
+    return `<tr class="r-${c.verdict}"><td><span class="badge v-${c.verdict}">${c.verdict}</span></td><td class="fid">${caseLink(c.id, c.evidence ? 'evidence' : 'case')}${waived}${cause}</td><td class="fr" title="${htmlEscape(reason)}">${prose(reason)}</td></tr>`;
   };
   const shown = list.slice(0, 15).map(line).join('\n');
   const rest = list.slice(15);
@@ -219,13 +228,20 @@ function diagnosisList(report: RunReport): string {
     const more = cases.length > 12 ? ` and ${cases.length - 12} more` : '';
     const sections = evidenceSections(d.evidence);
     const evidence = sections.length > 0 ? `<details><summary>${htmlEscape(evidenceLabel(sections))}</summary>\n${sectionsHtml(sections)}\n</details>` : '';
-    return `<li id="diagnosis-${i + 1}">${htmlEscape(d.summary)}<div class="explains">explains ${cases.length} ${cases.length === 1 ? 'case' : 'cases'}: ${shown}${more}</div>${evidence}</li>`;
+    return `<li id="diagnosis-${i + 1}">${prose(d.summary)}<div class="explains">explains ${cases.length} ${cases.length === 1 ? 'case' : 'cases'}: ${shown}${more}</div>${evidence}</li>`;
   });
-  return `<h2 id="diagnoses-h">Shared causes (${list.length})</h2>\n<ol class="diagnoses" id="diagnoses">\n${items.join('\n')}\n</ol>`;
+  // The first three in sight; more would push the failures off the first screen.
+  const rest = items.length > 3 ? `\n<details><summary>${items.length - 3} more shared causes</summary><ol class="diagnoses" start="4">\n${items.slice(3).join('\n')}\n</ol></details>` : '';
+  return `<h2 id="diagnoses-h">Shared causes (${list.length})</h2>\n<ol class="diagnoses" id="diagnoses">\n${items.slice(0, 3).join('\n')}\n</ol>${rest}`;
 }
 
 function oneLine(text: string): string {
   return String(text).replace(/\s+/g, ' ').trim();
+}
+
+function clip(text: string, limit: number): string {
+  const flat = oneLine(text);
+  return flat.length <= limit ? flat : `${flat.slice(0, limit - 1)}…`;
 }
 
 export function renderHtml(report: RunReport): string {

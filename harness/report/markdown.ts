@@ -59,14 +59,22 @@ const finding = perCase((c: CaseResult, ctx: FindingContext): string => {
 // are the ones that could start markup, a link, HTML or an entity.
 const MARKUP = /[\\`*_[\]<>&#|~!]/g;
 
-/** A table cell: markup escaped (a `|` stays inside its cell), line breaks as spaces. */
+// Reasons and causes quote names as `code` (`locale-order`): such a span is kept, since
+// nothing inside a code span is markup; everything else is escaped.
+const CODE_SPAN = /(`[^`\r\n]+`)/;
+
+function escapeOutsideCode(text: string): string {
+  return printable(text).split(CODE_SPAN).map((part, i) => (i % 2 === 1 ? part : part.replace(MARKUP, '\\$&'))).join('');
+}
+
+/** A table cell: markup escaped (a `|` stays inside its cell, also in a code span), line breaks as spaces. */
 export function mdCell(text: string): string {
-  return printable(text).replace(MARKUP, '\\$&').replace(/\s*(\r\n|\r|\n)\s*/g, ' ');
+  return escapeOutsideCode(String(text).replace(/\s*(\r\n|\r|\n)\s*/g, ' ')).replace(/(?<!\\)\|/g, '\\|');
 }
 
 /** Running text outside tables: markup escaped, so it reads as the text it is. */
 export function mdText(text: string): string {
-  return printable(text).replace(MARKUP, '\\$&');
+  return escapeOutsideCode(text);
 }
 
 /** An inline code span whose fence is longer than any backtick run inside (ids, commands). */

@@ -45,6 +45,30 @@ export function formatCaseLine(result: CaseResult, options: ProgressOptions = {}
   return line;
 }
 
+export interface RunningState {
+  done: number;
+  total: number;
+  /** Ids of the cases under way, in the order they started. */
+  running: readonly string[];
+}
+
+/**
+ * One status line for a run with cases under way at once, for a terminal to redraw in place:
+ * `12/63 done · running 3: receiver.latency.burst, service.callback.retry-back-off, … (+1)`.
+ * Never wider than `width` columns (default 100), so it does not wrap.
+ */
+export function formatProgress(state: RunningState, options: ProgressOptions & { width?: number } = {}): string {
+  const width = Math.max(20, options.width ?? 100);
+  const head = `${state.done}/${state.total} done`;
+  if (state.running.length === 0) return clipped(head, width);
+  const ids = state.running.map((id) => oneLine(id));
+  let line = `${head} · running ${ids.length}: ${ids.join(', ')}`;
+  for (let shown = ids.length - 1; line.length > width && shown >= 1; shown--) {
+    line = `${head} · running ${ids.length}: ${ids.slice(0, shown).join(', ')}, … (+${ids.length - shown})`;
+  }
+  return clipped(line, width);
+}
+
 export interface SummaryOptions extends ProgressOptions {
   /** Directory the report path is shown relative to (default process.cwd()). */
   cwd?: string;

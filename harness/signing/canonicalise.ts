@@ -4,7 +4,7 @@ import { readRawJsonObject, type RawMember, type RawValue } from './raw-json.ts'
 import { SUITE_PROFILE, type CanonicalProfile } from './profile.ts';
 import { SigningError } from './errors.ts';
 import {
-  httpBuildQueryPairs, jsNumber, phpArrayKey, phpFloat, phpKeyCompare, phpNumber, phpUrlencode,
+  httpBuildQueryPairs, javaNumber, javaToString, jsNumber, phpArrayKey, phpFloat, phpKeyCompare, phpNumber, phpUrlencode,
   pythonFloat, pythonJsonDumps, pythonNumber, pythonRepr, rubyFloat, rubyInspect, rubyNumber,
 } from './printers.ts';
 
@@ -138,7 +138,7 @@ function amountAsFloat(text: string, language: Exclude<CanonicalProfile['amount'
 }
 
 const NUMBER_PRINTERS: Readonly<Record<Exclude<CanonicalProfile['numbers'], 'as-written'>, (raw: string) => string>> = {
-  js: jsNumber, php: phpNumber, python: pythonNumber, ruby: rubyNumber,
+  js: jsNumber, php: phpNumber, python: pythonNumber, ruby: rubyNumber, java: javaNumber,
 };
 
 function renderValue(value: RawValue, profile: CanonicalProfile): string {
@@ -174,6 +174,8 @@ function renderValue(value: RawValue, profile: CanonicalProfile): string {
           return rubyInspect(value, '=>');
         case 'ruby34-inspect':
           return rubyInspect(value, ' => ');
+        case 'java-map':
+          return javaToString(value);
         default:
           return value.raw;
       }

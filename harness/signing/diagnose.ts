@@ -22,6 +22,8 @@ export interface Presented {
 
 /** Combinations are tried only when fewer alternatives explain nothing; at most this many at once. */
 const MAX_COMBINED = 3;
+/** At most this many renderings per question: a refused request must not cost the service seconds. */
+const RENDERING_BUDGET = 600;
 
 /** What each alternative makes of these members (undefined: it refuses the body). */
 export function renderingsOf(members: readonly RawMember[]): Map<Alternative, Pair[] | undefined> {
@@ -58,10 +60,12 @@ export function explainPresented(members: readonly RawMember[], secret: string, 
   for (const [alternative, pairs] of renderingsOf(members)) {
     if (pairs !== undefined && joinPairs(pairs) !== canonical) changing.push(alternative);
   }
+  let budget = RENDERING_BUDGET;
   for (let size = 1; size <= Math.min(MAX_COMBINED, changing.length); size++) {
     const found: Explanation[] = [];
     for (const combination of combinations(changing, size)) {
       if (!disjoint(combination)) continue;
+      if (size > 1 && --budget < 0) return found;
       const pairs = pairsOrRefusal(members, profileOfAll(combination));
       if (pairs === undefined) continue;
       const message = joinPairs(pairs);

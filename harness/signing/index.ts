@@ -16,4 +16,4 @@ export {
   signedVersusSent, signatureOf,
   type SignatureDiagnosis, type Explanation, type Presented,
 } from './diagnose.ts';
-export { phpFloat, pythonFloat, rubyFloat } from './printers.ts';
+export { phpFloat, pythonFloat, rubyFloat, javaDouble } from './printers.ts';

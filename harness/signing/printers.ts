@@ -46,36 +46,65 @@ export function phpNumber(raw: string): string {
   return phpFloat(Number(raw));
 }
 
-/** Python repr/str of a float: shortest digits, fixed for 1e-4 <= |x| < 1e16, else d.ddde±XX. */
-export function pythonFloat(x: number): string {
-  if (Number.isNaN(x)) return 'nan';
-  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+/**
+ * Shortest round-trip digits, fixed notation when -4 < decimal-point position <= fixedUpTo (with
+ * ".0" after an integer), else d.ddde±XX; a lone mantissa digit gets ".0" when `padMantissa`.
+ */
+function shortestFloat(x: number, fixedUpTo: number, padMantissa: boolean, names: { nan: string; inf: string }): string {
+  if (Number.isNaN(x)) return names.nan;
+  if (!Number.isFinite(x)) return x > 0 ? names.inf : `-${names.inf}`;
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const { digits, exp } = shortestDigits(x);
   const sign = x < 0 ? '-' : '';
   const decpt = exp + 1;
-  if (decpt > -4 && decpt <= 16) {
+  if (decpt > -4 && decpt <= fixedUpTo) {
     const fixed = fixedFromDigits(digits, exp);
     return sign + (fixed.includes('.') ? fixed : `${fixed}.0`);
   }
-  const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+  const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : padMantissa ? `${digits}.0` : digits;
   return `${sign}${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
 }
 
-/** Ruby Float#to_s: shortest digits, fixed for 1e-4 <= |x| < 1e15, else d.de±XX (always a fraction). */
+/** Python repr/str of a float: fixed for 1e-4 <= |x| < 1e16, else 1e+16, 1.5e-07. */
+export function pythonFloat(x: number): string {
+  return shortestFloat(x, 16, false, { nan: 'nan', inf: 'inf' });
+}
+
+/** Ruby Float#to_s: fixed for 1e-4 <= |x| < 1e15, else 1.0e+15, 1.5e-07. */
 export function rubyFloat(x: number): string {
+  return shortestFloat(x, 15, true, { nan: 'NaN', inf: 'Infinity' });
+}
+
+/** Java Double.toString (JDK 19+, shortest digits): fixed for 1e-3 <= |x| < 1e7, else 1.0E7, 1.0E-4. */
+export function javaDouble(x: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (!Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const { digits, exp } = shortestDigits(x);
   const sign = x < 0 ? '-' : '';
-  const decpt = exp + 1;
-  if (decpt > -4 && decpt <= 15) {
+  if (exp >= -3 && exp < 7) {
     const fixed = fixedFromDigits(digits, exp);
     return sign + (fixed.includes('.') ? fixed : `${fixed}.0`);
   }
   const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : `${digits}.0`;
-  return `${sign}${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return `${sign}${m}E${exp}`;
+}
+
+/** A JSON number read by Jackson into a Map: integers exact (Integer, Long, BigInteger), others Double. */
+export function javaNumber(raw: string): string {
+  return exactInteger(raw) ?? javaDouble(Number(raw));
+}
+
+/** String.valueOf of what Jackson reads: LinkedHashMap as {k=v, k2=v2}, ArrayList as [a, b], strings bare. */
+export function javaToString(value: RawValue): string {
+  switch (value.kind) {
+    case 'string': return value.value;
+    case 'number': return javaNumber(value.raw);
+    case 'boolean': return value.value ? 'true' : 'false';
+    case 'null': return 'null';
+    case 'array': return `[${value.items.map(javaToString).join(', ')}]`;
+    case 'object': return `{${dedupeMembers(value.members).map((m) => `${m.key}=${javaToString(m.value)}`).join(', ')}}`;
+  }
 }
 
 /** Python json.loads and Ruby JSON.parse keep integer literals as exact integers ("-0" is 0). */

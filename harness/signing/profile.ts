@@ -17,7 +17,7 @@ export interface CanonicalProfile {
   /** §5.1: values "are not URL-encoded". */
   valueEncoding: 'literal' | 'encodeURIComponent' | 'encodeURI' | 'form' | 'php-urlencode';
   /** JSON numbers: as written in the body, or parsed and printed by a language. */
-  numbers: 'as-written' | 'js' | 'php' | 'python' | 'ruby';
+  numbers: 'as-written' | 'js' | 'php' | 'python' | 'ruby' | 'java';
   /** Every string holding a decimal number ("100.10"), through JavaScript Number. */
   decimalStrings: 'as-written' | 'js';
   /** The `amount` string through a language's float conversion (float(), (float), to_f). */
@@ -26,7 +26,7 @@ export interface CanonicalProfile {
   booleans: 'literal' | 'numeric' | 'python';
   emptyStrings: 'keep' | 'drop';
   /** Objects and arrays as values. */
-  nested: 'as-written' | 'compact-json' | 'php-array' | 'js-string' | 'python-repr' | 'python-json' | 'ruby-inspect' | 'ruby34-inspect';
+  nested: 'as-written' | 'compact-json' | 'php-array' | 'js-string' | 'python-repr' | 'python-json' | 'ruby-inspect' | 'ruby34-inspect' | 'java-map';
   /** The whole message built by PHP http_build_query (after a ksort), urldecoded or not. */
   query: 'none' | 'php-http-build-query' | 'php-http-build-query-decoded';
   /** Non-ASCII text: signed as UTF-8, or refused by an ASCII-only encode. */
@@ -52,7 +52,7 @@ export const SUITE_PROFILE: Readonly<CanonicalProfile> = Object.freeze({
 });
 
 /** Whose rule an alternative models; `any` for a mistake made in every language. */
-export type Language = 'any' | 'JavaScript' | 'PHP' | 'Python' | 'Ruby';
+export type Language = 'any' | 'JavaScript' | 'PHP' | 'Python' | 'Ruby' | 'Java';
 
 export interface Alternative {
   /** Stable label, used in vectors and reports ("follows alternative `php-float-precision`"). */
@@ -108,6 +108,7 @@ export const ALTERNATIVES: readonly Alternative[] = Object.freeze([
   { label: 'python-str', language: 'Python', description: 'every value through json.loads() and str(): floats as repr (0.10 becomes 0.1, 1e3 becomes 1000.0, 1e16 becomes 1e+16), True, False, None, dicts and lists as their repr ({\'order\': \'17\'})', affects: 'numbers with a fraction or exponent, booleans, null, objects and arrays', deviation: { numbers: 'python', booleans: 'python', nulls: 'python', nested: 'python-repr' } },
   { label: 'ruby-to-s', language: 'Ruby', description: 'every value through JSON.parse and to_s, as Ruby 3.1–3.3 print it: floats by Float#to_s (1e3 becomes 1000.0, 1e15 becomes 1.0e+15), nil as empty, hashes as {"order"=>"17"}, arrays as [1, 2]', affects: 'numbers with a fraction or exponent, null, objects and arrays', deviation: { numbers: 'ruby', nulls: 'empty', nested: 'ruby-inspect' } },
   { label: 'ruby34-to-s', language: 'Ruby', description: 'every value through JSON.parse and to_s, as Ruby 3.4 prints it: as ruby-to-s but hashes as {"order" => "17"}', affects: 'numbers with a fraction or exponent, null, objects and arrays', deviation: { numbers: 'ruby', nulls: 'empty', nested: 'ruby34-inspect' } },
+  { label: 'java-string-valueof', language: 'Java', description: 'every value read by Jackson into a Map and printed with String.valueOf: floats by Double.toString (1e3 becomes 1000.0, 1e7 becomes 1.0E7, 0.0001 becomes 1.0E-4; modelled as shortest digits, which a few subnormal values such as 4.9E-324 do not follow), objects as {k=v, k2=v2}, lists as [1, 2]', affects: 'numbers with a fraction or exponent, objects and arrays', deviation: { numbers: 'java', nested: 'java-map' } },
   // --- refusals ---
   { label: 'python-ascii-only', language: 'Python', description: 'the message encoded as ASCII (str.encode(\'ascii\')), so any non-ASCII character raises UnicodeEncodeError and the body is refused', affects: 'non-ASCII text', deviation: { nonAscii: 'refuse' } },
 ] satisfies Alternative[]);

@@ -26,6 +26,8 @@ export interface ExternalSignerOptions {
 }
 
 const STDERR_LINES_KEPT = 20;
+/** The longest line read from a signer (stdout or stderr): one without an end is not kept growing. */
+export const SIGNER_LINE_LIMIT = 1024 * 1024;
 const STDERR_LINES_SHOWN = 5;
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null; spawnError?: string };
@@ -38,6 +40,8 @@ class SignerProcess {
   answered = 0;
   sawOutput = false;
   exit: Exit | undefined;
+  /** The stream on which the signer wrote a line longer than SIGNER_LINE_LIMIT (it was killed for it). */
+  overlong: 'stdout' | 'stderr' | undefined;
   private readonly lines: string[] = [];
   private readonly stderr: string[] = [];
   private wake: (() => void) | undefined;
@@ -50,6 +54,8 @@ class SignerProcess {
     this.child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: options.cwd, env: options.env ?? process.env });
     process.on('exit', this.killOnExit);
     this.child.stdin.on('error', () => {}); // EPIPE when the signer is gone: seen as its exit.
+    this.guardLineLength('stdout');
+    this.guardLineLength('stderr');
     createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => {
       this.sawOutput = true;
       if (line.trim() === '') return;
@@ -71,6 +77,24 @@ class SignerProcess {
       // 'close' waits for stdout to drain, so a last answer is read before the exit is seen.
       this.child.on('close', (code, signal) => done({ code, signal }));
       this.child.on('error', (error) => done({ code: null, signal: null, spawnError: error.message }));
+    });
+  }
+
+  /**
+   * readline keeps a line until its end: a signer that writes without ever ending a line would
+   * take the harness's memory with it. Past SIGNER_LINE_LIMIT bytes without a line end, the
+   * signer is killed (and the vector is ERROR, saying why).
+   */
+  private guardLineLength(stream: 'stdout' | 'stderr'): void {
+    let sinceEnd = 0;
+    this.child[stream].on('data', (chunk: Buffer) => {
+      const end = Math.max(chunk.lastIndexOf(0x0a), chunk.lastIndexOf(0x0d));
+      sinceEnd = end >= 0 ? chunk.length - end - 1 : sinceEnd + chunk.length;
+      if (sinceEnd > SIGNER_LINE_LIMIT && this.overlong === undefined) {
+        this.overlong = stream;
+        this.kill('SIGKILL');
+        this.child[stream].destroy();
+      }
     });
   }
 
@@ -206,6 +230,9 @@ export class ExternalSigner implements Signer {
       case 'timeout':
         return fail('ERR_SIGNER_TIMEOUT', `no answer within ${this.timeoutMs} ms; the signer was killed and is restarted for the next vector`);
       case 'exit': {
+        if (proc.overlong) {
+          return fail('ERR_SIGNER_PROTOCOL', `the signer wrote more than ${SIGNER_LINE_LIMIT} bytes on ${proc.overlong} without ending the line, and was killed; it is restarted for the next vector`);
+        }
         const early = proc.answered === 0 && !proc.sawOutput && Date.now() - proc.startedAt < this.startGraceMs;
         const how = proc.describeExit(event.exit);
         return early

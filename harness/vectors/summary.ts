@@ -199,12 +199,20 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
   if (unexplained.length > 0) {
     diagnoses.push({
       id: 'signer.unexplained',
-      summary: `unexplained: no labelled alternative explains vectors ${caseList(unexplained.map((u) => u.c))}: ${unexplained.slice(0, 3).map((u) => `${u.c.tcId}: ${u.why}`).join('; ')}${unexplained.length > 3 ? '; …' : ''}.`,
+      summary: `unexplained: no labelled alternative explains vectors ${caseList(unexplained.map((u) => u.c))}: ${groupedReasons(unexplained)}`,
       cases: unexplained.map((u) => u.c.result.id),
       evidence: { notes: unexplained.map((u) => `vectors.signature.${u.c.tcId}: ${u.why}`) },
     });
   }
   return diagnoses;
+}
+
+/** "no answer (ERR_SIGNER_CRASHED) on vectors 4, 8; refused the body (…) on vector 23". */
+function groupedReasons(items: ReadonlyArray<{ c: SignatureCase; why: string }>): string {
+  const byWhy = new Map<string, SignatureCase[]>();
+  for (const { c, why } of items) byWhy.set(why, [...(byWhy.get(why) ?? []), c]);
+  const groups = [...byWhy].map(([why, cases]) => `${why} on ${cases.length === 1 ? 'vector' : 'vectors'} ${caseList(cases, 4)}`);
+  return groups.slice(0, 3).join('; ') + (groups.length > 3 ? `; and ${groups.length - 3} other reasons (see the cases)` : '');
 }
 
 function describeAnswer(c: SignatureCase): string {

@@ -296,6 +296,11 @@ describe('careless input is refused or named, never taken for something else (is
       expect(ran.stderr).toContain('not a regular file (a FIFO)');
     }
   });
+  it('a timing value past its bound (replyDeadlineMs 1e15) is exit 2 naming the field, not a Node timer error per case', async () => {
+    const ran = await cliHere(['run', '--target', receiverFile('huge-deadline.json', good, { timing: { replyDeadlineMs: 1e15 } })], env());
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('/timing/replyDeadlineMs: must be <= 60000');
+  });
   it('a BOM-prefixed target file is accepted; a set-but-empty variable is named as such', async () => {
     const path = receiverFile('bom.json', good);
     writeFileSync(path, `\uFEFF${readFileSync(path, 'utf8')}`);

@@ -22,6 +22,17 @@ beforeAll(async () => {
         .end(`bad token ${JSON.stringify(got)} (base64 ${b64}, hex ${hex})`);
       return;
     }
+    if (req.url?.startsWith('/late-body')) {
+      // Headers at once, the body 300 ms later: the reply is complete only then.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.flushHeaders();
+      setTimeout(() => res.end('done'), 300);
+      return;
+    }
+    if (req.url?.startsWith('/big')) {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('y'.repeat(200 * 1024));
+      return;
+    }
     res.writeHead(418, { 'content-type': 'text/plain' }).end(`x`.repeat(2000));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -41,6 +52,25 @@ describe('Exchange: the request as shown, the answer, the curl line', () => {
     expect(result.ok && result.answer.status).toBe(418);
     expect(result.exchange.response?.bodyExcerpt).toHaveLength(500);
     expect(result.exchange.response?.durationMs).toBeGreaterThan(0);
+  });
+});
+
+describe('answers are timed to their last byte and read up to 64 KiB (issue 10)', () => {
+  it('a reply whose body ends 300 ms after its headers took at least 300 ms', async () => {
+    const http = new HttpClient({ requestTimeoutMs: 2000 });
+    const result = await http.send({ url: `${base}/late-body` });
+    await http.close();
+    expect(result.ok && result.answer.body).toBe('done');
+    expect(result.ok && result.answer.durationMs).toBeGreaterThanOrEqual(290);
+  });
+  it('a 200 KiB body is read up to 64 KiB, marked truncated, the excerpt says so', async () => {
+    const http = new HttpClient({ requestTimeoutMs: 2000 });
+    const result = await http.send({ url: `${base}/big` });
+    await http.close();
+    expect(result.ok && result.answer.body.length).toBe(64 * 1024);
+    expect(result.ok && result.answer.bodyTruncated).toBe(true);
+    expect(result.exchange.response?.bodyTruncated).toBe(true);
+    expect(result.exchange.response?.bodyExcerpt).toMatch(/y{500} \[answer longer than 65536 bytes: the rest was not read\]$/);
   });
 });
 

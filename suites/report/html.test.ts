@@ -36,6 +36,11 @@ describe('index.html: text is HTML-escaped', () => {
   it('a reason with <script>&"\' is shown as text', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39; ]]&gt; done');
   });
+  it('a name quoted as `code` in a reason is shown as code; the rest stays escaped', () => {
+    const report = sampleReport();
+    report.cases[1]!.reason = 'follows `locale-order` <b> `<i>`';
+    expect(renderHtml(report)).toContain('<div class="reason">follows <code>locale-order</code> &lt;b&gt; <code>&lt;i&gt;</code></div>');
+  });
   it('the waiver reason is escaped', () => {
     expect(rowOf('service.sandbox.leading-zeros')).toContain('waived: vendor ticket 12 &lt;b&gt; (expires 2027-01-31)');
   });
@@ -60,6 +65,12 @@ describe('index.html: the verdict, the shared causes and the failures come first
     expect(top).toContain('<h2 id="diagnoses-h">Shared causes (1)</h2>');
     expect(top).toMatch(/<li id="diagnosis-1">every connection to 127\.0\.0\.1:9000 was refused: the service is likely not running there &amp; &lt;script&gt;/);
     expect(top).toContain('explains 2 cases: <a href="#service.auth.source-ip"><code>service.auth.source-ip</code></a>, <a href="#service.callback.retry-backoff">');
+  });
+  it('shows three shared causes, folds the rest (the failures stay on the first screen)', () => {
+    const report = sampleReport();
+    report.diagnoses = [1, 2, 3, 4, 5].map((n) => ({ id: `d${n}`, summary: `cause ${n}`, cases: ['receiver.token.wrong'] }));
+    const page = renderHtml(report);
+    expect(page).toMatch(/<ol class="diagnoses" id="diagnoses">\n<li id="diagnosis-1">cause 1[\s\S]*<li id="diagnosis-3">cause 3[^\n]*\n<\/ol>\n<details><summary>2 more shared causes<\/summary><ol class="diagnoses" start="4">\n<li id="diagnosis-4">cause 4/);
   });
   it('lists the failures, FAIL then ERROR then WARN, each linking to its evidence, the diagnosis marked', () => {
     const list = top.slice(top.indexOf('<table class="failures"'));
@@ -110,15 +121,16 @@ describe('index.html: cases grouped by side, then case group', () => {
     for (const c of sampleReport().cases) rowOf(c.id);
     expect(html.match(/<tbody id=/g)).toHaveLength(10);
     expect(html).toContain('<col style="width:30%">');
-    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, hook readings, notes<\/summary>\n<div id="ev-receiver\.token\.wrong">[\s\S]*curl -sS/);
+    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, hook readings, notes<\/summary>\n<span class="anchor" id="ev-receiver\.token\.wrong"><\/span>[\s\S]*curl -sS/);
   });
   it('evidence of a passing case is folded and greyed; a case without evidence has no second row', () => {
-    expect(rowOf('service.callback.retries-stop-after-2xx')).toContain('<details class="pass"><summary>evidence: deliveries (2), timeline</summary>\n<div id="ev-service.callback.retries-stop-after-2xx">');
+    expect(rowOf('service.callback.retries-stop-after-2xx')).toContain('<details class="pass"><summary>evidence: deliveries (2), timeline</summary>\n<span class="anchor" id="ev-service.callback.retries-stop-after-2xx"></span>');
     expect(rowOf('receiver.token.missing')).not.toContain('<details');
     expect(rowOf('receiver.token.missing')).not.toContain('class="more"');
   });
   it('a case a diagnosis explains links to it', () => {
-    expect(rowOf('service.auth.source-ip')).toContain('<div class="cause">shared cause <a href="#diagnosis-1">1</a>: every connection');
+    // Its start only (the whole text is at the top of the page and in the tooltip).
+    expect(rowOf('service.auth.source-ip')).toMatch(/<div class="cause" title="every connection[^"]*done">shared cause <a href="#diagnosis-1">1<\/a>: every connection to 127\.0\.0\.1:9000 was refused: the service is likely not running there &amp; &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp;…<\/div>/);
   });
   it('the reply deadline counts only for receiver cases, also in a run of both sides', () => {
     const report = sampleReport();

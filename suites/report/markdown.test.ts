@@ -114,6 +114,19 @@ describe('report.md: plain text, escaped as Markdown, never as HTML entities', (
   });
 });
 
+describe('report.md: names quoted as `code` stay code', () => {
+  it('a code span in a reason is kept; markup around it is escaped; an unpaired backtick is escaped', () => {
+    const report = sampleReport();
+    report.cases[1]!.reason = 'follows `locale-order` & <b> *x* `unpaired';
+    report.cases[1]!.title = 'a `a|b` title';
+    const text = renderMarkdown(report);
+    expect(text).toContain('- **FAIL** `receiver.token.wrong`: follows `locale-order` \\& \\<b\\> \\*x\\* \\`unpaired');
+    const row = text.split('\n').find((l) => l.startsWith('| `receiver.token.wrong` |'))!;
+    expect(cells(row)).toHaveLength(6);
+    expect(cells(row)[3]).toBe('a `a\\|b` title');
+  });
+});
+
 describe('report.md: Measurements of passing cases', () => {
   it('lists the retry schedule and latency of passing cases that measured them', () => {
     expect(section(md, '## Measurements of passing cases').split('\n').filter((l) => l.startsWith('- '))).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { colorFor } from '../../harness/cli/color.ts';
-import { REPORT_FILES, formatCaseLine, formatSummary } from '../../harness/report/index.ts';
+import { REPORT_FILES, formatCaseLine, formatProgress, formatSummary } from '../../harness/report/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { CASES, sampleReport } from './sample.ts';
 
@@ -117,5 +117,22 @@ describe('terminal lines: text a target chose never reaches the terminal raw', (
     const line = formatCaseLine(hostile);
     expect(line).toBe('FAIL  service.callback.retry-backoff  512 ms  got \\u001B[2J\\u001B]0;owned\\u0007 and \\u202Eevil\\u202C \\u2066x\\u2069 \\u200F');
     expect(line).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F]/);
+  });
+});
+
+describe('formatProgress: one status line while cases run at once', () => {
+  it('counts what is done and names what is running', () => {
+    expect(formatProgress({ done: 12, total: 63, running: ['receiver.latency.burst', 'service.callback.retry-back-off'] }))
+      .toBe('12/63 done · running 2: receiver.latency.burst, service.callback.retry-back-off');
+    expect(formatProgress({ done: 63, total: 63, running: [] })).toBe('63/63 done');
+  });
+  it('never wider than the terminal: running ids are cut to a count', () => {
+    const running = Array.from({ length: 8 }, (_, i) => `service.callback.case-number-${i}`);
+    const line = formatProgress({ done: 1, total: 63, running }, { width: 80 });
+    expect(line.length).toBeLessThanOrEqual(80);
+    expect(line).toMatch(/^1\/63 done · running 8: service\.callback\.case-number-0, .*… \(\+\d\)$/);
+  });
+  it('a hostile id cannot move the cursor (escape characters shown as text)', () => {
+    expect(formatProgress({ done: 0, total: 1, running: ['x\u001b[2Jy'] })).toBe('0/1 done · running 1: x\\u001B[2Jy');
   });
 });

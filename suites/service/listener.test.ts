@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startListener, toDelivery, type RunningListener } from '../../harness/listener/index.ts';
+import { MAX_DELIVERIES_PER_TAG, startListener, toDelivery, type RunningListener } from '../../harness/listener/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
 
 const open: RunningListener[] = [];
@@ -133,5 +133,19 @@ describe('toDelivery never passes a credential header on to evidence', () => {
   it('masks without a redactor too, and Authorization and Cookie likewise', () => {
     const d = toDelivery({ ...base, headers: { 'x-callback-token': 'abcd', authorization: 'Bearer xyz1', cookie: 's=1' } }, 0);
     expect(JSON.stringify(d)).not.toMatch(/abcd|xyz1|s=1/);
+  });
+});
+
+describe('a delivery flood keeps memory bounded (issue 10)', () => {
+  it(`each tag keeps its first ${MAX_DELIVERIES_PER_TAG} deliveries; later ones are still answered`, async () => {
+    const l = await start();
+    const url = l.callbackUrl('flood') + '?transaction_id=f&status=SUCCESS';
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 21; batch++) {
+      statuses.push(...await Promise.all(Array.from({ length: 50 }, () => get(url))));
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1050);
+    expect(l.deliveries({ tag: 'flood' })).toHaveLength(MAX_DELIVERIES_PER_TAG);
+    expect(l.deliveries({ tag: 'flood' })[0]!.seq).toBe(1);
   });
 });

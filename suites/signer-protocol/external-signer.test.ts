@@ -133,6 +133,15 @@ describe('ERR_SIGNER_PROTOCOL: a line that is not an answer is ERROR for that ve
     expect(bad.reason).toBe('ERR_SIGNER_PROTOCOL: the line is not JSON: "signing vectors.signature.5..."');
     expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id)).toEqual(['vectors.signature.5']);
   });
+  for (const stream of ['stdout', 'stderr']) {
+    it(`a line on ${stream} that never ends: killed past 1 MiB, ERROR for that vector only`, async () => {
+      const run = await runSigner(fixtureCommand('endless-line-signer.mjs', 'vectors.signature.5', stream), dir);
+      const bad = run.byId.get('vectors.signature.5')!;
+      expect(bad.verdict).toBe('ERROR');
+      expect(bad.reason).toContain(`ERR_SIGNER_PROTOCOL: the signer wrote more than 1048576 bytes on ${stream} without ending the line`);
+      expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id)).toEqual(['vectors.signature.5']);
+    });
+  }
   it('garbage on every line: three tries, then the rest are not sent', async () => {
     const run = await runSigner(fixtureCommand('garbage-signer.mjs'), dir);
     expect(run.results.map((r) => r.verdict)).toEqual(Array(8).fill('ERROR'));

@@ -15,7 +15,7 @@ function runtime(command: string): string {
   try {
     return execFileSync(command, ['--version'], { encoding: 'utf8' }).split('\n')[0]!;
   } catch {
-    throw new Error(`${command} is not installed: install it (apt-get install -y php-cli ruby), as .ci/run does`);
+    throw new Error(`${command} is not installed: install it (apt-get install -y php-cli ruby default-jdk-headless), as .ci/run does`);
   }
 }
 

@@ -36,7 +36,10 @@ Signer protocol (for --signer):
 Verdicts: a valid vector passes when message and signature match exactly; an invalid vector
 passes when the signature differs from the presented (tampered) one; an acceptable vector
 passes when it matches the suite's position or is refused, and is WARN when it follows a
-labelled alternative (named in the reason) or none.
+labelled alternative (named in the reason; every one that fits, when several do) or none.
+The run ends with the signer's deviations, once each (the alternatives it follows, by language:
+php-string, python-str, ruby-to-s, utf16-order, ...), as the shared causes before the summary
+line and as the diagnoses of report.json.
 
 With --signer only the signature vectors run (the protocol covers signing); without it the
 callback-url and callback-query vectors also run against the built-in composer and parser.`;
