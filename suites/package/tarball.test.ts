@@ -5,7 +5,8 @@
 // npm's cache when `npm ci` ran before); it is bounded by the hook's timeout, and nothing here
 // skips: a failed install fails the suite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,15 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+
+/** The code block of the given language under the README's "Using the library" heading. */
+function readmeExample(language: 'js' | 'ts'): string {
+  const section = README.slice(README.indexOf('### Using the library'));
+  const block = new RegExp('```' + language + '\\n([\\s\\S]*?)\\n```').exec(section)?.[1];
+  expect(block, `README "Using the library" has a ${language} block`).toBeDefined();
+  return block!;
+}
 /** The install-size goal of the package without Pact (issue 12). */
 const MAX_INSTALL_KB = 25 * 1024;
 
@@ -128,6 +138,26 @@ describe('the installed command', () => {
     expect(ran.code, ran.stderr).toBe(0);
     for (const name of ['run', 'simulate', 'receiver', 'vectors', 'sign', 'pact']) expect(ran.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
   });
+  it("a background server stops on SIGTERM sent to the pid of `node node_modules/.bin/collect-conformance` (README)", async () => {
+    const child = spawn(process.execPath, ['node_modules/.bin/collect-conformance', 'simulate', '--port', '0'], { cwd: app, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let stdout = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "listening on" line within 20 s: ${stdout}`)), 20_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (/^listening on http:\/\/127\.0\.0\.1:\d+/m.test(stdout)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    }).catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw error;
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
   it('pact verify without Pact installed: exit 2 naming the install command', async () => {
     const ran = await run(join(app, 'node_modules/.bin/collect-conformance'), ['pact', 'verify', '--side', 'receiver', '--base-url', 'http://127.0.0.1:9'], app, { env: { COLLECT_CALLBACK_TOKEN: 'a-token-for-the-test' } });
     expect(ran.code, ran.stdout + ran.stderr).toBe(2);
@@ -160,6 +190,16 @@ describe('the installed library', () => {
     expect(cases).toBeGreaterThan(0);
   });
 
+  it("the README's JavaScript example runs", async () => {
+    writeFileSync(join(app, 'readme.mjs'), `${readmeExample('js')}\nconsole.log(JSON.stringify({ message, signature, authorization }));\n`);
+    const ran = await run(process.execPath, ['readme.mjs'], app, { env: { COLLECT_SECRET_KEY: 'readme-secret', COLLECT_CLIENT_KEY: 'readme-client' } });
+    expect(ran.code, ran.stderr).toBe(0);
+    const { message, signature, authorization } = JSON.parse(ran.stdout) as Record<string, string>;
+    expect(message).toBe('amount=15.0&client_id=2&transaction_id=TX-1');
+    expect(signature).toBe(createHmac('sha256', 'readme-secret').update(message!).digest('hex'));
+    expect(authorization).toBe(`HMAC readme-client:${signature}`);
+  });
+
   it('loads from CommonJS through require()', async () => {
     writeFileSync(join(app, 'cjs.cjs'), `
       const lib = require('collect-conformance');
@@ -187,12 +227,13 @@ describe('the installed library', () => {
       import lib = require('collect-conformance');
       export const signature: string = lib.signBody('{"amount": 1}', 'secret').signature;
     `);
+    writeFileSync(join(consumer, 'readme.mts'), `${readmeExample('ts')}\nexport {};\n`);
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {
         module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: true, noEmit: true,
         types: ['node'], typeRoots: [join(REPO_ROOT, 'node_modules/@types')],
       },
-      files: ['esm.mts', 'cjs.cts'],
+      files: ['esm.mts', 'cjs.cts', 'readme.mts'],
     }));
     const ran = await run(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], consumer, { timeout: 120_000 });
     expect(ran.stdout + ran.stderr).toBe('');
