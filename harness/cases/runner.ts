@@ -73,12 +73,14 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
       ...shaped,
       progress: (line) => options.onProgress?.(testCase.id, redactor.text(line)),
     }, caseTimeoutMs);
+    const level = outcome.level ?? testCase.level;
     const result: CaseResult = {
       id: testCase.id,
       title: testCase.title,
-      level: outcome.level ?? testCase.level,
+      level,
       specRef: testCase.specRef,
-      verdict: outcome.verdict,
+      // DESIGN.md: WARN is a SHOULD not met; a case reports FAIL and its level decides.
+      verdict: outcome.verdict === 'FAIL' && level === 'SHOULD' ? 'WARN' : outcome.verdict,
       ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),
       ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
       durationMs: Math.round(performance.now() - started),

@@ -266,7 +266,7 @@ export function renderHtml(report: RunReport): string {
       const counts = VERDICTS.map((v) => [v, group.cases.filter((c) => c.verdict === v).length] as const).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ');
       body.push(`<section class="group${group.allPass ? ' all-pass' : ''}" id="group-${htmlEscape(group.group)}">`);
       body.push(`<h3>${htmlEscape(group.group)}<span class="counts">${counts}</span></h3>`);
-      body.push('<table class="cases"><colgroup><col style="width:6.5rem"><col style="width:30%"><col style="width:4.5rem"><col style="width:8.5rem"><col><col style="width:5.5rem"></colgroup>');
+      body.push('<table class="cases"><colgroup><col style="width:6.5rem"><col style="width:24%"><col style="width:4.5rem"><col style="width:8.5rem"><col><col style="width:5.5rem"></colgroup>');
       body.push('<thead><tr><th>verdict</th><th>id</th><th>level</th><th>spec</th><th>case</th><th>duration</th></tr></thead>');
       for (const c of group.cases) {
         const causes = diagnosesFor(report, c).map((d) => ({ n: numberOf.get(d.id) ?? 0, summary: d.summary }));

@@ -125,6 +125,23 @@ describe('collect-conformance receiver: start, serve, stop', () => {
   });
 });
 
+describe('collect-conformance receiver --callback-path (DESIGN.md: default /callback)', () => {
+  it('serves callbacks at the path given, the hooks still at /_conformance; a bad path is exit 2 naming it', async () => {
+    const run = spawnCli(['receiver', '--callback-path', '/payments/callback', '--time-scale', '0.01'], { COLLECT_CALLBACK_TOKEN: TOKEN });
+    const base = await run.url;
+    await stderrContains(run, /callback URL: \S+\/payments\/callback\n/);
+    await seedOver(base, 'cli-path-1');
+    const url = composeCallbackUrl(`${base}/payments/callback`, { transaction_id: 'cli-path-1', status: 'SUCCESS', message: 'ok' });
+    expect((await send(url, { headers: tokenHeaders(TOKEN) })).status).toBe(200);
+    expect((await send(`${base}/callback?transaction_id=cli-path-1&status=SUCCESS`, { headers: tokenHeaders(TOKEN) })).status).toBe(404);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    const bad = spawnCli(['receiver', '--callback-path', 'payments'], { COLLECT_CALLBACK_TOKEN: TOKEN });
+    expect(await bad.exit).toBe(2);
+    expect(bad.stderr()).toMatch(/callbackPath: must start with "\/"/);
+  });
+});
+
 describe('collect-conformance receiver: listing and usage errors', () => {
   it('--list-faults lists every fault with its spec reference and exits 0', async () => {
     const run = spawnCli(['receiver', '--list-faults']);

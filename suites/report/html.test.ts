@@ -120,7 +120,7 @@ describe('index.html: cases grouped by side, then case group', () => {
   it('a row per case, the evidence below it across the whole table (id and spec columns keep their width)', () => {
     for (const c of sampleReport().cases) rowOf(c.id);
     expect(html.match(/<tbody id=/g)).toHaveLength(10);
-    expect(html).toContain('<col style="width:30%">');
+    expect(html).toContain('<col style="width:24%">');
     expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, hook readings, notes<\/summary>\n<span class="anchor" id="ev-receiver\.token\.wrong"><\/span>[\s\S]*curl -sS/);
   });
   it('evidence of a passing case is folded and greyed; a case without evidence has no second row', () => {

@@ -5,14 +5,26 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RECEIVER_FAULTS } from '../../harness/receiver/index.ts';
 import { SIMULATOR_FAULTS } from '../../harness/simulator/index.ts';
-import { RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
+import { RECEIVER_CASES, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { caughtVerdict, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
 import { SERVICE_FAULT_CATALOG } from './service-fault-catalog.ts';
 
 export const README_PATH = fileURLToPath(new URL('../../README.md', import.meta.url));
 export const TABLE_START = '<!-- fault-table:start (generated from suites/self-test/*fault-catalog.ts by `npm run readme:faults`) -->';
 export const TABLE_END = '<!-- fault-table:end -->';
 
-interface Row { side: 'service' | 'receiver'; fault: string; caseIds: readonly string[]; expect: string; mode?: string }
+interface Row { side: 'service' | 'receiver'; fault: string; caseIds: readonly string[]; expect: 'FAIL' | 'WARN'; mode?: string }
+
+const LEVELS = new Map([...RECEIVER_CASES, ...SERVICE_CASES].map((c) => [c.id, c.level]));
+
+/** `FAIL`, or `FAIL; WARN for x` when some listed cases are SHOULD. */
+function verdictCell(row: Row): string {
+  const verdicts = row.caseIds.map((id) => caughtVerdict(row.expect, LEVELS.get(id) ?? 'MUST'));
+  const distinct = [...new Set(verdicts)];
+  if (distinct.length === 1) return distinct[0]!;
+  const warned = row.caseIds.filter((_, i) => verdicts[i] === 'WARN').map((id) => `\`${id}\``);
+  return `FAIL; WARN (SHOULD) for ${warned.join(', ')}`;
+}
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -26,7 +38,7 @@ export function faultTable(): string {
     const about = info.get(`${row.side}:${row.fault}`);
     const fault = `\`${row.fault}\`${row.mode === 'production' ? ' (production)' : ''}`;
     const cases = row.caseIds.map((id) => `\`${id}\``).join(', ');
-    return `| ${row.side} | ${fault} | ${cell(about?.description ?? '')} | ${cell(about?.specRef ?? '')} | ${cases} | ${row.expect} |`;
+    return `| ${row.side} | ${fault} | ${cell(about?.description ?? '')} | ${cell(about?.specRef ?? '')} | ${cases} | ${verdictCell(row)} |`;
   });
   return ['| side | fault switch | what the faulty target does | rule | caught by | verdict |', '|---|---|---|---|---|---|', ...lines].join('\n');
 }

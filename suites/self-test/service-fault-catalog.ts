@@ -8,7 +8,10 @@ export interface ServiceFaultEntry {
   side: 'service';
   fault: string;
   caseIds: string[];
-  /** The verdict each listed case must give with the fault on (and PASS without it). */
+  /**
+   * The verdict each listed case must give with the fault on (and PASS without it); FAIL means
+   * WARN for a case of level SHOULD (caughtVerdict in fault-catalog.ts).
+   */
   expect: 'FAIL' | 'WARN';
   /** The simulator's mode for this fault (default sandbox). */
   mode?: 'sandbox' | 'production';

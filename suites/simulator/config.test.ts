@@ -124,12 +124,12 @@ describe('collect-conformance simulate', () => {
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/\/retry\/attempts: must be integer/);
   });
-  it('with env credentials: listens, serves a signed collect, logs without secrets, stops on SIGTERM with exit 0', async () => {
-    const env = { COLLECT_CLIENT_KEY: 'ck_cli_test_key', COLLECT_SECRET_KEY: 'sk_cli_test_secret', COLLECT_CALLBACK_TOKEN: 'tok_cli_test', COLLECT_SANDBOX_NUMBERS: '0501234567' };
+  it('with env credentials: listens, serves a signed collect of client_id 2 (the default), logs without secrets, stops on SIGTERM with exit 0', async () => {
+    const env = { COLLECT_CLIENT_KEY: 'ck_cli_test_key', COLLECT_SECRET_KEY: 'sk_cli_test_secret', COLLECT_CALLBACK_TOKEN: 'tok_cli_test', COLLECT_SANDBOX_NUMBERS: '0501234567', COLLECT_CLIENT_ID: '' };
     const started = await startCli(['--time-scale', '0.01'], env);
     try {
       expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const body = JSON.stringify({ transaction_id: 'CLI-1', amount: '1.00', client_id: 1, customer_number: '0501234567', network_code: 'MTN', callback_url: 'https://127.0.0.1:9/cb' });
+      const body = JSON.stringify({ transaction_id: 'CLI-1', amount: '1.00', client_id: 2, customer_number: '0501234567', network_code: 'MTN', callback_url: 'https://127.0.0.1:9/cb' });
       const response = await request(`${started.url}/api/v1.0/collect/`, {
         method: 'POST', body,
         headers: { 'content-type': 'application/json', authorization: signBody(body, env.COLLECT_SECRET_KEY, { clientKey: env.COLLECT_CLIENT_KEY }).authorization! },
@@ -143,18 +143,32 @@ describe('collect-conformance simulate', () => {
     expect(started.stdout()).toBe(`listening on ${started.url}\n`);
     const err = started.stderr();
     expect(err).toMatch(/127\.0\.0\.1 POST \/api\/v1\.0\/collect\/ 200 accepted/);
+    expect(err).toMatch(/sandbox mode, client_id 2, sources/);
     expect(err).toMatch(/simulate: SIGTERM, stopping/);
     expect(err).not.toMatch(/test credentials/);
     for (const secret of Object.values(env).slice(0, 3)) expect(err).not.toContain(secret);
   });
+  it('COLLECT_CLIENT_ID chooses the client id (printed), over the config file; a bad value is exit 2 naming it', async () => {
+    const started = await startCli(['--config', file('cli-client-id.json', { clientId: 5 })], { COLLECT_CLIENT_ID: '7' });
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+    expect(started.stderr()).toMatch(/sandbox mode, client_id 7, sources/);
+    const fromFile = await startCli(['--config', file('cli-client-id.json', { clientId: 5 })], { COLLECT_CLIENT_ID: '' });
+    fromFile.child.kill('SIGTERM');
+    expect(await fromFile.exited).toBe(0);
+    expect(fromFile.stderr()).toMatch(/sandbox mode, client_id 5, sources/);
+    const bad = await runCli([], { COLLECT_CLIENT_ID: 'two' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/COLLECT_CLIENT_ID: must be a positive integer \(got "two"\)/);
+  });
   it('without env credentials: prints generated test values once on stderr, stops on SIGINT', async () => {
-    const started = await startCli([], { COLLECT_CLIENT_KEY: '', COLLECT_SECRET_KEY: '', COLLECT_CALLBACK_TOKEN: '' });
+    const started = await startCli([], { COLLECT_CLIENT_KEY: '', COLLECT_SECRET_KEY: '', COLLECT_CALLBACK_TOKEN: '', COLLECT_CLIENT_ID: '' });
     started.child.kill('SIGINT');
     expect(await started.exited).toBe(0);
     const err = started.stderr();
     expect(err.match(/test credentials/g)).toHaveLength(1);
     expect(err).toMatch(/secret_key=test_sk_[0-9a-f]{32}/);
-    expect(err).toMatch(/sandbox mode, sources 127\.0\.0\.1 ::1, numbers 0244000001 0244000002/);
+    expect(err).toMatch(/sandbox mode, client_id 2, sources 127\.0\.0\.1 ::1, numbers 0244000001 0244000002/);
     expect(started.stdout()).not.toMatch(/test_sk_/);
   });
 });

@@ -2,6 +2,7 @@
 // (§5.1, §5.2, §5.4, §7). Every request is correctly signed except for the one thing the case
 // spoils, and its callback URL routes to the case, so a request wrongly acted on is seen.
 import { COLLECT_FIELD_NAMES, REVERSED_ORDER, membersOf, type BodyMembers, type CollectFieldName, type Tamper } from '../../client/index.ts';
+import type { Level } from '../../results/index.ts';
 import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
 import { CaseError } from '../http.ts';
 import { describeAnswer, type ServiceSession } from './session.ts';
@@ -11,6 +12,8 @@ interface RejectionOptions {
   why?: string;
   /** Members signed after the six fields, so the tamper can drop one the service accepts. */
   extra?: BodyMembers;
+  /** Default MUST; SHOULD where the rule is the suite's position, not a sentence of the spec. */
+  level?: Level;
 }
 
 function rejectionCase(
@@ -18,7 +21,7 @@ function rejectionCase(
   options: RejectionOptions = {},
 ): ServiceCase {
   return serviceCase({
-    id: `service.auth.${leaf}`, title, specRef, level: 'MUST', needs: [],
+    id: `service.auth.${leaf}`, title, specRef, level: options.level ?? 'MUST', needs: [],
     async check(s) {
       const fields = s.fields();
       const members = options.extra ? { members: [...membersOf(fields), ...options.extra] } : {};
@@ -112,7 +115,9 @@ export const AUTH_CASES: readonly ServiceCase[] = [
     () => ({ kind: 'wrong-secret' }), 'a request signed with a wrong secret'),
   rejectionCase('uppercase-signature', 'an upper-case hex signature is rejected', '§5.1 step 5',
     () => ({ kind: 'uppercase-signature' }), 'a request with its signature in upper-case hex',
-    { why: '§5.1 hex is lower-case (the suite\'s position, DESIGN.md tamper vectors): the signature must be compared exactly, not case-folded' }),
+    // SHOULD: §5.1 step 5 says "hex-encode" without a letter case; exact comparison of
+    // lower-case hex is the suite's position (DESIGN.md tamper vectors).
+    { level: 'SHOULD', why: 'the suite\'s position (§5.1 step 5 names no letter case): the signature is lower-case hex, compared exactly, not case-folded' }),
   rejectionCase('truncated-signature', 'a signature one hex digit short is rejected', '§5.2, §7',
     () => ({ kind: 'truncated-signature' }), 'a request with a truncated signature'),
   serviceCase({
@@ -132,7 +137,7 @@ export const AUTH_CASES: readonly ServiceCase[] = [
         if (control.judgement === 'no-answer') {
           throw new CaseError(
             `${what} got no HTTP answer (${answer.exchange.error ?? 'error'}), and the same request from the whitelisted source got none either `
-            + `(${control.exchange.error ?? 'error'}): the service answers nobody, so the silence says nothing about its whitelist`,
+            + `(${control.exchange.error ?? 'error'}): the service answered neither, so the silence says nothing about its whitelist`,
             s.evidence(),
           );
         }

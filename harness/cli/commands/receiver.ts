@@ -17,6 +17,7 @@ interface ReceiverOptions {
   listFaults?: boolean;
   timeScale?: string;
   workMs?: string;
+  callbackPath?: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -65,6 +66,7 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
   const config: Partial<ReceiverConfig> = { ...fileConfig, callbackToken, faults };
   if (options.timeScale !== undefined) config.timeScale = parsePositive('--time-scale', options.timeScale, false);
   if (options.workMs !== undefined) config.workMs = parsePositive('--work-ms', options.workMs, true);
+  if (options.callbackPath !== undefined) config.callbackPath = options.callbackPath;
   if (options.host !== undefined) listen.host = options.host;
   if (options.port !== undefined) listen.port = parsePort(options.port);
 
@@ -114,6 +116,7 @@ export function receiverCommand(setExitCode: SetExitCode): Command {
     .option('--config <file>', 'config file (JSON, see harness/receiver/config.schema.json)')
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
     .option('--port <n>', 'port to listen on, 0 for any free port (default: 0)')
+    .option('--callback-path <path>', 'where callbacks are served (default: /callback; the hooks stay at /_conformance)')
     .addOption(new Option('--fault <name>', 'switch a fault on (repeatable; see --list-faults)').argParser(collect).default([]))
     .option('--list-faults', 'list the fault switches and exit')
     .option('--time-scale <x>', 'multiply every delay (1 is real time; 0.01 makes seconds into 10 ms)')

@@ -44,12 +44,12 @@ export function formatFaults(): string {
 /** Starts the simulator and resolves once it has stopped (SIGINT or SIGTERM). */
 async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promise<void> {
   let fileConfig: Partial<SimulatorConfig> = {};
-  let clientId = 1;
+  let fileClientId: number | undefined;
   if (options.config) {
     try {
       const loaded = loadSimulatorConfigFile(options.config, env);
       fileConfig = loaded.config;
-      clientId = loaded.clientId ?? 1;
+      fileClientId = loaded.clientId;
     } catch (error) {
       if (error instanceof SimulatorConfigError) throw new UsageError(error.message, error.code);
       throw error;
@@ -59,6 +59,7 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
   if (unknown.length > 0) {
     throw new UsageError(`--fault: unknown fault ${unknown.join(', ')} (see --list-faults)`, 'ERR_SIMULATOR_CONFIG');
   }
+  const clientId = clientIdFrom(env, fileClientId);
   const credentials = credentialsFromEnv(env, clientId);
   const config: Partial<SimulatorConfig> = {
     ...fileConfig,
@@ -91,7 +92,7 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
   const running = sim;
   const mode = running.config.mode;
   process.stderr.write(
-    `simulate: ${mode} mode, sources ${running.config.whitelist.sources.join(' ')}, ` +
+    `simulate: ${mode} mode, client_id ${clientId}, sources ${running.config.whitelist.sources.join(' ')}, ` +
     `numbers ${running.config.whitelist.customerNumbers.join(' ') || '(none)'}, ` +
     `time scale ${running.config.timeScale}${running.config.faults.length ? `, faults ${running.config.faults.join(' ')}` : ''}\n`,
   );
@@ -112,6 +113,21 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
   });
   process.stdout.write(`listening on ${running.url}\n`);
   await stopped;
+}
+
+/**
+ * DESIGN.md "simulate": COLLECT_CLIENT_ID, else the config file's clientId, else 2 (the client id
+ * of the spec's example, the example target files and `pact verify`).
+ */
+export const DEFAULT_SIMULATE_CLIENT_ID = 2;
+
+function clientIdFrom(env: NodeJS.ProcessEnv, fileClientId: number | undefined): number {
+  const raw = env['COLLECT_CLIENT_ID'];
+  if (raw === undefined || raw === '') return fileClientId ?? DEFAULT_SIMULATE_CLIENT_ID;
+  if (!/^[1-9]\d*$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new UsageError(`COLLECT_CLIENT_ID: must be a positive integer (got ${JSON.stringify(raw)})`, 'ERR_SIMULATOR_CONFIG');
+  }
+  return Number(raw);
 }
 
 function parsePort(value: string): number {

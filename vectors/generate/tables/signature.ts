@@ -31,7 +31,8 @@ function changed(from: string, to: string): string {
 export const SIGNATURE_HEADER: FileHeader = {
   algorithm: 'HMAC-SHA256 over the canonical message of a JSON body (k1=v1&k2=v2, keys sorted)',
   schema: 'signature.schema.json',
-  version: '1.0.0',
+  // 1.1.0: tests 105-122, a `source` per test and `sources`, language-labelled alternatives.
+  version: '1.1.0',
   specRef: '§5.1, §5.2',
   header: [
     'Each test gives a raw JSON body (the bytes sent) and every signing stage the suite computes:',
