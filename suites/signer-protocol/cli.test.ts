@@ -84,6 +84,13 @@ describe('vectors: exit 1 on a FAIL or ERROR, each named on its line', () => {
     expect(summary).toMatch(/\n {2}1\. follows `locale-order` \(JavaScript\) on key order: vectors 2, 3; the service would refuse such a request \(401 INVALID_SIGNATURE\)[^\n]*\n[\s\S]*\n\d+ cases:/);
     expect(summary).not.toMatch(/\n {2}2\. /);
     expect(reportOf(dir).diagnoses).toEqual([expect.objectContaining({ id: 'signer.locale-order', cases: ['vectors.signature.2', 'vectors.signature.3'] })]);
+    // report.md and index.html show the same diagnosis before the cases.
+    for (const file of ['report.md', 'index.html']) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const at = text.search(/follows .{0,6}locale-order/);
+      expect(at, file).toBeGreaterThan(-1);
+      expect(at, file).toBeLessThan(text.indexOf('vectors.signature.2'));
+    }
   });
   it.each([
     // ASCII key-order vectors are valid: byte order is what "ascending" means in every default sort.
