@@ -164,9 +164,9 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
       group.cases.push(c);
       ambiguous.set(k, group);
     } else if (c.result.verdict !== 'PASS') {
-      const ruledOut = c.fits.filter((f) => !usable(f)).flat();
-      const resembles = ruledOut.length > 0
-        ? ` (resembles \`${ruledOut[0]}\`, but on vector ${against.get(ruledOut[0]!)!.tcId} the signer does what the service does)`
+      const resembled = c.fits.filter((f) => !usable(f)).flat().filter((l) => against.has(l));
+      const resembles = resembled.length > 0
+        ? ` (resembles \`${resembled[0]}\`, but on vector ${against.get(resembled[0]!)!.tcId} the signer does what the service does)`
         : '';
       unexplained.push({ c, why: `${describeAnswer(c)}${resembles}` });
     }
