@@ -2,11 +2,13 @@
 // baseline measured in the same run, so a loaded machine slows both sides alike.
 import { benchSigning } from './signing.bench.ts';
 import { benchSimulator } from './simulator.bench.ts';
+import { benchStartup } from './startup.bench.ts';
 
 const only = process.argv[2];
 const benches: Array<[name: string, run: () => Promise<void>]> = [
   ['signing', benchSigning],
   ['simulator', benchSimulator],
+  ['startup', benchStartup],
 ];
 for (const [name, run] of benches) {
   if (only && only !== name) continue;

@@ -105,9 +105,9 @@ async function runVerify(options: VerifyCliOptions): Promise<number> {
   if (options.pactFile !== undefined) verifyOptions.pactFile = options.pactFile;
   if (options.logLevel !== undefined) verifyOptions.logLevel = options.logLevel;
 
+  const { verifyProvider, ContractError } = await loadContracts();
   await ensureReachable(baseUrl);
   const redactor = new Redactor(secrets);
-  const { verifyProvider, ContractError } = await import('../../contracts/index.ts');
   let outcome: Awaited<ReturnType<typeof verifyProvider>>;
   try {
     outcome = await verifyProvider(verifyOptions);
@@ -124,6 +124,26 @@ async function runVerify(options: VerifyCliOptions): Promise<number> {
   out(`pact verify: ${options.side} at ${baseUrl} FAILED ${outcome.failures.length} interaction(s) of ${outcome.pactFile}`);
   for (const failure of outcome.failures) out(`  - ${failure}`);
   return 1;
+}
+
+/** The package name and range a user installs to verify pacts (README "Pact contracts"). */
+export const PACT_PACKAGE = '@pact-foundation/pact@^16.5';
+
+/**
+ * Pact is an optional peer dependency: heavy (a native core, an HTTP stack) and needed by this
+ * subcommand alone. Missing, it is a usage error (exit 2) that says how to install it.
+ */
+async function loadContracts(): Promise<typeof import('../../contracts/index.ts')> {
+  try {
+    return await import('../../contracts/index.ts');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes("'@pact-foundation/pact'");
+    if (!missing) throw error;
+    throw new UsageError(
+      `pact verify needs Pact, an optional peer dependency that is not installed: run \`npm install --save-dev ${PACT_PACKAGE}\` (in the project that installs collect-conformance) and try again`,
+      'ERR_PACT_MISSING',
+    );
+  }
 }
 
 function required(env: NodeJS.ProcessEnv, name: string, what: string): string {

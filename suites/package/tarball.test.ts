@@ -1,0 +1,242 @@
+// The package as a registry user gets it: `npm pack` (which builds dist/ through `prepack`), the
+// tarball installed in an empty folder, and everything below run from that folder against the
+// installed copy only. One pack and one install serve every check (about 30 s on an idle
+// machine). `npm install` reaches the npm registry for the runtime dependencies (served from
+// npm's cache when `npm ci` ran before); it is bounded by the hook's timeout, and nothing here
+// skips: a failed install fails the suite.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+
+/** The code block of the given language under the README's "Using the library" heading. */
+function readmeExample(language: 'js' | 'ts'): string {
+  const section = README.slice(README.indexOf('### Using the library'));
+  const block = new RegExp('```' + language + '\\n([\\s\\S]*?)\\n```').exec(section)?.[1];
+  expect(block, `README "Using the library" has a ${language} block`).toBeDefined();
+  return block!;
+}
+/** The install-size goal of the package without Pact (issue 12). */
+const MAX_INSTALL_KB = 25 * 1024;
+
+/** What the tarball may hold: compiled code and types, data, docs. Anything else fails. */
+const ALLOWED: readonly RegExp[] = [
+  /^package\.json$/, /^README\.md$/, /^LICENSE$/,
+  /^bin\/collect-conformance\.js$/,
+  /^dist\/.+\.(js|d\.ts|json)$/,
+  /^vectors\/[^/]+\.(json|md)$/,
+  /^vectors\/(schemas|pacts)\/[^/]+\.(json|md)$/,
+  /^vectors\/examples\/.+\.(py|md|json)$/,
+  /^reports\/README\.md$/, /^reports\/schema\/[^/]+\.json$/,
+];
+/** What a user needs and must find. */
+const REQUIRED = [
+  'LICENSE', 'README.md', 'package.json', 'bin/collect-conformance.js', 'dist/index.js', 'dist/index.d.ts',
+  'dist/cli/index.js', 'dist/contracts/index.js', 'dist/targets/target.schema.json', 'dist/cases/waivers.schema.json',
+  'vectors/signature.json', 'reports/README.md', 'reports/schema/report.schema.json',
+];
+/** Build and test tooling, and Pact (an optional peer), must not be installed with the package. */
+const NOT_INSTALLED = ['tsx', 'esbuild', 'fast-check', 'typescript', 'vitest', '@pact-foundation/pact', 'express', 'graphql', 'axios'];
+
+interface Ran { code: number | null; stdout: string; stderr: string }
+
+/** npm's own variables from an enclosing `npm test` would steer the nested npm; keep only where its cache and registry are. */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.toLowerCase().startsWith('npm_') || /^npm_config_(cache|registry|userconfig)$/i.test(key)) env[key] = value;
+  }
+  return { ...env, NO_COLOR: '1', PACT_DO_NOT_TRACK: 'true', ...extra };
+}
+
+function run(command: string, args: readonly string[], cwd: string, options: { env?: Record<string, string>; timeout?: number } = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, env: childEnv(options.env), timeout: options.timeout ?? 60_000, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Disk use in KiB, as a user measures it (`du -sk`). */
+function duKb(dir: string): number {
+  return Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+let work: string;
+let app: string;
+let packed: string[];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'collect-conformance-package-'));
+  app = join(work, 'app');
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', work], REPO_ROOT, { timeout: 240_000 });
+  expect(pack.code, pack.stderr).toBe(0);
+  const [info] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  packed = info!.files.map((f) => f.path);
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, info!.filename)], app, { timeout: 240_000 });
+  expect(install.code, install.stderr).toBe(0);
+}, 480_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the tarball holds what a user needs and nothing else', () => {
+  it('every file matches the allow-list', () => {
+    expect(packed.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)))).toEqual([]);
+  });
+  it('the files a user needs are there', () => {
+    expect(REQUIRED.filter((path) => !packed.includes(path))).toEqual([]);
+  });
+  it('no TypeScript source, test, vector generator or tsx runner ships', () => {
+    expect(packed.filter((p) => (/\.ts$/.test(p) && !p.endsWith('.d.ts')) || p.startsWith('vectors/generate/') || p.includes('run-ts') || p.startsWith('suites/'))).toEqual([]);
+  });
+  it('LICENSE is the MIT licence that package.json names', () => {
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/collect-conformance/package.json'), 'utf8')) as { license: string };
+    expect(pkg.license).toBe('MIT');
+    expect(readFileSync(join(app, 'node_modules/collect-conformance/LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+  });
+});
+
+describe('the install is lean', () => {
+  it(`node_modules without Pact is at most ${MAX_INSTALL_KB / 1024} MB`, () => {
+    const kb = duKb(join(app, 'node_modules'));
+    expect(kb).toBeGreaterThan(0);
+    expect(kb).toBeLessThanOrEqual(MAX_INSTALL_KB);
+  });
+  it('no build or test tooling and no Pact is installed with it', () => {
+    expect(NOT_INSTALLED.filter((name) => existsSync(join(app, 'node_modules', name)))).toEqual([]);
+  });
+});
+
+describe('the installed command', () => {
+  it('npx collect-conformance run (embedded, a few cases) passes', async () => {
+    const reports = join(work, 'reports');
+    const ran = await run('npx', ['--no', 'collect-conformance', 'run', '--only', 'receiver.token.*,service.auth.valid-accepted', '--report-dir', reports], app);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/receiver\.token\.valid/);
+    expect(ran.stdout).toMatch(/service\.auth\.valid-accepted/);
+    expect(readdirSync(reports)).toContain('report.json');
+  });
+  it('npx collect-conformance vectors passes with the shipped vectors', async () => {
+    const ran = await run('npx', ['--no', 'collect-conformance', 'vectors', '--report-dir', join(work, 'vector-reports')], app);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/vectors\.signature\.1\b/);
+  });
+  it('--help lists every subcommand', async () => {
+    const ran = await run(join(app, 'node_modules/.bin/collect-conformance'), ['--help'], app);
+    expect(ran.code, ran.stderr).toBe(0);
+    for (const name of ['run', 'simulate', 'receiver', 'vectors', 'sign', 'pact']) expect(ran.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+  });
+  it("a background server stops on SIGTERM sent to the pid of `node node_modules/.bin/collect-conformance` (README)", async () => {
+    const child = spawn(process.execPath, ['node_modules/.bin/collect-conformance', 'simulate', '--port', '0'], { cwd: app, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let stdout = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "listening on" line within 20 s: ${stdout}`)), 20_000);
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (/^listening on http:\/\/127\.0\.0\.1:\d+/m.test(stdout)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    }).catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw error;
+    });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+  it('pact verify without Pact installed: exit 2 naming the install command', async () => {
+    const ran = await run(join(app, 'node_modules/.bin/collect-conformance'), ['pact', 'verify', '--side', 'receiver', '--base-url', 'http://127.0.0.1:9'], app, { env: { COLLECT_CALLBACK_TOKEN: 'a-token-for-the-test' } });
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('npm install --save-dev @pact-foundation/pact@^16.5');
+    expect(ran.stderr).not.toContain('a-token-for-the-test');
+  });
+});
+
+describe('the installed library', () => {
+  // The first signature vector, signed by the installed library, must give the vector's answer.
+  const SIGN_FIRST_VECTOR = `
+    const vectors = JSON.parse(readFileSync(require.resolve('collect-conformance/vectors/signature.json'), 'utf8'));
+    const t = vectors.tests[0];
+    console.log(JSON.stringify({ got: lib.signBody(t.body, t.secret).signature, want: t.signature, cases: lib.allCases().length }));`;
+
+  it('imports from plain ESM (node, no loader), with the schemas found from the compiled code', async () => {
+    const script = `
+      import * as lib from 'collect-conformance';
+      import schema from 'collect-conformance/schemas/target.schema.json' with { type: 'json' };
+      import { readFileSync } from 'node:fs';
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      if (typeof schema !== 'object') throw new Error('no target schema');
+      ${SIGN_FIRST_VECTOR}`;
+    writeFileSync(join(app, 'esm.mjs'), script);
+    const ran = await run(process.execPath, ['esm.mjs'], app);
+    expect(ran.code, ran.stderr).toBe(0);
+    const { got, want, cases } = JSON.parse(ran.stdout) as { got: string; want: string; cases: number };
+    expect(got).toBe(want);
+    expect(cases).toBeGreaterThan(0);
+  });
+
+  it("the README's JavaScript example runs", async () => {
+    writeFileSync(join(app, 'readme.mjs'), `${readmeExample('js')}\nconsole.log(JSON.stringify({ message, signature, authorization }));\n`);
+    const ran = await run(process.execPath, ['readme.mjs'], app, { env: { COLLECT_SECRET_KEY: 'readme-secret', COLLECT_CLIENT_KEY: 'readme-client' } });
+    expect(ran.code, ran.stderr).toBe(0);
+    const { message, signature, authorization } = JSON.parse(ran.stdout) as Record<string, string>;
+    expect(message).toBe('amount=15.0&client_id=2&transaction_id=TX-1');
+    expect(signature).toBe(createHmac('sha256', 'readme-secret').update(message!).digest('hex'));
+    expect(authorization).toBe(`HMAC readme-client:${signature}`);
+  });
+
+  it('loads from CommonJS through require()', async () => {
+    writeFileSync(join(app, 'cjs.cjs'), `
+      const lib = require('collect-conformance');
+      const { readFileSync } = require('node:fs');
+      ${SIGN_FIRST_VECTOR}`);
+    const ran = await run(process.execPath, ['cjs.cjs'], app);
+    expect(ran.code, ran.stderr).toBe(0);
+    const { got, want } = JSON.parse(ran.stdout) as { got: string; want: string };
+    expect(got).toBe(want);
+  });
+
+  it('a strict TypeScript consumer (nodenext, ESM and CommonJS files) compiles with 0 errors', async () => {
+    const consumer = join(app, 'ts');
+      mkdirSync(consumer);
+    writeFileSync(join(consumer, 'esm.mts'), `
+      import { signBody, Redactor, allCases, startSimulator, type SigningStages, type ConformanceCase, type RunningSimulator } from 'collect-conformance';
+      const stages: SigningStages = signBody('{"amount": 1}', 'secret');
+      const signature: string = stages.signature;
+      const cases: readonly ConformanceCase[] = allCases();
+      const redacted: string = new Redactor(['secret']).text(signature);
+      const started: Promise<RunningSimulator> = startSimulator();
+      export { cases, redacted, started };
+    `);
+    writeFileSync(join(consumer, 'cjs.cts'), `
+      import lib = require('collect-conformance');
+      export const signature: string = lib.signBody('{"amount": 1}', 'secret').signature;
+    `);
+    writeFileSync(join(consumer, 'readme.mts'), `${readmeExample('ts')}\nexport {};\n`);
+    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: true, noEmit: true,
+        types: ['node'], typeRoots: [join(REPO_ROOT, 'node_modules/@types')],
+      },
+      files: ['esm.mts', 'cjs.cts', 'readme.mts'],
+    }));
+    const ran = await run(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], consumer, { timeout: 120_000 });
+    expect(ran.stdout + ran.stderr).toBe('');
+    expect(ran.code).toBe(0);
+  });
+});
