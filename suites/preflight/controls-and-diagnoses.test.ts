@@ -168,3 +168,16 @@ describe('guardNegatives: a control that could not run makes a negative PASS a S
     expect((await guardNegatives([positive], withControl('failed'))[0]!.run(ctx)).verdict).toBe('PASS');
   });
 });
+
+describe('a rule not exercised is SKIP with the reason, never PASS', () => {
+  it('service.callback.duplicates-consistent against a service that never retries: one delivery, SKIP', async () => {
+    const { SERVICE_CASES, runCases } = await import('../../harness/cases/index.ts');
+    const service = await startEmbeddedService({ faults: ['no-retry'] });
+    try {
+      const [result] = await runCases({ cases: SERVICE_CASES, target: service.target, seed: 5, only: 'service.callback.duplicates-consistent' });
+      expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not exercised: .*only one delivery was seen/) });
+    } finally {
+      await service.close();
+    }
+  });
+});
