@@ -50,7 +50,11 @@ function disjoint(alternatives: readonly Alternative[]): boolean {
  * Every smallest set of alternatives whose message reproduces the presented message (or whose
  * HMAC under `secret` is the presented signature). Empty when none does.
  */
-export function explainPresented(members: readonly RawMember[], secret: string, presented: Presented): Explanation[] {
+export function explainPresented(
+  members: readonly RawMember[], secret: string, presented: Presented,
+  /** Labels known not to apply (ruled out by other evidence): look past them to larger combinations. */
+  exclude: ReadonlySet<string> = new Set(),
+): Explanation[] {
   const canonical = joinPairs(pairsOfMembers(members, SUITE_PROFILE));
   const fits = (message: string) => message !== canonical && (
     message === presented.message
@@ -58,12 +62,15 @@ export function explainPresented(members: readonly RawMember[], secret: string, 
   // Only alternatives that change this body's message can be part of an explanation.
   const changing: Alternative[] = [];
   for (const [alternative, pairs] of renderingsOf(members)) {
-    if (pairs !== undefined && joinPairs(pairs) !== canonical) changing.push(alternative);
+    if (pairs !== undefined && joinPairs(pairs) !== canonical && !exclude.has(alternative.label)) changing.push(alternative);
   }
   let budget = RENDERING_BUDGET;
-  for (let size = 1; size <= Math.min(MAX_COMBINED, changing.length); size++) {
+  // An encoding changes nothing on a plain value, yet changes what another alternative printed
+  // (PHP urlencode() of the float string conversion wrote): it may join any combination.
+  const pool = [...changing, ...ALTERNATIVES.filter((a) => 'valueEncoding' in a.deviation && !changing.includes(a) && !exclude.has(a.label))];
+  for (let size = 1; size <= Math.min(MAX_COMBINED, pool.length); size++) {
     const found: Explanation[] = [];
-    for (const combination of combinations(changing, size)) {
+    for (const combination of combinations(size === 1 ? changing : pool, size)) {
       if (!disjoint(combination)) continue;
       if (size > 1 && --budget < 0) return found;
       const pairs = pairsOrRefusal(members, profileOfAll(combination));

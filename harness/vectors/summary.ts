@@ -6,7 +6,7 @@
 // vector does not follow a label that would have printed `15`, whatever another vector fits.
 import {
   ALTERNATIVES, findAlternative, joinPairs, pairsOfMembers, readRawJsonObject, renderingsOf, SUITE_PROFILE,
-  describeExplanation, signedVersusSent, type Alternative, type Pair, type RawMember,
+  describeExplanation, explainPresented, signedVersusSent, type Alternative, type Pair, type RawMember,
 } from '../signing/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 import type { SignerAnswer } from './signer.ts';
@@ -130,6 +130,13 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
   const deviating = cases.filter((c) => c.answer.kind === 'refused'
     ? c.result.verdict !== 'PASS' || c.fits.length > 0
     : c.answer.kind === 'signed' && c.answer.message !== joinPairs(c.canonical));
+  // Where every minimal fit is ruled out, a larger combination of the labels left may still fit.
+  const ruledOut = new Set(against.keys());
+  for (const c of deviating) {
+    if (c.fits.length === 0 || c.fits.some(usable) || c.answer.kind !== 'signed') continue;
+    const larger = explainPresented(c.members, '', { message: c.answer.message }, ruledOut).map((f) => f.alternatives.map((a) => a.label));
+    if (larger.length > 0) c.fits = larger;
+  }
   const certain = new Set<string>();
   for (const c of deviating) {
     const fits = c.fits.filter(usable);
@@ -157,9 +164,9 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
       group.cases.push(c);
       ambiguous.set(k, group);
     } else if (c.result.verdict !== 'PASS') {
-      const ruledOut = c.fits.filter((f) => !usable(f)).flat();
-      const resembles = ruledOut.length > 0
-        ? ` (resembles \`${ruledOut[0]}\`, but on vector ${against.get(ruledOut[0]!)!.tcId} the signer does what the service does)`
+      const resembled = c.fits.filter((f) => !usable(f)).flat().filter((l) => against.has(l));
+      const resembles = resembled.length > 0
+        ? ` (resembles \`${resembled[0]}\`, but on vector ${against.get(resembled[0]!)!.tcId} the signer does what the service does)`
         : '';
       unexplained.push({ c, why: `${describeAnswer(c)}${resembles}` });
     }
