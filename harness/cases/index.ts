@@ -1,5 +1,5 @@
 // Public face of the conformance cases: the case model, every case, the runner, waivers.
-export type { Capability, CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
+export type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from './model.ts';
 export { runCases, defaultTimeouts, type RunCasesOptions } from './runner.ts';
 export { unmetReason, firstUnmet } from './capabilities.ts';
 export { selectCases } from './select.ts';
@@ -10,8 +10,8 @@ export {
 } from './waivers.ts';
 export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, describeError, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';
 export { HooksClient, type HookReading } from './hooks.ts';
-export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE } from './receiver/index.ts';
-export { SERVICE_CASES } from './service/index.ts';
+export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './receiver/index.ts';
+export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer } from './service/index.ts';
 import { RECEIVER_CASES } from './receiver/index.ts';
 import { SERVICE_CASES } from './service/index.ts';
 import type { ConformanceCase } from './model.ts';

@@ -4,6 +4,9 @@ import type { Evidence, Level, Verdict } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 
+/** What a negative case's PASS rests on: see ConformanceCase.negative. */
+export type NegativeKind = 'refusal' | 'no-delivery';
+
 /** What a case needs from the target; unmet → SKIP with the reason, without running. */
 export type Capability =
   | 'hooks' | 'token'                          // receiver side
@@ -54,6 +57,13 @@ export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
   level: Level;
   side: T['side'];
   needs: readonly Capability[];
+  /**
+   * A negative case passes when the target refuses or changes nothing (`refusal`) or delivers
+   * nothing (`no-delivery`), which proves something only beside a positive control showing the
+   * target accepts and acts on a valid request, or delivers its callback (the side's
+   * preflight, harness/preflight). Without a passing control, its PASS becomes ERROR or SKIP.
+   */
+  negative?: NegativeKind;
   /** A thrown error → ERROR with its message. */
   run(ctx: CaseContext<T>): Promise<CaseOutcome>;
 }

@@ -60,6 +60,7 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
     return refuse(400, 'ERR_INVALID_MESSAGE', `message holds characters outside ${NARROW_MESSAGE.source}`);
   }
   const id = params.transaction_id;
+  if (id === undefined && faults.has('crash-on-missing-id')) return refuse(500, 'ERR_INTERNAL', 'Cannot read properties of undefined (reading \'trim\')');
   if (id === undefined) return refuse(400, 'ERR_MISSING_TRANSACTION_ID', 'transaction_id is missing');
   const shape = ctx.config.transactionIds;
   if (shape && !matchesShape(shape, id)) {
@@ -71,6 +72,8 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
     state = 'SUCCESS';
   } else if (params.status === 'SUCCESS' || params.status === 'FAILED') {
     state = faults.has('inverted-status') ? INVERTED[params.status] : params.status;
+  } else if (faults.has('not-success-as-failed')) {
+    state = 'FAILED';
   } else if (faults.has('unknown-status-applied') && params.status !== undefined) {
     state = params.status;
   } else {
@@ -84,6 +87,8 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
     outcome = await store.applyRacy(id, state, racyRoundTripMs(ctx));
   } else if (faults.has('not-idempotent')) {
     outcome = store.applyAlways(id, state);
+  } else if (faults.has('failed-not-final')) {
+    outcome = store.applyUnlessSuccess(id, state);
   } else {
     outcome = store.applyIfPending(id, state);
   }
@@ -99,6 +104,7 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
       if (faults.has('500-on-duplicate')) return refuse(500, 'ERR_ALREADY_PROCESSED', 'transaction already processed');
       return { status: 200, result: 'duplicate', body: { result: 'duplicate', state: outcome.record.state }, applied: false };
     case 'applied':
+      if (faults.has('error-after-applying')) return { ...refuse(500, 'ERR_INTERNAL', 'notification failed after the payment was recorded'), applied: true };
       return { status: 200, result: 'applied', body: { result: 'applied', state: outcome.record.state }, applied: true };
   }
 }
@@ -114,6 +120,11 @@ export async function handleCallback(req: IncomingMessage, res: ServerResponse, 
   const method = req.method ?? '';
   req.resume(); // a GET body is ignored, but drained so the connection can be reused
 
+  if (ctx.faults.has('refuses-get') && method === 'GET') {
+    sendJson(res, 405, errorBody('ERR_METHOD_NOT_ALLOWED', 'callbacks are POST'), { allow: 'POST' });
+    ctx.log({ area: 'callback', method, path, rawQuery, status: 405, result: 'method not allowed (fault refuses-get)' });
+    return;
+  }
   if (method !== 'GET') {
     sendJson(res, 405, errorBody('ERR_METHOD_NOT_ALLOWED', `callbacks are GET (got ${method})`), { allow: 'GET' });
     ctx.log({ area: 'callback', method, path, rawQuery, status: 405, result: 'method not allowed' });

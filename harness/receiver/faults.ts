@@ -26,6 +26,11 @@ export const RECEIVER_FAULT_NAMES = [
   'inverted-status',
   'strict-message-charset',
   'decode-before-split',
+  'failed-not-final',
+  'refuses-get',
+  'error-after-applying',
+  'not-success-as-failed',
+  'crash-on-missing-id',
 ] as const;
 
 export type ReceiverFault = (typeof RECEIVER_FAULT_NAMES)[number];
@@ -61,6 +66,11 @@ export const RECEIVER_FAULTS: readonly ReceiverFaultInfo[] = [
   { name: 'inverted-status', specRef: '§6 Semantics', description: 'a boolean mix-up applies SUCCESS as FAILED and FAILED as SUCCESS' },
   { name: 'strict-message-charset', specRef: '§6 Parameters, §4.3', description: 'message must match ^[A-Za-z0-9 .,:-]*$, anything else (+, &, %, non-ASCII) gets 400, so legitimate callbacks are retried and never applied' },
   { name: 'decode-before-split', specRef: '§6 Parameters', description: 'the whole query is percent-decoded before splitting on & and =, so an encoded &status=FAILED in message becomes a parameter' },
+  { name: 'failed-not-final', specRef: '§3, §6 rule 2', description: 'only SUCCESS is treated as final: a callback for a FAILED record is applied again, so a SUCCESS after FAILED credits the customer' },
+  { name: 'refuses-get', specRef: '§6 Delivery', description: 'the callback route accepts POST only: every GET gets 405 with Allow: POST' },
+  { name: 'error-after-applying', specRef: '§4.3, §6 rule 3', description: 'the outcome is applied, then the handler fails and answers 500, so the service retries a callback that was applied' },
+  { name: 'not-success-as-failed', specRef: '§4.3, §6 Parameters', description: 'any status other than SUCCESS (PENDING, success, none at all) is applied as FAILED, a boolean status === "SUCCESS"' },
+  { name: 'crash-on-missing-id', specRef: '§4.3, §6 Parameters', description: 'a callback without transaction_id crashes the handler (500), so the service retries it forever' },
 ];
 
 export function isReceiverFault(name: string): name is ReceiverFault {

@@ -67,6 +67,16 @@ export class TransactionStore {
     return { kind: 'applied', record };
   }
 
+  /** Fault `failed-not-final`: only SUCCESS is final, a FAILED record takes the next outcome. */
+  applyUnlessSuccess(transactionId: string, state: string): ApplyResult {
+    const record = this.records.get(transactionId);
+    if (!record) return { kind: 'unknown' };
+    if (record.state === 'SUCCESS') return { kind: 'duplicate', record };
+    record.state = state;
+    record.actions += 1;
+    return { kind: 'applied', record };
+  }
+
   /** Fault `not-idempotent`: applies whatever the record's state. */
   applyAlways(transactionId: string, state: string): ApplyResult {
     const record = this.records.get(transactionId);

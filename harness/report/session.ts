@@ -58,6 +58,12 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   }
 }
 
+/** The case with the ids of the diagnoses naming it (CaseResult.diagnoses): the cases point to their shared cause. */
+function pointedTo(c: CaseResult, diagnoses: readonly Diagnosis[]): CaseResult {
+  const ids = diagnoses.filter((d) => d.cases.includes(c.id)).map((d) => d.id);
+  return ids.length === 0 ? c : { ...c, diagnoses: [...new Set([...(c.diagnoses ?? []), ...ids])] };
+}
+
 export async function openReport(options: OpenReportOptions): Promise<ReportSession> {
   const { dir, redactor } = options;
   try {
@@ -81,7 +87,7 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
     seed: header.seed,
     summary: countVerdicts(cases),
     ...(diagnoses.length > 0 ? { diagnoses: [...diagnoses] } : {}),
-    cases: [...cases],
+    cases: cases.map((c) => pointedTo(c, diagnoses)),
   });
 
   // Writes run one after another, so an older snapshot never lands after a newer one. Cases

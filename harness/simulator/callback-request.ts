@@ -1,7 +1,7 @@
 // One callback delivery (§4.3, §6): method, URL composed by the shared composer, token header.
 // The URL-, status-, id-, token- and transport-faults bend exactly one of these.
 import { createHmac } from 'node:crypto';
-import { composeAlternative, composeCallbackUrl } from '../callback/index.ts';
+import { composeAlternative, composeCallbackUrl, formEncode } from '../callback/index.ts';
 import type { FaultSet } from './faults.ts';
 import type { Transaction } from './store.ts';
 
@@ -25,6 +25,10 @@ export function buildDelivery(
   };
   const urlFault = URL_FAULTS.find((f) => faults.has(f));
   let url = urlFault ? composeAlternative(urlFault).compose(tx.callbackUrl, params) : composeCallbackUrl(tx.callbackUrl, params);
+  if (faults.has('raw-transaction-id')) {
+    // Written as it is: the HTTP client still escapes what a URL cannot hold (space, non-ASCII).
+    url = url.replace(`transaction_id=${formEncode(params.transaction_id)}`, `transaction_id=${params.transaction_id}`);
+  }
   if (faults.has('https-downgrade') && mode === 'production' && url.startsWith('https://')) {
     // Same host and port, plain http: the scheme was rewritten, the port was not.
     url = `http://${url.slice('https://'.length)}`;

@@ -32,7 +32,8 @@ export type SimulatorFault =
   | 'failed-as-success'
   | 'no-callback'
   | 'plain-http-in-production'
-  | 'https-downgrade';
+  | 'https-downgrade'
+  | 'raw-transaction-id';
 
 export interface SimulatorFaultInfo {
   name: SimulatorFault;
@@ -71,6 +72,7 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'no-callback', specRef: '§3, §6 Trigger', description: 'no callback is ever sent' },
   { name: 'plain-http-in-production', specRef: '§2.1, §6 Transport', description: 'in production mode, http:// callback URLs are accepted and called' },
   { name: 'https-downgrade', specRef: '§6 Transport', description: 'in production mode, an https:// callback URL is called over plain http on the same host and port (a TLS receiver sees a failed handshake, no callback)' },
+  { name: 'raw-transaction-id', specRef: '§6 Parameters, §2.1', description: 'transaction_id is written into the callback URL as it is, not form-encoded (status and message are): an id holding &, #, + or % reaches the receiver changed' },
 ] satisfies SimulatorFaultInfo[]);
 
 const NAMES = new Set<string>(SIMULATOR_FAULTS.map((f) => f.name));

@@ -192,7 +192,9 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('seed 77');
-    expect(ran.stdout.match(/^PASS /gm)).toHaveLength(RECEIVER_CASES.length);
+    // Every case, and the preflight before them (the positive control of the negative cases).
+    expect(ran.stdout.match(/^PASS +receiver\./gm)).toHaveLength(RECEIVER_CASES.length);
+    expect(ran.stdout).toMatch(/^PASS +preflight\.receiver /m);
     expect(readdirSync(reportDir).sort()).toEqual([...REPORT_FILES].sort());
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { seed: number; target: Record<string, unknown> };
     expect(validateReportJson(report)).toEqual([]);
@@ -263,8 +265,9 @@ describe('the embedded default', () => {
 
 describe('careless input is refused or named, never taken for something else (issue 10)', () => {
   let good: EmbeddedReceiver;
-  const token = 'tok-careless-0123456';
-  const env = () => ({ MY_RECEIVER_TOKEN: token });
+  // The receiver's own token: with another one the preflight sees the valid callback refused,
+  // and a refusal case proves nothing (ERROR, not PASS).
+  const env = () => ({ MY_RECEIVER_TOKEN: good.target.callbackToken! });
   beforeAll(async () => {
     good = await startEmbeddedReceiver({ timeScale: 0.02 });
   });

@@ -157,7 +157,7 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run goes o
         }
       },
     });
-    expect(results.map((r) => r.verdict)).toEqual(['PASS', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
+    expect(results.map((r) => r.verdict)).toEqual(['PASS', 'ERROR', 'ERROR', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
     expect(results[1]?.reason).toMatch(/refused|ECONNREFUSED/);
   });
 });

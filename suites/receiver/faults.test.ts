@@ -200,6 +200,46 @@ const ROWS: FaultRow[] = [
     correct: '200 SUCCESS',
     faulty: '200 FAILED',
   },
+  {
+    fault: 'failed-not-final',
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const statuses = [];
+      for (const status of ['FAILED', 'SUCCESS']) statuses.push((await callback(r, { transaction_id: id, status })).status);
+      const view = await recordOf(r, id);
+      return `${statuses.join(',')} ${view.state} actions=${view.actions}`;
+    },
+    correct: '200,200 FAILED actions=1',
+    faulty: '200,200 SUCCESS actions=2',
+  },
+  {
+    fault: 'refuses-get',
+    scenario: async (r) => {
+      const answer = await callback(r, { transaction_id: newId('fault') });
+      return `${answer.status} ${String(answer.headers['allow'] ?? '')}`;
+    },
+    correct: '404 ',
+    faulty: '405 POST',
+  },
+  {
+    fault: 'error-after-applying',
+    scenario: (r) => oneCallback(r, TOKEN),
+    correct: '200 SUCCESS',
+    faulty: '500 SUCCESS',
+  },
+  {
+    fault: 'not-success-as-failed',
+    scenario: async (r) => [await oneCallback(r, TOKEN, 'PENDING'), await oneCallback(r, TOKEN, 'FAILED')],
+    correct: ['400 pending', '200 FAILED'],
+    faulty: ['200 FAILED', '200 FAILED'],
+  },
+  {
+    fault: 'crash-on-missing-id',
+    scenario: async (r) => (await send(`${r.callbackUrl}?status=SUCCESS&message=ok`, { headers: tokenHeaders(TOKEN) })).status,
+    correct: 400,
+    faulty: 500,
+  },
 ];
 
 describe('fault switches: each is covered by a row below', () => {

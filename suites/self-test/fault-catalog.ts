@@ -12,6 +12,13 @@ export interface ReceiverFaultEntry {
   /** Caught: FAIL for a MUST case, WARN for a SHOULD case (see caughtVerdict). */
   expect: 'FAIL';
   /**
+   * Negative cases that are ERROR with the fault on: they saw a refusal, but the preflight (their
+   * positive control) saw valid callbacks refused too, so the refusal proves nothing.
+   */
+  errors?: string[];
+  /** The diagnosis (harness/diagnoses) that must name every non-PASS case: one cause explains them. */
+  diagnosis?: string;
+  /**
    * Receiver timing for this fault, when the default does not expose it: `slow-reply` needs
    * its scaled work (5000 ms × timeScale) to outlast the reply deadline by a wide margin.
    */
@@ -25,9 +32,19 @@ const TOKEN_NEAR_MISSES = [
 const TOKEN_ALL_BAD = ['receiver.token.missing', ...TOKEN_NEAR_MISSES];
 const DUPLICATES = [
   'receiver.idempotence.sequential-duplicate', 'receiver.idempotence.concurrent-duplicates',
-  'receiver.idempotence.after-applied', 'receiver.idempotence.conflicting-after-applied',
+  'receiver.idempotence.after-applied', 'receiver.idempotence.conflicting-after-applied', 'receiver.idempotence.success-after-failed',
 ];
 const UNKNOWN_STATUS = ['receiver.outcome.unknown-status-pending', 'receiver.outcome.unknown-status-lowercase'];
+/** The receiver cases that send a valid callback and expect it applied and answered 2xx. */
+const VALID_APPLIED = [
+  'receiver.token.valid', ...DUPLICATES,
+  'receiver.outcome.success-applied', 'receiver.outcome.failed-applied', 'receiver.latency.single', 'receiver.latency.burst',
+  'receiver.params.existing-query', 'receiver.params.message-plus', 'receiver.params.message-encoded-plus',
+  'receiver.params.message-ampersand', 'receiver.params.message-non-ascii', 'receiver.params.reserved-transaction-id',
+  'receiver.params.transaction-id-space', 'receiver.params.extra-params',
+];
+/** The receiver cases that pass when nothing changes (any 2xx or 4xx answer). */
+const CHANGES_NOTHING = [...UNKNOWN_STATUS, 'receiver.outcome.missing-status', 'receiver.outcome.missing-transaction-id', 'receiver.outcome.unknown-id'];
 const ENCODED_IDS = ['receiver.params.reserved-transaction-id', 'receiver.params.transaction-id-space'];
 /** Messages a narrow "allowed characters" check refuses, though §6 lets message hold any text. */
 const UNUSUAL_MESSAGES = [
@@ -51,20 +68,38 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
     timing: { timeScale: 0.2, replyDeadlineMs: 500 },
   },
   { side: 'receiver', fault: '500-on-duplicate', expect: 'FAIL', caseIds: DUPLICATES },
-  { side: 'receiver', fault: 'status-ignored', expect: 'FAIL', caseIds: ['receiver.outcome.failed-applied', ...UNKNOWN_STATUS] },
+  { side: 'receiver', fault: 'status-ignored', expect: 'FAIL', caseIds: ['receiver.outcome.failed-applied', ...UNKNOWN_STATUS, 'receiver.outcome.missing-status'] },
   { side: 'receiver', fault: 'unknown-status-applied', expect: 'FAIL', caseIds: UNKNOWN_STATUS },
   { side: 'receiver', fault: 'unknown-id-created', expect: 'FAIL', caseIds: ['receiver.outcome.unknown-id'] },
   { side: 'receiver', fault: 'no-percent-decoding', expect: 'FAIL', caseIds: ENCODED_IDS },
   { side: 'receiver', fault: 'plus-not-space', expect: 'FAIL', caseIds: ENCODED_IDS },
   { side: 'receiver', fault: 'rejects-extra-params', expect: 'FAIL', caseIds: ['receiver.params.existing-query', 'receiver.params.extra-params'] },
   { side: 'receiver', fault: 'rejects-existing-query', expect: 'FAIL', caseIds: ['receiver.params.existing-query'] },
-  { side: 'receiver', fault: 'stale-token', expect: 'FAIL', caseIds: ['receiver.token.valid'] },
+  {
+    // The configured token is refused: the 403s of the bad-token cases prove nothing beside it.
+    side: 'receiver', fault: 'stale-token', expect: 'FAIL', caseIds: ['receiver.token.valid'], errors: TOKEN_ALL_BAD,
+    diagnosis: 'receiver.token-refused',
+  },
   { side: 'receiver', fault: 'inverted-status', expect: 'FAIL', caseIds: ['receiver.outcome.success-applied', 'receiver.outcome.failed-applied'] },
   { side: 'receiver', fault: 'strict-message-charset', expect: 'FAIL', caseIds: UNUSUAL_MESSAGES },
   {
     // The decoded %26 in the reserved id splits it too, so that case fails as well (404).
     side: 'receiver', fault: 'decode-before-split', expect: 'FAIL',
     caseIds: ['receiver.params.message-ampersand', 'receiver.params.reserved-transaction-id'],
+  },
+  { side: 'receiver', fault: 'failed-not-final', expect: 'FAIL', caseIds: ['receiver.idempotence.success-after-failed'] },
+  { side: 'receiver', fault: 'not-success-as-failed', expect: 'FAIL', caseIds: [...UNKNOWN_STATUS, 'receiver.outcome.missing-status'] },
+  { side: 'receiver', fault: 'crash-on-missing-id', expect: 'FAIL', caseIds: ['receiver.outcome.missing-transaction-id'] },
+  {
+    // One cause, every case: the bad-token cases FAIL (405, not 403), the "changes nothing"
+    // cases saw nothing change but prove nothing (ERROR), and the diagnosis names them all.
+    side: 'receiver', fault: 'refuses-get', expect: 'FAIL', caseIds: [...TOKEN_ALL_BAD, ...VALID_APPLIED], errors: CHANGES_NOTHING,
+    diagnosis: 'receiver.route-refuses-get',
+  },
+  {
+    // Applied, then 500: every valid callback FAILs for the answer, the negative cases still PASS.
+    side: 'receiver', fault: 'error-after-applying', expect: 'FAIL', caseIds: VALID_APPLIED,
+    diagnosis: 'receiver.server-error-after-applying',
   },
 ];
 

@@ -58,6 +58,7 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
     caseIds: ['service.callback.delivered-once-as-get', 'service.callback.status-success', 'service.callback.retry-back-off'],
   },
   { side: 'service', fault: 'plain-http-in-production', expect: 'FAIL', mode: 'production', caseIds: ['service.callback.https-only-in-production'] },
+  { side: 'service', fault: 'raw-transaction-id', expect: 'FAIL', caseIds: ['service.callback.reserved-id-intact'] },
   { side: 'service', fault: 'https-downgrade', expect: 'FAIL', mode: 'production', caseIds: ['service.callback.delivered-over-https'] },
 ];
 

@@ -2,7 +2,8 @@
 // and each fault of the reference service is caught by the cases the catalog names, with the
 // catalog's verdict. Scaled timing (embedded defaults): the whole file runs in about 25 s.
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
+import { runChecked } from '../../harness/preflight/index.ts';
 import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
@@ -18,7 +19,7 @@ async function runAgainst(faults: SimulatorFault[], mode: 'sandbox' | 'productio
   const service = await startEmbeddedService({ faults, mode });
   try {
     const cases = ids ? SERVICE_CASES.filter((c) => ids.includes(c.id)) : SERVICE_CASES;
-    return await runCases({ cases, target: service.target, seed: SEED });
+    return (await runChecked({ cases, target: service.target, seed: SEED })).results;
   } finally {
     await service.close();
   }

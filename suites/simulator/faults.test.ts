@@ -168,6 +168,14 @@ const CASES: Record<SimulatorFault, FaultCase> = {
     },
     correct: 'ORDER-7781', faulty: 'SIM-internal',
   },
+  'raw-transaction-id': {
+    scenario: 'a transaction_id holding & and = read back from the callback (the second status is another parameter)',
+    observe: async (env) => {
+      const q = parseCallbackQuery((await first(env, { transaction_id: 'T-2&status=FAILED' })).url);
+      return `${q.transaction_id} ${q.status}`;
+    },
+    correct: 'T-2&status=FAILED SUCCESS', faulty: 'T-2 SUCCESS',
+  },
   'wrong-token': {
     scenario: 'the X-Callback-Token header',
     observe: async (env) => {

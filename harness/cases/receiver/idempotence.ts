@@ -4,6 +4,32 @@ import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { ConformanceCase } from '../model.ts';
 import { answerText, describeReading, expectAppliedOnce, FAILED_MESSAGE, isSuccess, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
 
+const MESSAGES = { SUCCESS: SUCCESS_MESSAGE, FAILED: FAILED_MESSAGE } as const;
+
+/** The other outcome after one was applied: the record keeps the first, with one action. */
+function conflictingCase(leaf: string, first: 'SUCCESS' | 'FAILED', second: 'SUCCESS' | 'FAILED'): ConformanceCase<ResolvedReceiverTarget> {
+  return receiverCase(
+    { id: `receiver.idempotence.${leaf}`, title: `a ${second} callback after ${first} was applied changes nothing`, specRef: '§6 rule 2, §3', level: 'MUST', needs: ['hooks'] },
+    async (probe) => {
+      const id = probe.ctx.newTransactionId();
+      await probe.seed(id);
+      const sent = await probe.callback({ transaction_id: id, status: first, message: MESSAGES[first] }, { label: `callback ${first}` });
+      await probe.settledReading(id, true);
+      const later = await probe.callback({ transaction_id: id, status: second, message: MESSAGES[second] }, { label: `callback ${second}, after ${first}` });
+      const problems: string[] = [];
+      if (!isSuccess(sent.answer.status)) problems.push(`the ${first} callback was answered ${answerText(sent.answer)}, expected 2xx`);
+      // The record is no longer pending: the receiver takes no action. Its answer to the
+      // late callback is not fixed by §6; a 5xx would only make the service retry.
+      if (later.answer.status >= 500) problems.push(`the late ${second} callback was answered ${later.answer.status}: a 5xx makes the service retry a callback that can never apply`);
+      const after = await probe.settledReading(id, false);
+      if (!after || after.state !== first || after.actions !== 1) {
+        problems.push(`the record reads ${describeReading(after)}, expected state ${first}, actions 1 (§6 rule 2: acts only while pending; §3: ${first} is terminal, final like every terminal state)`);
+      }
+      return problems.length ? probe.fail(problems) : probe.pass();
+    },
+  );
+}
+
 /** Ten at once: enough for a check-then-set race to show on loopback. */
 export const CONCURRENT_DUPLICATES = 10;
 
@@ -46,24 +72,8 @@ export const IDEMPOTENCE_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       return expectAppliedOnce(probe, id, [first, again], 'SUCCESS');
     },
   ),
-  receiverCase(
-    { id: 'receiver.idempotence.conflicting-after-applied', title: 'a FAILED callback after SUCCESS was applied changes nothing', specRef: '§6 rule 2, §3', level: 'MUST', needs: ['hooks'] },
-    async (probe) => {
-      const id = probe.ctx.newTransactionId();
-      await probe.seed(id);
-      const first = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'callback SUCCESS' });
-      await probe.settledReading(id, true);
-      const later = await probe.callback({ transaction_id: id, status: 'FAILED', message: FAILED_MESSAGE }, { label: 'callback FAILED, after SUCCESS' });
-      const problems: string[] = [];
-      if (!isSuccess(first.answer.status)) problems.push(`the SUCCESS callback was answered ${answerText(first.answer)}, expected 2xx`);
-      // The record is no longer pending: the receiver takes no action. Its answer to the
-      // late FAILED is not fixed by §6; a 5xx would only make the service retry.
-      if (later.answer.status >= 500) problems.push(`the late FAILED callback was answered ${later.answer.status}: a 5xx makes the service retry a callback that can never apply`);
-      const after = await probe.settledReading(id, false);
-      if (!after || after.state !== 'SUCCESS' || after.actions !== 1) {
-        problems.push(`the record reads ${describeReading(after)}, expected state SUCCESS, actions 1 (§6 rule 2: acts only while pending; §3: terminal states are final)`);
-      }
-      return problems.length ? probe.fail(problems) : probe.pass();
-    },
-  ),
+  conflictingCase('conflicting-after-applied', 'SUCCESS', 'FAILED'),
+  // FAILED is terminal too (§3): a receiver that treats only SUCCESS as final credits the
+  // customer when a SUCCESS follows a FAILED.
+  conflictingCase('success-after-failed', 'FAILED', 'SUCCESS'),
 ];

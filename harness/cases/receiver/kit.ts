@@ -1,12 +1,12 @@
 // What every receiver case does: send callbacks as the service would (composed with the
 // canonical composer), read the record through the hooks, and collect the evidence a failure
 // must carry (requests, answers, hook readings before and after, curl lines).
-import { composeCallbackUrl, type CallbackParams } from '../../callback/index.ts';
+import { CALLBACK_PARAM_NAMES, composeCallbackUrl, formEncode, separatorAfter, splitFragment, type CallbackParams } from '../../callback/index.ts';
 import type { Evidence, Level } from '../../results/index.ts';
 import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { HooksClient, type HookReading } from '../hooks.ts';
 import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
-import type { Capability, CaseContext, CaseOutcome, ConformanceCase } from '../model.ts';
+import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from '../model.ts';
 
 export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
 
@@ -19,6 +19,8 @@ export interface CallbackOptions {
   callbackUrl?: string;
   /** Appended after the composed query, e.g. `&channel=mobile` (a service adding parameters). */
   append?: string;
+  /** A parameter left out of the query (a malformed callback). */
+  omit?: CallbackParamName;
   label?: string;
 }
 
@@ -113,7 +115,8 @@ export class ReceiverProbe {
   async callback(params: CallbackParams, options?: CallbackOptions): Promise<HttpResult & { ok: true }>;
   async callback(params: CallbackParams, options: CallbackOptions, tolerateFailure: true): Promise<HttpResult>;
   async callback(params: CallbackParams, options: CallbackOptions = {}, tolerateFailure = false): Promise<HttpResult> {
-    const url = composeCallbackUrl(options.callbackUrl ?? this.target.callbackUrl, params) + (options.append ?? '');
+    const base = options.callbackUrl ?? this.target.callbackUrl;
+    const url = (options.omit ? composeWithout(base, params, options.omit) : composeCallbackUrl(base, params)) + (options.append ?? '');
     const result = await this.http.send({
       label: options.label ?? `callback ${params.status}`,
       url,
@@ -133,6 +136,15 @@ export class ReceiverProbe {
   async close(): Promise<void> {
     await this.http.close();
   }
+}
+
+type CallbackParamName = (typeof CALLBACK_PARAM_NAMES)[number];
+
+/** The suite's composition with one parameter left out. */
+function composeWithout(callbackUrl: string, params: CallbackParams, omit: CallbackParamName): string {
+  const [base, fragment] = splitFragment(callbackUrl);
+  const query = CALLBACK_PARAM_NAMES.filter((n) => n !== omit).map((n) => `${n}=${formEncode(params[n])}`).join('&');
+  return base + separatorAfter(base) + query + fragment;
 }
 
 export function describeReading(reading: HookReading | null): string {
@@ -170,6 +182,8 @@ export interface ReceiverCaseData {
   specRef: string;
   level: Level;
   needs: readonly Capability[];
+  /** See ConformanceCase.negative. */
+  negative?: NegativeKind;
 }
 
 /** A receiver case: its data, and a check that gets a probe closed afterwards. */

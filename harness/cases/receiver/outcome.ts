@@ -24,6 +24,22 @@ async function unknownStatusChangesNothing(probe: ReceiverProbe, status: string)
   return problems.length ? probe.fail(problems) : probe.pass();
 }
 
+/** A callback lacking `omit` for a seeded record: nothing changes, any 2xx or 4xx answer. */
+async function missingParamChangesNothing(probe: ReceiverProbe, omit: 'transaction_id' | 'status'): Promise<CaseOutcome> {
+  const id = probe.ctx.newTransactionId();
+  await probe.seed(id);
+  const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { omit, label: `callback without ${omit}` });
+  const problems: string[] = [];
+  if (!acceptableForNoAction(sent.answer.status)) {
+    problems.push(`answered ${sent.answer.status} to a callback without ${omit}; any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
+  }
+  const after = await probe.settledReading(id, false);
+  if (!after || after.state !== 'pending' || after.actions !== 0) {
+    problems.push(`the record changed to ${describeReading(after)} on a callback without ${omit}: with no ${omit === 'status' ? 'status there is no outcome to apply' : 'transaction_id there is no record to apply it to'}, so nothing may change (§4.3, §6 Parameters)`);
+  }
+  return problems.length ? probe.fail(problems) : probe.pass();
+}
+
 export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
   receiverCase(
     { id: 'receiver.outcome.success-applied', title: 'a SUCCESS callback is applied as SUCCESS', specRef: '§6 Semantics', level: 'MUST', needs: ['hooks'] },
@@ -44,17 +60,25 @@ export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
     },
   ),
   receiverCase(
-    { id: 'receiver.outcome.unknown-status-pending', title: 'status=PENDING changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'] },
+    { id: 'receiver.outcome.unknown-status-pending', title: 'status=PENDING changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
     (probe) => unknownStatusChangesNothing(probe, 'PENDING'),
   ),
   receiverCase(
     // SHOULD: applying `success` as SUCCESS after case-folding breaks no sentence of the spec;
     // status values are exact upper case (§4.3), so the suite recommends refusing it.
-    { id: 'receiver.outcome.unknown-status-lowercase', title: 'status=success (lower case) changes nothing', specRef: '§4.3, §6 Parameters', level: 'SHOULD', needs: ['hooks'] },
+    { id: 'receiver.outcome.unknown-status-lowercase', title: 'status=success (lower case) changes nothing', specRef: '§4.3, §6 Parameters', level: 'SHOULD', needs: ['hooks'], negative: 'refusal' },
     (probe) => unknownStatusChangesNothing(probe, 'success'),
   ),
   receiverCase(
-    { id: 'receiver.outcome.unknown-id', title: 'a callback for an unknown transaction_id creates nothing', specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'] },
+    { id: 'receiver.outcome.missing-status', title: 'a callback without status changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
+    (probe) => missingParamChangesNothing(probe, 'status'),
+  ),
+  receiverCase(
+    { id: 'receiver.outcome.missing-transaction-id', title: 'a callback without transaction_id changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
+    (probe) => missingParamChangesNothing(probe, 'transaction_id'),
+  ),
+  receiverCase(
+    { id: 'receiver.outcome.unknown-id', title: 'a callback for an unknown transaction_id creates nothing', specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
     async (probe) => {
       const id = probe.ctx.newTransactionId();
       const hooks = probe.requireHooks();

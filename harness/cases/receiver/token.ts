@@ -112,7 +112,7 @@ async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant)
 
 export const TOKEN_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
   ...TOKEN_VARIANTS.map((variant) => receiverCase(
-    { id: `receiver.token.${variant.leaf}`, title: variant.title, specRef: '§6 rule 1', level: variant.level ?? 'MUST', needs: ['token'] },
+    { id: `receiver.token.${variant.leaf}`, title: variant.title, specRef: '§6 rule 1', level: variant.level ?? 'MUST', needs: ['token'], negative: 'refusal' },
     (probe) => refusedWithoutAction(probe, variant),
   )),
   receiverCase(

@@ -21,7 +21,7 @@ function rejectionCase(
   options: RejectionOptions = {},
 ): ServiceCase {
   return serviceCase({
-    id: `service.auth.${leaf}`, title, specRef, level: options.level ?? 'MUST', needs: [],
+    id: `service.auth.${leaf}`, title, specRef, level: options.level ?? 'MUST', needs: [], negative: 'refusal',
     async check(s) {
       const fields = s.fields();
       const members = options.extra ? { members: [...membersOf(fields), ...options.extra] } : {};
@@ -98,6 +98,7 @@ export const AUTH_CASES: readonly ServiceCase[] = [
     specRef: '§5.1 step 1, §5.2',
     level: 'MUST',
     needs: [],
+    negative: 'refusal',
     async check(s) {
       // A verifier that falls back to a field list without callback_url lets anyone who saw one
       // signed request redirect its callback: sign the five other fields, then add the URL.
@@ -126,6 +127,7 @@ export const AUTH_CASES: readonly ServiceCase[] = [
     specRef: '§5.4, §7',
     level: 'MUST',
     needs: ['notWhitelistedSource'],
+    negative: 'refusal',
     async check(s) {
       const fields = s.fields();
       const what = 'a correctly signed request from a non-whitelisted source';

@@ -5,8 +5,16 @@ import { parseCallbackQuery } from '../../callback/index.ts';
 import type { CollectFields } from '../../client/index.ts';
 import type { ListenerDelivery } from '../../listener/index.ts';
 import { compositionProblems, fromCaseRoot, messageEncodingProblems, messageHasSpace, rawParam } from './checks.ts';
+import { describeAnswer } from './session.ts';
 import { atMs, firstCallback, noCallback, requireAccepted, serviceCase, windowLeft, type ServiceCase } from './define.ts';
 import type { ServiceSession } from './session.ts';
+
+/**
+ * What the ids carry after the harness's own id: each breaks a service that writes the id into
+ * the URL as it is (a second status, a fragment that cuts status and message off, a + read as a
+ * space, a %XX decoded, a space or non-ASCII byte the URL cannot hold).
+ */
+const RESERVED_ID_TEXTS: readonly string[] = ['&status=FAILED', '=x', '#x', '+1', '%41', ' 7', 'é'];
 
 /** Sends a valid request (fields as given) and waits for its first callback. */
 async function deliver(
@@ -119,8 +127,43 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
       const problems = messageEncodingProblems(d.rawUrl);
       const raw = rawParam(d.rawUrl, 'message');
       if (problems.length > 0) return s.fail(`${problems.join('; ')}: message=${raw ?? ''}`);
-      if (!messageHasSpace(d.rawUrl)) return s.pass({ notes: [`message=${raw ?? ''} has no space: the + rule was not exercised`] });
+      // A rule not exercised is not a PASS: the service chose a message without a space.
+      if (!messageHasSpace(d.rawUrl)) return s.skip(`not exercised: the service's message (message=${raw ?? ''}) has no space, so the + rule could not be seen`);
       return s.pass({ notes: [`message=${raw ?? ''}`] });
+    },
+  }),
+  serviceCase({
+    id: 'service.callback.reserved-id-intact',
+    title: 'a transaction_id with &, =, #, +, %, a space or é comes back intact',
+    specRef: '§2.1, §6 Parameters',
+    level: 'MUST',
+    needs: [],
+    async check(s) {
+      const sent: { text: string; fields: CollectFields & { tag: string } }[] = [];
+      for (const text of RESERVED_ID_TEXTS) {
+        const carrying = s.ctx.transactionIdCarrying(text);
+        if (!carrying.ok) return s.skip(carrying.reason);
+        sent.push({ text, fields: s.fields({ transaction_id: carrying.id }) });
+      }
+      const answers = await Promise.all(sent.map(({ text, fields }) => s.sendAnswered({ fields }, { label: `transaction_id carrying ${JSON.stringify(text)}` })));
+      const accepted = sent.filter((_, i) => answers[i]!.judgement === 'accepted');
+      sent.forEach(({ text }, i) => {
+        if (answers[i]!.judgement !== 'accepted') s.note(`an id carrying ${JSON.stringify(text)} was refused at collect: ${describeAnswer(answers[i]!)}`);
+      });
+      if (accepted.length === 0) return s.skip(`the service refused every id with reserved characters at collect (first: ${describeAnswer(answers[0]!)}), so none could come back`);
+      const delivered = await Promise.all(accepted.map(({ fields }) => firstCallback(s, fields.tag)));
+      const problems: string[] = [];
+      accepted.forEach(({ text, fields }, i) => {
+        const d = delivered[i]![0];
+        if (!d) return problems.push(`no callback for the id carrying ${JSON.stringify(text)}`);
+        const q = parseCallbackQuery(d.rawUrl);
+        if (q.transaction_id !== fields.transaction_id || q.status !== 'SUCCESS') {
+          problems.push(`sent ${JSON.stringify(fields.transaction_id)}, the callback ${d.rawUrl.slice(d.rawUrl.indexOf('?'))} reads transaction_id=${JSON.stringify(q.transaction_id ?? null)}, status=${JSON.stringify(q.status ?? null)}`);
+        }
+      });
+      if (problems.length > 0) return s.fail(`${problems.join('; ')}: every value is form-encoded in the query (§6 Parameters), or the receiver reads another id or status`);
+      const refused = sent.length - accepted.length;
+      return s.pass({ notes: [`${accepted.length} id(s) came back intact${refused ? `; ${refused} refused at collect (not exercised)` : ''}`] });
     },
   }),
   compositionCase('query-appended-with-question-mark', 'parameters follow ? when the URL has no query',

@@ -11,6 +11,7 @@ export const SANDBOX_CASES: readonly ServiceCase[] = [
     specRef: '§5.3, §7',
     level: 'MUST',
     needs: ['sandbox'],
+    negative: 'refusal',
     async check(s) {
       const number = s.target.customerNumbers.notWhitelisted[0];
       if (number === undefined) return s.skip('the target file lists no customerNumbers.notWhitelisted');

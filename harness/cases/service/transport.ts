@@ -10,6 +10,7 @@ export const TRANSPORT_CASES: readonly ServiceCase[] = [
     specRef: '§2.1, §6 Transport',
     level: 'MUST',
     needs: ['production'],
+    negative: 'no-delivery',
     async check(s) {
       if (!s.listener.plainPublicUrl) return s.skip('no plain-http listener is open');
       const tag = s.newTag();

@@ -4,10 +4,12 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  allCases, isBlanket, loadWaiverFile, randomSeed, runCases, selectCases, transactionIds, unusedWaivers, WaiverFileError,
+  allCases, isBlanket, loadWaiverFile, randomSeed, selectCases, transactionIds, unusedWaivers, WaiverFileError,
   type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
+import { diagnose, type SideRun } from '../../diagnoses/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
+import { runChecked } from '../../preflight/index.ts';
 import { formatCaseLine, formatSummary, terminalText } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
 import { openReportDir, type ReportDirSession } from '../report-dir.ts';
@@ -172,9 +174,14 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
 
     const ids = transactionIds(seed);
     const results: CaseResult[] = [];
+    const sideRuns: SideRun[] = [];
     for (const { target, runs: runsCase } of runs) {
-      results.push(...await runCases({
-        cases: selected.filter(runsCase) as ConformanceCase<typeof target>[],
+      const cases = selected.filter(runsCase) as ConformanceCase<typeof target>[];
+      if (cases.length === 0) continue;
+      const checked = await runChecked({
+        cases,
+        // The phase before the cases: the side's positive control, named on the terminal first.
+        onPreflight: ({ result }) => io.stdout(`${redactor.text(formatCaseLine(result, { color: io.color }))}\n`),
         target,
         seed,
         waivers,
@@ -186,8 +193,13 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
           io.stdout(`${redactor.text(formatCaseLine(result, { color: io.color }))}\n`);
           await session!.add(result);
         },
-      }));
+      });
+      results.push(...checked.results);
+      sideRuns.push({ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven });
     }
+    // The phase after the cases: shared causes, named once before the summary's failures.
+    const diagnoses = diagnose(sideRuns);
+    if (diagnoses.length > 0) await session.setDiagnoses(diagnoses);
     const { report, files } = await session.finish();
     io.stdout(`${redactor.text(formatSummary(report, files, { color: io.color, cwd: io.cwd }))}\n`);
     return exitCodeFor(results);

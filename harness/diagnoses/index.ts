@@ -1,0 +1,78 @@
+// Shared causes (DESIGN.md `diagnoses`): a cause that explains several non-PASS cases is named
+// once, before the cases, and the cases point to it. Two sources: what the preflight observed
+// (harness/preflight: the route refuses GET, a 5xx after applying, a rejected valid collect…),
+// each matched to the cases showing its symptom; and, where no preflight cause explains them,
+// one answer that every non-PASS case of a side got. A summary states what was observed.
+import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
+import type { CaseResult, Diagnosis } from '../results/index.ts';
+
+/** One side's run: its preflight and its case results. */
+export interface SideRun {
+  preflight: Preflight;
+  results: readonly CaseResult[];
+  /** Negative cases the guard took a PASS back from: the preflight's causes explain them whatever they show. */
+  unproven?: readonly string[];
+}
+
+/** "Several": fewer non-PASS cases sharing an answer is no pattern worth naming by itself. */
+export const SHARED_ANSWER_MIN_CASES = 3;
+
+function notPassed(r: CaseResult): boolean {
+  return r.verdict === 'FAIL' || r.verdict === 'ERROR' || r.verdict === 'WARN';
+}
+
+function statuses(r: CaseResult): number[] {
+  return (r.evidence?.exchanges ?? []).flatMap((e) => (e.response ? [e.response.status] : []));
+}
+
+export function shows(symptom: Symptom, r: CaseResult): boolean {
+  switch (symptom.kind) {
+    case 'status':
+      return statuses(r).includes(symptom.status);
+    case 'server-error':
+      return statuses(r).some((s) => s >= 500);
+    case 'transport':
+      return (r.evidence?.exchanges ?? []).some((e) => e.error?.includes(symptom.error)) || (r.reason ?? '').includes(symptom.error);
+    case 'whole-side':
+      return true;
+  }
+}
+
+function fromFinding(finding: Finding, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis | undefined {
+  const cases = results.filter((r) => unproven.has(r.id) || (notPassed(r) && shows(finding.symptom, r))).map((r) => r.id);
+  if (cases.length === 0) return undefined;
+  return { id: finding.id, summary: finding.summary, cases, ...(finding.evidence ? { evidence: finding.evidence } : {}) };
+}
+
+/** One non-2xx answer every remaining non-PASS case got (the most common such answer). */
+function sharedAnswer(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
+  if (results.length < SHARED_ANSWER_MIN_CASES) return undefined;
+  const common = results
+    .map((r) => new Set(statuses(r).filter((s) => s < 200 || s > 299)))
+    .reduce((a, b) => new Set([...a].filter((s) => b.has(s))));
+  const [status] = [...common].sort((a, b) => a - b);
+  if (status === undefined) return undefined;
+  return {
+    id: `${side}.same-answer-${status}`,
+    summary: `every one of the ${results.length} ${side} cases that did not pass got the answer ${status} to a request it sent: one cause likely explains them (the first: ${results[0]!.id}: ${results[0]!.reason ?? ''})`,
+    cases: results.map((r) => r.id),
+  };
+}
+
+/** The shared causes of a run, preflight causes first; ids stay unique when two targets share a side. */
+export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
+  const found: Diagnosis[] = [];
+  for (const { preflight, results, unproven = [] } of runs) {
+    const own = preflight.findings.flatMap((f) => fromFinding(f, results, new Set(unproven)) ?? []);
+    const explained = new Set(own.flatMap((d) => d.cases));
+    const rest = results.filter((r) => notPassed(r) && !explained.has(r.id));
+    const shared = sharedAnswer(preflight.side, rest);
+    found.push(...own, ...(shared ? [shared] : []));
+  }
+  const seen = new Map<string, number>();
+  return found.map((d) => {
+    const n = (seen.get(d.id) ?? 0) + 1;
+    seen.set(d.id, n);
+    return n === 1 ? d : { ...d, id: `${d.id}-${n}` };
+  });
+}

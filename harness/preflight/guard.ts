@@ -1,0 +1,29 @@
+// Negative cases prove something only beside their positive control (DESIGN.md): when the
+// side's control did not hold, a negative case's PASS becomes ERROR naming the control and what
+// it observed (SKIP when the control could not be exercised at all). A FAIL stays a FAIL: a
+// request wrongly acted on is a finding whatever the control saw.
+import type { CaseOutcome, ConformanceCase } from '../cases/index.ts';
+import type { ResolvedTarget } from '../targets/index.ts';
+import type { Preflight } from './model.ts';
+
+/** `unproven` collects the ids of the cases whose PASS was taken back: the preflight's causes explain them. */
+export function guardNegatives<T extends ResolvedTarget>(
+  cases: readonly ConformanceCase<T>[], preflight: Preflight, takenBack: string[] = [],
+): ConformanceCase<T>[] {
+  return cases.map((c) => {
+    const control = c.negative ? preflight.controls[c.negative] : undefined;
+    if (!control || control.state === 'held') return c;
+    return {
+      ...c,
+      async run(ctx): Promise<CaseOutcome> {
+        const outcome = await c.run(ctx);
+        if (outcome.verdict !== 'PASS') return outcome;
+        takenBack.push(c.id);
+        const unproven = `the target refused or did nothing, but that proves nothing here: the positive control (${control.what}) did not hold: ${control.observed}`;
+        return control.state === 'failed'
+          ? { ...outcome, verdict: 'ERROR', reason: unproven }
+          : { verdict: 'SKIP', reason: `not exercised: ${control.what} could not run (${control.observed})` };
+      },
+    };
+  });
+}

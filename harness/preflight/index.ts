@@ -1,0 +1,60 @@
+// Public face of the preflight: before a side's cases, one valid exchange per side (a valid
+// callback to a seeded record; a valid collect and its callback). It is the positive control
+// the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
+// then points the cases it explains to it).
+import { runCases, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
+import type { CaseResult } from '../results/index.ts';
+import type { ResolvedTarget } from '../targets/index.ts';
+import { guardNegatives } from './guard.ts';
+import type { Preflight } from './model.ts';
+import { receiverPreflightCase } from './receiver.ts';
+import { servicePreflightCase } from './service.ts';
+
+export type { Control, ControlState, Finding, Preflight, Symptom } from './model.ts';
+export { guardNegatives } from './guard.ts';
+
+/** The preflight as a result line: what it observed (PASS when the controls held and nothing was found). */
+export interface PreflightRun {
+  preflight: Preflight;
+  result: CaseResult;
+}
+
+/** Runs the side's preflight through the runner (time limit, thrown errors as ERROR, redaction). */
+export async function runPreflight<T extends ResolvedTarget>(options: Omit<RunCasesOptions<T>, 'cases' | 'only' | 'waivers' | 'onResult'>): Promise<PreflightRun> {
+  const out: { preflight?: Preflight } = {};
+  const preflightCase = (options.target.side === 'receiver' ? receiverPreflightCase(out) : servicePreflightCase(out)) as unknown as ConformanceCase<T>;
+  const [result] = await runCases({ ...options, cases: [preflightCase] });
+  const observed = result?.reason ?? 'the preflight did not run';
+  // A preflight that could not finish (ERROR: the hooks failed, the time limit) leaves no control standing.
+  const preflight = out.preflight ?? {
+    side: options.target.side,
+    controls: { refusal: { state: 'failed', what: 'the preflight', observed }, 'no-delivery': { state: 'failed', what: 'the preflight', observed } },
+    findings: [],
+  };
+  return { preflight, result: result! };
+}
+
+export interface CheckedRun {
+  preflight: PreflightRun;
+  results: CaseResult[];
+  /** Negative cases whose PASS was taken back for want of a control (ERROR or SKIP now). */
+  unproven: string[];
+}
+
+/**
+ * The phase before the cases and the cases: the preflight, then the selected cases with every
+ * negative case guarded by its control. `onPreflight` is told first (the terminal names it).
+ */
+export async function runChecked<T extends ResolvedTarget>(
+  options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void> },
+): Promise<CheckedRun> {
+  const { onPreflight, cases, only, waivers, onResult, ...rest } = options;
+  const preflight = await runPreflight(rest);
+  await onPreflight?.(preflight);
+  const unproven: string[] = [];
+  const results = await runCases({
+    ...rest, cases: guardNegatives(cases, preflight.preflight, unproven),
+    ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}), ...(onResult ? { onResult } : {}),
+  });
+  return { preflight, results, unproven };
+}

@@ -1,0 +1,41 @@
+// What a preflight finds: whether the side's positive controls held (the negative cases rest on
+// them), and the causes it could name, each with the symptom that marks the cases it explains.
+import type { NegativeKind } from '../cases/index.ts';
+import type { Evidence, Side } from '../results/index.ts';
+
+/**
+ * How a case shows a named cause (data, matched by harness/diagnoses): one of its requests was
+ * answered `status` (or any 5xx), one got no answer with `error` in its text, or, for a cause
+ * that leaves nothing of the side testable, every non-PASS case of the side.
+ */
+export type Symptom =
+  | { kind: 'status'; status: number }
+  | { kind: 'server-error' }
+  | { kind: 'transport'; error: string }
+  | { kind: 'whole-side' };
+
+/** A cause the preflight observed; `summary` states what was seen, a guess worded as one. */
+export interface Finding {
+  id: string;
+  summary: string;
+  symptom: Symptom;
+  evidence?: Evidence;
+}
+
+/** `held`: the control ran and showed the target acting; `failed`: it ran and did not; `not-run`: nothing could be exercised. */
+export type ControlState = 'held' | 'failed' | 'not-run';
+
+export interface Control {
+  state: ControlState;
+  /** What the control is, named in the reasons of the negative cases it guards. */
+  what: string;
+  /** What it observed, one sentence. */
+  observed: string;
+}
+
+export interface Preflight {
+  side: Side;
+  /** One control per kind of negative case; a kind the side lacks is absent. */
+  controls: Partial<Record<NegativeKind, Control>>;
+  findings: Finding[];
+}

@@ -1,0 +1,117 @@
+// The receiver's preflight: one valid callback (the configured token) for a freshly seeded
+// record, or without hooks for a fresh id. It is the positive control of every negative
+// receiver case, and when it does not hold it names what it saw: the route refuses GET, the
+// path answers 404, the token is refused, the outcome is applied and then answered 5xx, the
+// connection is refused or TLS fails.
+import {
+  describeReading, receiverCase, ReceiverProbe, SUCCESS_MESSAGE, type ConformanceCase, type HookReading, type HttpResult,
+} from '../cases/index.ts';
+import type { Evidence } from '../results/index.ts';
+import type { ResolvedReceiverTarget } from '../targets/index.ts';
+import type { Control, Finding, Preflight } from './model.ts';
+
+const WHAT_HOOKS = 'the preflight\'s valid callback (configured token) for a freshly seeded record';
+const WHAT_BLACK_BOX = 'the preflight\'s valid callback (configured token) for a fresh id';
+
+function header(result: HttpResult & { ok: true }, name: string): string | undefined {
+  const value = result.answer.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Names the cause of an answer that is not what a valid callback should get. */
+function findingFor(sent: HttpResult, after: HookReading | null | undefined, evidence: Evidence): Finding | undefined {
+  if (!sent.ok) {
+    const error = sent.error;
+    const tls = /certificate|CERT_|SSL|TLS|EPROTO|self.signed/i.test(error);
+    return {
+      id: tls ? 'receiver.tls-failed' : 'receiver.no-answer',
+      summary: tls
+        ? `the preflight's valid callback failed in the TLS handshake (${error}): likely the receiver's certificate is not trusted (target file "ca") or the URL's scheme is wrong`
+        : `the preflight's valid callback got no usable answer (${error}); every case that sends a callback will likely see the same`,
+      symptom: { kind: 'transport', error: error.replace(/\s*\(.*$/, '') },
+      evidence,
+    };
+  }
+  const status = sent.answer.status;
+  const applied = after !== undefined && after !== null && after.state !== 'pending';
+  if (status === 405) {
+    const allow = header(sent, 'allow');
+    return {
+      id: 'receiver.route-refuses-get',
+      summary: `the callback route answered 405${allow ? ` (Allow: ${allow})` : ''} to a valid callback: it does not accept GET, the method every callback uses (§6 Delivery), so every callback of every case is refused for that reason`,
+      symptom: { kind: 'status', status: 405 }, evidence,
+    };
+  }
+  if (status >= 500 && applied) {
+    return {
+      id: 'receiver.server-error-after-applying',
+      summary: `a valid callback was applied (the record reads ${describeReading(after ?? null)}) but answered ${status}: the service counts any non-2xx as not delivered (§4.3), so it would retry this callback, likely until it gives up`,
+      symptom: { kind: 'server-error' }, evidence,
+    };
+  }
+  if (status === 401 || status === 403) {
+    return {
+      id: 'receiver.token-refused',
+      summary: `a valid callback carrying the configured X-Callback-Token was answered ${status}: likely the target file's callbackToken is not the receiver's token`,
+      symptom: { kind: 'status', status }, evidence,
+    };
+  }
+  if (status === 404 && after !== undefined) {
+    return {
+      id: 'receiver.callback-path-not-found',
+      summary: `a valid callback for a record the hooks hold (${describeReading(after)}) was answered 404 and changed nothing: likely the callback path (callbackUrl) is not the receiver's callback route`,
+      symptom: { kind: 'status', status: 404 }, evidence,
+    };
+  }
+  if (status >= 500) {
+    return {
+      id: 'receiver.server-error',
+      summary: `a valid callback was answered ${status}${after !== undefined ? ` and the record reads ${describeReading(after)}` : ''}`,
+      symptom: { kind: 'server-error' }, evidence,
+    };
+  }
+  if (after !== undefined && !applied) {
+    return {
+      id: 'receiver.valid-callback-not-applied',
+      summary: `a valid SUCCESS callback for a freshly seeded record was answered ${status}, and the record still reads ${describeReading(after)}`,
+      symptom: { kind: 'status', status }, evidence,
+    };
+  }
+  return undefined;
+}
+
+/** The control's state: with hooks, whether the record changed; without, whether the callback was answered and not refused. */
+function controlOf(sent: HttpResult, after: HookReading | null | undefined, what: string): Control {
+  if (!sent.ok) return { state: 'failed', what, observed: `it got no answer (${sent.error})` };
+  const status = sent.answer.status;
+  if (after !== undefined) {
+    const observed = `it was answered ${status} and the record reads ${describeReading(after)}`;
+    // The record changed: the receiver acts on valid callbacks, so "nothing changed" means something.
+    const applied = after !== null && after.state !== 'pending';
+    return { state: applied ? 'held' : 'failed', what, observed };
+  }
+  const refused = status === 401 || status === 403 || status === 405 || status >= 500;
+  return { state: refused ? 'failed' : 'held', what, observed: `it was answered ${status}` };
+}
+
+export function receiverPreflightCase(out: { preflight?: Preflight }): ConformanceCase<ResolvedReceiverTarget> {
+  return receiverCase(
+    { id: 'preflight.receiver', title: 'a valid callback is accepted and applied', specRef: '§6', level: 'MUST', needs: [] },
+    async (probe: ReceiverProbe) => {
+      const id = probe.ctx.newTransactionId();
+      const hooks = probe.hooks !== undefined;
+      if (hooks) await probe.seed(id);
+      const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'preflight: valid callback' }, true);
+      const after = hooks && sent.ok ? await probe.settledReading(id, true) : undefined;
+      const what = hooks ? WHAT_HOOKS : WHAT_BLACK_BOX;
+      const control = probe.target.callbackToken === undefined && !hooks
+        ? { state: 'not-run' as const, what, observed: 'the target names no callback token and has no hooks, so nothing shows the receiver acting' }
+        : controlOf(sent, after, what);
+      const finding = findingFor(sent, after, probe.evidence());
+      out.preflight = { side: 'receiver', controls: { refusal: control }, findings: finding ? [finding] : [] };
+      return control.state === 'held' && !finding
+        ? probe.pass()
+        : { verdict: 'FAIL', reason: finding?.summary ?? `${control.what}: ${control.observed}`, evidence: probe.evidence() };
+    },
+  );
+}

@@ -1,0 +1,51 @@
+// The service's preflight: one correctly signed collect request for a whitelisted number, and
+// its callback arriving at the listener. It is the positive control of the negative service
+// cases (a rejection proves nothing when the valid request is rejected too; "never called"
+// proves nothing when no callback ever arrives) and names what it saw when it does not hold.
+import { describeAnswer, firstCallback, serviceCase, type ConformanceCase } from '../cases/index.ts';
+import type { ResolvedServiceTarget } from '../targets/index.ts';
+import type { Control, Finding, Preflight } from './model.ts';
+
+const WHAT_ACCEPTED = 'the preflight\'s correctly signed collect request';
+const WHAT_DELIVERED = 'the preflight\'s accepted transaction and its callback';
+
+export function servicePreflightCase(out: { preflight?: Preflight }): ConformanceCase<ResolvedServiceTarget> {
+  return serviceCase({
+    id: 'preflight.service', title: 'a valid collect is accepted and called back', specRef: '§4, §6', level: 'MUST', needs: [],
+    async check(s) {
+      const fields = s.fields();
+      const answer = await s.send({ fields }, { label: 'preflight: correctly signed collect' });
+      const findings: Finding[] = [];
+      let accepted: Control;
+      let delivered: Control;
+      if (answer.judgement !== 'accepted') {
+        const observed = `it was ${answer.judgement === 'no-answer' ? 'not answered' : 'rejected'}: ${describeAnswer(answer)}`;
+        accepted = { state: 'failed', what: WHAT_ACCEPTED, observed };
+        delivered = { state: 'not-run', what: WHAT_DELIVERED, observed: 'no transaction was accepted, so no callback could be awaited' };
+        findings.push({
+          id: 'service.valid-collect-rejected',
+          summary: `a correctly signed collect request for the whitelisted number ${fields.customer_number} was ${answer.judgement === 'no-answer' ? 'not answered' : 'rejected'} (${describeAnswer(answer)}): likely the target file's credentials (clientId, clientKey, secretKey), source address or customer numbers do not match the service's; no case that needs an accepted request can judge anything`,
+          symptom: { kind: 'whole-side' },
+          evidence: s.evidence(),
+        });
+      } else {
+        accepted = { state: 'held', what: WHAT_ACCEPTED, observed: `it was accepted: ${describeAnswer(answer)}` };
+        const [d] = await firstCallback(s, fields.tag);
+        if (d) {
+          delivered = { state: 'held', what: WHAT_DELIVERED, observed: `the callback arrived (${d.method})` };
+        } else {
+          const waited = s.target.timing.callbackTimeoutMs;
+          delivered = { state: 'failed', what: WHAT_DELIVERED, observed: `no callback arrived within ${waited} ms` };
+          findings.push({
+            id: 'service.no-callback',
+            summary: `a correctly signed collect request was accepted, but no callback reached the harness's listener at ${s.listener.publicUrl} within timing.callbackTimeoutMs (${waited} ms): likely the service cannot reach that address (listener.publicUrl), or its callbacks take longer`,
+            symptom: { kind: 'transport', error: 'no callback arrived' },
+            evidence: s.evidence(),
+          });
+        }
+      }
+      out.preflight = { side: 'service', controls: { refusal: accepted, 'no-delivery': delivered }, findings };
+      return findings.length === 0 ? s.pass() : s.fail(findings[0]!.summary);
+    },
+  });
+}

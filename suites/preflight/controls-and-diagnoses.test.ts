@@ -1,0 +1,170 @@
+// Issue 9 points 3 and 4 as a user meets them through `run`: a preflight per side names one
+// cause of many failures once, first, in report.json and on the terminal, and the cases point
+// to it; a negative case PASSes only beside its positive control, whatever --only selects.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeServiceListeners } from '../../harness/cases/service/index.ts';
+import { runConformance, type RunIo } from '../../harness/cli/commands/run.ts';
+import { diagnose, SHARED_ANSWER_MIN_CASES } from '../../harness/diagnoses/index.ts';
+import { startEmbeddedReceiver, startEmbeddedService } from '../../harness/embedded/index.ts';
+import { guardNegatives, type Preflight } from '../../harness/preflight/index.ts';
+import type { ConformanceCase } from '../../harness/cases/index.ts';
+import type { CaseResult, RunReport } from '../../harness/results/index.ts';
+import type { ReceiverFault } from '../../harness/receiver/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cc-preflight-'));
+const SEED = '9009';
+afterAll(async () => { await closeServiceListeners(); });
+
+async function run(args: { target: unknown; only?: string; env: Record<string, string> }, name: string) {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(args.target));
+  let stdout = '';
+  const io: RunIo = {
+    stdout: (t) => { stdout += t; }, stderr: () => {}, env: args.env, cwd: dir, color: false, progress: false,
+  };
+  const reportDir = join(dir, name);
+  const code = await runConformance({ target: path, reportDir, seed: SEED, ...(args.only ? { only: args.only } : {}) }, io);
+  const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport;
+  return { code, stdout, report, md: readFileSync(join(reportDir, 'report.md'), 'utf8') };
+}
+
+async function receiverRun(name: string, options: { faults?: ReceiverFault[]; callbackPath?: string; only?: string }) {
+  const receiver = await startEmbeddedReceiver({ timeScale: 0.02, ...(options.faults ? { faults: options.faults } : {}) });
+  try {
+    const t = receiver.target;
+    const callbackUrl = options.callbackPath ? new URL(options.callbackPath, t.callbackUrl).toString() : t.callbackUrl;
+    return await run({
+      target: { side: 'receiver', callbackUrl, hooksUrl: t.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+      env: { RCV_TOKEN: t.callbackToken! },
+      ...(options.only ? { only: options.only } : {}),
+    }, name);
+  } finally {
+    await receiver.close();
+  }
+}
+
+function notPassed(report: RunReport): CaseResult[] {
+  return report.cases.filter((c) => c.verdict !== 'PASS');
+}
+
+describe('a route that refuses GET (405, Allow: POST): one cause named once, first, and every case points to it', () => {
+  it('report.json names receiver.route-refuses-get for every non-PASS case; the terminal names the preflight first', async () => {
+    const { code, stdout, report, md } = await receiverRun('refuses-get', { faults: ['refuses-get'] });
+    expect(code).toBe(1);
+    expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.route-refuses-get']);
+    const [cause] = report.diagnoses!;
+    expect(cause!.summary).toContain('405 (Allow: POST)');
+    expect(cause!.summary).toContain('does not accept GET');
+    expect([...cause!.cases].sort()).toEqual(notPassed(report).map((c) => c.id).sort());
+    for (const c of notPassed(report)) expect(c.diagnoses, c.id).toEqual(['receiver.route-refuses-get']);
+    // No PASS rests on a refusal: the "changes nothing" cases are ERROR, naming the control.
+    const unproven = report.cases.filter((c) => c.id === 'receiver.outcome.unknown-id' || c.id === 'receiver.outcome.missing-status');
+    for (const c of unproven) expect(c, c.id).toMatchObject({ verdict: 'ERROR', reason: expect.stringContaining('positive control') });
+    expect(report.summary.PASS).toBe(0);
+    // The terminal: the preflight line before the first case line, the cause once before the summary line.
+    const lines = stdout.split('\n');
+    const preflightAt = lines.findIndex((l) => l.includes('preflight.receiver'));
+    const firstCaseAt = lines.findIndex((l) => / receiver\.token\./.test(l));
+    expect(preflightAt).toBeGreaterThan(-1);
+    expect(preflightAt).toBeLessThan(firstCaseAt);
+    expect(lines[preflightAt]).toMatch(/^FAIL +preflight\.receiver .*405/);
+    const summaryAt = lines.findIndex((l) => /^\d+ cases: /.test(l));
+    const causeLines = lines.filter((l) => l.includes('does not accept GET') && !l.includes('preflight.receiver'));
+    expect(causeLines).toHaveLength(1);
+    expect(lines.indexOf(causeLines[0]!)).toBeLessThan(summaryAt);
+    expect(md).toContain('does not accept GET');
+  });
+});
+
+describe('a receiver that answers 500 after applying: named as such, the negative cases still PASS', () => {
+  it('receiver.server-error-after-applying explains every non-PASS case', async () => {
+    const { report } = await receiverRun('error-after-applying', { faults: ['error-after-applying'] });
+    expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.server-error-after-applying']);
+    expect(report.diagnoses![0]!.summary).toMatch(/was applied \(the record reads state SUCCESS, actions 1\) but answered 500/);
+    expect([...report.diagnoses![0]!.cases].sort()).toEqual(notPassed(report).map((c) => c.id).sort());
+    // The record changed on the valid callback, so "no action on a bad token" is proven.
+    expect(report.cases.find((c) => c.id === 'receiver.token.wrong')?.verdict).toBe('PASS');
+  });
+});
+
+describe('a callback URL whose path answers 404 to everything: the "changes nothing" cases do not PASS', () => {
+  it('--only the negative outcome cases: ERROR naming the control, exit 1, the cause named', async () => {
+    const { code, report } = await receiverRun('wrong-path', {
+      callbackPath: '/payments/callback', only: 'receiver.outcome.unknown-*,receiver.outcome.missing-*',
+    });
+    expect(code).toBe(1);
+    expect(report.cases.map((c) => c.verdict)).toEqual(report.cases.map(() => 'ERROR'));
+    for (const c of report.cases) expect(c.reason).toMatch(/preflight's valid callback .* did not hold: it was answered 404 and the record reads state pending, actions 0/);
+    expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.callback-path-not-found']);
+  });
+});
+
+describe('a service target with a wrong secret: the rejection cases give no PASS', () => {
+  it("--only 'service.auth.changed-*': every case ERROR naming the preflight's collect, exit 1", async () => {
+    const service = await startEmbeddedService();
+    try {
+      const t = service.target;
+      const { code, report, stdout } = await run({
+        target: {
+          side: 'service', baseUrl: t.baseUrl, mode: t.mode, clientId: t.clientId,
+          clientKey: { env: 'SVC_CLIENT_KEY' }, secretKey: { env: 'SVC_SECRET_KEY' }, callbackToken: { env: 'SVC_CALLBACK_TOKEN' },
+          networkCode: t.networkCode, customerNumbers: t.customerNumbers, sources: t.sources,
+          listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false }, timing: t.timing,
+        },
+        only: 'service.auth.changed-*',
+        env: { SVC_CLIENT_KEY: t.clientKey, SVC_SECRET_KEY: 'not-the-secret-key-0123456789', SVC_CALLBACK_TOKEN: t.callbackToken! },
+      }, 'wrong-secret');
+      expect(code).toBe(1);
+      expect(report.cases).toHaveLength(6);
+      for (const c of report.cases) {
+        expect(c.verdict, c.id).toBe('ERROR');
+        expect(c.reason).toContain("the positive control (the preflight's correctly signed collect request) did not hold: it was rejected: HTTP 401");
+      }
+      expect(report.diagnoses?.map((d) => d.id)).toEqual(['service.valid-collect-rejected']);
+      expect(report.diagnoses![0]!.cases).toHaveLength(6);
+      expect(stdout).not.toMatch(/^PASS /m);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('diagnoses from the results alone', () => {
+  const quiet: Preflight = { side: 'receiver', controls: {}, findings: [] };
+  const failing = (id: string, status: number): CaseResult => ({
+    id, title: id, level: 'MUST', specRef: '§6', verdict: 'FAIL', reason: `answered ${status}`, durationMs: 1,
+    evidence: { exchanges: [{ request: { method: 'GET', url: 'http://x/cb', headers: {} }, response: { status, durationMs: 1 } }] },
+  });
+  it(`${SHARED_ANSWER_MIN_CASES} or more non-PASS cases that all got one non-2xx answer: named as likely one cause`, () => {
+    const results = ['a', 'b', 'c'].map((id) => failing(`receiver.x.${id}`, 502));
+    const [d, ...more] = diagnose([{ preflight: quiet, results }]);
+    expect(more).toEqual([]);
+    expect(d).toMatchObject({ id: 'receiver.same-answer-502', cases: results.map((r) => r.id) });
+    expect(d!.summary).toMatch(/got the answer 502 .* likely explains/);
+  });
+  it('different answers, or too few cases: nothing is named', () => {
+    expect(diagnose([{ preflight: quiet, results: [failing('a', 502), failing('b', 502), failing('c', 400)] }])).toEqual([]);
+    expect(diagnose([{ preflight: quiet, results: [failing('a', 502), failing('b', 502)] }])).toEqual([]);
+  });
+});
+
+describe('guardNegatives: a control that could not run makes a negative PASS a SKIP', () => {
+  const negative: ConformanceCase = {
+    id: 'receiver.token.missing', title: 't', specRef: '§6', level: 'MUST', side: 'receiver', needs: [], negative: 'refusal',
+    run: async () => ({ verdict: 'PASS' }),
+  };
+  const positive: ConformanceCase = { ...negative, id: 'receiver.token.valid', negative: undefined } as unknown as ConformanceCase;
+  const withControl = (state: 'held' | 'failed' | 'not-run'): Preflight => ({
+    side: 'receiver', findings: [], controls: { refusal: { state, what: 'the control', observed: 'it saw X' } },
+  });
+  const ctx = {} as Parameters<ConformanceCase['run']>[0];
+  it('held: PASS stays; failed: ERROR naming the control; not-run: SKIP; a positive case is never touched', async () => {
+    expect((await guardNegatives([negative], withControl('held'))[0]!.run(ctx)).verdict).toBe('PASS');
+    expect(await guardNegatives([negative], withControl('failed'))[0]!.run(ctx)).toMatchObject({ verdict: 'ERROR', reason: expect.stringContaining('(the control) did not hold: it saw X') });
+    expect(await guardNegatives([negative], withControl('not-run'))[0]!.run(ctx)).toMatchObject({ verdict: 'SKIP', reason: expect.stringContaining('it saw X') });
+    expect((await guardNegatives([positive], withControl('failed'))[0]!.run(ctx)).verdict).toBe('PASS');
+  });
+});
