@@ -180,6 +180,10 @@ describe('the installed library', () => {
       import { readFileSync } from 'node:fs';
       import { createRequire } from 'node:module';
       const require = createRequire(import.meta.url);
+      for (const name of ['target', 'waivers', 'simulator-config', 'receiver-config', 'report']) {
+        const { default: schema } = await import(\`collect-conformance/schemas/\${name}.schema.json\`, { with: { type: 'json' } });
+        if (typeof schema !== 'object' || schema === null) throw new Error(\`no \${name} schema\`);
+      }
       if (typeof schema !== 'object') throw new Error('no target schema');
       ${SIGN_FIRST_VECTOR}`;
     writeFileSync(join(app, 'esm.mjs'), script);
