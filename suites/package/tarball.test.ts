@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -180,6 +180,10 @@ describe('the installed library', () => {
       import { readFileSync } from 'node:fs';
       import { createRequire } from 'node:module';
       const require = createRequire(import.meta.url);
+      for (const name of ['target', 'waivers', 'simulator-config', 'receiver-config', 'report']) {
+        const { default: schema } = await import(\`collect-conformance/schemas/\${name}.schema.json\`, { with: { type: 'json' } });
+        if (typeof schema !== 'object' || schema === null) throw new Error(\`no \${name} schema\`);
+      }
       if (typeof schema !== 'object') throw new Error('no target schema');
       ${SIGN_FIRST_VECTOR}`;
     writeFileSync(join(app, 'esm.mjs'), script);
@@ -238,5 +242,23 @@ describe('the installed library', () => {
     const ran = await run(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], consumer, { timeout: 120_000 });
     expect(ran.stdout + ran.stderr).toBe('');
     expect(ran.code).toBe(0);
+  });
+});
+
+describe('with the optional Pact peer installed (last: the checks above run without it)', () => {
+  // The checkout's own copy, linked in: its dependencies resolve from where it really lives.
+  beforeAll(() => {
+    mkdirSync(join(app, 'node_modules/@pact-foundation'), { recursive: true });
+    symlinkSync(join(REPO_ROOT, 'node_modules/@pact-foundation/pact'), join(app, 'node_modules/@pact-foundation/pact'), 'dir');
+  });
+  it('pact verify gets past loading Pact: an unreachable provider is exit 3, not 2', async () => {
+    const ran = await run(join(app, 'node_modules/.bin/collect-conformance'), ['pact', 'verify', '--side', 'receiver', '--base-url', 'http://127.0.0.1:9'], app, { env: { COLLECT_CALLBACK_TOKEN: 'a-token-for-the-test' } });
+    expect(ran.stderr).toContain('cannot connect');
+    expect(ran.code, ran.stdout + ran.stderr).toBe(3);
+  });
+  it("'collect-conformance/contracts' imports from plain ESM", async () => {
+    const ran = await run(process.execPath, ['--input-type=module', '-e', "import { verifyProvider } from 'collect-conformance/contracts'; console.log(typeof verifyProvider);"], app);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout.trim()).toBe('function');
   });
 });
