@@ -9,35 +9,46 @@ function acceptableForNoAction(status: number): boolean {
   return (status >= 200 && status <= 299) || (status >= 400 && status <= 499);
 }
 
-async function unknownStatusChangesNothing(probe: ReceiverProbe, status: string): Promise<CaseOutcome> {
+/** How a callback that must change nothing is spoilt, and why nothing may change. */
+interface NoActionCallback {
+  status: string;
+  omit?: 'transaction_id' | 'status';
+  /** Names the callback in labels and reasons: `with status=PENDING`, `without status`. */
+  what: string;
+  why: string;
+}
+
+/** Seeds a record, sends the spoilt callback: any 2xx or 4xx answer (DESIGN.md), the record unchanged. */
+async function changesNothing(probe: ReceiverProbe, sent: NoActionCallback): Promise<CaseOutcome> {
   const id = probe.ctx.newTransactionId();
   await probe.seed(id);
-  const sent = await probe.callback({ transaction_id: id, status, message: 'Status update' }, { label: `callback with status=${status}` });
+  const answer = await probe.callback(
+    { transaction_id: id, status: sent.status, message: 'Status update' },
+    { label: `callback ${sent.what}`, ...(sent.omit ? { omit: sent.omit } : {}) },
+  );
   const problems: string[] = [];
-  if (!acceptableForNoAction(sent.answer.status)) {
-    problems.push(`answered ${answerText(sent.answer)}; for an unknown status any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
+  if (!acceptableForNoAction(answer.answer.status)) {
+    problems.push(`answered ${answerText(answer.answer)} to a callback ${sent.what}; any 2xx or 4xx is accepted there (DESIGN.md), a 5xx makes the service retry`);
   }
   const after = await probe.settledReading(id, false);
   if (!after || after.state !== 'pending' || after.actions !== 0) {
-    problems.push(`the record changed to ${describeReading(after)}: status ${JSON.stringify(status)} is neither SUCCESS nor FAILED (the only values §4.3 lists), so nothing is to change`);
+    problems.push(`the record changed to ${describeReading(after)} on a callback ${sent.what}: ${sent.why}, so nothing is to change`);
   }
   return problems.length ? probe.fail(problems) : probe.pass();
 }
 
-/** A callback lacking `omit` for a seeded record: nothing changes, any 2xx or 4xx answer. */
-async function missingParamChangesNothing(probe: ReceiverProbe, omit: 'transaction_id' | 'status'): Promise<CaseOutcome> {
-  const id = probe.ctx.newTransactionId();
-  await probe.seed(id);
-  const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { omit, label: `callback without ${omit}` });
-  const problems: string[] = [];
-  if (!acceptableForNoAction(sent.answer.status)) {
-    problems.push(`answered ${sent.answer.status} to a callback without ${omit}; any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
-  }
-  const after = await probe.settledReading(id, false);
-  if (!after || after.state !== 'pending' || after.actions !== 0) {
-    problems.push(`the record changed to ${describeReading(after)} on a callback without ${omit}: with no ${omit === 'status' ? 'status there is no outcome to apply' : 'transaction_id there is no record to apply it to'}, so nothing may change (§4.3, §6 Parameters)`);
-  }
-  return problems.length ? probe.fail(problems) : probe.pass();
+function unknownStatusChangesNothing(probe: ReceiverProbe, status: string): Promise<CaseOutcome> {
+  return changesNothing(probe, {
+    status, what: `with status=${status}`,
+    why: `status ${JSON.stringify(status)} is neither SUCCESS nor FAILED (the only values §4.3 lists)`,
+  });
+}
+
+function missingParamChangesNothing(probe: ReceiverProbe, omit: 'transaction_id' | 'status'): Promise<CaseOutcome> {
+  return changesNothing(probe, {
+    status: 'SUCCESS', omit, what: `without ${omit}`,
+    why: omit === 'status' ? 'with no status there is no outcome to apply (§4.3, §6 Parameters)' : 'with no transaction_id there is no record to apply it to (§4.3, §6 Parameters)',
+  });
 }
 
 export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
