@@ -38,7 +38,7 @@ function findingFor(sent: HttpResult, after: HookReading | null | undefined, evi
     const allow = header(sent, 'allow');
     return {
       id: 'receiver.route-refuses-get',
-      summary: `the callback route answered 405${allow ? ` (Allow: ${allow})` : ''} to a valid callback: it does not accept GET, the method every callback uses (§6 Delivery), so every callback of every case is refused for that reason`,
+      summary: `the callback route answered 405${allow ? ` (Allow: ${allow})` : ''} to a valid callback: it does not accept GET, the method every callback uses (§6 Delivery); the cases named here got the same 405, so they likely fail for this reason and say nothing yet about the rule each checks`,
       symptom: { kind: 'status', status: 405 }, evidence,
     };
   }
@@ -109,9 +109,10 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
         : controlOf(sent, after, what);
       const finding = findingFor(sent, after, probe.evidence());
       out.preflight = { side: 'receiver', controls: { refusal: control }, findings: finding ? [finding] : [] };
+      // The line states what was seen; the cause it suggests is named once, as a shared cause.
       return control.state === 'held' && !finding
         ? probe.pass()
-        : { verdict: 'FAIL', reason: finding?.summary ?? `${control.what}: ${control.observed}`, evidence: probe.evidence() };
+        : { verdict: 'FAIL', reason: `${control.what}: ${control.observed}`, evidence: probe.evidence() };
     },
   );
 }

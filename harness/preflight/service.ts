@@ -45,7 +45,9 @@ export function servicePreflightCase(out: { preflight?: Preflight }): Conformanc
         }
       }
       out.preflight = { side: 'service', controls: { refusal: accepted, 'no-delivery': delivered }, findings };
-      return findings.length === 0 ? s.pass() : s.fail(findings[0]!.summary);
+      // The line states what was seen; the cause it suggests is named once, as a shared cause.
+      const unheld = [accepted, delivered].find((c) => c.state !== 'held');
+      return unheld ? s.fail(`${unheld.what}: ${unheld.observed}`) : s.pass();
     },
   });
 }
