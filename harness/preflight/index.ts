@@ -2,7 +2,7 @@
 // callback to a seeded record; a valid collect and its callback). It is the positive control
 // the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
 // then points the cases it explains to it).
-import { CaseSlots, runCases, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
+import { CaseSlots, runCases, transactionIds, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import { guardNegatives } from './guard.ts';
@@ -52,13 +52,15 @@ export async function runChecked<T extends ResolvedTarget>(
 ): Promise<CheckedRun> {
   const { onPreflight, cases, only, waivers, onResult, ...rest } = options;
   const slots = rest.slots ?? new CaseSlots(rest.concurrency);
-  const preflightRun = runPreflight({ ...rest, slots });
+  // One generator for the preflight and the cases: two made in the same millisecond would repeat ids.
+  const ids = rest.ids ?? transactionIds(rest.seed);
+  const preflightRun = runPreflight({ ...rest, slots, ids });
   const told = preflightRun.then((run) => onPreflight?.(run));
   const unproven: string[] = [];
   const [preflight, results] = await Promise.all([
     preflightRun,
     runCases({
-      ...rest, slots, cases: guardNegatives(cases, preflightRun.then((run) => run.preflight), unproven),
+      ...rest, slots, ids, cases: guardNegatives(cases, preflightRun.then((run) => run.preflight), unproven),
       ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}),
       onResult: async (result) => {
         await told;
