@@ -160,7 +160,7 @@ async function runOne<T extends ResolvedTarget>(
       controller.abort(new CaseTimeout('the run gave up on the target'));
     };
   });
-  watch.signal.addEventListener('abort', onGiveUp, { once: true });
+  const unsubscribe = watch.whenStopped(() => onGiveUp());
   try {
     const outcome = await Promise.race([testCase.run({ ...base, signal: controller.signal }), limit, givenUp]);
     if (outcome.verdict !== 'PASS' && !outcome.reason) return { ...outcome, reason: `${outcome.verdict} without a stated reason` };
@@ -171,7 +171,7 @@ async function runOne<T extends ResolvedTarget>(
     return { verdict: 'ERROR', reason: message, ...(evidence ? { evidence } : {}) };
   } finally {
     clearTimeout(timer);
-    watch.signal.removeEventListener('abort', onGiveUp);
+    unsubscribe();
     controller.abort();
   }
 }

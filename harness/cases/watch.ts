@@ -25,12 +25,13 @@ export interface Stopped {
 /** One per target, shared by its preflight and its cases. */
 export class TargetWatch {
   private silentInARow: string[] = [];
-  private readonly controller = new AbortController();
+  private readonly onStop = new Set<() => void>();
   private stoppedState: Stopped | undefined;
 
-  /** Aborted when the run gives up on the target. */
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** Calls `stop` when the run gives up on the target (a case under way stops); returns the unsubscribe. */
+  whenStopped(stop: () => void): () => void {
+    this.onStop.add(stop);
+    return () => this.onStop.delete(stop);
   }
 
   get stopped(): Stopped | undefined {
@@ -59,6 +60,7 @@ export class TargetWatch {
       cause: `${this.silentInARow.length} cases in a row got no answer to any request they sent (the last: ${silence})`,
       cases: [...this.silentInARow],
     };
-    this.controller.abort();
+    for (const stop of [...this.onStop]) stop();
+    this.onStop.clear();
   }
 }
