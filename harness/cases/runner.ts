@@ -44,6 +44,12 @@ export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: 
     const perRequestTimeoutMs = Math.max(MIN_REQUEST_TIMEOUT_MS, 2 * target.timing.replyDeadlineMs);
     return { perRequestTimeoutMs, caseTimeoutMs: Math.max(10_000, 6 * perRequestTimeoutMs) };
   }
+  if (target.side === 'client') {
+    // One adapter answer per request; a case makes one or two, and may wait for the adapter's
+    // restart after a failure (the SDK side runs one exchange at a time).
+    const perRequestTimeoutMs = target.timing.answerDeadlineMs;
+    return { perRequestTimeoutMs, caseTimeoutMs: 3 * perRequestTimeoutMs + 5000 };
+  }
   // A collect answer has no deadline of its own; the callback timeout is the service's pace.
   const perRequestTimeoutMs = Math.min(10_000, Math.max(MIN_REQUEST_TIMEOUT_MS, target.timing.callbackTimeoutMs));
   return {
