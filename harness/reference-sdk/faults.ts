@@ -1,7 +1,8 @@
 // Fault switches of the reference SDK: each one is a single, realistic deviation of an SDK's
 // collect call (what it sends, what it signs, how it reads the answer), so that every client
 // case can be shown to fail against an SDK that has exactly that bug. Data, not code: the
-// switches are read where the behaviour lives (sdk.ts).
+// switches are read where the behaviour lives (sdk.ts). An SDK with no time limit of its own is
+// not among them: the harness cannot tell it from a hung adapter (ERROR, not FAIL).
 
 export type ReferenceSdkFault =
   | 'wrong-path'
@@ -23,7 +24,6 @@ export type ReferenceSdkFault =
   | 'body-only-answer'
   | 'server-error-accepted'
   | 'timeout-accepted'
-  | 'no-time-limit'
   | 'success-string-compare';
 
 export interface ReferenceSdkFaultInfo {
@@ -34,7 +34,7 @@ export interface ReferenceSdkFaultInfo {
 
 export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.freeze([
   { name: 'wrong-path', description: 'posts to /api/v1.0/collect, without the trailing slash', specRef: '§4.1' },
-  { name: 'no-content-type', description: 'sets no Content-Type, so fetch sends text/plain;charset=UTF-8', specRef: '§4' },
+  { name: 'no-content-type', description: 'sets no Content-Type header', specRef: '§4' },
   { name: 'uppercase-hex', description: 'writes the signature in upper-case hex', specRef: '§5.1 step 5, §5.2' },
   { name: 'secret-sent', description: 'sends the secret key in an X-Secret-Key header ("for debugging")', specRef: '§2.2, §5.5' },
   { name: 'amount-as-number', description: 'converts the amount string to a number (Number("15.0") is sent as 15), signed as sent', specRef: '§2.1' },
@@ -52,7 +52,6 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'body-only-answer', description: 'reads only the body: a 4xx without success: false or an error_code is accepted', specRef: '§7' },
   { name: 'server-error-accepted', description: 'reads a 5xx as accepted ("the service will process it")', specRef: '§7' },
   { name: 'timeout-accepted', description: 'reads its own time-out as accepted ("sent; the callback will tell")', specRef: '§4.1' },
-  { name: 'no-time-limit', description: 'has no time limit of its own: a service that never answers keeps the caller waiting', specRef: '§8 (interpretive)' },
   { name: 'success-string-compare', description: 'compares success with the string "true", so every answer reads as rejected', specRef: '§4.1 (interpretive)' },
 ] satisfies ReferenceSdkFaultInfo[]);
 

@@ -32,7 +32,7 @@ export interface ReceivedRequest {
   body: Buffer;
   bodyTruncated: boolean;
   /** What the service answered; absent when it held the request (silent). */
-  answer?: { status: number; contentType?: string; body: string; by: 'reference service' | 'script' };
+  answer?: { status: number; contentType?: string; body: string; by: 'reference service' | 'script'; durationMs: number };
 }
 
 export interface SdkServiceOptions {
@@ -118,14 +118,15 @@ export async function startSdkService(options: SdkServiceOptions): Promise<SdkSe
       exchange?.held.add(res);
       return;
     }
+    const arrived = performance.now();
     const answer = script.kind === 'answer'
       ? { status: script.status, contentType: script.contentType, body: script.body, by: 'script' as const }
       : await forward(req, bytes);
-    received.answer = answer;
+    received.answer = { ...answer, durationMs: Math.round(performance.now() - arrived) };
     res.writeHead(answer.status, answer.contentType ? { 'content-type': answer.contentType } : {}).end(answer.body);
   }
 
-  async function forward(req: IncomingMessage, body: Buffer): Promise<NonNullable<ReceivedRequest['answer']>> {
+  async function forward(req: IncomingMessage, body: Buffer): Promise<Omit<NonNullable<ReceivedRequest['answer']>, 'durationMs'>> {
     const headers: string[] = [];
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
       if (!HOP_BY_HOP.has(req.rawHeaders[i]!.toLowerCase())) headers.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);

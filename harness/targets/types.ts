@@ -37,12 +37,12 @@ export interface ResolvedServiceTarget {
 
 /**
  * An SDK driven through its adapter (DESIGN.md "Client SDKs"): a command started through
- * `sh -c`, or, for the embedded default, an adapter in this process (named by `inProcess`,
- * started through harness/cases/client's registry). The credentials are generated when the
- * target is resolved: the harness's own reference service knows them, the adapter receives them
- * with every request, and reports redact them like any secret.
+ * `sh -c`, or, for the embedded default and the self-tests, the reference SDK's adapter in this
+ * process (with its fault switches). The credentials are generated when the target is resolved:
+ * the harness's own reference service knows them, the adapter receives them with every
+ * request, and reports redact them like any secret.
  */
-export type ResolvedClientTarget = ({ command: string; inProcess?: never } | { inProcess: string; command?: never }) & {
+export type ResolvedClientTarget = ({ command: string; inProcess?: never } | { inProcess: InProcessAdapter; command?: never }) & {
   side: 'client';
   timing: { answerDeadlineMs: number };
   clientId: number;
@@ -53,6 +53,12 @@ export type ResolvedClientTarget = ({ command: string; inProcess?: never } | { i
   transactionIds?: undefined;
   caCert?: undefined;
 };
+
+/** The reference SDK's adapter in this process, with these fault switches on (names of harness/reference-sdk). */
+export interface InProcessAdapter {
+  adapter: 'reference-sdk';
+  faults: readonly string[];
+}
 
 export type ResolvedTarget = ResolvedReceiverTarget | ResolvedServiceTarget | ResolvedClientTarget;
 
