@@ -12,6 +12,7 @@ export type ReferenceSdkFault =
   | 'amount-as-number'
   | 'customer-number-as-integer'
   | 'client-id-as-string'
+  | 'transaction-id-camel-case'
   | 'body-order-signature'
   | 'locale-order-signature'
   | 'encode-uri-callback-signed'
@@ -40,6 +41,7 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'amount-as-number', description: 'converts the amount string to a number (Number("15.0") is sent as 15), signed as sent', specRef: '§2.1' },
   { name: 'customer-number-as-integer', description: 'sends customer_number as a number, so its leading zeros are lost', specRef: '§2.1' },
   { name: 'client-id-as-string', description: 'sends client_id as a JSON string ("2")', specRef: '§2.1' },
+  { name: 'transaction-id-camel-case', description: 'sends (and signs) transaction_id under the key transactionId, the name of its own model\'s property', specRef: '§2.1' },
   { name: 'body-order-signature', description: 'signs the pairs in the order the body has them (the caller\'s order), not sorted', specRef: '§5.1 step 2' },
   { name: 'locale-order-signature', description: 'sorts the keys with localeCompare (Reference after amount), not by code point', specRef: '§5.1 step 2' },
   { name: 'encode-uri-callback-signed', description: 'signs callback_url through encodeURI (%, non-ASCII encoded), sends it literally', specRef: '§5.1 step 3' },

@@ -39,16 +39,19 @@ function floatText(n: number): string {
   return Number.isInteger(n) && Math.abs(n) < 1e16 ? `${n}.0` : JSON.stringify(n);
 }
 
-/** PHP's string conversion of a float: 14 significant digits (3.3000000000000003 → 3.3). */
+/** PHP's string conversion of a float: %.14G (3.3000000000000003 → 3.3, 1.2345678901234567e19 → 1.2345678901235E+19). */
 function phpText(n: number): string {
-  return String(Number(n.toPrecision(14)));
+  const [mantissa, exponent] = n.toPrecision(14).split('e');
+  const trimmed = mantissa!.includes('.') ? mantissa!.replace(/\.?0+$/, '') : mantissa!;
+  return exponent === undefined ? trimmed : `${trimmed}E${exponent}`;
 }
 
 export async function collect(config: SdkConfig, fields: Readonly<Record<string, unknown>>): Promise<SdkResult> {
   const on = (fault: ReferenceSdkFault) => config.faults?.has(fault) === true;
   // What goes on the wire, field by field, as JSON text; and the text each one is signed as.
   const members: Array<{ key: string; json: string; signed: string }> = [];
-  for (const [key, given] of Object.entries(fields)) {
+  for (const [name, given] of Object.entries(fields)) {
+    const key = name === 'transaction_id' && on('transaction-id-camel-case') ? 'transactionId' : name;
     let value = given;
     if (key === 'amount' && typeof value === 'string' && on('amount-as-number')) value = Number(value);
     if (key === 'customer_number' && typeof value === 'string' && on('customer-number-as-integer')) value = Number(value);

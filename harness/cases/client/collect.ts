@@ -89,8 +89,10 @@ export const COLLECT_CASES: readonly ClientCase[] = [
       const match = /^HMAC ([^:\s]+):([^:\s]+)$/.exec(values[0]!);
       if (!match) return fail(o, `the Authorization header ${JSON.stringify(values[0])} is not "HMAC {client_key}:{signature}"`);
       if (match[1] !== o.ctx.target.clientKey) return fail(o, 'the Authorization header does not carry the client key the SDK was given');
-      if (!/^[0-9a-f]{64}$/.test(match[2]!)) {
-        return fail(o, `the signature ${JSON.stringify(match[2])} is not 64 lower-case hex digits (hex of HMAC-SHA256, §5.1 step 5)`);
+      const signature = match[2]!;
+      if (!/^[0-9a-f]{64}$/.test(signature)) {
+        const upper = /^[0-9a-fA-F]{64}$/.test(signature);
+        return fail(o, `the signature ${JSON.stringify(signature)} ${upper ? 'is written in upper-case hex' : 'is not 64 hex digits'}; §5.1 step 5 writes HMAC-SHA256 as lower-case hex`);
       }
       return pass(o);
     }),
