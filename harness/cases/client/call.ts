@@ -5,7 +5,7 @@
 import { curlCommand } from '../../client/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
 import type { AdapterAnswer, RawField, ReceivedRequest, ServiceScript } from '../../sdk/index.ts';
-import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, signBody, SigningError } from '../../signing/index.ts';
+import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
@@ -95,7 +95,28 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
     throw error;
   }
   if (diagnosis.match === 'canonical') return undefined;
+  // What the caller passed is known here: the plainest explanation comes first.
+  const caller = signedAsPassed(o, request, presented);
+  if (caller) return `the signature is not the one over the bytes sent: ${caller}`;
   return `the signature is not the one over the bytes sent: ${describeDiagnosis(diagnosis)}`;
+}
+
+/**
+ * An SDK that signs the fields as its caller passed them and then sends them otherwise (its
+ * encoder rounds, re-types or re-encodes a value): the signature is the one over the caller's
+ * fields. Says which pair was signed and what the body has instead.
+ */
+function signedAsPassed(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
+  const passed = `{${o.fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+  try {
+    const stages = signBody(passed, o.ctx.target.secretKey);
+    if (stages.signature !== presented) return undefined;
+    const sent = signBody(bodyText(request), o.ctx.target.secretKey).pairs;
+    return `it is the signature over the fields as the caller passed them, not as the SDK sent them: ${signedVersusSent(sent, stages.pairs)}`;
+  } catch (error) {
+    if (error instanceof SigningError) return undefined;
+    throw error;
+  }
 }
 
 /** The stages `collect-conformance sign` prints for the body as received. */
