@@ -7,6 +7,7 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True  # leave no __pycache__ beside the example
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from collect_sdk import CollectClient, CollectError  # noqa: E402
 
