@@ -1,6 +1,7 @@
 // Public face of the conformance cases: the case model, every case, the runner, waivers.
 export type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from './model.ts';
 export { runCases, defaultTimeouts, type RunCasesOptions } from './runner.ts';
+export { CaseSlots, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './slots.ts';
 export { unmetReason, firstUnmet } from './capabilities.ts';
 export { selectCases } from './select.ts';
 export { transactionIds, shapedIds, seededRandom, randomSeed, type ShapedIds, type TransactionIdGenerator } from './ids.ts';

@@ -64,6 +64,11 @@ export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
    * preflight, harness/preflight). Without a passing control, its PASS becomes ERROR or SKIP.
    */
   negative?: NegativeKind;
+  /**
+   * The case measures time or load (reply latency, a burst, concurrent duplicates, retry
+   * intervals): it runs with no other case in flight, so neighbours' traffic does not skew its figures.
+   */
+  runsAlone?: boolean;
   /** A thrown error → ERROR with its message. */
   run(ctx: CaseContext<T>): Promise<CaseOutcome>;
 }

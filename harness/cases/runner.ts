@@ -1,12 +1,15 @@
-// Runs cases one after another against one target: selection, SKIP for unmet needs, a time
-// limit per case, thrown errors as ERROR, waivers, and a result as soon as each case ends.
+// Runs cases against one target, several at once (CaseSlots: a bound, and the cases that
+// measure time or load alone): selection, SKIP for unmet needs, a time limit per case, thrown
+// errors as ERROR, waivers, and the results told in case order, whatever order they end in.
 import type { CaseResult } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
 import { firstUnmet } from './capabilities.ts';
+import { clientCaseTimeoutMs } from './client/bench.ts';
 import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts';
 import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
+import { CaseSlots } from './slots.ts';
 import { applyWaivers, type WaiverEntry } from './waivers.ts';
 
 export interface RunCasesOptions<T extends ResolvedTarget> {
@@ -16,9 +19,19 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
   /** `--only`: comma-separated id globs. */
   only?: string;
   waivers?: readonly WaiverEntry[];
-  /** Called as each case finishes, in order; awaited before the next case starts. */
+  /**
+   * Called once per case, in case order (a case that ends early waits for the ones before it);
+   * each call is awaited before the next.
+   */
   onResult?: (result: CaseResult) => void | Promise<void>;
+  /** A case got its slot and started; then it ended (before its turn in onResult). */
+  onStart?: (caseId: string) => void;
+  onEnd?: (caseId: string) => void;
   onProgress?: (caseId: string, line: string) => void;
+  /** Cases at once (default DEFAULT_CONCURRENCY; 1: one after another). Ignored when `slots` is given. */
+  concurrency?: number;
+  /** Shared by the runs of several targets, so that the bound and running alone hold across them. */
+  slots?: CaseSlots;
   /** Time limit of one HTTP request (default: per side, see defaultTimeouts). */
   perRequestTimeoutMs?: number;
   /** Time limit of one case (default: per side, see defaultTimeouts). */
@@ -45,10 +58,8 @@ export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: 
     return { perRequestTimeoutMs, caseTimeoutMs: Math.max(10_000, 6 * perRequestTimeoutMs) };
   }
   if (target.side === 'client') {
-    // One adapter answer per request; a case makes one or two, and may wait for the adapter's
-    // restart after a failure (the SDK side runs one exchange at a time).
     const perRequestTimeoutMs = target.timing.answerDeadlineMs;
-    return { perRequestTimeoutMs, caseTimeoutMs: 3 * perRequestTimeoutMs + 5000 };
+    return { perRequestTimeoutMs, caseTimeoutMs: clientCaseTimeoutMs(perRequestTimeoutMs) };
   }
   // A collect answer has no deadline of its own; the callback timeout is the service's pace.
   const perRequestTimeoutMs = Math.min(10_000, Math.max(MIN_REQUEST_TIMEOUT_MS, target.timing.callbackTimeoutMs));
@@ -69,31 +80,56 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
   const ids = options.ids ?? transactionIds(seed);
   const now = options.now ?? (() => new Date());
   const selected = selectCases(options.cases, options.only).filter((c) => c.side === target.side);
-  const results: CaseResult[] = [];
   const shaped = shapedIds(ids, target.transactionIds);
+  const slots = options.slots ?? new CaseSlots(options.concurrency);
 
+  /** `started` resolves once the case has its slot. */
+  const runCase = (testCase: ConformanceCase<T>): { started: Promise<void>; result: Promise<CaseResult> } => {
+    const slot = slots.acquire(testCase.runsAlone === true);
+    return { started: slot.then(() => undefined), result: slot.then((release) => runHeld(testCase, release)) };
+  };
+
+  const runHeld = async (testCase: ConformanceCase<T>, release: () => void): Promise<CaseResult> => {
+    try {
+      options.onStart?.(testCase.id);
+      const started = performance.now();
+      const outcome = await runOne(testCase, {
+        target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs,
+        ...shaped,
+        progress: (line) => options.onProgress?.(testCase.id, redactor.text(line)),
+      }, caseTimeoutMs);
+      const level = outcome.level ?? testCase.level;
+      const result: CaseResult = {
+        id: testCase.id,
+        title: testCase.title,
+        level,
+        specRef: testCase.specRef,
+        // DESIGN.md: WARN is a SHOULD not met; a case reports FAIL and its level decides.
+        verdict: outcome.verdict === 'FAIL' && level === 'SHOULD' ? 'WARN' : outcome.verdict,
+        ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),
+        ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
+        durationMs: Math.round(performance.now() - started),
+      };
+      return applyWaivers(result, options.waivers ?? [], now());
+    } finally {
+      release();
+      options.onEnd?.(testCase.id);
+    }
+  };
+
+  // The cases that run alone ask for their slot once every other case has its own: they wait
+  // for one drain at the end, with the target warmed up, instead of one drain each in between.
+  const together = selected.filter((c) => !c.runsAlone);
+  const running = new Map(together.map((c) => [c, runCase(c)]));
+  const allStarted = Promise.all(together.map((c) => running.get(c)!.started)).then(() => undefined);
+  for (const c of selected.filter((c) => c.runsAlone)) {
+    running.set(c, { started: allStarted, result: allStarted.then(() => runCase(c).result) });
+  }
+  const results: CaseResult[] = [];
   for (const testCase of selected) {
-    const started = performance.now();
-    const outcome = await runOne(testCase, {
-      target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs,
-      ...shaped,
-      progress: (line) => options.onProgress?.(testCase.id, redactor.text(line)),
-    }, caseTimeoutMs);
-    const level = outcome.level ?? testCase.level;
-    const result: CaseResult = {
-      id: testCase.id,
-      title: testCase.title,
-      level,
-      specRef: testCase.specRef,
-      // DESIGN.md: WARN is a SHOULD not met; a case reports FAIL and its level decides.
-      verdict: outcome.verdict === 'FAIL' && level === 'SHOULD' ? 'WARN' : outcome.verdict,
-      ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),
-      ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
-      durationMs: Math.round(performance.now() - started),
-    };
-    const final = applyWaivers(result, options.waivers ?? [], now());
-    results.push(final);
-    await options.onResult?.(final);
+    const result = await running.get(testCase)!.result;
+    results.push(result);
+    await options.onResult?.(result);
   }
   return results;
 }

@@ -6,18 +6,23 @@ import type { CaseOutcome, ConformanceCase } from '../cases/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { Preflight } from './model.ts';
 
-/** `unproven` collects the ids of the cases whose PASS was taken back: the preflight's causes explain them. */
+/**
+ * `unproven` collects the ids of the cases whose PASS was taken back: the preflight's causes
+ * explain them. The preflight may still be under way while the cases run (a run's cases and its
+ * preflight go at once): a negative case waits for it only to judge its own PASS.
+ */
 export function guardNegatives<T extends ResolvedTarget>(
-  cases: readonly ConformanceCase<T>[], preflight: Preflight, takenBack: string[] = [],
+  cases: readonly ConformanceCase<T>[], preflight: Preflight | Promise<Preflight>, takenBack: string[] = [],
 ): ConformanceCase<T>[] {
   return cases.map((c) => {
-    const control = c.negative ? preflight.controls[c.negative] : undefined;
-    if (!control || control.state === 'held') return c;
+    if (!c.negative) return c;
+    const kind = c.negative;
     return {
       ...c,
       async run(ctx): Promise<CaseOutcome> {
         const outcome = await c.run(ctx);
-        if (outcome.verdict !== 'PASS') return outcome;
+        const control = (await preflight).controls[kind];
+        if (outcome.verdict !== 'PASS' || !control || control.state === 'held') return outcome;
         takenBack.push(c.id);
         const unproven = `the target refused or did nothing, but that proves nothing here: the positive control (${control.what}) did not hold: ${control.observed}`;
         return control.state === 'failed'

@@ -2,7 +2,7 @@
 // callback to a seeded record; a valid collect and its callback). It is the positive control
 // the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
 // then points the cases it explains to it).
-import { runCases, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
+import { CaseSlots, runCases, transactionIds, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import { guardNegatives } from './guard.ts';
@@ -44,19 +44,33 @@ export interface CheckedRun {
 }
 
 /**
- * The phase before the cases and the cases: the preflight, then the selected cases with every
- * negative case guarded by its control. `onPreflight` is told first (the terminal names it).
+ * The phase before the cases and the cases: the preflight, and the selected cases with every
+ * negative case guarded by its control. They go at once (the preflight takes the first slot);
+ * a negative case waits for the preflight only to judge its PASS, and `onPreflight` is told
+ * before the first case's `onResult` (the terminal names the preflight first).
  */
 export async function runChecked<T extends ResolvedTarget>(
   options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void> },
 ): Promise<CheckedRun> {
   const { onPreflight, cases, only, waivers, onResult, ...rest } = options;
-  const preflight = await runPreflight(rest);
-  await onPreflight?.(preflight);
+  const slots = rest.slots ?? new CaseSlots(rest.concurrency);
+  // One generator for the preflight and the cases: two made in the same millisecond would repeat ids.
+  const ids = rest.ids ?? transactionIds(rest.seed);
+  const preflightRun = runPreflight({ ...rest, slots, ids });
+  const told = preflightRun.then((run) => onPreflight?.(run));
   const unproven: string[] = [];
-  const results = await runCases({
-    ...rest, cases: guardNegatives(cases, preflight.preflight, unproven),
-    ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}), ...(onResult ? { onResult } : {}),
-  });
-  return { preflight, results, unproven };
+  const [preflight, results] = await Promise.all([
+    preflightRun,
+    runCases({
+      ...rest, slots, ids, cases: guardNegatives(cases, preflightRun.then((run) => run.preflight), unproven),
+      ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}),
+      onResult: async (result) => {
+        await told;
+        await onResult?.(result);
+      },
+    }),
+    told,
+  ]);
+  // In case order, whatever order the cases ended in.
+  return { preflight, results, unproven: results.map((r) => r.id).filter((id) => unproven.includes(id)) };
 }

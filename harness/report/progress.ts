@@ -45,23 +45,38 @@ export function formatCaseLine(result: CaseResult, options: ProgressOptions = {}
   return line;
 }
 
+/** A case under way: how long it has run, and what it waits for (its last progress line). */
+export interface RunningCase {
+  id: string;
+  waitedMs: number;
+  doing?: string;
+}
+
 export interface RunningState {
   done: number;
   total: number;
-  /** Ids of the cases under way, in the order they started. */
-  running: readonly string[];
+  /** The cases under way, in the order they started (ids alone, or with their wait). */
+  running: readonly (string | RunningCase)[];
 }
 
 /**
  * One status line for a run with cases under way at once, for a terminal to redraw in place:
- * `12/63 done · running 3: receiver.latency.burst, service.callback.retry-back-off, … (+1)`.
- * Never wider than `width` columns (default 100), so it does not wrap.
+ * `12/63 done · running 3: service.callback.retry-back-off 14 s (waiting for delivery 3/4), receiver.latency.burst 1 s, … (+1)`.
+ * The case that has waited longest says what for. Never wider than `width` columns (default
+ * 100), so it does not wrap.
  */
 export function formatProgress(state: RunningState, options: ProgressOptions & { width?: number } = {}): string {
   const width = Math.max(20, options.width ?? 100);
   const head = `${state.done}/${state.total} done`;
   if (state.running.length === 0) return clipped(head, width);
-  const ids = state.running.map((id) => oneLine(id));
+  const cases = state.running.map((r): Partial<RunningCase> & { id: string } => (typeof r === 'string' ? { id: r } : r));
+  const longest = cases.reduce((a, b) => ((b.waitedMs ?? 0) > (a.waitedMs ?? 0) ? b : a));
+  const ids = cases.map((c) => {
+    let text = oneLine(c.id);
+    if (c.waitedMs !== undefined) text += ` ${Math.floor(c.waitedMs / 1000)} s`;
+    if (c === longest && c.doing) text += ` (${oneLine(c.doing)})`;
+    return text;
+  });
   let line = `${head} · running ${ids.length}: ${ids.join(', ')}`;
   for (let shown = ids.length - 1; line.length > width && shown >= 1; shown--) {
     line = `${head} · running ${ids.length}: ${ids.slice(0, shown).join(', ')}, … (+${ids.length - shown})`;

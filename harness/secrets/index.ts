@@ -4,11 +4,28 @@
 export const REDACTED = '[REDACTED]';
 
 /**
- * Secrets shorter than this are not looked for: they would match ordinary text. Target files
- * refuse secrets under 8 characters (MIN_SECRET_LENGTH in harness/targets), so every secret a
- * run knows is redacted.
+ * Secrets shorter than this are not looked for: they would match ordinary text. Target files,
+ * `simulate` and `receiver` refuse secrets under MIN_SECRET_LENGTH, so every secret a run knows
+ * is redacted.
  */
 export const REDACTOR_MIN_LENGTH = 4;
+
+/**
+ * The Redactor finds a secret by its text (and its encodings); a secret of a few characters
+ * would also match ordinary text, so it could neither be hidden reliably nor replaced without
+ * mangling the evidence. Refused where it is read instead of leaking.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/** Why a secret read from environment variable `name` cannot be used, or undefined when it can. */
+export function secretValueProblem(name: string, value: string): string | undefined {
+  if (value === '') return `environment variable ${name} is set but empty`;
+  const length = [...value].length;
+  if (length < MIN_SECRET_LENGTH) {
+    return `environment variable ${name} holds ${length} character(s); secrets of fewer than ${MIN_SECRET_LENGTH} cannot be redacted safely from reports`;
+  }
+  return undefined;
+}
 
 /** Base64 text shorter than this is not looked for inside larger base64: too likely by chance. */
 const MIN_BASE64_CORE = 8;

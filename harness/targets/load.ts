@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_ID_TEMPLATE, shapeProblems, type TransactionIdShape } from '../ids/index.ts';
+import { secretValueProblem } from '../secrets/index.ts';
 import { compileSchema, parseJson, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import { TargetFileError } from './errors.ts';
 import { generateClientCredentials } from './credentials.ts';
@@ -107,13 +108,6 @@ function idShapeOf(file: Record<string, unknown>): TransactionIdShape | undefine
   return { template: given.template ?? DEFAULT_ID_TEMPLATE, ...(given.maxLength !== undefined ? { maxLength: given.maxLength } : {}) };
 }
 
-/**
- * The Redactor finds a secret by its text (and its encodings); a secret of a few characters
- * would also match ordinary text, so it could neither be hidden reliably nor replaced without
- * mangling the evidence. Refused at load instead of leaking.
- */
-export const MIN_SECRET_LENGTH = 8;
-
 function describe(problem: SchemaProblem): { pointer: string; message: string } {
   // The shared wording, but for URLs: "must match pattern ^https?://…" says less than this.
   let message = problem.keyword === 'pattern' && problem.schemaPath.includes('httpUrl') ? 'must be an http:// or https:// URL' : problem.message;
@@ -131,18 +125,9 @@ function resolveSecrets(file: Record<string, unknown>, env: Env, source?: string
     const ref = file[key] as { env: string } | undefined;
     if (!ref) continue;
     const value = env[ref.env];
-    if (value === undefined) {
-      problems.push({ pointer: `/${key}`, message: `environment variable ${ref.env} is not set` });
-    } else if (value === '') {
-      problems.push({ pointer: `/${key}`, message: `environment variable ${ref.env} is set but empty` });
-    } else if ([...value].length < MIN_SECRET_LENGTH) {
-      problems.push({
-        pointer: `/${key}`,
-        message: `environment variable ${ref.env} holds ${[...value].length} character(s); secrets of fewer than ${MIN_SECRET_LENGTH} cannot be redacted safely from reports`,
-      });
-    } else {
-      resolved[key] = value;
-    }
+    const problem = value === undefined ? `environment variable ${ref.env} is not set` : secretValueProblem(ref.env, value);
+    if (problem !== undefined) problems.push({ pointer: `/${key}`, message: problem });
+    else resolved[key] = value as string;
   }
   if (problems.length > 0) throw new TargetFileError(problems, source);
   return resolved;

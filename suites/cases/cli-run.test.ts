@@ -139,6 +139,14 @@ describe('exit 2: bad usage and invalid target files', () => {
     expect(ran.stderr).toContain('/0/reason: is required');
     expect((await cliHere(['run', '--target', target, '--seed', 'abc'])).code).toBe(2);
   });
+  it('--concurrency outside 1..64, or not an integer, names the option', async () => {
+    const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
+    for (const bad of ['0', '65', '2.5', 'four', '-1']) {
+      const ran = await cliHere(['run', '--target', target, '--concurrency', bad]);
+      expect(ran.code, bad).toBe(2);
+      expect(ran.stderr, bad).toContain(`--concurrency: must be an integer from 1 to 64 (got ${JSON.stringify(bad)})`);
+    }
+  });
 });
 
 describe('exit 2: a --report-dir that cannot be created', () => {
@@ -260,6 +268,16 @@ describe('the embedded default', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('against the embedded reference implementations');
     expect(ran.stdout).toMatch(new RegExp(`${RECEIVER_CASES.length} cases: ${RECEIVER_CASES.length} PASS, 0 FAIL`));
+  });
+  it('the lines come in case order, the preflight first, the same with --concurrency 1 and 64', async () => {
+    const lines = async (n: string) => {
+      const ran = await cli(['run', '--side', 'receiver', '--report-dir', join(dir, `embedded-${n}`), '--concurrency', n]);
+      expect(ran.code).toBe(0);
+      return ran.stdout.split('\n').filter((l) => /^PASS /.test(l)).map((l) => l.split(/\s+/)[1]);
+    };
+    const expected = ['preflight.receiver', ...RECEIVER_CASES.map((c) => c.id)];
+    expect(await lines('64')).toEqual(expected);
+    expect(await lines('1')).toEqual(expected);
   });
 });
 

@@ -149,7 +149,7 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run goes o
     const doomed = await startEmbeddedReceiver(TIMING);
     let closed = false;
     const results = await runCases({
-      cases: RECEIVER_CASES, target: doomed.target, seed: 1, only: 'receiver.outcome',
+      cases: RECEIVER_CASES, target: doomed.target, seed: 1, only: 'receiver.outcome', concurrency: 1,
       onResult: async () => {
         if (!closed) {
           closed = true;
@@ -264,4 +264,64 @@ describe('receiver.latency: a deadline the target file sets is a MUST, the defau
     expect(result).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
     expect(result?.evidence?.latency?.maxMs).toBeGreaterThan(3000);
   }, 15_000);
+});
+
+describe('run --concurrency: cases at once, bounded; the ones that measure time or load alone', () => {
+  /** Records how many cases were in flight when each started; ends after `ms`. */
+  function tracked(log: Array<{ id: string; inFlight: number }>, state: { inFlight: number }) {
+    return (id: string, ms: number, runsAlone = false): ConformanceCase<ResolvedReceiverTarget> => ({
+      ...syntheticCase(id, async () => {
+        state.inFlight++;
+        log.push({ id, inFlight: state.inFlight });
+        await new Promise((r) => setTimeout(r, ms));
+        state.inFlight--;
+        return { verdict: 'PASS' };
+      }),
+      ...(runsAlone ? { runsAlone } : {}),
+    });
+  }
+
+  it('never more than N at once; results and onResult in case order, not in the order they end', async () => {
+    const log: Array<{ id: string; inFlight: number }> = [];
+    const make = tracked(log, { inFlight: 0 });
+    // The first case ends last: its result still comes first.
+    const cases = [make('receiver.synthetic.a', 120), ...Array.from({ length: 6 }, (_, i) => make(`receiver.synthetic.b${i}`, 20 + i * 5))];
+    const told: string[] = [];
+    const results = await runCases({ cases, target: blackBox, seed: 1, concurrency: 3, onResult: (r) => { told.push(r.id); } });
+    expect(results.map((r) => r.id)).toEqual(cases.map((c) => c.id));
+    expect(told).toEqual(cases.map((c) => c.id));
+    expect(Math.max(...log.map((l) => l.inFlight))).toBe(3);
+  });
+
+  it('a runsAlone case has nothing else in flight, whatever N', async () => {
+    const log: Array<{ id: string; inFlight: number }> = [];
+    const make = tracked(log, { inFlight: 0 });
+    const cases = [
+      make('receiver.synthetic.x1', 30), make('receiver.synthetic.alone1', 30, true), make('receiver.synthetic.x2', 30),
+      make('receiver.synthetic.x3', 30), make('receiver.synthetic.alone2', 30, true), make('receiver.synthetic.x4', 30),
+    ];
+    const results = await runCases({ cases, target: blackBox, seed: 1, concurrency: 8 });
+    expect(results.map((r) => r.id)).toEqual(cases.map((c) => c.id));
+    expect(log.filter((l) => l.id.includes('alone')).map((l) => l.inFlight)).toEqual([1, 1]);
+    // The others did run side by side.
+    expect(Math.max(...log.map((l) => l.inFlight))).toBe(4);
+  });
+
+  it('the receiver cases that measure reply time or races are marked to run alone', () => {
+    const alone = RECEIVER_CASES.filter((c) => c.runsAlone).map((c) => c.id);
+    expect(alone).toEqual(['receiver.idempotence.concurrent-duplicates', 'receiver.latency.single', 'receiver.latency.burst']);
+  });
+
+  it('verdicts and reasons do not depend on N (the reference receiver, 1 and 8 at once)', async () => {
+    const embedded = await startEmbeddedReceiver(TIMING);
+    try {
+      const shape = (rs: CaseResult[]) => rs.map((r) => `${r.id} ${r.verdict} ${r.reason ?? ''}`);
+      const one = shape(await runCases({ cases: RECEIVER_CASES, target: embedded.target, seed: 4, concurrency: 1 }));
+      const eight = shape(await runCases({ cases: RECEIVER_CASES, target: embedded.target, seed: 4, concurrency: 8 }));
+      expect(eight).toEqual(one);
+      expect(one.every((l) => l.includes(' PASS '))).toBe(true);
+    } finally {
+      await embedded.close();
+    }
+  });
 });

@@ -161,6 +161,15 @@ describe('collect-conformance receiver: listing and usage errors', () => {
     expect(run.stderr()).toContain(message);
     expect(run.stdout()).toBe('');
   });
+  it('exits 2 for a COLLECT_CALLBACK_TOKEN set but empty, or too short to redact, naming it (never printed)', async () => {
+    const empty = spawnCli(['receiver'], { COLLECT_CALLBACK_TOKEN: '' });
+    expect(await empty.exit).toBe(2);
+    expect(empty.stderr()).toContain('COLLECT_CALLBACK_TOKEN is set but empty');
+    const short = spawnCli(['receiver'], { COLLECT_CALLBACK_TOKEN: 'abc' });
+    expect(await short.exit).toBe(2);
+    expect(short.stderr()).toContain('COLLECT_CALLBACK_TOKEN holds 3 character(s)');
+    expect(short.stderr() + short.stdout()).not.toContain('abc');
+  });
   it('exits 2 for an invalid config file, naming the field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'receiver-cli-'));
     const file = join(dir, 'bad.json');

@@ -136,3 +136,46 @@ describe('formatProgress: one status line while cases run at once', () => {
     expect(formatProgress({ done: 0, total: 1, running: ['x\u001b[2Jy'] })).toBe('0/1 done · running 1: x\\u001B[2Jy');
   });
 });
+
+describe('formatProgress with waits: how long each case has run, what the longest waits for', () => {
+  it('seconds per case; the longest-waiting one says what it waits for', () => {
+    const line = formatProgress({
+      done: 3, total: 36,
+      running: [
+        { id: 'service.callback.retry-back-off', waitedMs: 14_200, doing: 'waiting for delivery 3/4' },
+        { id: 'service.auth.wrong-secret', waitedMs: 900, doing: 'watching 10000 ms' },
+      ],
+    }, { width: 140 });
+    expect(line).toBe('3/36 done · running 2: service.callback.retry-back-off 14 s (waiting for delivery 3/4), service.auth.wrong-secret 0 s');
+  });
+});
+
+describe('RunStatus: a live line on a terminal, plain lines elsewhere', () => {
+  it('on a terminal the status line is cleared before each case line and redrawn after', async () => {
+    const { RunStatus } = await import('../../harness/cli/run-status.ts');
+    const err: string[] = [];
+    const out: string[] = [];
+    const status = new RunStatus({ stderr: (t) => err.push(t), live: true, width: 80 }, 2, () => 5000);
+    status.started('receiver.token.wrong');
+    status.progress('receiver.token.wrong', 'sending \u001b[2J');
+    status.around(() => out.push('PASS  preflight.receiver  3 ms\n'));
+    expect(err.at(-1)).toBe('\r\u001b[K0/2 done · running 1: receiver.token.wrong 0 s (sending \\u001B[2J)');
+    status.ended('receiver.token.wrong');
+    status.around(() => out.push('PASS  receiver.token.wrong  3 ms\n'));
+    // Nothing runs any more: the line is cleared and not drawn again.
+    expect(err.at(-1)).toBe('\r\u001b[K');
+    status.stop();
+    expect(out).toHaveLength(2);
+  });
+  it('without a terminal: no cursor movement at all when a run writes its lines', async () => {
+    const { RunStatus } = await import('../../harness/cli/run-status.ts');
+    const err: string[] = [];
+    const status = new RunStatus({ stderr: (t) => err.push(t), live: false }, 1);
+    status.started('receiver.token.wrong');
+    status.around(() => {});
+    status.ended('receiver.token.wrong');
+    status.stop();
+    expect(err).toEqual([]);
+    expect(status.line()).toBe('1/1 done');
+  });
+});

@@ -73,9 +73,16 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
+/** The child's environment: this process's, with `env` over it; a key given as undefined is unset. */
+function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete merged[key];
+  return merged;
+}
+
+function startCli(args: string[], env: Record<string, string | undefined> = {}): Promise<Started> {
   const child = spawn(process.execPath, ['bin/run-ts.js', ENTRY, ...args], {
-    cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: process.cwd(), env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
@@ -98,9 +105,9 @@ function startCli(args: string[], env: Record<string, string> = {}): Promise<Sta
   });
 }
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/run-ts.js', ENTRY, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['bin/run-ts.js', ENTRY, ...args], { env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -162,7 +169,7 @@ describe('collect-conformance simulate', () => {
     expect(bad.stderr).toMatch(/COLLECT_CLIENT_ID: must be a positive integer \(got "two"\)/);
   });
   it('without env credentials: prints generated test values once on stderr, stops on SIGINT', async () => {
-    const started = await startCli([], { COLLECT_CLIENT_KEY: '', COLLECT_SECRET_KEY: '', COLLECT_CALLBACK_TOKEN: '', COLLECT_CLIENT_ID: '' });
+    const started = await startCli([], { COLLECT_CLIENT_KEY: undefined, COLLECT_SECRET_KEY: undefined, COLLECT_CALLBACK_TOKEN: undefined, COLLECT_CLIENT_ID: undefined });
     started.child.kill('SIGINT');
     expect(await started.exited).toBe(0);
     const err = started.stderr();
@@ -170,6 +177,15 @@ describe('collect-conformance simulate', () => {
     expect(err).toMatch(/secret_key=test_sk_[0-9a-f]{32}/);
     expect(err).toMatch(/sandbox mode, client_id 2, sources 127\.0\.0\.1 ::1, numbers 0244000001 0244000002/);
     expect(started.stdout()).not.toMatch(/test_sk_/);
+  });
+  it('a secret set but empty, or too short to redact, is exit 2 naming the variable (never printed)', async () => {
+    const empty = await runCli([], { COLLECT_SECRET_KEY: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/COLLECT_SECRET_KEY is set but empty/);
+    const short = await runCli([], { COLLECT_SECRET_KEY: 'longenough-secret', COLLECT_CALLBACK_TOKEN: 'tok7xyz' });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/COLLECT_CALLBACK_TOKEN holds 7 character\(s\); secrets of fewer than 8/);
+    expect(short.stderr + short.stdout).not.toContain('tok7xyz');
   });
 });
 

@@ -16,6 +16,19 @@ export interface ClientBench {
   adapter: SdkAdapter;
 }
 
+/**
+ * The time limit of a client case. The adapter handles one call at a time, so cases started
+ * together queue for it: a case may wait for every other client case's call, each bounded by
+ * answerDeadlineMs (a hung adapter is killed then, and given up after three failures in a row).
+ * The limit is only a backstop behind those bounds.
+ */
+export function clientCaseTimeoutMs(answerDeadlineMs: number): number {
+  return (MAX_CLIENT_CALLS_AHEAD + 2) * answerDeadlineMs + 5000;
+}
+
+/** More than the client cases of a run (22) plus the preflight. */
+const MAX_CLIENT_CALLS_AHEAD = 32;
+
 const benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();
 
 export function adapterLaunchOf(target: ResolvedClientTarget): AdapterLaunch {

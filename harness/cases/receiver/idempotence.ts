@@ -46,7 +46,7 @@ export const IDEMPOTENCE_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
     },
   ),
   receiverCase(
-    { id: 'receiver.idempotence.concurrent-duplicates', title: `${CONCURRENT_DUPLICATES} concurrent duplicates are applied once, all 2xx`, specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'] },
+    { id: 'receiver.idempotence.concurrent-duplicates', title: `${CONCURRENT_DUPLICATES} concurrent duplicates are applied once, all 2xx`, specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'], runsAlone: true },
     async (probe) => {
       const id = probe.ctx.newTransactionId();
       await probe.seed(id);

@@ -184,6 +184,8 @@ export interface ReceiverCaseData {
   needs: readonly Capability[];
   /** See ConformanceCase.negative. */
   negative?: NegativeKind;
+  /** See ConformanceCase.runsAlone. */
+  runsAlone?: boolean;
 }
 
 /** A receiver case: its data, and a check that gets a probe closed afterwards. */

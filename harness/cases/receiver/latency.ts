@@ -71,11 +71,11 @@ async function timedCallbacks(probe: ReceiverProbe, count: number): Promise<Case
 
 export const LATENCY_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
   receiverCase(
-    { id: 'receiver.latency.single', title: 'a valid callback gets 2xx within the reply deadline', specRef: '§6 rule 3, §8', level: 'MUST', needs: [] },
+    { id: 'receiver.latency.single', title: 'a valid callback gets 2xx within the reply deadline', specRef: '§6 rule 3, §8', level: 'MUST', needs: [], runsAlone: true },
     (probe) => timedCallbacks(probe, 1),
   ),
   receiverCase(
-    { id: 'receiver.latency.burst', title: `${BURST_SIZE} concurrent callbacks all get 2xx within the deadline`, specRef: '§6 rule 3, §8', level: 'MUST', needs: [] },
+    { id: 'receiver.latency.burst', title: `${BURST_SIZE} concurrent callbacks all get 2xx within the deadline`, specRef: '§6 rule 3, §8', level: 'MUST', needs: [], runsAlone: true },
     (probe) => timedCallbacks(probe, BURST_SIZE),
   ),
 ];

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
+import { refuseUnusableSecrets } from '../secret-env.ts';
 import {
   RECEIVER_FAULTS, ReceiverConfigError, generateTestToken, isReceiverFault, loadReceiverConfigFile, startReceiver,
   type ReceiverConfig, type ReceiverFault,
@@ -60,8 +61,9 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
     if (!isReceiverFault(name)) throw new UsageError(`--fault: unknown fault ${JSON.stringify(name)} (see --list-faults)`);
     if (!faults.includes(name)) faults.push(name);
   }
+  refuseUnusableSecrets(process.env, ['COLLECT_CALLBACK_TOKEN']);
   const envToken = process.env.COLLECT_CALLBACK_TOKEN;
-  const generated = envToken === undefined || envToken === '';
+  const generated = envToken === undefined;
   const callbackToken = generated ? generateTestToken() : envToken;
   const config: Partial<ReceiverConfig> = { ...fileConfig, callbackToken, faults };
   if (options.timeScale !== undefined) config.timeScale = parsePositive('--time-scale', options.timeScale, false);

@@ -4,8 +4,8 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  allCases, closeClientBench, isBlanket, loadWaiverFile, probeAdapter, randomSeed, selectCases, transactionIds, unusedWaivers, WaiverFileError,
-  type ConformanceCase, type WaiverEntry,
+  allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
+  selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
@@ -14,6 +14,7 @@ import { formatCaseLine, formatSummary, terminalText } from '../../report/index.
 import { colorFor } from '../color.ts';
 import { openReportDir, type ReportDirSession } from '../report-dir.ts';
 import { onlyMatcher } from '../only.ts';
+import { RunStatus } from '../run-status.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 import {
@@ -33,6 +34,7 @@ export interface RunOptions {
   list?: boolean;
   seed?: string;
   waivers?: string;
+  concurrency?: string;
 }
 
 export interface RunIo {
@@ -41,8 +43,13 @@ export interface RunIo {
   env: Record<string, string | undefined>;
   cwd: string;
   color: boolean;
-  /** Show the in-case progress lines of long cases (on stderr); default when stderr is a TTY. */
+  /**
+   * stderr is a terminal: a live status line while cases wait (see run-status.ts); otherwise a
+   * plain line now and then. Default: process.stderr.isTTY.
+   */
   progress: boolean;
+  /** Columns of the terminal, for the status line. */
+  columns?: number;
 }
 
 const processIo = (): RunIo => ({
@@ -52,6 +59,7 @@ const processIo = (): RunIo => ({
   cwd: process.cwd(),
   color: colorFor(process.stdout, process.env),
   progress: process.stderr.isTTY === true,
+  ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
 });
 
 export function runCommand(setExitCode: SetExitCode): Command {
@@ -64,6 +72,7 @@ export function runCommand(setExitCode: SetExitCode): Command {
     .option('--list', 'list the cases (id, level, spec reference, title) without touching a target')
     .option('--seed <n>', 'seed for transaction ids and random values (default: random, printed)')
     .option('--waivers <file>', 'waiver file: [{"id", "reason", "expires"?}]')
+    .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always run alone)`, String(DEFAULT_CONCURRENCY))
     .action(async (options: RunOptions) => {
       setExitCode(await runConformance(options));
     });
@@ -72,6 +81,14 @@ export function runCommand(setExitCode: SetExitCode): Command {
 function parseSeed(text: string | undefined): number {
   if (text === undefined) return randomSeed();
   if (!/^\d+$/.test(text) || Number(text) > 0xffffffff) throw new UsageError(`--seed: must be an integer from 0 to 4294967295 (got ${JSON.stringify(text)})`);
+  return Number(text);
+}
+
+function parseConcurrency(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_CONCURRENCY;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_CONCURRENCY) {
+    throw new UsageError(`--concurrency: must be an integer from 1 to ${MAX_CONCURRENCY} (got ${JSON.stringify(text)})`);
+  }
   return Number(text);
 }
 
@@ -126,6 +143,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   }
 
   const seed = parseSeed(options.seed);
+  const slots = new CaseSlots(parseConcurrency(options.concurrency));
   const waivers = loadWaivers(options.waivers);
   const selected = casesFor(side, options.only);
   if (selected.length === 0) throw new UsageError(`--only ${JSON.stringify(options.only ?? '')} selects no case of side ${side}`);
@@ -140,6 +158,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   // The embedded default starts only the sides that have selected cases.
   const embedded = fileTarget ? undefined : await startEmbedded([...new Set(selected.map((c) => c.side))]);
   let session: ReportDirSession | undefined;
+  let stopStatus = () => {};
   try {
     const runs = fileTarget ? [{ target: fileTarget, runs: () => true }] : embedded!.runs;
     const targets = runs.map((r) => r.target);
@@ -172,39 +191,90 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     io.stdout(`collect-conformance ${toolVersion()}: ${selected.length} case(s) against ${fileTarget ? `${options.target}` : 'the embedded reference implementations'} (seed ${seed}; repeat with --seed ${seed})\n`);
 
     const ids = transactionIds(seed);
-    const results: CaseResult[] = [];
-    const sideRuns: SideRun[] = [];
-    for (const { target, runs: runsCase } of runs) {
-      const cases = selected.filter(runsCase) as ConformanceCase<typeof target>[];
-      if (cases.length === 0) continue;
-      const checked = await runChecked({
-        cases,
-        // The phase before the cases: the side's positive control, named on the terminal first.
-        onPreflight: ({ result }) => io.stdout(`${redactor.text(formatCaseLine(result, { color: io.color }))}\n`),
-        target,
-        seed,
-        waivers,
-        redactor,
-        ids,
-        ...(options.only !== undefined ? { only: options.only } : {}),
-        ...(io.progress ? { onProgress: (id: string, line: string) => io.stderr(`  … ${id}: ${terminalText(redactor.text(line))}\n`) } : {}),
-        onResult: async (result) => {
-          io.stdout(`${redactor.text(formatCaseLine(result, { color: io.color }))}\n`);
-          await session!.add(result);
-        },
-      });
-      results.push(...checked.results);
-      sideRuns.push({ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven });
-    }
+    // The targets' runs go at once, sharing the bound; their lines and report entries keep the order of `runs`.
+    const active = runs
+      .map(({ target, runs: runsCase }) => ({ target, cases: selected.filter(runsCase) as ConformanceCase<typeof target>[] }))
+      .filter((r) => r.cases.length > 0);
+    const ordered = new InOrder(active.length);
+    // Every case and each side's preflight.
+    const status = new RunStatus(
+      { stderr: io.stderr, live: io.progress, ...(io.columns ? { width: io.columns - 1 } : {}) },
+      active.reduce((n, r) => n + r.cases.length + 1, 0),
+    );
+    stopStatus = () => status.stop();
+    const print = (result: CaseResult) => status.around(() => io.stdout(`${redactor.text(formatCaseLine(result, { color: io.color }))}\n`));
+    const checkedRuns = await Promise.all(active.map(async ({ target, cases }, i) => {
+      try {
+        return await runChecked({
+          cases,
+          // The phase before the cases: the side's positive control, named on the terminal first.
+          onPreflight: ({ result }) => ordered.emit(i, () => print(result)),
+          target,
+          seed,
+          waivers,
+          redactor,
+          ids,
+          slots,
+          ...(options.only !== undefined ? { only: options.only } : {}),
+          onStart: (id) => status.started(id),
+          onEnd: (id) => status.ended(id),
+          onProgress: (id, line) => status.progress(id, redactor.text(line)),
+          onResult: (result) => ordered.emit(i, async () => {
+            print(result);
+            await session!.add(result);
+          }),
+        });
+      } finally {
+        await ordered.finish(i);
+      }
+    }));
+    const results = checkedRuns.flatMap((c) => c.results);
+    const sideRuns: SideRun[] = checkedRuns.map((c) => ({ preflight: c.preflight.preflight, results: c.results, unproven: c.unproven }));
     // The phase after the cases: shared causes, named once before the summary's failures.
+    stopStatus();
     const diagnoses = diagnose(sideRuns);
     if (diagnoses.length > 0) await session.setDiagnoses(diagnoses);
     const { report, files } = await session.finish();
     io.stdout(`${redactor.text(formatSummary(report, files, { color: io.color, cwd: io.cwd }))}\n`);
     return exitCodeFor(results);
   } finally {
+    stopStatus();
     session?.release();
     await embedded?.close();
     if (fileTarget?.side === 'client') await closeClientBench(fileTarget);
+  }
+}
+
+/**
+ * Output of runs that go at once, in the order of the runs: run i's entries are written at once
+ * while every run before it has finished, kept until then otherwise.
+ */
+class InOrder {
+  private current = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly held: Array<Array<() => void | Promise<void>>>;
+  private readonly finished: boolean[];
+
+  constructor(count: number) {
+    this.held = Array.from({ length: count }, () => []);
+    this.finished = Array.from({ length: count }, () => false);
+  }
+
+  emit(run: number, write: () => void | Promise<void>): Promise<void> {
+    if (run !== this.current) {
+      this.held[run]!.push(write);
+      return Promise.resolve();
+    }
+    this.chain = this.chain.then(write);
+    return this.chain;
+  }
+
+  finish(run: number): Promise<void> {
+    this.finished[run] = true;
+    while (this.current < this.finished.length && this.finished[this.current]) {
+      this.current++;
+      for (const write of this.held[this.current]?.splice(0) ?? []) this.chain = this.chain.then(write);
+    }
+    return this.chain;
   }
 }

@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
+import { refuseUnusableSecrets } from '../secret-env.ts';
 import {
   startSimulator, credentialsFromEnv, loadSimulatorConfigFile, sandboxNumbersFromEnv, isSimulatorFault,
   SIMULATOR_FAULTS, SimulatorConfigError, type SimulatorConfig, type SimulatorFault,
@@ -60,6 +61,7 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
     throw new UsageError(`--fault: unknown fault ${unknown.join(', ')} (see --list-faults)`, 'ERR_SIMULATOR_CONFIG');
   }
   const clientId = clientIdFrom(env, fileClientId);
+  refuseUnusableSecrets(env, ['COLLECT_CLIENT_KEY', 'COLLECT_SECRET_KEY', 'COLLECT_CALLBACK_TOKEN']);
   const credentials = credentialsFromEnv(env, clientId);
   const config: Partial<SimulatorConfig> = {
     ...fileConfig,
