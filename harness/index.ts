@@ -15,10 +15,18 @@ export {
 } from './simulator/index.ts';
 export {
   loadTargetFile, parseTarget, secretsOf, redactTarget, TargetFileError, TargetUnreachable, TARGET_SCHEMA_URL,
-  type ResolvedTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget,
+  type ResolvedTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedClientTarget,
 } from './targets/index.ts';
 export {
-  RECEIVER_CASES, SERVICE_CASES, allCases, runCases,
+  RECEIVER_CASES, SERVICE_CASES, CLIENT_CASES, allCases, runCases,
   type ConformanceCase, type CaseContext, type CaseOutcome, type Capability,
 } from './cases/index.ts';
 export { startEmbedded, type EmbeddedSide } from './embedded/index.ts';
+export {
+  SdkAdapter, startSdkService, encodeCollectLine, parseAdapterLine,
+  type AdapterAnswer, type CollectCall, type RawField, type ReceivedRequest, type SdkService, type ServiceScript,
+} from './sdk/index.ts';
+export {
+  collect as referenceCollect, serveReferenceAdapter, REFERENCE_SDK_FAULTS,
+  type ReferenceSdkFault, type SdkConfig, type SdkResult,
+} from './reference-sdk/index.ts';

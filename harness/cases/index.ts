@@ -14,11 +14,16 @@ export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, describeError
 export { HooksClient, type HookReading } from './hooks.ts';
 export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './receiver/index.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer } from './service/index.ts';
+export {
+  CLIENT_CASES, clientCase, callSdk, closeClientBench, probeAdapter, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
+  type ClientCase, type ClientContext, type Observation,
+} from './client/index.ts';
+import { CLIENT_CASES } from './client/index.ts';
 import { RECEIVER_CASES } from './receiver/index.ts';
 import { SERVICE_CASES } from './service/index.ts';
 import type { ConformanceCase } from './model.ts';
 
-/** Every case of both sides, receiver first. */
+/** Every case of the three sides: receiver, service, client. */
 export function allCases(): ConformanceCase[] {
-  return [...(RECEIVER_CASES as readonly ConformanceCase[]), ...(SERVICE_CASES as readonly ConformanceCase[])];
+  return [...(RECEIVER_CASES as readonly ConformanceCase[]), ...(SERVICE_CASES as readonly ConformanceCase[]), ...(CLIENT_CASES as readonly ConformanceCase[])];
 }

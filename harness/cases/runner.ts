@@ -5,6 +5,7 @@ import type { CaseResult } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
 import { firstUnmet } from './capabilities.ts';
+import { clientCaseTimeoutMs } from './client/bench.ts';
 import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts';
 import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
@@ -58,6 +59,10 @@ export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: 
     // Twice the deadline: a late reply is measured (and judged late), not cut off at the deadline.
     const perRequestTimeoutMs = Math.max(MIN_REQUEST_TIMEOUT_MS, 2 * target.timing.replyDeadlineMs);
     return { perRequestTimeoutMs, caseTimeoutMs: Math.max(10_000, 6 * perRequestTimeoutMs) };
+  }
+  if (target.side === 'client') {
+    const perRequestTimeoutMs = target.timing.answerDeadlineMs;
+    return { perRequestTimeoutMs, caseTimeoutMs: clientCaseTimeoutMs(perRequestTimeoutMs) };
   }
   // A collect answer has no deadline of its own; the callback timeout is the service's pace.
   const perRequestTimeoutMs = Math.min(10_000, Math.max(MIN_REQUEST_TIMEOUT_MS, target.timing.callbackTimeoutMs));

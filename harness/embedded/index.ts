@@ -3,11 +3,13 @@ import type { ResolvedTarget } from '../targets/index.ts';
 import type { ConformanceCase } from '../cases/index.ts';
 import { startEmbeddedReceiver } from './receiver.ts';
 import { startEmbeddedService } from './service.ts';
+import { startEmbeddedClient } from './client.ts';
 
 export { startEmbeddedReceiver, EMBEDDED_RECEIVER_DEFAULTS, type EmbeddedReceiver, type EmbeddedReceiverOptions } from './receiver.ts';
 export { startEmbeddedService, EMBEDDED_SERVICE_DEFAULTS, type EmbeddedService, type EmbeddedServiceOptions } from './service.ts';
+export { startEmbeddedClient, EMBEDDED_CLIENT_DEFAULTS, type EmbeddedClient, type EmbeddedClientOptions } from './client.ts';
 
-export type EmbeddedSide = 'receiver' | 'service' | 'all';
+export type EmbeddedSide = 'receiver' | 'service' | 'client' | 'all';
 
 /** One embedded target and the cases it is there for. */
 export interface EmbeddedRun {
@@ -17,7 +19,7 @@ export interface EmbeddedRun {
 }
 
 export interface EmbeddedTargets {
-  /** Receiver first, then the sandbox service, then the production service. */
+  /** Receiver first, then the sandbox service, then the production service, then the client. */
   runs: EmbeddedRun[];
   close(): Promise<void>;
 }
@@ -29,7 +31,8 @@ const needsProduction = (c: Pick<ConformanceCase, 'needs'>) => c.needs.includes(
  * case but the production ones, and in production mode over https for those, so each case runs
  * exactly once and none is SKIP.
  */
-export async function startEmbedded(side: EmbeddedSide): Promise<EmbeddedTargets> {
+export async function startEmbedded(side: EmbeddedSide | readonly Exclude<EmbeddedSide, 'all'>[]): Promise<EmbeddedTargets> {
+  const wanted = (s: Exclude<EmbeddedSide, 'all'>) => (typeof side === 'string' ? side === s || side === 'all' : side.includes(s));
   const started: Array<{ close(): Promise<void> }> = [];
   const runs: EmbeddedRun[] = [];
   const close = async () => {
@@ -41,11 +44,12 @@ export async function startEmbedded(side: EmbeddedSide): Promise<EmbeddedTargets
     runs.push({ target: running.target, runs: runsCase });
   };
   try {
-    if (side === 'receiver' || side === 'all') await start(startEmbeddedReceiver(), (c) => c.side === 'receiver');
-    if (side === 'service' || side === 'all') {
+    if (wanted('receiver')) await start(startEmbeddedReceiver(), (c) => c.side === 'receiver');
+    if (wanted('service')) {
       await start(startEmbeddedService(), (c) => c.side === 'service' && !needsProduction(c));
       await start(startEmbeddedService({ mode: 'production' }), (c) => c.side === 'service' && needsProduction(c));
     }
+    if (wanted('client')) await start(startEmbeddedClient(), (c) => c.side === 'client');
   } catch (error) {
     await close();
     throw error;

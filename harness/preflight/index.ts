@@ -9,6 +9,7 @@ import { guardNegatives } from './guard.ts';
 import type { Preflight } from './model.ts';
 import { receiverPreflightCase } from './receiver.ts';
 import { servicePreflightCase } from './service.ts';
+import { clientPreflightCase } from './client.ts';
 
 export type { Control, ControlState, Finding, Preflight, Symptom } from './model.ts';
 export { guardNegatives } from './guard.ts';
@@ -22,7 +23,8 @@ export interface PreflightRun {
 /** Runs the side's preflight through the runner (time limit, thrown errors as ERROR, redaction). */
 export async function runPreflight<T extends ResolvedTarget>(options: Omit<RunCasesOptions<T>, 'cases' | 'only' | 'waivers' | 'onResult'>): Promise<PreflightRun> {
   const out: { preflight?: Preflight } = {};
-  const preflightCase = (options.target.side === 'receiver' ? receiverPreflightCase(out) : servicePreflightCase(out)) as unknown as ConformanceCase<T>;
+  const side = options.target.side;
+  const preflightCase = (side === 'receiver' ? receiverPreflightCase(out) : side === 'client' ? clientPreflightCase(out) : servicePreflightCase(out)) as unknown as ConformanceCase<T>;
   const [result] = await runCases({ ...options, cases: [preflightCase] });
   const observed = result?.reason ?? 'the preflight did not run';
   // A preflight that could not finish (ERROR: the hooks failed, the time limit) leaves no control standing.

@@ -7,7 +7,7 @@ export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ER
 /** MUST where the spec states the rule; SHOULD where it recommends or the suite interprets. */
 export type Level = 'MUST' | 'SHOULD';
 
-export type Side = 'service' | 'receiver';
+export type Side = 'service' | 'receiver' | 'client';
 
 /** One HTTP exchange the harness made or saw, secrets already redacted. */
 export interface Exchange {

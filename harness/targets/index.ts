@@ -1,6 +1,7 @@
 // Public face of target files (DESIGN.md "Target files"): schema, loading, secret references,
 // redaction, and the reachability probe behind exit status 3.
-export type { ResolvedReceiverTarget, ResolvedServiceTarget, ResolvedTarget } from './types.ts';
+export type { ResolvedReceiverTarget, ResolvedServiceTarget, ResolvedClientTarget, ResolvedTarget, InProcessAdapter } from './types.ts';
+export { generateClientCredentials } from './credentials.ts';
 export { TARGET_DEFAULTS, SECRET_KEYS } from './types.ts';
 export { TargetFileError, TargetUnreachable } from './errors.ts';
 export { loadTargetFile, parseTarget, TARGET_SCHEMA, TARGET_SCHEMA_URL, type ParseTargetOptions } from './load.ts';

@@ -6,7 +6,8 @@ import { DEFAULT_ID_TEMPLATE, shapeProblems, type TransactionIdShape } from '../
 import { secretValueProblem } from '../secrets/index.ts';
 import { compileSchema, parseJson, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import { TargetFileError } from './errors.ts';
-import { SECRET_KEYS, TARGET_DEFAULTS, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
+import { generateClientCredentials } from './credentials.ts';
+import { SECRET_KEYS, TARGET_DEFAULTS, type ResolvedClientTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
 import { rememberSecretRefs } from './redact.ts';
 import { rememberDefaults } from './defaults.ts';
 
@@ -49,7 +50,9 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
   if (beyondSchema.length > 0) throw new TargetFileError(beyondSchema, options.source);
   const secrets = resolveSecrets(file, env, options.source);
   const caCert = readCa(file, options);
-  const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert) : serviceFrom(file, secrets, caCert);
+  const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert)
+    : file.side === 'client' ? clientFrom(file)
+    : serviceFrom(file, secrets, caCert);
   rememberSecretRefs(target, file);
   rememberDefaults(target, file);
   return target;
@@ -159,6 +162,17 @@ function receiverFrom(file: Record<string, unknown>, secrets: Partial<Record<str
   const ids = idShapeOf(file);
   if (ids) target.transactionIds = ids;
   return target;
+}
+
+/** The credentials are the harness's own, generated per run: its reference service and the adapter share them. */
+function clientFrom(file: Record<string, unknown>): ResolvedClientTarget {
+  const timing = (file.timing ?? {}) as Partial<ResolvedClientTarget['timing']>;
+  return {
+    side: 'client',
+    command: file.command as string,
+    timing: { answerDeadlineMs: timing.answerDeadlineMs ?? TARGET_DEFAULTS.client.timing.answerDeadlineMs },
+    ...generateClientCredentials(),
+  };
 }
 
 function serviceFrom(file: Record<string, unknown>, secrets: Partial<Record<string, string>>, caCert?: string): ResolvedServiceTarget {

@@ -3,15 +3,18 @@
 // badly, which is an ERROR on the affected cases instead.
 import { connect } from 'node:net';
 import { TargetUnreachable } from './errors.ts';
-import type { ResolvedTarget } from './types.ts';
+import type { ResolvedReceiverTarget, ResolvedServiceTarget } from './types.ts';
 
-/** The URL whose origin is the target's front door. */
-export function entryUrlOf(target: ResolvedTarget): string {
+/** The URL whose origin is the target's front door (a client target has none: the harness serves). */
+export function entryUrlOf(target: ResolvedReceiverTarget | ResolvedServiceTarget): string {
   return target.side === 'receiver' ? target.callbackUrl : target.baseUrl;
 }
 
-/** Resolves when a TCP connection to the target opens; throws TargetUnreachable otherwise. */
-export async function probeTarget(target: ResolvedTarget, timeoutMs = 5000): Promise<void> {
+/**
+ * Resolves when a TCP connection to the target opens; throws TargetUnreachable otherwise. A
+ * client target is reached by starting its adapter (harness/cases/client: probeClient).
+ */
+export async function probeTarget(target: ResolvedReceiverTarget | ResolvedServiceTarget, timeoutMs = 5000): Promise<void> {
   const url = new URL(entryUrlOf(target));
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));

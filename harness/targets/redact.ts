@@ -16,7 +16,7 @@ export function rememberSecretRefs(target: ResolvedTarget, file: Record<string, 
 
 /** The secret values of a target, for a Redactor. */
 export function secretsOf(target: ResolvedTarget): string[] {
-  const values = target.side === 'service' ? [target.clientKey, target.secretKey, target.callbackToken] : [target.callbackToken];
+  const values = target.side === 'receiver' ? [target.callbackToken] : [target.clientKey, target.secretKey, target.callbackToken];
   return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 

@@ -35,7 +35,32 @@ export interface ResolvedServiceTarget {
   rejection?: RejectionRule[];
 }
 
-export type ResolvedTarget = ResolvedReceiverTarget | ResolvedServiceTarget;
+/**
+ * An SDK driven through its adapter (DESIGN.md "Client SDKs"): a command started through
+ * `sh -c`, or, for the embedded default and the self-tests, the reference SDK's adapter in this
+ * process (with its fault switches). The credentials are generated when the target is resolved:
+ * the harness's own reference service knows them, the adapter receives them with every
+ * request, and reports redact them like any secret.
+ */
+export type ResolvedClientTarget = ({ command: string; inProcess?: never } | { inProcess: InProcessAdapter; command?: never }) & {
+  side: 'client';
+  timing: { answerDeadlineMs: number };
+  clientId: number;
+  clientKey: string;
+  secretKey: string;
+  /** None on this side: the harness runs its own service (stated, so code reading any target may ask). */
+  callbackToken?: undefined;
+  transactionIds?: undefined;
+  caCert?: undefined;
+};
+
+/** The reference SDK's adapter in this process, with these fault switches on (names of harness/reference-sdk). */
+export interface InProcessAdapter {
+  adapter: 'reference-sdk';
+  faults: readonly string[];
+}
+
+export type ResolvedTarget = ResolvedReceiverTarget | ResolvedServiceTarget | ResolvedClientTarget;
 
 /** DESIGN.md defaults, applied when the target file leaves the key out. */
 export const TARGET_DEFAULTS = {
@@ -44,6 +69,7 @@ export const TARGET_DEFAULTS = {
     listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false },
     timing: { callbackTimeoutMs: 10_000, retryWindowMs: 20_000 },
   },
+  client: { timing: { answerDeadlineMs: 10_000 }, clientId: 2 },
 } as const;
 
 /** Keys whose values are `{"env": "NAME"}` references, never literal secrets. */

@@ -1,11 +1,13 @@
-// The README's fault table: every fault switch of the two reference implementations and the
+// The README's fault table: every fault switch of the three reference implementations and the
 // case that catches it, generated from the catalogs the self-tests run, never written by hand.
 // `npm run readme:faults` rewrites the block in README.md; readme-fault-table.test.ts checks it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RECEIVER_FAULTS } from '../../harness/receiver/index.ts';
 import { SIMULATOR_FAULTS } from '../../harness/simulator/index.ts';
-import { RECEIVER_CASES, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { CLIENT_CASES, RECEIVER_CASES, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { REFERENCE_SDK_FAULTS } from '../../harness/reference-sdk/index.ts';
+import { CLIENT_FAULT_CATALOG } from './client-fault-catalog.ts';
 import { caughtVerdict, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
 import { SERVICE_FAULT_CATALOG } from './service-fault-catalog.ts';
 
@@ -13,9 +15,9 @@ export const README_PATH = fileURLToPath(new URL('../../README.md', import.meta.
 export const TABLE_START = '<!-- fault-table:start (generated from suites/self-test/*fault-catalog.ts by `npm run readme:faults`) -->';
 export const TABLE_END = '<!-- fault-table:end -->';
 
-interface Row { side: 'service' | 'receiver'; fault: string; caseIds: readonly string[]; expect: 'FAIL' | 'WARN'; mode?: string }
+interface Row { side: 'service' | 'receiver' | 'client'; fault: string; caseIds: readonly string[]; expect: 'FAIL' | 'WARN'; mode?: string }
 
-const LEVELS = new Map([...RECEIVER_CASES, ...SERVICE_CASES].map((c) => [c.id, c.level]));
+const LEVELS = new Map([...RECEIVER_CASES, ...SERVICE_CASES, ...CLIENT_CASES].map((c) => [c.id, c.level]));
 
 /** `FAIL`, or `FAIL; WARN for x` when some listed cases are SHOULD. */
 function verdictCell(row: Row): string {
@@ -32,8 +34,9 @@ export function faultTable(): string {
   const info = new Map<string, { description: string; specRef: string }>([
     ...SIMULATOR_FAULTS.map((f) => [`service:${f.name}`, f] as const),
     ...RECEIVER_FAULTS.map((f) => [`receiver:${f.name}`, f] as const),
+    ...REFERENCE_SDK_FAULTS.map((f) => [`client:${f.name}`, f] as const),
   ]);
-  const rows: Row[] = [...SERVICE_FAULT_CATALOG, ...RECEIVER_FAULT_CATALOG];
+  const rows: Row[] = [...SERVICE_FAULT_CATALOG, ...RECEIVER_FAULT_CATALOG, ...CLIENT_FAULT_CATALOG];
   const lines = rows.map((row) => {
     const about = info.get(`${row.side}:${row.fault}`);
     const fault = `\`${row.fault}\`${row.mode === 'production' ? ' (production)' : ''}`;

@@ -96,7 +96,7 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
     ['unknown key', { ...receiverFile, timing: { replyDeadline: 5 } }, '/timing/replyDeadline: unknown key'],
     ['unknown top-level key', { ...receiverFile, extra: true }, '/extra: unknown key'],
     ['missing side', { callbackUrl: 'http://x.test' }, '/side: is required'],
-    ['unknown side', { side: 'client' }, '/side: must be one of ["service","receiver"]'],
+    ['unknown side', { side: 'sdk' }, '/side: must be one of ["service","receiver","client"]'],
     ['missing callbackUrl', { side: 'receiver' }, '/callbackUrl: is required'],
     ['non-http URL', { ...receiverFile, callbackUrl: 'ftp://x.test/cb' }, '/callbackUrl: must be an http:// or https:// URL'],
     ['bad mode', { ...serviceFile, mode: 'live' }, '/mode: must be one of ["sandbox","production"]'],

@@ -4,8 +4,8 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  allCases, CaseSlots, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, randomSeed, selectCases, transactionIds,
-  unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
+  allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
+  selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
@@ -65,7 +65,7 @@ const processIo = (): RunIo => ({
 export function runCommand(setExitCode: SetExitCode): Command {
   return new Command('run')
     .description('run the conformance cases against a target (default: the embedded reference implementations)')
-    .addOption(new Option('--side <side>', 'which side to test (with --target: the file says)').choices(['service', 'receiver', 'all']))
+    .addOption(new Option('--side <side>', 'which side to test (with --target: the file says)').choices(['service', 'receiver', 'client', 'all']))
     .option('--target <file>', 'target file (JSON, see harness/targets/target.schema.json)')
     .option('--report-dir <dir>', 'where the reports go', DEFAULT_REPORT_DIR)
     .option('--only <pattern>', 'run only the case ids matching these globs (comma-separated, e.g. "receiver.token.*,receiver.latency")')
@@ -124,8 +124,8 @@ function loadWaivers(path: string | undefined): WaiverEntry[] {
 
 /** The whole `run` command; returns the exit status, throws UsageError / TargetUnreachableError. */
 export async function runConformance(options: RunOptions, io: RunIo = processIo()): Promise<number> {
-  if (options.side !== undefined && !['service', 'receiver', 'all'].includes(options.side)) {
-    throw new UsageError(`--side: must be service, receiver or all (got ${JSON.stringify(options.side)})`);
+  if (options.side !== undefined && !['service', 'receiver', 'client', 'all'].includes(options.side)) {
+    throw new UsageError(`--side: must be service, receiver, client or all (got ${JSON.stringify(options.side)})`);
   }
   onlyMatcher(options.only);
   // A listing needs the target's side, not its secrets: every variable reads as set.
@@ -156,9 +156,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   }
 
   // The embedded default starts only the sides that have selected cases.
-  const sides = new Set(selected.map((c) => c.side));
-  const embeddedSide: EmbeddedSide = sides.size === 2 ? 'all' : sides.has('service') ? 'service' : 'receiver';
-  const embedded = fileTarget ? undefined : await startEmbedded(embeddedSide);
+  const embedded = fileTarget ? undefined : await startEmbedded([...new Set(selected.map((c) => c.side))]);
   let session: ReportDirSession | undefined;
   let stopStatus = () => {};
   try {
@@ -167,7 +165,8 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     const redactor = new Redactor(targets.flatMap(secretsOf));
     for (const target of targets) {
       try {
-        await probeTarget(target);
+        // A client target is reached by starting its adapter command.
+        await (target.side === 'client' ? probeAdapter(target, redactor) : probeTarget(target));
       } catch (error) {
         if (error instanceof TargetUnreachable) throw new TargetUnreachableError(redactor.text(error.message));
         throw error;
@@ -244,6 +243,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     stopStatus();
     session?.release();
     await embedded?.close();
+    if (fileTarget?.side === 'client') await closeClientBench(fileTarget);
   }
 }
 

@@ -1,0 +1,59 @@
+// A small SDK for the collect operation (§4.1, §5) on Node's own fetch, no dependencies. It
+// signs what it sends: the body is written first, and the signature covers the pairs of that
+// body (strings as they stand, any other value as its JSON text), keys in code-point order.
+//
+// COLLECT_SDK_FAULT=float-text switches on one deviation: whole numbers go out as floats
+// (15.0, as a PHP or Python encoder writes them) while the signature covers String(x) (15).
+import { createHmac } from 'node:crypto';
+
+export class CollectError extends Error {}
+
+const byCodePoint = (a, b) => {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i].codePointAt(0) - y[i].codePointAt(0);
+  }
+  return x.length - y.length;
+};
+
+export class CollectClient {
+  constructor({ baseUrl, clientId, clientKey, secretKey, timeoutMs = 2000 }) {
+    Object.assign(this, { baseUrl: baseUrl.replace(/\/+$/, ''), clientId, clientKey, secretKey, timeoutMs });
+    this.fault = process.env.COLLECT_SDK_FAULT ?? '';
+  }
+
+  /** Resolves to {outcome: 'accepted' | 'rejected', detail}; throws CollectError when the outcome is unknown. */
+  async collect(fields) {
+    const members = Object.entries(fields).map(([key, value]) => {
+      const json = JSON.stringify(value);
+      const sent = this.fault === 'float-text' && Number.isInteger(value) && key !== 'client_id' ? `${json}.0` : json;
+      return { key, sent, signed: typeof value === 'string' ? value : json };
+    });
+    const body = `{${members.map((m) => `${JSON.stringify(m.key)}:${m.sent}`).join(',')}}`;
+    const message = [...members].sort((a, b) => byCodePoint(a.key, b.key)).map((m) => `${m.key}=${m.signed}`).join('&');
+    const signature = createHmac('sha256', this.secretKey).update(message).digest('hex');
+    let response;
+    try {
+      response = await fetch(`${this.baseUrl}/api/v1.0/collect/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `HMAC ${this.clientKey}:${signature}` },
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new CollectError(`no answer from the service: ${error.message}`);
+    }
+    let answer = {};
+    try {
+      const parsed = JSON.parse(await response.text());
+      if (parsed && typeof parsed === 'object') answer = parsed;
+    } catch {
+      // Not JSON: the status alone speaks.
+    }
+    const detail = `HTTP ${response.status}${typeof answer.message === 'string' ? `: ${answer.message}` : ''}`;
+    if (response.status >= 500) throw new CollectError(`the service failed: ${detail}`);
+    const refused = !response.ok || answer.success === false || (answer.error_code !== undefined && answer.error_code !== null);
+    return { outcome: refused ? 'rejected' : 'accepted', detail };
+  }
+}

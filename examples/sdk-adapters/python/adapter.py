@@ -1,0 +1,31 @@
+"""The collect-conformance adapter for collect_sdk.py: one JSON request per line on stdin, one
+JSON answer per line on stdout (the SDK adapter protocol, harness/sdk/README.md).
+
+    collect-conformance run --target examples/sdk-adapters/python/client.json
+"""
+import json
+import os
+import sys
+
+sys.dont_write_bytecode = True  # leave no __pycache__ beside the example
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from collect_sdk import CollectClient, CollectError  # noqa: E402
+
+
+def handle(request):
+    credentials = request["credentials"]
+    client = CollectClient(request["baseUrl"], credentials["clientId"], credentials["clientKey"], credentials["secretKey"])
+    try:
+        outcome, detail = client.collect(request["fields"])
+    except CollectError as error:
+        return {"id": request["id"], "error": str(error)}
+    return {"id": request["id"], "outcome": outcome, "detail": detail}
+
+
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    request = json.loads(line)
+    # ensure_ascii: the answer line stays one line for any reader.
+    sys.stdout.write(json.dumps(handle(request)) + "\n")
+    sys.stdout.flush()

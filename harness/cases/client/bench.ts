@@ -1,0 +1,91 @@
+// What a client run drives, shared by its cases (they queue their exchanges anyway: the SDK
+// handles one call at a time): the harness's reference service behind the recorder, and the
+// adapter, started once and restarted after a failure. One bench per target; the run closes it.
+import { LineProcess } from '../../line-protocol/index.ts';
+import { referenceAdapterPeer, isReferenceSdkFault } from '../../reference-sdk/index.ts';
+import type { Redactor } from '../../secrets/index.ts';
+import { SdkAdapter, startSdkService, type AdapterLaunch, type SdkService } from '../../sdk/index.ts';
+import { TargetUnreachable, type ResolvedClientTarget } from '../../targets/index.ts';
+
+/** The customer number of every call: whitelisted by the harness's service, with its leading zero. */
+export const CLIENT_CUSTOMER_NUMBER = '0244000001';
+export const CLIENT_NETWORK_CODE = 'MTN';
+
+export interface ClientBench {
+  service: SdkService;
+  adapter: SdkAdapter;
+}
+
+/**
+ * The time limit of a client case. The adapter handles one call at a time, so cases started
+ * together queue for it: a case may wait for every other client case's call, each bounded by
+ * answerDeadlineMs (a hung adapter is killed then, and given up after three failures in a row).
+ * The limit is only a backstop behind those bounds.
+ */
+export function clientCaseTimeoutMs(answerDeadlineMs: number): number {
+  return (MAX_CLIENT_CALLS_AHEAD + 2) * answerDeadlineMs + 5000;
+}
+
+/** More than the client cases of a run (22) plus the preflight. */
+const MAX_CLIENT_CALLS_AHEAD = 32;
+
+const benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();
+
+export function adapterLaunchOf(target: ResolvedClientTarget): AdapterLaunch {
+  if (target.inProcess) {
+    const unknown = target.inProcess.faults.filter((f) => !isReferenceSdkFault(f));
+    if (unknown.length > 0) throw new Error(`unknown reference SDK fault(s): ${unknown.join(', ')}`);
+    return { peer: referenceAdapterPeer({ faults: target.inProcess.faults.filter(isReferenceSdkFault) }) };
+  }
+  return { command: target.command };
+}
+
+/** The target's bench, started on first use. */
+export function benchOf(target: ResolvedClientTarget, redactor: Redactor, onNotice?: (line: string) => void): Promise<ClientBench> {
+  let bench = benches.get(target);
+  if (!bench) {
+    bench = (async () => {
+      const service = await startSdkService({
+        credentials: { clientId: target.clientId, clientKey: target.clientKey, secretKey: target.secretKey },
+        customerNumbers: [CLIENT_CUSTOMER_NUMBER],
+      });
+      const adapter = new SdkAdapter(adapterLaunchOf(target), {
+        answerDeadlineMs: target.timing.answerDeadlineMs,
+        redactor,
+        ...(onNotice ? { onNotice } : {}),
+      });
+      return { service, adapter };
+    })();
+    benches.set(target, bench);
+    bench.catch(() => benches.delete(target));
+  }
+  return bench;
+}
+
+/** Stops the adapter and the service of a target (the end of its run). */
+export async function closeClientBench(target: ResolvedClientTarget): Promise<void> {
+  const bench = benches.get(target);
+  if (!bench) return;
+  benches.delete(target);
+  const { service, adapter } = await bench.catch(() => ({ service: undefined, adapter: undefined }));
+  await adapter?.close();
+  await service?.close();
+}
+
+/** How long a command is watched after starting: one that ends within it, before any request, cannot start. */
+export const ADAPTER_PROBE_MS = 500;
+
+/**
+ * Exit status 3 (DESIGN.md): an adapter command that ends right after starting, before it is
+ * sent anything (not found, a syntax error, a missing module), cannot be reached at all. One
+ * that stays up is closed again; the run starts its own.
+ */
+export async function probeAdapter(target: ResolvedClientTarget, redactor: Redactor, watchMs = ADAPTER_PROBE_MS): Promise<void> {
+  if (!target.command) return;
+  const end = new LineProcess(target.command);
+  const event = await end.next(watchMs);
+  if (event.type === 'exit') {
+    throw new TargetUnreachable(redactor.text(`the adapter command ${JSON.stringify(target.command)} cannot be started: it ${end.describeExit(event.exit)} right after starting, before any request (${end.lastStderr()})`));
+  }
+  await end.close(1000);
+}

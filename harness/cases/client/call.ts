@@ -1,0 +1,169 @@
+// One collect call through the SDK: the request line to the adapter, what arrived at the
+// harness's service meanwhile, and the adapter's answer; then the evidence every client verdict
+// carries (the raw request as received, its canonical message and expected signature stage by
+// stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
+import { curlCommand } from '../../client/index.ts';
+import type { Evidence, Exchange } from '../../results/index.ts';
+import type { AdapterAnswer, RawField, ReceivedRequest, ServiceScript } from '../../sdk/index.ts';
+import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
+import type { ResolvedClientTarget } from '../../targets/index.ts';
+import { CaseError } from '../http.ts';
+import type { CaseContext, CaseOutcome } from '../model.ts';
+import { benchOf, type ClientBench } from './bench.ts';
+
+export type ClientContext = CaseContext<ResolvedClientTarget>;
+
+/** What one call showed: the fields passed, the requests that arrived, what the adapter said. */
+export interface Observation {
+  ctx: ClientContext;
+  bench: ClientBench;
+  fields: readonly RawField[];
+  script: ServiceScript;
+  requests: ReceivedRequest[];
+  /** The SDK's report: an outcome or its error (a failed exchange never gets here: ERROR). */
+  answer: Extract<AdapterAnswer, { kind: 'outcome' | 'error' }>;
+  /** The request line the adapter was sent (credentials redacted by the runner). */
+  line: string;
+}
+
+/** Makes the call through the target's bench; an adapter that gave no usable answer throws (ERROR). */
+export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }): Promise<Observation> {
+  const bench = await benchOf(ctx.target, ctx.redactor);
+  const call = {
+    id: ctx.newTag(),
+    baseUrl: bench.service.baseUrl,
+    credentials: { clientId: ctx.target.clientId, clientKey: ctx.target.clientKey, secretKey: ctx.target.secretKey },
+    fields,
+  };
+  const line = JSON.stringify({ id: call.id, op: 'collect', baseUrl: call.baseUrl, credentials: call.credentials, fields: '…' })
+    .replace('"…"', `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
+  const { value: answer, received } = await bench.service.during(script, () => bench.adapter.collect(call));
+  const partial = { ctx, bench, fields, script, requests: received, line };
+  if (answer.kind === 'failed') {
+    throw new CaseError(`${answer.code}: ${answer.reason}`, evidenceOf({ ...partial, answer: { kind: 'error', error: answer.reason, line: '' } }));
+  }
+  return { ...partial, answer };
+}
+
+/** The adapter's report in words: `accepted (HTTP 200: …)`, `an error: …`. */
+export function reported(o: Observation): string {
+  return o.answer.kind === 'outcome'
+    ? `${o.answer.outcome}${o.answer.detail ? ` (${o.answer.detail})` : ''}`
+    : `an error (${o.answer.error})`;
+}
+
+export function header(request: ReceivedRequest, name: string): string[] {
+  return request.headers[name.toLowerCase()] ?? [];
+}
+
+export function bodyText(request: ReceivedRequest): string {
+  return request.body.toString('utf8');
+}
+
+/** The first request that arrived, or the outcome that says none did. */
+export function firstRequest(o: Observation, skipWhenRefused: boolean): ReceivedRequest | CaseOutcome {
+  const [first] = o.requests;
+  if (first) return first;
+  if (skipWhenRefused && o.answer.kind === 'error') {
+    return { verdict: 'SKIP', reason: `not exercised: the SDK refused the call before sending anything: it reported ${reported(o)}`, evidence: evidenceOf(o) };
+  }
+  return { verdict: 'FAIL', reason: `no request reached the service; the SDK reported ${reported(o)}`, evidence: evidenceOf(o) };
+}
+
+export function isOutcome(value: ReceivedRequest | CaseOutcome): value is CaseOutcome {
+  return 'verdict' in value;
+}
+
+/**
+ * Whether the Authorization signature is the HMAC over the body bytes sent; when not, which
+ * alternative explains it (harness/signing's diagnosis: "signed `amount=15`, the body has `amount=15.0`").
+ */
+export function signatureProblem(o: Observation, request: ReceivedRequest): string | undefined {
+  const [auth] = header(request, 'authorization');
+  let presented: string;
+  try {
+    presented = parseAuthorizationHeader(auth).signature;
+  } catch (error) {
+    if (error instanceof SigningError) return `${error.message} (got ${auth === undefined ? 'none' : JSON.stringify(auth)})`;
+    throw error;
+  }
+  let diagnosis;
+  try {
+    diagnosis = diagnoseSignature(bodyText(request), o.ctx.target.secretKey, presented);
+  } catch (error) {
+    if (error instanceof SigningError) return `the body sent cannot be signed: ${error.message}`;
+    throw error;
+  }
+  if (diagnosis.match === 'canonical') return undefined;
+  // What the caller passed is known here: the plainest explanation comes first.
+  const caller = signedAsPassed(o, request, presented);
+  if (caller) return `the signature is not the one over the bytes sent: ${caller}`;
+  return `the signature is not the one over the bytes sent: ${describeDiagnosis(diagnosis)}`;
+}
+
+/**
+ * An SDK that signs the fields as its caller passed them and then sends them otherwise (its
+ * encoder rounds, re-types or re-encodes a value): the signature is the one over the caller's
+ * fields. Says which pair was signed and what the body has instead.
+ */
+function signedAsPassed(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
+  const passed = `{${o.fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+  try {
+    const stages = signBody(passed, o.ctx.target.secretKey);
+    if (stages.signature !== presented) return undefined;
+    const sent = signBody(bodyText(request), o.ctx.target.secretKey).pairs;
+    return `it is the signature over the fields as the caller passed them, not as the SDK sent them: ${signedVersusSent(sent, stages.pairs)}`;
+  } catch (error) {
+    if (error instanceof SigningError) return undefined;
+    throw error;
+  }
+}
+
+/** The stages `collect-conformance sign` prints for the body as received. */
+function signingStages(o: Observation, request: ReceivedRequest): Record<string, unknown> {
+  try {
+    const stages = signBody(bodyText(request), o.ctx.target.secretKey);
+    const [auth] = header(request, 'authorization');
+    return {
+      pairs: stages.pairs.map(([k, v]) => `${k} = ${v}`),
+      message: stages.message,
+      expectedSignature: stages.signature,
+      presentedAuthorization: auth ?? null,
+    };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function exchangeOf(o: Observation, request: ReceivedRequest): Exchange {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, values] of Object.entries(request.headers)) headers[name] = values.length === 1 ? values[0]! : values;
+  const url = `${o.bench.service.baseUrl}${request.target}`;
+  const body = bodyText(request);
+  const curlHeaders: Record<string, string> = {};
+  for (const [name, values] of Object.entries(request.headers)) {
+    if (!['host', 'content-length', 'connection'].includes(name)) curlHeaders[name] = values.join(', ');
+  }
+  const secrets = [
+    { value: o.ctx.target.clientKey, envName: 'COLLECT_CLIENT_KEY' },
+    { value: o.ctx.target.secretKey, envName: 'COLLECT_SECRET_KEY' },
+  ];
+  return {
+    label: `request the SDK sent (${request.atMs} ms into the call)`,
+    request: { method: request.method, url, headers, body: request.bodyTruncated ? `${body}… (truncated)` : body },
+    ...(request.answer
+      ? { response: { status: request.answer.status, ...(request.answer.contentType ? { headers: { 'content-type': request.answer.contentType } } : {}), bodyExcerpt: request.answer.body.slice(0, 500), durationMs: request.answer.durationMs } }
+      : { error: 'the harness held the request without answering (the case scripts a service that does not answer)' }),
+    curl: curlCommand({ method: request.method, url, headers: curlHeaders, body }, secrets),
+  };
+}
+
+export function evidenceOf(o: Observation, notes: string[] = []): Evidence {
+  return {
+    exchanges: o.requests.map((r) => exchangeOf(o, r)),
+    signing: o.requests.map((r) => signingStages(o, r)),
+    adapter: { sent: o.line, answered: o.answer.line || null },
+    serviceScript: o.script,
+    ...(notes.length > 0 ? { notes } : {}),
+  };
+}

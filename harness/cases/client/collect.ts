@@ -1,0 +1,199 @@
+// client.collect: the collect request an SDK puts on the wire (§2.1, §4.1, §5). The SDK is
+// judged on what it did with what it was given: a string stays a string, and whatever it
+// sends, its signature is the one over the bytes sent. A number the caller passes may arrive
+// as that language prints it; an SDK may also refuse it (SKIP, not exercised).
+import { encodingsOf } from '../../secrets/index.ts';
+import { readRawJsonObject, SigningError, type RawMember } from '../../signing/index.ts';
+import type { CaseOutcome } from '../model.ts';
+import { bodyText, firstRequest, header, isOutcome, reported, signatureProblem, type Observation } from './call.ts';
+import { clientCase, fail, pass, type CallShape, type ClientCase } from './define.ts';
+
+const COLLECT_PATH = '/api/v1.0/collect/';
+const SIX = ['amount', 'callback_url', 'client_id', 'customer_number', 'network_code', 'transaction_id'] as const;
+
+/** The body's members, or the outcome that says it is not a JSON object. */
+function membersOf(o: Observation, body: string): RawMember[] | CaseOutcome {
+  try {
+    return readRawJsonObject(body);
+  } catch (error) {
+    if (error instanceof SigningError) return fail(o, `the body sent is not a JSON object: ${error.message}`);
+    throw error;
+  }
+}
+
+function member(members: readonly RawMember[], key: string): RawMember | undefined {
+  return members.find((m) => m.key === key);
+}
+
+/** Checks the first request that arrived with `judge`; a missing request FAILs (or SKIPs when the SDK may refuse the call). */
+function onRequest(judge: (o: Observation, members: RawMember[]) => CaseOutcome, options: { mayRefuse?: boolean } = {}) {
+  return (o: Observation): CaseOutcome => {
+    const request = firstRequest(o, options.mayRefuse === true);
+    if (isOutcome(request)) return request;
+    const members = membersOf(o, bodyText(request));
+    if (!Array.isArray(members)) return members;
+    const outcome = judge(o, members);
+    const retried = o.requests.length > 1 ? [`${o.requests.length} requests arrived during the call; the first is judged`] : [];
+    return retried.length > 0 && outcome.evidence ? { ...outcome, evidence: { ...outcome.evidence, notes: [...(outcome.evidence.notes ?? []), ...retried] } } : outcome;
+  };
+}
+
+/** The signature over the bytes sent, as the check of a case that passes fields of its own. */
+function signedAsSent(what: string, options: { mayRefuse?: boolean } = {}) {
+  return onRequest((o, members) => {
+    const problem = signatureProblem(o, o.requests[0]!);
+    if (problem) return fail(o, `${what}: ${problem}`);
+    return pass(o, [`${what}: sent ${members.map((m) => `${m.key}=${m.value.raw}`).join(', ')}; the signature is the one over the bytes sent`]);
+  }, options);
+}
+
+/** A number passed by the caller as `raw` (JSON text) in the amount field. */
+function numberCase(leaf: string, raw: string, title: string): ClientCase {
+  const call: CallShape = { fields: () => ({ amount: raw }) };
+  return clientCase({
+    id: `client.collect.${leaf}`, title, specRef: '§5.1 step 3, §5.2', level: 'MUST', call,
+    check: signedAsSent(`the caller passed the amount as the JSON number ${raw}`, { mayRefuse: true }),
+  });
+}
+
+export const CALLBACK_URL_SUFFIX = '?order=17&ref=a%2Fb&note=caf\u00e9=cr\u00e8me#part-2';
+
+export const COLLECT_CASES: readonly ClientCase[] = [
+  clientCase({
+    id: 'client.collect.method-path', title: 'the collect call is a POST to /api/v1.0/collect/', specRef: '§4.1', level: 'MUST',
+    check: onRequest((o) => {
+      const r = o.requests[0]!;
+      const path = r.target.split('?')[0];
+      if (r.method !== 'POST' || path !== COLLECT_PATH) {
+        return fail(o, `the SDK sent ${r.method} ${JSON.stringify(r.target)}; the collect operation is POST ${COLLECT_PATH} under the base URL`);
+      }
+      return pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.content-type', title: 'the request carries Content-Type: application/json', specRef: '§4, §4.1', level: 'MUST',
+    check: onRequest((o) => {
+      const values = header(o.requests[0]!, 'content-type');
+      const media = values.map((v) => v.split(';')[0]!.trim().toLowerCase());
+      if (values.length !== 1 || media[0] !== 'application/json') {
+        return fail(o, `Content-Type was ${values.length === 0 ? 'not sent' : values.map((v) => JSON.stringify(v)).join(' and ')}; a JSON body is sent as application/json`);
+      }
+      return pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.authorization', title: 'Authorization is HMAC {client_key}:{lower-case hex signature}', specRef: '§5.1 step 5, §5.2', level: 'MUST',
+    check: onRequest((o) => {
+      const values = header(o.requests[0]!, 'authorization');
+      if (values.length !== 1) return fail(o, `the request carried ${values.length} Authorization headers; §5.2 requires one`);
+      const match = /^HMAC ([^:\s]+):([^:\s]+)$/.exec(values[0]!);
+      if (!match) return fail(o, `the Authorization header ${JSON.stringify(values[0])} is not "HMAC {client_key}:{signature}"`);
+      if (match[1] !== o.ctx.target.clientKey) return fail(o, 'the Authorization header does not carry the client key the SDK was given');
+      const signature = match[2]!;
+      if (!/^[0-9a-f]{64}$/.test(signature)) {
+        const upper = /^[0-9a-fA-F]{64}$/.test(signature);
+        return fail(o, `the signature ${JSON.stringify(signature)} ${upper ? 'is written in upper-case hex' : 'is not 64 hex digits'}; §5.1 step 5 writes HMAC-SHA256 as lower-case hex`);
+      }
+      return pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.signature', title: 'the signature is the HMAC over the bytes sent', specRef: '§5.1, §5.2', level: 'MUST',
+    check: signedAsSent('a plain call (string amount, six fields)'),
+  }),
+  clientCase({
+    id: 'client.collect.secret-not-sent', title: 'the secret key is never sent', specRef: '§2.2, §5.5', level: 'MUST',
+    check: onRequest((o) => {
+      const r = o.requests[0]!;
+      const wire = [r.target, ...Object.entries(r.headers).flatMap(([k, v]) => v.map((x) => `${k}: ${x}`)), bodyText(r)].join('\n');
+      const found = encodingsOf(o.ctx.target.secretKey).some((form) => wire.includes(form));
+      return found ? fail(o, 'the secret key (or an encoding of it) was sent in the request; it computes the signature and is never sent (§2.2)') : pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.fields', title: 'the six fields of §2.1 are sent once each', specRef: '§2.1', level: 'MUST',
+    check: onRequest((o, members) => {
+      const problems: string[] = [];
+      for (const name of SIX) {
+        const count = members.filter((m) => m.key === name).length;
+        if (count !== 1) problems.push(`${name} sent ${count} times`);
+      }
+      const given = new Map(o.fields);
+      for (const name of ['network_code', 'transaction_id'] as const) {
+        const m = member(members, name);
+        if (m && m.value.kind === 'string' && JSON.stringify(m.value.value) !== given.get(name)) {
+          problems.push(`${name} sent as ${m.value.raw}, given ${given.get(name)}`);
+        } else if (m && m.value.kind !== 'string') problems.push(`${name} sent as ${m.value.raw}, not a string`);
+      }
+      return problems.length > 0 ? fail(o, `the body does not carry the fields as given: ${problems.join('; ')}`) : pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.amount-string', title: 'a string amount is sent as that string', specRef: '§2.1', level: 'MUST',
+    call: { fields: () => ({ amount: '"15.00"' }) },
+    check: onRequest((o, members) => {
+      const m = member(members, 'amount');
+      if (!m) return fail(o, 'the body has no amount');
+      if (m.value.kind !== 'string' || m.value.value !== '15.00') {
+        return fail(o, `the caller passed the amount as the string "15.00"; the SDK sent ${m.value.raw}: §2.1 carries the amount as a string, kept as given`);
+      }
+      return pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.customer-number-zeros', title: 'customer_number keeps its leading zero, as a string', specRef: '§2.1', level: 'MUST',
+    check: onRequest((o, members) => {
+      const m = member(members, 'customer_number');
+      const given = JSON.parse(new Map(o.fields).get('customer_number')!) as string;
+      if (!m || m.value.kind !== 'string' || m.value.value !== given) {
+        return fail(o, `the caller passed customer_number "${given}"; the SDK sent ${m ? m.value.raw : 'none'}: digits are kept as text, leading zeros included (§2.1)`);
+      }
+      return pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.client-id-integer', title: 'client_id is sent as a JSON integer', specRef: '§2.1', level: 'MUST',
+    check: onRequest((o, members) => {
+      const m = member(members, 'client_id');
+      const expected = String(o.ctx.target.clientId);
+      if (!m || m.value.kind !== 'number' || m.value.raw !== expected) {
+        return fail(o, `client_id was sent as ${m ? m.value.raw : 'nothing'}; §2.1 types it as an integer (${expected})`);
+      }
+      return pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.callback-url-literal', title: 'a callback URL with ? & = % # and non-ASCII is sent and signed literally', specRef: '§2.1, §5.1 step 3', level: 'MUST',
+    call: { fields: (plain) => ({ callback_url: JSON.stringify(`${JSON.parse(plain.callback_url) as string}${CALLBACK_URL_SUFFIX}`) }) },
+    check: onRequest((o, members) => {
+      const given = JSON.parse(new Map(o.fields).get('callback_url')!) as string;
+      const m = member(members, 'callback_url');
+      if (!m || m.value.kind !== 'string' || m.value.value !== given) {
+        return fail(o, `the caller passed callback_url ${JSON.stringify(given)}; the SDK sent ${m ? m.value.raw : 'none'}: the URL is sent as given, not re-encoded`);
+      }
+      const problem = signatureProblem(o, o.requests[0]!);
+      return problem ? fail(o, `callback_url was sent literally, but ${problem}`) : pass(o);
+    }),
+  }),
+  clientCase({
+    id: 'client.collect.field-order', title: 'fields passed in any order are signed in code-point order', specRef: '§5.1 step 2', level: 'MUST',
+    call: { order: ['transaction_id', 'network_code', 'customer_number', 'client_id', 'callback_url', 'amount'] },
+    check: signedAsSent('the caller passed the fields in reverse order'),
+  }),
+  numberCase('number-whole-float', '15.0', 'an amount passed as the number 15.0 is signed as sent'),
+  numberCase('number-float-noise', '3.3000000000000003', 'an amount passed as 3.3000000000000003 is signed as sent'),
+  numberCase('number-exponent', '1e3', 'an amount passed as the number 1e3 is signed as sent'),
+  numberCase('number-large-integer', '12345678901234567890', 'an amount passed as a 20-digit integer is signed as sent'),
+  clientCase({
+    id: 'client.collect.extra-fields', title: 'fields beyond the six are signed when sent', specRef: '§5.1 step 1', level: 'MUST',
+    call: { extra: [['Reference', '"INV-7"'], ['note', '"two words"']] },
+    check: (o) => onRequest((_, members) => {
+      const sent = members.filter((m) => m.key === 'Reference' || m.key === 'note');
+      if (sent.length === 0) {
+        return { verdict: 'SKIP', reason: `not exercised: the SDK sent no extra field (it reported ${reported(o)}); whether it would sign them is unknown` };
+      }
+      const problem = signatureProblem(o, o.requests[0]!);
+      return problem ? fail(o, `the caller passed extra fields Reference and note: ${problem}`) : pass(o, [`sent the extra fields ${sent.map((m) => m.key).join(', ')}, signed`]);
+    }, { mayRefuse: true })(o),
+  }),
+];

@@ -1,0 +1,70 @@
+// A client case as data (id, title, the call the caller makes, how the service answers) plus a
+// check of what the call showed; and the fields every call starts from.
+import type { RawField, ServiceScript } from '../../sdk/index.ts';
+import type { ResolvedClientTarget } from '../../targets/index.ts';
+import type { CaseOutcome, ConformanceCase } from '../model.ts';
+import { benchOf, CLIENT_CUSTOMER_NUMBER, CLIENT_NETWORK_CODE } from './bench.ts';
+import { callSdk, evidenceOf, type ClientContext, type Observation } from './call.ts';
+
+export type ClientCase = ConformanceCase<ResolvedClientTarget>;
+
+/** The six fields of §2.1 as the caller passes them, by name, as raw JSON text. */
+export type CallFields = Record<'amount' | 'callback_url' | 'client_id' | 'customer_number' | 'network_code' | 'transaction_id', string>;
+
+/** How a case changes the plain call: its fields (raw JSON), their order, extra fields. */
+export interface CallShape {
+  fields?: (plain: CallFields) => Partial<CallFields>;
+  /** Pass the fields in this order instead of §2.1's (alphabetical) one. */
+  order?: readonly (keyof CallFields)[];
+  extra?: readonly RawField[];
+}
+
+export interface ClientCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs'> {
+  call?: CallShape;
+  script?: ServiceScript;
+  check(o: Observation): CaseOutcome | Promise<CaseOutcome>;
+}
+
+export const PLAIN_AMOUNT = '"1.00"';
+
+/** The plain call: a string amount, the whitelisted number with its leading zero, a fresh id. */
+export async function plainFields(ctx: ClientContext): Promise<CallFields> {
+  const bench = await benchOf(ctx.target, ctx.redactor);
+  return {
+    amount: PLAIN_AMOUNT,
+    callback_url: JSON.stringify(`${bench.service.callbackBase}${ctx.newTag()}`),
+    client_id: String(ctx.target.clientId),
+    customer_number: JSON.stringify(CLIENT_CUSTOMER_NUMBER),
+    network_code: JSON.stringify(CLIENT_NETWORK_CODE),
+    transaction_id: JSON.stringify(ctx.newTransactionId()),
+  };
+}
+
+const SECTION_ORDER: readonly (keyof CallFields)[] = ['amount', 'callback_url', 'client_id', 'customer_number', 'network_code', 'transaction_id'];
+
+export async function fieldsOf(ctx: ClientContext, shape: CallShape = {}): Promise<RawField[]> {
+  const plain = await plainFields(ctx);
+  const fields = { ...plain, ...shape.fields?.(plain) };
+  return [...(shape.order ?? SECTION_ORDER).map((name): RawField => [name, fields[name]]), ...(shape.extra ?? [])];
+}
+
+export function clientCase(spec: ClientCaseSpec): ClientCase {
+  const { check, call, script, ...data } = spec;
+  return {
+    ...data,
+    side: 'client',
+    needs: [],
+    async run(ctx) {
+      const observation = await callSdk(ctx, await fieldsOf(ctx, call), script);
+      return check(observation);
+    },
+  };
+}
+
+export function pass(o: Observation, notes: string[] = []): CaseOutcome {
+  return { verdict: 'PASS', evidence: evidenceOf(o, notes) };
+}
+
+export function fail(o: Observation, reason: string, notes: string[] = []): CaseOutcome {
+  return { verdict: 'FAIL', reason, evidence: evidenceOf(o, notes) };
+}

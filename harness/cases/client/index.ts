@@ -1,0 +1,13 @@
+// Public face of the client cases (DESIGN.md "Client SDKs"): client.collect (the request an SDK
+// sends) and client.answers (how it reports the service's answer), driven through the adapter.
+import type { ClientCase } from './define.ts';
+import { ANSWERS_CASES } from './answers.ts';
+import { COLLECT_CASES } from './collect.ts';
+
+export { benchOf, closeClientBench, probeAdapter, adapterLaunchOf, CLIENT_CUSTOMER_NUMBER, type ClientBench } from './bench.ts';
+export { callSdk, evidenceOf, reported, type ClientContext, type Observation } from './call.ts';
+export { clientCase, fieldsOf, type ClientCase, type ClientCaseSpec } from './define.ts';
+export { ACCEPTED_ANSWER, acceptedReported } from './answers.ts';
+export { CALLBACK_URL_SUFFIX } from './collect.ts';
+
+export const CLIENT_CASES: readonly ClientCase[] = [...COLLECT_CASES, ...ANSWERS_CASES];

@@ -1,0 +1,143 @@
+// Drives the other end of a line protocol one exchange at a time: a request line out, one
+// answer line back. Failures are named (start, timeout, crashed, protocol) with a reason that
+// quotes what was seen; after any failure the other end is stopped and started afresh for the
+// next exchange, and one that fails several exchanges in a row (or cannot start) is given up
+// on, so a command that hangs forever does not cost the time limit on every exchange.
+import type { Redactor } from '../secrets/index.ts';
+import type { LineEnd } from './end.ts';
+import { excerpt } from './line.ts';
+import { LINE_LIMIT } from './process.ts';
+
+/** Bowtie's StartupFailed, ProtocolError …: what went wrong with the other end, not its opinion. */
+export type LineFailure = 'start' | 'timeout' | 'crashed' | 'protocol';
+
+/** How reasons name things: "the signer … while signing this vector", "the adapter … while handling this request". */
+export interface LineWords {
+  noun: string;
+  unit: string;
+  doing: string;
+}
+
+export interface LineDriverOptions {
+  /** A fresh instance of the other end (a command started, an in-process peer). */
+  start: () => LineEnd;
+  words: LineWords;
+  /** Time allowed for one answer. */
+  timeoutMs: number;
+  /** After this many failed exchanges in a row, the rest fail without being sent (default 3). */
+  maxConsecutiveFailures?: number;
+  /** An end that ends this soon after starting, before answering anything, failed to start (default 2000). */
+  startGraceMs?: number;
+  /** How long to wait for the end to finish after its input is closed, before stopping it (default 2000). */
+  closeGraceMs?: number;
+  /** Applied to every reason that quotes the other end's output. */
+  redactor?: Redactor;
+  /** Restarts and give-ups, for progress output. */
+  onNotice?: (line: string) => void;
+}
+
+/** An answer line after the shared checks: its id and what the protocol made of it. */
+export type ParsedAnswer<A> = { ok: true; id: string; answer: A } | { ok: false; problem: string };
+
+export type Exchanged<A> =
+  | { ok: true; answer: A }
+  | { ok: false; failure: LineFailure; reason: string };
+
+export class LineDriver {
+  private readonly maxConsecutiveFailures: number;
+  private readonly startGraceMs: number;
+  private readonly closeGraceMs: number;
+  private end: LineEnd | undefined;
+  private consecutiveFailures = 0;
+  private givenUp: { failure: LineFailure; reason: string } | undefined;
+  /** Number of times the other end was started, for the report. */
+  starts = 0;
+  /** Answers in this run, over every instance. */
+  answersInRun = 0;
+  private startFailures = 0;
+
+  constructor(private readonly options: LineDriverOptions) {
+    this.maxConsecutiveFailures = options.maxConsecutiveFailures ?? 3;
+    this.startGraceMs = options.startGraceMs ?? 2000;
+    this.closeGraceMs = options.closeGraceMs ?? 2000;
+  }
+
+  /** Set once the driver gave up: every later exchange fails with it, unsent. */
+  get gaveUp(): { failure: LineFailure; reason: string } | undefined {
+    return this.givenUp;
+  }
+
+  async exchange<A>(id: string, line: string, parse: (line: string) => ParsedAnswer<A>, timeoutMs = this.options.timeoutMs): Promise<Exchanged<A>> {
+    if (this.givenUp) return { ok: false, failure: this.givenUp.failure, reason: `not sent: ${this.givenUp.reason}` };
+    const result = await this.once(id, line, parse, timeoutMs);
+    if (result.ok) {
+      this.consecutiveFailures = 0;
+      this.startFailures = 0;
+      this.answersInRun++;
+      return result;
+    }
+    this.consecutiveFailures++;
+    // An end that has never answered in this run and ends at once twice in a row (so not
+    // because of one request it choked on) will not start next time either.
+    this.startFailures = result.failure === 'start' ? this.startFailures + 1 : 0;
+    const cannotStart = this.startFailures >= 2 && this.answersInRun === 0;
+    const { noun, unit } = this.options.words;
+    if (cannotStart || this.consecutiveFailures >= this.maxConsecutiveFailures) {
+      this.givenUp = {
+        failure: result.failure,
+        reason: cannotStart
+          ? `the ${noun} command cannot be started (${result.reason})`
+          : `the ${noun} failed ${this.consecutiveFailures} ${unit}s in a row; last: ${result.failure}: ${result.reason}`,
+      };
+      this.options.onNotice?.(`${noun} given up: ${this.givenUp.reason}`);
+    }
+    return result;
+  }
+
+  private async once<A>(id: string, line: string, parse: (line: string) => ParsedAnswer<A>, timeoutMs: number): Promise<Exchanged<A>> {
+    const { noun, unit, doing } = this.options.words;
+    if (!this.end || !this.end.alive) {
+      if (this.end) this.options.onNotice?.(`restarting the ${noun}`);
+      this.end = this.options.start();
+      this.starts++;
+    }
+    const end = this.end;
+    end.send(line);
+    const event = await end.next(timeoutMs);
+    const fail = async (failure: LineFailure, reason: string): Promise<Exchanged<A>> => {
+      // After any failure the stream may be out of step: start afresh for the next exchange.
+      await end.stop();
+      return { ok: false, failure, reason: this.redact(reason) };
+    };
+    switch (event.type) {
+      case 'timeout':
+        return fail('timeout', `no answer within ${timeoutMs} ms; the ${noun} was killed and is restarted for the next ${unit}`);
+      case 'exit': {
+        if (end.overlong) {
+          return fail('protocol', `the ${noun} wrote more than ${LINE_LIMIT} bytes on ${end.overlong} without ending the line, and was killed; it is restarted for the next ${unit}`);
+        }
+        const early = end.answered === 0 && !end.sawOutput && Date.now() - end.startedAt < this.startGraceMs;
+        const how = end.describeExit(event.exit);
+        return early
+          ? fail('start', `the ${noun} ${how} right after starting, before answering (${end.lastStderr()})`)
+          : fail('crashed', `the ${noun} ${how} while ${doing}, after ${end.answered} answers (${end.lastStderr()})`);
+      }
+      case 'line': {
+        const parsed = parse(event.line);
+        if (!parsed.ok) return fail('protocol', parsed.problem);
+        if (parsed.id !== id) return fail('protocol', `answer for id ${excerpt(parsed.id)} while waiting for ${JSON.stringify(id)}`);
+        end.answered++;
+        return { ok: true, answer: parsed.answer };
+      }
+    }
+  }
+
+  redact(text: string): string {
+    return this.options.redactor ? this.options.redactor.text(text) : text;
+  }
+
+  async close(): Promise<void> {
+    await this.end?.close(this.closeGraceMs);
+    this.end = undefined;
+  }
+}

@@ -1,0 +1,8 @@
+// Public face of the line protocols' shared machinery (one JSON object per line each way): the
+// signer protocol (harness/vectors) and the SDK adapter protocol (harness/sdk) both drive their
+// other end through it, as a command (`sh -c`) or as an in-process peer over a stream pair.
+export { toLine, excerpt, parseObjectLine, type ParsedObjectLine } from './line.ts';
+export type { LineEnd, LineEvent, LineExit } from './end.ts';
+export { LineProcess, LINE_LIMIT, type LineProcessOptions } from './process.ts';
+export { InProcessLineEnd, type LinePeer } from './in-process.ts';
+export { LineDriver, type LineDriverOptions, type LineFailure, type LineWords, type ParsedAnswer, type Exchanged } from './driver.ts';

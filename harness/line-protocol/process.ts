@@ -1,0 +1,89 @@
+// A command in any language as the other end of a line protocol: `sh -c CMD` in its own
+// process group, stdout read line by line, the last stderr lines kept for reasons, a line
+// without an end cut off at LINE_LIMIT, the exit seen after stdout drained.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { delay, LineQueue, settlesWithin, type LineEnd, type LineExit } from './end.ts';
+
+/** The longest line read from a command (stdout or stderr): one without an end is not kept growing. */
+export const LINE_LIMIT = 1024 * 1024;
+
+export interface LineProcessOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class LineProcess extends LineQueue implements LineEnd {
+  readonly child: ChildProcessWithoutNullStreams;
+  overlong: 'stdout' | 'stderr' | undefined;
+  readonly exited: Promise<LineExit>;
+  // The command has its own process group, so it would outlive a harness that dies abruptly.
+  private readonly killOnExit = () => this.kill('SIGKILL');
+
+  constructor(command: string, options: LineProcessOptions = {}) {
+    super();
+    // detached: its own process group, so a kill reaches what `sh` started too.
+    this.child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: options.cwd, env: options.env ?? process.env });
+    process.on('exit', this.killOnExit);
+    this.child.stdin.on('error', () => {}); // EPIPE when the command is gone: seen as its exit.
+    this.guardLineLength('stdout');
+    this.guardLineLength('stderr');
+    createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.pushLine(line));
+    createInterface({ input: this.child.stderr, crlfDelay: Infinity }).on('line', (line) => this.pushStderr(line));
+    this.exited = new Promise((resolve) => {
+      const done = (exit: LineExit) => {
+        if (!this.ended(exit)) return;
+        process.off('exit', this.killOnExit);
+        resolve(exit);
+      };
+      // 'close' waits for stdout to drain, so a last answer is read before the exit is seen.
+      this.child.on('close', (code, signal) => done({ code, signal }));
+      this.child.on('error', (error) => done({ code: null, signal: null, spawnError: error.message }));
+    });
+  }
+
+  /**
+   * readline keeps a line until its end: a command that writes without ever ending a line would
+   * take the harness's memory with it. Past LINE_LIMIT bytes without a line end, it is killed
+   * (and the driver says why).
+   */
+  private guardLineLength(stream: 'stdout' | 'stderr'): void {
+    let sinceEnd = 0;
+    this.child[stream].on('data', (chunk: Buffer) => {
+      const end = Math.max(chunk.lastIndexOf(0x0a), chunk.lastIndexOf(0x0d));
+      sinceEnd = end >= 0 ? chunk.length - end - 1 : sinceEnd + chunk.length;
+      if (sinceEnd > LINE_LIMIT && this.overlong === undefined) {
+        this.overlong = stream;
+        this.kill('SIGKILL');
+        this.child[stream].destroy();
+      }
+    });
+  }
+
+  send(line: string): void {
+    if (this.alive && this.child.stdin.writable) this.child.stdin.write(line);
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    if (!this.alive || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.kill('SIGKILL');
+    await Promise.race([this.exited, delay(1000)]);
+  }
+
+  async close(graceMs: number): Promise<void> {
+    if (!this.alive) return;
+    this.child.stdin.end();
+    if (await settlesWithin(this.exited, graceMs)) return;
+    this.kill('SIGTERM');
+    if (await settlesWithin(this.exited, 500)) return;
+    await this.stop();
+  }
+}

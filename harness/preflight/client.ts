@@ -1,0 +1,38 @@
+// The client's preflight: one plain call through the adapter, answered as the service accepts
+// a collection. It is the positive control of the client.answers refusal cases (an SDK that
+// reports every answer as rejected would pass them all), and names what it saw when the
+// adapter gives no usable answer (every case will likely see the same).
+import { ACCEPTED_ANSWER, acceptedReported, callSdk, clientCase, fieldsOf, type ConformanceCase } from '../cases/index.ts';
+import type { ResolvedClientTarget } from '../targets/index.ts';
+import type { Control, Preflight } from './model.ts';
+
+const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
+
+export function clientPreflightCase(out: { preflight?: Preflight }): ConformanceCase<ResolvedClientTarget> {
+  return {
+    ...clientCase({ id: 'preflight.client', title: 'a plain call answered as accepted is reported accepted', specRef: '§4.1', level: 'MUST', check: acceptedReported }),
+    async run(ctx) {
+      try {
+        const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER);
+        const outcome = acceptedReported(o);
+        const control: Control = outcome.verdict === 'PASS'
+          ? { state: 'held', what: WHAT, observed: 'the SDK reported it accepted' }
+          : { state: 'failed', what: WHAT, observed: outcome.reason ?? 'the SDK did not report it accepted' };
+        out.preflight = { side: 'client', controls: { refusal: control }, findings: [] };
+        return outcome.verdict === 'PASS' ? outcome : { ...outcome, reason: `${WHAT}: ${control.observed}` };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        out.preflight = {
+          side: 'client',
+          controls: { refusal: { state: 'failed', what: WHAT, observed: `the adapter gave no usable answer (${message})` } },
+          findings: [{
+            id: 'client.adapter-failed',
+            summary: `the adapter gave no usable answer to a plain call (${message}); the cases named here likely fail for the same reason and say nothing yet about the SDK`,
+            symptom: { kind: 'transport', error: message.split(':')[0]! },
+          }],
+        };
+        throw error;
+      }
+    },
+  };
+}

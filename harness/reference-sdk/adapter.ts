@@ -1,0 +1,54 @@
+// The reference SDK behind the adapter line protocol (harness/sdk/README.md): read one request
+// per line, call the SDK with the fields as JSON.parse made them (JavaScript's numbers), answer
+// one line. The same code serves an in-process peer (the embedded default) and a command
+// (`node bin/…`), as any SDK author's adapter would.
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { LinePeer } from '../line-protocol/index.ts';
+import type { ReferenceSdkFault } from './faults.ts';
+import { collect } from './sdk.ts';
+
+export interface ReferenceAdapterOptions {
+  faults?: readonly ReferenceSdkFault[];
+  /** The SDK's own time limit (default 1000 ms): below the target's answerDeadlineMs. */
+  timeoutMs?: number;
+}
+
+export const REFERENCE_SDK_TIMEOUT_MS = 1000;
+
+interface RequestLine {
+  id: string;
+  baseUrl: string;
+  credentials: { clientId: number; clientKey: string; secretKey: string };
+  fields: Record<string, unknown>;
+}
+
+/** Answers every request line of `input` on `output`, one at a time, until `input` ends. */
+export async function serveReferenceAdapter(input: Readable, output: Writable, options: ReferenceAdapterOptions = {}): Promise<void> {
+  const faults = new Set(options.faults ?? []);
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    const request = JSON.parse(line) as RequestLine;
+    let answer: Record<string, unknown>;
+    try {
+      const result = await collect({
+        baseUrl: request.baseUrl,
+        ...request.credentials,
+        timeoutMs: options.timeoutMs ?? REFERENCE_SDK_TIMEOUT_MS,
+        faults,
+      }, request.fields);
+      answer = { id: request.id, ...result };
+    } catch (error) {
+      answer = { id: request.id, error: error instanceof Error ? error.message : String(error) };
+    }
+    output.write(`${JSON.stringify(answer)}\n`);
+  }
+}
+
+/** The reference adapter as an in-process peer of the line driver. */
+export function referenceAdapterPeer(options: ReferenceAdapterOptions = {}): LinePeer {
+  return async ({ input, output }) => {
+    await serveReferenceAdapter(input, output, options);
+    output.end();
+  };
+}

@@ -1,0 +1,118 @@
+// The reference SDK: a small, correct collect call (§4.1, §5) as an SDK author would write it
+// in JavaScript, with the fault switches of faults.ts. It signs what it sends: the body is
+// written first, and the signature is computed over the pairs of that body (strings as they
+// stand, any other value as its JSON text). It deliberately does not use harness/signing: it
+// is an implementation under test, not the harness's twin.
+import { createHmac } from 'node:crypto';
+import { request } from 'undici';
+import type { ReferenceSdkFault } from './faults.ts';
+
+export interface SdkConfig {
+  /** The service root; the SDK posts to `{baseUrl}/api/v1.0/collect/`. */
+  baseUrl: string;
+  clientId: number;
+  clientKey: string;
+  secretKey: string;
+  /** The SDK's own time limit for one call. */
+  timeoutMs: number;
+  faults?: ReadonlySet<ReferenceSdkFault>;
+}
+
+/** What the SDK tells its caller; a thrown error is its third answer (transport, time-out, 5xx). */
+export interface SdkResult {
+  outcome: 'accepted' | 'rejected';
+  detail: string;
+}
+
+const SIX_FIELDS = new Set(['amount', 'callback_url', 'client_id', 'customer_number', 'network_code', 'transaction_id']);
+
+/** Code-point order of keys (§5.1 step 2), not UTF-16 units and not the locale's collation. */
+function byCodePoint(a: string, b: string): number {
+  const x = [...a].map((c) => c.codePointAt(0)!);
+  const y = [...b].map((c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
+/** A whole float as a language that keeps the float type prints it in JSON (Python, PHP 7.1+): 15.0. */
+function floatText(n: number): string {
+  return Number.isInteger(n) && Math.abs(n) < 1e16 ? `${n}.0` : JSON.stringify(n);
+}
+
+/** PHP's string conversion of a float: %.14G (3.3000000000000003 → 3.3, 1.2345678901234567e19 → 1.2345678901235E+19). */
+function phpText(n: number): string {
+  const [mantissa, exponent] = n.toPrecision(14).split('e');
+  const trimmed = mantissa!.includes('.') ? mantissa!.replace(/\.?0+$/, '') : mantissa!;
+  return exponent === undefined ? trimmed : `${trimmed}E${exponent}`;
+}
+
+export async function collect(config: SdkConfig, fields: Readonly<Record<string, unknown>>): Promise<SdkResult> {
+  const on = (fault: ReferenceSdkFault) => config.faults?.has(fault) === true;
+  // What goes on the wire, field by field, as JSON text; and the text each one is signed as.
+  const members: Array<{ key: string; json: string; signed: string }> = [];
+  for (const [name, given] of Object.entries(fields)) {
+    const key = name === 'transaction_id' && on('transaction-id-camel-case') ? 'transactionId' : name;
+    let value = given;
+    if (key === 'amount' && typeof value === 'string' && on('amount-as-number')) value = Number(value);
+    if (key === 'customer_number' && typeof value === 'string' && on('customer-number-as-integer')) value = Number(value);
+    if (key === 'client_id' && on('client-id-as-string')) value = String(value);
+    if (key === 'callback_url' && typeof value === 'string' && on('encoded-callback-sent')) value = encodeURIComponent(value);
+    let json = JSON.stringify(value);
+    let signed = typeof value === 'string' ? value : json;
+    if (typeof value === 'number' && key !== 'client_id' && on('float-text-sent')) json = floatText(value);
+    if (typeof value === 'number' && on('php-float-signed')) signed = phpText(value);
+    if (key === 'callback_url' && typeof value === 'string' && on('encode-uri-callback-signed')) signed = encodeURI(value);
+    members.push({ key, json, signed });
+  }
+  const body = `{${members.map((m) => `${JSON.stringify(m.key)}:${m.json}`).join(',')}}`;
+  let pairs = members.filter((m) => !on('extra-fields-unsigned') || SIX_FIELDS.has(m.key));
+  if (!on('body-order-signature')) {
+    pairs = [...pairs].sort((a, b) => (on('locale-order-signature') ? a.key.localeCompare(b.key) : byCodePoint(a.key, b.key)));
+  }
+  const message = pairs.map((m) => `${m.key}=${m.signed}`).join('&');
+  let signature = createHmac('sha256', config.secretKey).update(message, 'utf8').digest('hex');
+  if (on('uppercase-hex')) signature = signature.toUpperCase();
+
+  const headers: Record<string, string> = { authorization: `HMAC ${config.clientKey}:${signature}` };
+  if (!on('no-content-type')) headers['content-type'] = 'application/json';
+  if (on('secret-sent')) headers['x-secret-key'] = config.secretKey;
+  const path = on('wrong-path') ? '/api/v1.0/collect' : '/api/v1.0/collect/';
+
+  let answer: { status: number; text: string };
+  try {
+    const response = await request(`${config.baseUrl.replace(/\/+$/, '')}${path}`, {
+      method: 'POST', headers, body, signal: AbortSignal.timeout(config.timeoutMs),
+    });
+    answer = { status: response.statusCode, text: await response.body.text() };
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+    if (timedOut && on('timeout-accepted')) return { outcome: 'accepted', detail: `no answer within ${config.timeoutMs} ms; the callback will tell` };
+    throw new Error(timedOut ? `no answer within ${config.timeoutMs} ms` : `request failed: ${(error as Error).message}`);
+  }
+  return readAnswer(answer, on);
+}
+
+function readAnswer(answer: { status: number; text: string }, on: (fault: ReferenceSdkFault) => boolean): SdkResult {
+  const { status, text } = answer;
+  let json: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: only the status speaks.
+  }
+  const detail = `HTTP ${status}${typeof json?.message === 'string' ? `: ${json.message}` : typeof json?.error_message === 'string' ? `: ${json.error_message}` : ''}`;
+  const ok = status >= 200 && status < 300;
+  if (status >= 500 && !on('body-only-answer')) {
+    if (on('server-error-accepted')) return { outcome: 'accepted', detail: `${detail} (the service will process it)` };
+    throw new Error(`the service failed: ${detail}`);
+  }
+  if (on('success-string-compare')) return { outcome: json?.success === 'true' ? 'accepted' : 'rejected', detail };
+  const saysFalse = json?.success === false;
+  const errorCode = json?.error_code !== undefined && json?.error_code !== null;
+  if (on('body-only-answer')) return { outcome: saysFalse || errorCode ? 'rejected' : 'accepted', detail };
+  if (!ok) return { outcome: 'rejected', detail };
+  if (on('status-only-answer')) return { outcome: 'accepted', detail };
+  if (saysFalse || (errorCode && !on('error-code-ignored'))) return { outcome: 'rejected', detail };
+  return { outcome: 'accepted', detail };
+}

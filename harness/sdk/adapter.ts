@@ -1,0 +1,87 @@
+// Drives an SDK through its adapter: a command in any language (`sh -c CMD`), or an adapter in
+// this process over a stream pair (the embedded default), both through the shared line driver.
+// An adapter that crashes, hangs, writes garbage or answers another id gives a failure with a
+// stable code (an ERROR for the case concerned); it is restarted for the next request.
+import { InProcessLineEnd, LineDriver, LineProcess, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
+import type { Redactor } from '../secrets/index.ts';
+import { encodeCollectLine, parseAdapterLine, type CollectCall } from './protocol.ts';
+
+export type AdapterFailureCode = 'ERR_ADAPTER_START' | 'ERR_ADAPTER_TIMEOUT' | 'ERR_ADAPTER_CRASHED' | 'ERR_ADAPTER_PROTOCOL';
+
+const CODES: Record<LineFailure, AdapterFailureCode> = {
+  start: 'ERR_ADAPTER_START',
+  timeout: 'ERR_ADAPTER_TIMEOUT',
+  crashed: 'ERR_ADAPTER_CRASHED',
+  protocol: 'ERR_ADAPTER_PROTOCOL',
+};
+
+/** What the adapter said (with its line, for the evidence), or why nothing usable came. */
+export type AdapterAnswer =
+  | { kind: 'outcome'; outcome: 'accepted' | 'rejected'; detail?: string; line: string }
+  /** The SDK threw (`{"id", "error"}`). */
+  | { kind: 'error'; error: string; line: string }
+  /** The harness got no usable answer: an ERROR verdict, not the SDK's report. */
+  | { kind: 'failed'; code: AdapterFailureCode; reason: string };
+
+/** A command (run in `cwd`, default the current directory) or an in-process peer. */
+export type AdapterLaunch =
+  | { command: string; cwd?: string; env?: NodeJS.ProcessEnv }
+  | { peer: LinePeer };
+
+export interface SdkAdapterOptions {
+  /** Time allowed for one answer: the target's timing.answerDeadlineMs. */
+  answerDeadlineMs: number;
+  /** After this many failed requests in a row, the rest fail unsent (default 3). */
+  maxConsecutiveFailures?: number;
+  startGraceMs?: number;
+  closeGraceMs?: number;
+  redactor?: Redactor;
+  onNotice?: (line: string) => void;
+}
+
+export class SdkAdapter {
+  private readonly driver: LineDriver;
+
+  constructor(launch: AdapterLaunch, options: SdkAdapterOptions) {
+    this.driver = new LineDriver({
+      start: () => ('peer' in launch
+        ? new InProcessLineEnd(launch.peer)
+        : new LineProcess(launch.command, { ...(launch.cwd ? { cwd: launch.cwd } : {}), ...(launch.env ? { env: launch.env } : {}) })),
+      words: { noun: 'adapter', unit: 'request', doing: 'handling this request' },
+      timeoutMs: options.answerDeadlineMs,
+      ...(options.maxConsecutiveFailures !== undefined ? { maxConsecutiveFailures: options.maxConsecutiveFailures } : {}),
+      ...(options.startGraceMs !== undefined ? { startGraceMs: options.startGraceMs } : {}),
+      ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+      ...(options.redactor ? { redactor: options.redactor } : {}),
+      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    });
+  }
+
+  /** Number of times the adapter was started. */
+  get starts(): number {
+    return this.driver.starts;
+  }
+
+  /** Answers received in this run (a command that never answered and cannot start is unreachable). */
+  get answers(): number {
+    return this.driver.answersInRun;
+  }
+
+  async collect(call: CollectCall): Promise<AdapterAnswer> {
+    let answerLine = '';
+    const result = await this.driver.exchange(call.id, encodeCollectLine(call), (line) => {
+      answerLine = line;
+      return parseAdapterLine(line);
+    });
+    if (!result.ok) return { kind: 'failed', code: CODES[result.failure], reason: result.reason };
+    const answer = result.answer;
+    const line = this.driver.redact(answerLine);
+    return 'error' in answer
+      ? { kind: 'error', error: this.driver.redact(answer.error), line }
+      : { kind: 'outcome', outcome: answer.outcome, ...(answer.detail !== undefined ? { detail: this.driver.redact(answer.detail) } : {}), line };
+  }
+
+  async close(): Promise<void> {
+    await this.driver.close();
+  }
+}

@@ -1,0 +1,9 @@
+// Public face of the client side's machinery (DESIGN.md "Client SDKs"): driving an SDK through
+// its adapter over the line protocol (README.md beside this file), and the service end it calls
+// (the reference service behind a recorder with scripted answers).
+export {
+  encodeCollectLine, parseAdapterLine, OUTCOMES,
+  type AdapterCredentials, type AdapterAnswerLine, type CollectCall, type RawField,
+} from './protocol.ts';
+export { SdkAdapter, type AdapterAnswer, type AdapterFailureCode, type AdapterLaunch, type SdkAdapterOptions } from './adapter.ts';
+export { startSdkService, MAX_BODY_BYTES, type ReceivedRequest, type SdkService, type SdkServiceOptions, type ServiceScript } from './service.ts';

@@ -1,0 +1,59 @@
+// The SDK adapter line protocol (DESIGN.md "Client SDKs"; README.md beside this file): one
+// JSON object per line each way.
+//   harness → adapter  {"id": "client.collect.signature", "op": "collect", "baseUrl": "http://127.0.0.1:PORT",
+//                       "credentials": {"clientId": 2, "clientKey": "…", "secretKey": "…"}, "fields": {…}}
+//   adapter → harness  {"id": …, "outcome": "accepted" | "rejected", "detail": "…"}  or  {"id": …, "error": "…"}
+// `fields` is written from raw JSON texts, so a number reaches the adapter as the case wrote it
+// (`15.0`, `3.3000000000000003`, `1e3`) and its own JSON parser makes of it what that language
+// makes. Every answer line is checked here; anything else is a protocol error with a precise reason.
+import { excerpt, parseObjectLine, toLine, type ParsedAnswer } from '../line-protocol/index.ts';
+
+export interface AdapterCredentials {
+  clientId: number;
+  clientKey: string;
+  secretKey: string;
+}
+
+/** One field the caller passes: its name and its value as raw JSON text (`"15.0"` or `15.0`). */
+export type RawField = readonly [name: string, json: string];
+
+export interface CollectCall {
+  /** The case id (echoed back by the adapter). */
+  id: string;
+  /** The service root: the SDK posts to `{baseUrl}/api/v1.0/collect/`. */
+  baseUrl: string;
+  credentials: AdapterCredentials;
+  /** In the order the caller passes them. */
+  fields: readonly RawField[];
+}
+
+export type AdapterAnswerLine =
+  | { id: string; outcome: 'accepted' | 'rejected'; detail?: string }
+  | { id: string; error: string };
+
+export const OUTCOMES = ['accepted', 'rejected'] as const;
+
+/** The request line: `fields` from raw JSON texts, everything else through JSON.stringify. */
+export function encodeCollectLine(call: CollectCall): string {
+  const fields = call.fields.map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',');
+  const head = JSON.stringify({ id: call.id, op: 'collect', baseUrl: call.baseUrl, credentials: call.credentials });
+  return toLine(`${head.slice(0, -1)},"fields":{${fields}}}`);
+}
+
+export function parseAdapterLine(line: string): ParsedAnswer<AdapterAnswerLine> {
+  const parsed = parseObjectLine(line);
+  if (!parsed.ok) return parsed;
+  const o = parsed.object;
+  const { id } = parsed;
+  if ('error' in o) {
+    if ('outcome' in o) return { ok: false, problem: `an answer has "outcome" or "error", not both, in ${excerpt(line)}` };
+    if (typeof o.error !== 'string') return { ok: false, problem: `"error" must be a string in ${excerpt(line)}` };
+    return { ok: true, id, answer: { id, error: o.error } };
+  }
+  if (!('outcome' in o)) return { ok: false, problem: `"outcome" is missing (an answer has "outcome": "accepted" or "rejected", or "error") in ${excerpt(line)}` };
+  if (o.outcome !== 'accepted' && o.outcome !== 'rejected') {
+    return { ok: false, problem: `"outcome" must be "accepted" or "rejected", not ${excerpt(JSON.stringify(o.outcome) ?? String(o.outcome))}, in ${excerpt(line)}` };
+  }
+  if ('detail' in o && typeof o.detail !== 'string') return { ok: false, problem: `"detail" must be a string in ${excerpt(line)}` };
+  return { ok: true, id, answer: { id, outcome: o.outcome, ...(typeof o.detail === 'string' ? { detail: o.detail } : {}) } };
+}

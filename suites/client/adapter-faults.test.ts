@@ -1,0 +1,50 @@
+// DESIGN.md "Client SDKs": the adapter's own faults (crash, hang, garbage, an answer for another
+// id) are ERROR with the reason, and the run goes on (the adapter is restarted); a command that
+// cannot start ends the run with exit 3. Secrets the adapter echoes are redacted.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runClient, targetFile, verdicts } from './run-client.ts';
+
+const MISBEHAVING = 'node suites/client/fixtures/misbehaving-adapter.mjs';
+
+describe('an adapter that crashes, hangs, writes garbage or answers another id: ERROR with the reason, the run goes on', () => {
+  it('each misbehaviour is ERROR on its case, every other case PASSes, and no secret reaches the output', async () => {
+    const leak = join(mkdtempSync(join(tmpdir(), 'cc-leak-')), 'credentials.jsonl');
+    const run = await runClient(targetFile({ side: 'client', command: MISBEHAVING, timing: { answerDeadlineMs: 3000 } }), { LEAK_FILE: leak });
+    expect(run.code).toBe(1);
+    const expectedErrors: Record<string, RegExp> = {
+      'client.collect.callback-url-literal': /ERR_ADAPTER_PROTOCOL: the line is not JSON: "Traceback/,
+      'client.collect.number-whole-float': /ERR_ADAPTER_CRASHED: the adapter exited with (status|code) 3/,
+      'client.collect.number-exponent': /ERR_ADAPTER_PROTOCOL: answer for id "someone-else"/,
+      'client.collect.extra-fields': /ERR_ADAPTER_TIMEOUT: no answer within 3000 ms/,
+    };
+    const got = verdicts(run);
+    for (const [id, verdict] of Object.entries(got)) expect(`${id} ${verdict}`).toBe(`${id} ${id in expectedErrors ? 'ERROR' : 'PASS'}`);
+    for (const [id, pattern] of Object.entries(expectedErrors)) expect(run.report!.cases.find((c) => c.id === id)!.reason, id).toMatch(pattern);
+    const secrets = readFileSync(leak, 'utf8').trim().split('\n').flatMap((l) => {
+      const c = JSON.parse(l) as { clientKey: string; secretKey: string };
+      return [c.clientKey, c.secretKey];
+    });
+    expect(secrets.length).toBeGreaterThan(0);
+    const outputs = [run.stdout, run.stderr, ...readdirSync(run.reportDir).map((f) => readFileSync(join(run.reportDir, f), 'utf8'))].join('\n');
+    for (const secret of new Set(secrets)) expect(outputs.includes(secret), 'a secret in the output').toBe(false);
+    // The echoed secret was there, redacted.
+    expect(run.report!.cases.find((c) => c.id === 'client.answers.client-error')!.evidence!.adapter).toMatchObject({ answered: expect.stringContaining('[REDACTED]') });
+  });
+});
+
+describe('exit status 3: an adapter command that cannot start', () => {
+  it('a command that does not exist: exit 3, the command and its error named, no case run', async () => {
+    const run = await runClient(targetFile({ side: 'client', command: 'no-such-sdk-adapter-7f3a --serve' }));
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/the adapter command "no-such-sdk-adapter-7f3a --serve" cannot be started: it exited with (status|code) 127.*not found/);
+    expect(run.stdout).not.toMatch(/^PASS|^FAIL|^ERROR/m);
+  });
+  it('a script that dies on start (a Python syntax error): exit 3 with its stderr', async () => {
+    const run = await runClient(targetFile({ side: 'client', command: 'python3 -c "def broken("' }));
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/cannot be started.*SyntaxError/s);
+  });
+});

@@ -1,0 +1,42 @@
+// The README's adapter examples (issue 14 "Done when"): an adapter written in Python around a
+// small SDK of its own, and one for a Node SDK, each PASSes every client case when correct and
+// is caught when its SDK signs one text and sends another (a fault switched on by environment).
+import { describe, expect, it } from 'vitest';
+import { CLIENT_CASES } from '../../harness/cases/index.ts';
+import { runClient, verdicts } from './run-client.ts';
+
+const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent', 'client.collect.number-large-integer'];
+
+function expectOnly(run: Awaited<ReturnType<typeof runClient>>, failing: readonly string[]): void {
+  expect(verdicts(run), run.stdout).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, failing.includes(c.id) ? 'FAIL' : 'PASS'])));
+}
+
+describe('a Python adapter around its own SDK (examples/sdk-adapters/python, stdlib only)', () => {
+  it('correct: every client case PASSes, exit 0', async () => {
+    const run = await runClient('examples/sdk-adapters/python/client.json');
+    expect(run.code, run.stderr).toBe(0);
+    expectOnly(run, []);
+  });
+  it('signs the amount as passed, sends it as two-decimal money (COLLECT_SDK_FAULT=amount-2dp): the number cases FAIL naming both texts, exit 1', async () => {
+    const run = await runClient('examples/sdk-adapters/python/client.json', { COLLECT_SDK_FAULT: 'amount-2dp' });
+    expect(run.code).toBe(1);
+    expectOnly(run, NUMBER_CASES);
+    const noise = run.report!.cases.find((c) => c.id === 'client.collect.number-float-noise')!;
+    expect(noise.reason).toContain('signed `amount=3.3000000000000003`, the body has `amount=3.30`');
+  });
+});
+
+describe('a Node adapter around its own SDK (examples/sdk-adapters/node)', () => {
+  it('correct: every client case PASSes, exit 0', async () => {
+    const run = await runClient('examples/sdk-adapters/node/client.json');
+    expect(run.code, run.stderr).toBe(0);
+    expectOnly(run, []);
+  });
+  it('sends whole numbers as 15.0 but signs 15 (COLLECT_SDK_FAULT=float-text): caught, the signed and sent texts named', async () => {
+    const run = await runClient('examples/sdk-adapters/node/client.json', { COLLECT_SDK_FAULT: 'float-text' });
+    expect(run.code).toBe(1);
+    expectOnly(run, ['client.collect.number-whole-float', 'client.collect.number-exponent', 'client.collect.number-large-integer']);
+    const whole = run.report!.cases.find((c) => c.id === 'client.collect.number-whole-float')!;
+    expect(whole.reason).toContain('signed `amount=15`, the body has `amount=15.0`');
+  });
+});

@@ -1,0 +1,55 @@
+// Which client case catches which fault switch of the reference SDK. Plain data: the self-test
+// (client-faults.test.ts) runs every client case against the reference SDK's adapter with that
+// one fault on and asserts that exactly the listed cases FAIL (the rest PASS); the README's
+// fault table is generated from it (fault-table.ts). Every fault of REFERENCE_SDK_FAULTS appears.
+
+export interface ClientFaultEntry {
+  side: 'client';
+  fault: string;
+  caseIds: string[];
+  expect: 'FAIL';
+  /** Refusal cases that are ERROR: the SDK reported them rejected, but it also reports an accepted answer as rejected (the preflight). */
+  errors?: string[];
+  /** Words the reason of every listed case must carry: the deviation named, not only "it differs". */
+  reasonMentions?: string;
+}
+
+/** Every case whose check includes the signature over the bytes sent. */
+const SIGNED = [
+  'client.collect.signature', 'client.collect.callback-url-literal', 'client.collect.field-order',
+  'client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent',
+  'client.collect.number-large-integer', 'client.collect.extra-fields',
+];
+const REFUSALS = ['client.answers.client-error', 'client.answers.success-false', 'client.answers.error-code', 'client.answers.server-error', 'client.answers.no-answer'];
+
+export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
+  { side: 'client', fault: 'wrong-path', expect: 'FAIL', caseIds: ['client.collect.method-path'] },
+  { side: 'client', fault: 'no-content-type', expect: 'FAIL', caseIds: ['client.collect.content-type'] },
+  { side: 'client', fault: 'uppercase-hex', expect: 'FAIL', caseIds: ['client.collect.authorization', ...SIGNED], reasonMentions: 'upper-case' },
+  { side: 'client', fault: 'secret-sent', expect: 'FAIL', caseIds: ['client.collect.secret-not-sent'] },
+  { side: 'client', fault: 'amount-as-number', expect: 'FAIL', caseIds: ['client.collect.amount-string'] },
+  { side: 'client', fault: 'customer-number-as-integer', expect: 'FAIL', caseIds: ['client.collect.customer-number-zeros'], reasonMentions: 'leading zeros' },
+  { side: 'client', fault: 'client-id-as-string', expect: 'FAIL', caseIds: ['client.collect.client-id-integer'] },
+  { side: 'client', fault: 'transaction-id-camel-case', expect: 'FAIL', caseIds: ['client.collect.fields'], reasonMentions: 'transaction_id sent 0 times' },
+  { side: 'client', fault: 'body-order-signature', expect: 'FAIL', caseIds: ['client.collect.field-order', 'client.collect.extra-fields'], reasonMentions: '`body-order`' },
+  { side: 'client', fault: 'locale-order-signature', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: '`locale-order`' },
+  { side: 'client', fault: 'encode-uri-callback-signed', expect: 'FAIL', caseIds: ['client.collect.callback-url-literal'], reasonMentions: '`encode-uri`' },
+  { side: 'client', fault: 'encoded-callback-sent', expect: 'FAIL', caseIds: ['client.collect.callback-url-literal'], reasonMentions: 'not re-encoded' },
+  {
+    // The PHP SDK of issue 14: signs 15 and sends 15.0.
+    side: 'client', fault: 'float-text-sent', expect: 'FAIL', caseIds: ['client.collect.number-whole-float', 'client.collect.number-exponent'],
+    reasonMentions: 'signed `amount=',
+  },
+  {
+    // The PHP SDK of issue 14: signs 3.3 and sends 3.3000000000000003.
+    side: 'client', fault: 'php-float-signed', expect: 'FAIL', caseIds: ['client.collect.number-float-noise', 'client.collect.number-large-integer'],
+    reasonMentions: '`php-float-precision`',
+  },
+  { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'] },
+  { side: 'client', fault: 'status-only-answer', expect: 'FAIL', caseIds: ['client.answers.success-false', 'client.answers.error-code'] },
+  { side: 'client', fault: 'error-code-ignored', expect: 'FAIL', caseIds: ['client.answers.error-code'] },
+  { side: 'client', fault: 'body-only-answer', expect: 'FAIL', caseIds: ['client.answers.client-error', 'client.answers.server-error'] },
+  { side: 'client', fault: 'server-error-accepted', expect: 'FAIL', caseIds: ['client.answers.server-error'] },
+  { side: 'client', fault: 'timeout-accepted', expect: 'FAIL', caseIds: ['client.answers.no-answer'] },
+  { side: 'client', fault: 'success-string-compare', expect: 'FAIL', caseIds: ['client.answers.accepted'], errors: REFUSALS },
+];

@@ -1,0 +1,64 @@
+// Self-test of the client cases (issue 14): every client case PASSes against the fault-free
+// reference SDK, and each fault switch of the reference SDK is caught by exactly the cases
+// listed for it in client-fault-catalog.ts (every other client case still PASSes).
+import { describe, expect, it } from 'vitest';
+import { CLIENT_CASES } from '../../harness/cases/index.ts';
+import { startEmbeddedClient } from '../../harness/embedded/index.ts';
+import { runChecked } from '../../harness/preflight/index.ts';
+import { REFERENCE_SDK_FAULTS, type ReferenceSdkFault } from '../../harness/reference-sdk/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import { CLIENT_FAULT_CATALOG } from './client-fault-catalog.ts';
+
+const SEED = Number(process.env.CC_SEED ?? 4242);
+
+function explain(results: readonly CaseResult[]): string {
+  return results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`).join('\n');
+}
+
+async function runWith(faults: ReferenceSdkFault[]) {
+  const embedded = await startEmbeddedClient({ faults });
+  try {
+    return await runChecked({ cases: CLIENT_CASES, target: embedded.target, seed: SEED });
+  } finally {
+    await embedded.close();
+  }
+}
+
+describe('client fault catalog covers every fault switch of the reference SDK', () => {
+  it('each fault has an entry naming existing cases, and every client case catches one', () => {
+    expect(CLIENT_FAULT_CATALOG.map((e) => e.fault).sort()).toEqual(REFERENCE_SDK_FAULTS.map((f) => f.name).sort());
+    const ids = new Set(CLIENT_CASES.map((c) => c.id));
+    for (const entry of CLIENT_FAULT_CATALOG) for (const id of entry.caseIds) expect(ids, `${entry.fault} → ${id}`).toContain(id);
+    const caught = new Set(CLIENT_FAULT_CATALOG.flatMap((e) => e.caseIds));
+    expect(CLIENT_CASES.map((c) => c.id).filter((id) => !caught.has(id))).toEqual([]);
+  });
+});
+
+describe('fault-free reference SDK: every client case PASSes', () => {
+  it(`all ${CLIENT_CASES.length} client cases PASS (seed ${SEED})`, async () => {
+    const { results, preflight } = await runWith([]);
+    expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
+    expect(results).toHaveLength(CLIENT_CASES.length);
+    expect(explain(results)).toBe('');
+  });
+});
+
+describe('each fault switch of the reference SDK is caught by its cases', () => {
+  for (const entry of CLIENT_FAULT_CATALOG) {
+    it(`${entry.fault}: ${entry.caseIds.join(', ')} ${entry.expect} (the rest PASS)`, async () => {
+      const { results } = await runWith([entry.fault as ReferenceSdkFault]);
+      const expected = Object.fromEntries(results.map((r) => [r.id, entry.caseIds.includes(r.id) ? entry.expect : entry.errors?.includes(r.id) ? 'ERROR' : 'PASS']));
+      expect(Object.fromEntries(results.map((r) => [r.id, r.verdict])), explain(results)).toEqual(expected);
+      for (const r of results.filter((x) => entry.caseIds.includes(x.id))) {
+        if (entry.reasonMentions) expect(r.reason, r.id).toContain(entry.reasonMentions);
+        // Every finding carries its evidence: the request as received, the signing stages, the adapter's line, a curl line.
+        const evidence = r.evidence as { exchanges?: Array<{ curl?: string }>; signing?: unknown[]; adapter?: { answered?: string } };
+        expect(evidence.adapter?.answered, r.id).toMatch(/^\{"id":/);
+        if (r.id.startsWith('client.collect.')) {
+          expect(evidence.exchanges?.[0]?.curl, r.id).toMatch(/^curl /);
+          expect(evidence.signing?.length, r.id).toBeGreaterThan(0);
+        }
+      }
+    });
+  }
+});
