@@ -3,7 +3,7 @@
 // is caught when its SDK signs one text and sends another (a fault switched on by environment).
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
-import { runClient, verdicts } from './run-client.ts';
+import { runClient, targetFile, verdicts } from './run-client.ts';
 
 const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent', 'client.collect.number-large-integer'];
 
@@ -38,5 +38,15 @@ describe('a Node adapter around its own SDK (examples/sdk-adapters/node)', () =>
     expectOnly(run, ['client.collect.number-whole-float', 'client.collect.number-exponent', 'client.collect.number-large-integer']);
     const whole = run.report!.cases.find((c) => c.id === 'client.collect.number-whole-float')!;
     expect(whole.reason).toContain('signed `amount=15`, the body has `amount=15.0`');
+  });
+});
+
+describe('a correct SDK unlike the reference is never flagged (suites/client/fixtures/unlike_reference_adapter.py)', () => {
+  it('own field order, ", " separators, \\/ and \\uXXXX escapes, a charset, number amounts refused, extras dropped, raising on 4xx: PASS or SKIP, exit 0', async () => {
+    const run = await runClient(targetFile({ side: 'client', command: 'python3 suites/client/fixtures/unlike_reference_adapter.py' }));
+    expect(run.code, run.stdout).toBe(0);
+    const skipped = [...NUMBER_CASES, 'client.collect.extra-fields'];
+    expect(verdicts(run)).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, skipped.includes(c.id) ? 'SKIP' : 'PASS'])));
+    for (const c of run.report!.cases.filter((x) => skipped.includes(x.id))) expect(c.reason, c.id).toMatch(/^not exercised: the SDK (refused the call before sending anything|sent no extra field)/);
   });
 });

@@ -64,7 +64,10 @@ export function bodyText(request: ReceivedRequest): string {
 export function firstRequest(o: Observation, skipWhenRefused: boolean): ReceivedRequest | CaseOutcome {
   const [first] = o.requests;
   if (first) return first;
-  if (skipWhenRefused && o.answer.kind === 'error') {
+  // An SDK may refuse what its caller passed (a number amount) before sending: as an error or
+  // as its own rejection. Only "accepted" with nothing sent is a finding then.
+  const refused = o.answer.kind === 'error' || o.answer.outcome === 'rejected';
+  if (skipWhenRefused && refused) {
     return { verdict: 'SKIP', reason: `not exercised: the SDK refused the call before sending anything: it reported ${reported(o)}`, evidence: evidenceOf(o) };
   }
   return { verdict: 'FAIL', reason: `no request reached the service; the SDK reported ${reported(o)}`, evidence: evidenceOf(o) };
