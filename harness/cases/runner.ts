@@ -10,6 +10,7 @@ import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts
 import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
 import { CaseSlots } from './slots.ts';
+import { TargetWatch } from './watch.ts';
 import { applyWaivers, type WaiverEntry } from './waivers.ts';
 
 export interface RunCasesOptions<T extends ResolvedTarget> {
@@ -32,6 +33,8 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
   concurrency?: number;
   /** Shared by the runs of several targets, so that the bound and running alone hold across them. */
   slots?: CaseSlots;
+  /** Gives up on a target that stopped answering (default: one per call; share it with the preflight). */
+  watch?: TargetWatch;
   /** Time limit of one HTTP request (default: per side, see defaultTimeouts). */
   perRequestTimeoutMs?: number;
   /** Time limit of one case (default: per side, see defaultTimeouts). */
@@ -82,6 +85,7 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
   const selected = selectCases(options.cases, options.only).filter((c) => c.side === target.side);
   const shaped = shapedIds(ids, target.transactionIds);
   const slots = options.slots ?? new CaseSlots(options.concurrency);
+  const watch = options.watch ?? new TargetWatch();
 
   /** `started` resolves once the case has its slot. */
   const runCase = (testCase: ConformanceCase<T>): { started: Promise<void>; result: Promise<CaseResult> } => {
@@ -97,7 +101,7 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
         target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs,
         ...shaped,
         progress: (line) => options.onProgress?.(testCase.id, redactor.text(line)),
-      }, caseTimeoutMs);
+      }, caseTimeoutMs, watch);
       const level = outcome.level ?? testCase.level;
       const result: CaseResult = {
         id: testCase.id,
@@ -110,6 +114,7 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
         ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
         durationMs: Math.round(performance.now() - started),
       };
+      watch.observe(result);
       return applyWaivers(result, options.waivers ?? [], now());
     } finally {
       release();
@@ -138,9 +143,11 @@ async function runOne<T extends ResolvedTarget>(
   testCase: ConformanceCase<T>,
   base: Omit<CaseContext<T>, 'signal'>,
   caseTimeoutMs: number,
+  watch: TargetWatch,
 ): Promise<CaseOutcome> {
   const unmet = firstUnmet(base.target, testCase.needs);
   if (unmet) return { verdict: 'SKIP', reason: unmet };
+  if (watch.reason) return { verdict: 'ERROR', reason: `not run: ${watch.reason}` };
 
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -150,8 +157,17 @@ async function runOne<T extends ResolvedTarget>(
       controller.abort(new CaseTimeout('case time limit reached'));
     }, caseTimeoutMs);
   });
+  // The run gave up on the target (TargetWatch): the case stops now, naming that cause.
+  let onGiveUp = () => {};
+  const givenUp = new Promise<never>((_, reject) => {
+    onGiveUp = () => {
+      reject(new CaseTimeout(`stopped: ${watch.reason}`));
+      controller.abort(new CaseTimeout('the run gave up on the target'));
+    };
+  });
+  const unsubscribe = watch.whenStopped(() => onGiveUp());
   try {
-    const outcome = await Promise.race([testCase.run({ ...base, signal: controller.signal }), limit]);
+    const outcome = await Promise.race([testCase.run({ ...base, signal: controller.signal }), limit, givenUp]);
     if (outcome.verdict !== 'PASS' && !outcome.reason) return { ...outcome, reason: `${outcome.verdict} without a stated reason` };
     return outcome;
   } catch (error) {
@@ -160,6 +176,7 @@ async function runOne<T extends ResolvedTarget>(
     return { verdict: 'ERROR', reason: message, ...(evidence ? { evidence } : {}) };
   } finally {
     clearTimeout(timer);
+    unsubscribe();
     controller.abort();
   }
 }

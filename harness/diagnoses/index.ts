@@ -3,6 +3,7 @@
 // (harness/preflight: the route refuses GET, a 5xx after applying, a rejected valid collect…),
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // one answer that every non-PASS case of a side got. A summary states what was observed.
+import type { Stopped } from '../cases/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 
@@ -12,6 +13,8 @@ export interface SideRun {
   results: readonly CaseResult[];
   /** Negative cases the guard took a PASS back from: the preflight's causes explain them whatever they show. */
   unproven?: readonly string[];
+  /** The run gave up on the target mid-run: the cases it stopped or did not run, and why. */
+  stopped?: Stopped;
 }
 
 /** "Several": fewer non-PASS cases sharing an answer is no pattern worth naming by itself. */
@@ -59,11 +62,23 @@ function sharedAnswer(side: string, results: readonly CaseResult[]): Diagnosis |
   };
 }
 
+/** A target that stopped answering mid-run: the run stopped its remaining cases (harness/cases TargetWatch). */
+function stoppedAnswering(side: string, stopped: Stopped, results: readonly CaseResult[]): Diagnosis {
+  const ran = new Set(results.map((r) => r.id));
+  const cases = stopped.cases.filter((id) => ran.has(id));
+  return {
+    id: `${side}.stopped-answering`,
+    summary: `the ${side} stopped answering mid-run: ${stopped.cause}; the run then stopped the cases under way and did not run the rest (${cases.length} cases ERROR for this one cause) instead of letting each wait out its own time limit`,
+    cases,
+  };
+}
+
 /** The shared causes of a run, preflight causes first; ids stay unique when two targets share a side. */
 export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
   const found: Diagnosis[] = [];
-  for (const { preflight, results, unproven = [] } of runs) {
+  for (const { preflight, results, unproven = [], stopped } of runs) {
     const own = preflight.findings.flatMap((f) => fromFinding(f, results, new Set(unproven)) ?? []);
+    if (stopped) own.push(stoppedAnswering(preflight.side, stopped, results));
     const explained = new Set(own.flatMap((d) => d.cases));
     const rest = results.filter((r) => notPassed(r) && !explained.has(r.id));
     const shared = sharedAnswer(preflight.side, rest);

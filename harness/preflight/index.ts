@@ -2,7 +2,7 @@
 // callback to a seeded record; a valid collect and its callback). It is the positive control
 // the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
 // then points the cases it explains to it).
-import { CaseSlots, runCases, transactionIds, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
+import { CaseSlots, runCases, TargetWatch, transactionIds, type Stopped, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import { guardNegatives } from './guard.ts';
@@ -41,6 +41,8 @@ export interface CheckedRun {
   results: CaseResult[];
   /** Negative cases whose PASS was taken back for want of a control (ERROR or SKIP now). */
   unproven: string[];
+  /** The run gave up on the target: it stopped answering (TargetWatch). */
+  stopped?: Stopped;
 }
 
 /**
@@ -56,13 +58,14 @@ export async function runChecked<T extends ResolvedTarget>(
   const slots = rest.slots ?? new CaseSlots(rest.concurrency);
   // One generator for the preflight and the cases: two made in the same millisecond would repeat ids.
   const ids = rest.ids ?? transactionIds(rest.seed);
-  const preflightRun = runPreflight({ ...rest, slots, ids });
+  const watch = rest.watch ?? new TargetWatch();
+  const preflightRun = runPreflight({ ...rest, slots, ids, watch });
   const told = preflightRun.then((run) => onPreflight?.(run));
   const unproven: string[] = [];
   const [preflight, results] = await Promise.all([
     preflightRun,
     runCases({
-      ...rest, slots, ids, cases: guardNegatives(cases, preflightRun.then((run) => run.preflight), unproven),
+      ...rest, slots, ids, watch, cases: guardNegatives(cases, preflightRun.then((run) => run.preflight), unproven),
       ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}),
       onResult: async (result) => {
         await told;
@@ -72,5 +75,9 @@ export async function runChecked<T extends ResolvedTarget>(
     told,
   ]);
   // In case order, whatever order the cases ended in.
-  return { preflight, results, unproven: results.map((r) => r.id).filter((id) => unproven.includes(id)) };
+  const order = (ids: readonly string[]) => [preflight.result, ...results].map((r) => r.id).filter((id) => ids.includes(id));
+  return {
+    preflight, results, unproven: order(unproven),
+    ...(watch.stopped ? { stopped: { cause: watch.stopped.cause, cases: order(watch.stopped.cases) } } : {}),
+  };
 }

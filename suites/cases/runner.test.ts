@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import {
-  applyWaivers, parseWaivers, RECEIVER_CASES, runCases, selectCases, transactionIds, WaiverFileError,
+  applyWaivers, parseWaivers, RECEIVER_CASES, runCases, selectCases, SILENT_CASES_TO_STOP, transactionIds, WaiverFileError,
   type ConformanceCase,
 } from '../../harness/cases/index.ts';
+import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { runChecked } from '../../harness/preflight/index.ts';
 import { exitCodeFor, type CaseResult } from '../../harness/results/index.ts';
 import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 
@@ -144,7 +146,7 @@ describe('ERROR: a target that hangs, resets or answers garbage; the run goes on
   });
 });
 
-describe('a receiver that dies mid-run: ERROR on the cases after, the run goes on', () => {
+describe('a receiver that dies mid-run: ERROR on the cases after, the run ends promptly', () => {
   it('the cases after the crash ERROR with the refused connection; the one before PASSes', async () => {
     const doomed = await startEmbeddedReceiver(TIMING);
     let closed = false;
@@ -159,6 +161,41 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run goes o
     });
     expect(results.map((r) => r.verdict)).toEqual(['PASS', 'ERROR', 'ERROR', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
     expect(results[1]?.reason).toMatch(/refused|ECONNREFUSED/);
+    // Three cases in a row got no answer at all: the rest are not run, each naming that cause.
+    for (const r of results.slice(1, 1 + SILENT_CASES_TO_STOP)) expect(r.reason, r.id).toMatch(/refused|ECONNREFUSED/);
+    for (const r of results.slice(1 + SILENT_CASES_TO_STOP)) {
+      expect(r.reason, r.id).toMatch(/^not run: the target stopped answering: 3 cases in a row got no answer to any request they sent \(the last: .*(refused|ECONNREFUSED)/);
+      expect(r.durationMs, r.id).toBeLessThan(50);
+    }
+  });
+
+  it('with every case at once: the cases under way stop at once, and one shared cause names them all', async () => {
+    // A receiver that accepts connections and never answers: each request would wait its full limit.
+    const sockets = new Set<Socket>();
+    const hung = createServer((socket) => { sockets.add(socket); });
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    const port = (hung.address() as { port: number }).port;
+    const target: ResolvedReceiverTarget = {
+      side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, hooksUrl: `http://127.0.0.1:${port}/h`, callbackToken: 'tok', timing: { replyDeadlineMs: 300 },
+    };
+    try {
+      const started = performance.now();
+      const checked = await runChecked({ cases: RECEIVER_CASES, target, seed: 1, perRequestTimeoutMs: 300, caseTimeoutMs: 20_000 });
+      const took = performance.now() - started;
+      expect(checked.results.every((r) => r.verdict === 'ERROR')).toBe(true);
+      // Without giving up, the multi-request cases alone take 3+ request limits, and the runs-alone cases one each after them.
+      expect(took).toBeLessThan(6 * 300);
+      expect(checked.stopped?.cause).toMatch(/^3 cases in a row got no answer/);
+      const stoppedOnes = checked.results.filter((r) => /^(stopped|not run): the target stopped answering/.test(r.reason ?? ''));
+      expect(stoppedOnes.length).toBeGreaterThan(RECEIVER_CASES.length / 2);
+      const [diagnosis] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven, stopped: checked.stopped! }])
+        .filter((d) => d.id === 'receiver.stopped-answering');
+      expect(diagnosis?.summary).toMatch(/^the receiver stopped answering mid-run: 3 cases in a row got no answer/);
+      for (const r of stoppedOnes) expect(diagnosis?.cases, r.id).toContain(r.id);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => hung.close(r));
+    }
   });
 });
 

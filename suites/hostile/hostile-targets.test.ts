@@ -192,9 +192,18 @@ describe('service side: a service that answers nothing gets no PASS (ip-not-whit
         const passed = Object.entries(ran.verdicts).filter(([, v]) => v === 'PASS').map(([id]) => id);
         expect(passed.filter((id) => !passesAllowed(behaviour, SERVICE_CASES).includes(id)), JSON.stringify(ran.reasons)).toEqual([]);
         expect(ran.verdicts['service.auth.ip-not-whitelisted']).toBe('ERROR');
-        expect(ran.reasons['service.auth.ip-not-whitelisted']).toMatch(/the same request from the whitelisted source got none either/);
       } finally {
         await server.close();
+      }
+      // Alone (beside the preflight only, too few silent cases for the run to give up on the
+      // service), the case judges the silence itself: no answer proves no rejection here.
+      const solo = await startHostile(behaviour, { dripEveryMs: 100, dripBytes: 1000 });
+      try {
+        const ran = await runCli(['run', '--target', writeTarget(`s-${behaviour}-ip.json`, serviceTarget(solo.url)), '--only', 'service.auth.ip-not-whitelisted'], SECRETS);
+        expect(ran.verdicts['service.auth.ip-not-whitelisted']).toBe('ERROR');
+        expect(ran.reasons['service.auth.ip-not-whitelisted']).toMatch(/the same request from the whitelisted source got none either/);
+      } finally {
+        await solo.close();
       }
     });
   }

@@ -229,7 +229,9 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
       }
     }));
     const results = checkedRuns.flatMap((c) => c.results);
-    const sideRuns: SideRun[] = checkedRuns.map((c) => ({ preflight: c.preflight.preflight, results: c.results, unproven: c.unproven }));
+    const sideRuns: SideRun[] = checkedRuns.map((c) => ({
+      preflight: c.preflight.preflight, results: c.results, unproven: c.unproven, ...(c.stopped ? { stopped: c.stopped } : {}),
+    }));
     // The phase after the cases: shared causes, named once before the summary's failures.
     stopStatus();
     const diagnoses = diagnose(sideRuns);
