@@ -8,6 +8,8 @@ export type ReferenceSdkFault =
   | 'wrong-path'
   | 'no-content-type'
   | 'uppercase-hex'
+  | 'client-id-as-key'
+  | 'client-key-as-secret'
   | 'secret-sent'
   | 'amount-as-number'
   | 'customer-number-as-integer'
@@ -37,6 +39,8 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'wrong-path', description: 'posts to /api/v1.0/collect, without the trailing slash', specRef: '§4.1' },
   { name: 'no-content-type', description: 'sets no Content-Type header', specRef: '§4' },
   { name: 'uppercase-hex', description: 'writes the signature in upper-case hex', specRef: '§5.1 step 5, §5.2' },
+  { name: 'client-id-as-key', description: 'puts the client id where the client key goes: Authorization: HMAC 2:{signature}', specRef: '§5.2' },
+  { name: 'client-key-as-secret', description: 'keys the HMAC with the client key instead of the secret key (the two credentials swapped)', specRef: '§5.1 step 4' },
   { name: 'secret-sent', description: 'sends the secret key in an X-Secret-Key header ("for debugging")', specRef: '§2.2, §5.5' },
   { name: 'amount-as-number', description: 'converts the amount string to a number (Number("15.0") is sent as 15), signed as sent', specRef: '§2.1' },
   { name: 'customer-number-as-integer', description: 'sends customer_number as a number, so its leading zeros are lost', specRef: '§2.1' },

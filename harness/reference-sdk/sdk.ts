@@ -70,10 +70,10 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
     pairs = [...pairs].sort((a, b) => (on('locale-order-signature') ? a.key.localeCompare(b.key) : byCodePoint(a.key, b.key)));
   }
   const message = pairs.map((m) => `${m.key}=${m.signed}`).join('&');
-  let signature = createHmac('sha256', config.secretKey).update(message, 'utf8').digest('hex');
+  let signature = createHmac('sha256', on('client-key-as-secret') ? config.clientKey : config.secretKey).update(message, 'utf8').digest('hex');
   if (on('uppercase-hex')) signature = signature.toUpperCase();
 
-  const headers: Record<string, string> = { authorization: `HMAC ${config.clientKey}:${signature}` };
+  const headers: Record<string, string> = { authorization: `HMAC ${on('client-id-as-key') ? config.clientId : config.clientKey}:${signature}` };
   if (!on('no-content-type')) headers['content-type'] = 'application/json';
   if (on('secret-sent')) headers['x-secret-key'] = config.secretKey;
   const path = on('wrong-path') ? '/api/v1.0/collect' : '/api/v1.0/collect/';

@@ -2,7 +2,7 @@
 // interprets. Every case's level was reviewed against the sentence behind it (issue 9); the
 // cases below are SHOULD, each for the reason given. A change of level is a change of this table.
 import { describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases, SERVICE_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
+import { CLIENT_CASES, RECEIVER_CASES, runCases, SERVICE_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 
 const SHOULD: Record<string, string> = {
@@ -12,11 +12,15 @@ const SHOULD: Record<string, string> = {
   'service.auth.uppercase-signature': '§5.1 step 5 says hex-encode, with no letter case; lower-case only is the suite\'s position',
   'service.sandbox.leading-zeros-kept': 'no sentence says how the whitelist compares numbers; a service normalising them breaks none',
   'service.callback.retries-stop-after-2xx': 'at-least-once delivery (§6 Guarantee) allows repeats after a 2xx',
+  'client.collect.signature-lowercase': '§5.1 step 5 says hex-encode, with no letter case; lower-case only is the suite\'s position',
+  'client.collect.fields': '§4.1 leaves open which request fields are mandatory; all six, once each, is the suite\'s reading',
+  'client.answers.success-false': 'the service\'s answer bodies are not shown (§4.1, §7); reading success: false as a refusal is the suite\'s (DESIGN.md "rejected")',
+  'client.answers.error-code': 'the service\'s answer bodies are not shown (§4.1, §7); reading an error_code as a refusal is the suite\'s (DESIGN.md "rejected")',
 };
 
 describe('levels follow the spec sentence behind each case', () => {
   it('exactly these cases are SHOULD; every other case is MUST', () => {
-    const all = [...RECEIVER_CASES, ...SERVICE_CASES];
+    const all = [...RECEIVER_CASES, ...SERVICE_CASES, ...CLIENT_CASES];
     expect(all.filter((c) => c.level === 'SHOULD').map((c) => c.id).sort()).toEqual(Object.keys(SHOULD).sort());
     expect(all.filter((c) => c.level !== 'SHOULD' && c.level !== 'MUST')).toEqual([]);
   });

@@ -1,9 +1,13 @@
 // The README's adapter examples (issue 14 "Done when"): an adapter written in Python around a
 // small SDK of its own, and one for a Node SDK, each PASSes every client case when correct and
 // is caught when its SDK signs one text and sends another (a fault switched on by environment).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
-import { runClient, targetFile, verdicts } from './run-client.ts';
+import { ROOT, runClient, targetFile, verdicts } from './run-client.ts';
+
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent', 'client.collect.number-large-integer'];
 
@@ -12,7 +16,8 @@ function expectOnly(run: Awaited<ReturnType<typeof runClient>>, failing: readonl
 }
 
 describe('a Python adapter around its own SDK (examples/sdk-adapters/python, stdlib only)', () => {
-  it('correct: every client case PASSes, exit 0', async () => {
+  it('correct: every client case PASSes, exit 0 (the README\'s command)', async () => {
+    expect(README).toContain('npx collect-conformance run --target examples/sdk-adapters/python/client.json\n');
     const run = await runClient('examples/sdk-adapters/python/client.json');
     expect(run.code, run.stderr).toBe(0);
     expectOnly(run, []);
@@ -23,11 +28,15 @@ describe('a Python adapter around its own SDK (examples/sdk-adapters/python, std
     expectOnly(run, NUMBER_CASES);
     const noise = run.report!.cases.find((c) => c.id === 'client.collect.number-float-noise')!;
     expect(noise.reason).toContain('signed `amount=3.3000000000000003`, the body has `amount=3.30`');
+    // The README shows this run and this line as written.
+    expect(README).toContain('COLLECT_SDK_FAULT=amount-2dp npx collect-conformance run --target examples/sdk-adapters/python/client.json');
+    expect(README).toMatch(new RegExp(`FAIL  client\\.collect\\.number-float-noise  \\d+ ms  ${noise.reason!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
   });
 });
 
 describe('a Node adapter around its own SDK (examples/sdk-adapters/node)', () => {
-  it('correct: every client case PASSes, exit 0', async () => {
+  it('correct: every client case PASSes, exit 0 (the README\'s command)', async () => {
+    expect(README).toContain('npx collect-conformance run --target examples/sdk-adapters/node/client.json\n');
     const run = await runClient('examples/sdk-adapters/node/client.json');
     expect(run.code, run.stderr).toBe(0);
     expectOnly(run, []);

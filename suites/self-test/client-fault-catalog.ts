@@ -7,6 +7,7 @@ export interface ClientFaultEntry {
   side: 'client';
   fault: string;
   caseIds: string[];
+  /** Caught: FAIL for a MUST case, WARN for a SHOULD case (caughtVerdict of fault-catalog.ts). */
   expect: 'FAIL';
   /** Refusal cases that are ERROR: the SDK reported them rejected, but it also reports an accepted answer as rejected (the preflight). */
   errors?: string[];
@@ -25,7 +26,9 @@ const REFUSALS = ['client.answers.client-error', 'client.answers.success-false',
 export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   { side: 'client', fault: 'wrong-path', expect: 'FAIL', caseIds: ['client.collect.method-path'] },
   { side: 'client', fault: 'no-content-type', expect: 'FAIL', caseIds: ['client.collect.content-type'] },
-  { side: 'client', fault: 'uppercase-hex', expect: 'FAIL', caseIds: ['client.collect.authorization', ...SIGNED], reasonMentions: 'upper-case' },
+  { side: 'client', fault: 'uppercase-hex', expect: 'FAIL', caseIds: ['client.collect.signature-lowercase'], reasonMentions: 'upper-case' },
+  { side: 'client', fault: 'client-id-as-key', expect: 'FAIL', caseIds: ['client.collect.authorization'] },
+  { side: 'client', fault: 'client-key-as-secret', expect: 'FAIL', caseIds: SIGNED, reasonMentions: 'not the one over the bytes sent' },
   { side: 'client', fault: 'secret-sent', expect: 'FAIL', caseIds: ['client.collect.secret-not-sent'] },
   { side: 'client', fault: 'amount-as-number', expect: 'FAIL', caseIds: ['client.collect.amount-string'] },
   { side: 'client', fault: 'customer-number-as-integer', expect: 'FAIL', caseIds: ['client.collect.customer-number-zeros'], reasonMentions: 'leading zeros' },

@@ -4,6 +4,9 @@
 // 2xx with an error_code) as rejected; a 5xx or no answer within the SDK's own time limit as an
 // error or a rejection, never as accepted. An SDK that throws on a refusal reports it too (many
 // HTTP clients raise on 4xx): that is not "accepted", so it passes, and the reason says how.
+// Levels: MUST where HTTP's own status semantics decide (2xx success, 4xx refusal, 5xx failure,
+// no answer no acceptance); SHOULD where a 2xx body is read as a refusal (the service's body
+// shapes are not shown, §4.1, §7: DESIGN.md's rejection judgement is the suite's reading).
 import type { ServiceScript } from '../../sdk/index.ts';
 import type { CaseOutcome } from '../model.ts';
 import { reported, type Observation } from './call.ts';
@@ -41,13 +44,13 @@ export const ANSWERS_CASES: readonly ClientCase[] = [
     check: notAccepted('401 {"message": "Unauthenticated."}', 'a 4xx answer is a refusal whatever its body says'),
   }),
   clientCase({
-    id: 'client.answers.success-false', title: 'a 2xx answer with success: false is reported as rejected', specRef: '§4.1, §7 (interpretive)', level: 'MUST',
+    id: 'client.answers.success-false', title: 'a 2xx answer with success: false is reported as rejected', specRef: '§4.1, §7 (interpretive)', level: 'SHOULD',
     negative: 'refusal',
     script: json(200, { success: false, message: 'Insufficient balance' }),
     check: notAccepted('200 {"success": false, "message": "Insufficient balance"}', 'a body saying success: false is a refusal whatever the status'),
   }),
   clientCase({
-    id: 'client.answers.error-code', title: 'a 2xx answer carrying an error_code is reported as rejected', specRef: '§4.1, §7 (interpretive)', level: 'MUST',
+    id: 'client.answers.error-code', title: 'a 2xx answer carrying an error_code is reported as rejected', specRef: '§4.1, §7 (interpretive)', level: 'SHOULD',
     negative: 'refusal',
     script: json(200, { error_code: 'E102', message: 'Number not whitelisted' }),
     check: notAccepted('200 {"error_code": "E102", "message": "Number not whitelisted"}', 'a body carrying a non-null error_code is a refusal (the shape real clients of the service check)'),

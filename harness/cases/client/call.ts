@@ -97,7 +97,8 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
     if (error instanceof SigningError) return `the body sent cannot be signed: ${error.message}`;
     throw error;
   }
-  if (diagnosis.match === 'canonical') return undefined;
+  // Upper-case hex is the right signature in another letter case: client.collect.signature-lowercase judges that.
+  if (diagnosis.match === 'canonical' || diagnosis.match === 'case') return undefined;
   // What the caller passed is known here: the plainest explanation comes first.
   const caller = signedAsPassed(o, request, presented);
   if (caller) return `the signature is not the one over the bytes sent: ${caller}`;
