@@ -67,6 +67,12 @@ export class SdkAdapter {
     return this.driver.answersInRun;
   }
 
+  /** Why the command never started, when every start failed and it answered nothing in this run. */
+  get cannotStart(): string | undefined {
+    const gaveUp = this.driver.gaveUp;
+    return gaveUp && gaveUp.failure === 'start' && this.driver.answersInRun === 0 ? gaveUp.reason : undefined;
+  }
+
   async collect(call: CollectCall): Promise<AdapterAnswer> {
     let answerLine = '';
     const result = await this.driver.exchange(call.id, encodeCollectLine(call), (line) => {
