@@ -2,6 +2,7 @@
 // baseline measured in the same run, so a loaded machine slows both sides alike.
 import { benchSigning } from './signing.bench.ts';
 import { benchSimulator } from './simulator.bench.ts';
+import { benchRun } from './run.bench.ts';
 import { benchStartup } from './startup.bench.ts';
 
 const only = process.argv[2];
@@ -9,6 +10,7 @@ const benches: Array<[name: string, run: () => Promise<void>]> = [
   ['signing', benchSigning],
   ['simulator', benchSimulator],
   ['startup', benchStartup],
+  ['run', benchRun],
 ];
 for (const [name, run] of benches) {
   if (only && only !== name) continue;

@@ -1,0 +1,78 @@
+// A whole run per side (issue 11): at time scale 1, with the example target file's own timings,
+// against the reference implementations started standalone (`simulate`, `receiver`), the wall
+// time of the run divided by its longest case. Goal ≤ 1.5 each side: the cases wait side by
+// side, so a run takes about as long as its longest case. Two figures: the whole command (Node's
+// start-up included) and the run itself (report startedAt → finishedAt).
+// A benchmark, not a test: it prints, it does not assert.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(REPO_ROOT, 'bin/collect-conformance.js');
+export const RUN_RATIO_TARGET = 1.5;
+const ENV = {
+  ...process.env,
+  COLLECT_CLIENT_KEY: 'bench-client-key', COLLECT_SECRET_KEY: 'bench-secret-key', COLLECT_CALLBACK_TOKEN: 'bench-callback-token', NO_COLOR: '1',
+};
+
+/** Starts `simulate` or `receiver` on a free port; resolves with its origin once it listens. */
+async function startReference(command: 'simulate' | 'receiver'): Promise<{ origin: string; stop(): void }> {
+  // Its request log (stderr) is not the benchmark's output.
+  const child = spawn(process.execPath, [BIN, command, '--port', '0'], { env: ENV, stdio: ['ignore', 'pipe', 'ignore'] });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    const url = /listening on (\S+)/.exec(line)?.[1];
+    if (!url) continue;
+    lines.close();
+    child.stdout!.resume();
+    return { origin: new URL(url).origin, stop: () => child.kill('SIGTERM') };
+  }
+  throw new Error(`${command} ended before it listened`);
+}
+
+async function timeRun(targetFile: string, reportDir: string): Promise<number> {
+  const start = performance.now();
+  const code = await new Promise<number | null>((resolve) => {
+    spawn(process.execPath, [BIN, 'run', '--target', targetFile, '--report-dir', reportDir, '--seed', '11'], { env: ENV, stdio: 'ignore' })
+      .on('close', resolve);
+  });
+  const ms = performance.now() - start;
+  if (code !== 0) throw new Error(`run --target ${targetFile} exited ${code}; see ${reportDir}`);
+  return ms;
+}
+
+export async function benchRun(): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'collect-conformance-run-bench-'));
+  try {
+    for (const [side, command, example, origin] of [
+      ['service', 'simulate', 'service-sandbox.json', 'http://127.0.0.1:9000'],
+      ['receiver', 'receiver', 'receiver.json', 'http://127.0.0.1:8081'],
+    ] as const) {
+      const reference = await startReference(command);
+      try {
+        const text = readFileSync(join(REPO_ROOT, 'harness/targets/examples', example), 'utf8').replaceAll(origin, reference.origin);
+        const targetFile = join(folder, example);
+        writeFileSync(targetFile, text);
+        const reportDir = join(folder, side);
+        const wallMs = await timeRun(targetFile, reportDir);
+        const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as {
+          startedAt: string; finishedAt: string; cases: Array<{ id: string; durationMs: number }>;
+        };
+        const longest = report.cases.reduce((a, b) => (b.durationMs > a.durationMs ? b : a));
+        const inRunMs = Date.parse(report.finishedAt) - Date.parse(report.startedAt);
+        const whole = wallMs / longest.durationMs;
+        const inRun = inRunMs / longest.durationMs;
+        process.stdout.write(`${side} (${report.cases.length} cases, example timings, time scale 1): whole command ${Math.round(wallMs)} ms, the run ${inRunMs} ms, longest case ${longest.durationMs} ms (${longest.id})\n`);
+        process.stdout.write(`  ratio ${whole.toFixed(2)} whole command, ${inRun.toFixed(2)} the run (target ≤ ${RUN_RATIO_TARGET}) ${whole <= RUN_RATIO_TARGET ? 'met' : inRun <= RUN_RATIO_TARGET ? 'met by the run, NOT by the whole command' : 'NOT met'}\n`);
+      } finally {
+        reference.stop();
+      }
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
