@@ -52,7 +52,8 @@ export function parseAdapterLine(line: string): ParsedAnswer<AdapterAnswerLine> 
   }
   if (!('outcome' in o)) return { ok: false, problem: `"outcome" is missing (an answer has "outcome": "accepted" or "rejected", or "error") in ${excerpt(line)}` };
   if (o.outcome !== 'accepted' && o.outcome !== 'rejected') {
-    return { ok: false, problem: `"outcome" must be "accepted" or "rejected", not ${excerpt(JSON.stringify(o.outcome) ?? String(o.outcome))}, in ${excerpt(line)}` };
+    const shown = JSON.stringify(o.outcome) ?? String(o.outcome);
+    return { ok: false, problem: `"outcome" must be "accepted" or "rejected", not ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}, in ${excerpt(line)}` };
   }
   if ('detail' in o && typeof o.detail !== 'string') return { ok: false, problem: `"detail" must be a string in ${excerpt(line)}` };
   return { ok: true, id, answer: { id, outcome: o.outcome, ...(typeof o.detail === 'string' ? { detail: o.detail } : {}) } };

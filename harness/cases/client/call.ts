@@ -40,7 +40,11 @@ export async function callSdk(ctx: ClientContext, fields: readonly RawField[], s
   const { value: answer, received } = await bench.service.during(script, () => bench.adapter.collect(call));
   const partial = { ctx, bench, fields, script, requests: received, line };
   if (answer.kind === 'failed') {
-    throw new CaseError(`${answer.code}: ${answer.reason}`, evidenceOf({ ...partial, answer: { kind: 'error', error: answer.reason, line: '' } }));
+    // The case whose service never answers: an SDK without a time limit of its own hangs with it.
+    const hint = script.kind === 'silent' && answer.code === 'ERR_ADAPTER_TIMEOUT'
+      ? ` (the service held the request unanswered: the SDK likely has no time limit of its own, or one longer than timing.answerDeadlineMs ${ctx.target.timing.answerDeadlineMs} ms; set answerDeadlineMs above the SDK's limit)`
+      : '';
+    throw new CaseError(`${answer.code}: ${answer.reason}${hint}`, evidenceOf({ ...partial, answer: { kind: 'error', error: answer.reason, line: '' } }));
   }
   return { ...partial, answer };
 }
@@ -140,8 +144,12 @@ function signingStages(o: Observation, request: ReceivedRequest): Record<string,
 }
 
 function exchangeOf(o: Observation, request: ReceivedRequest): Exchange {
+  // As received: the names in their own case, in their order.
   const headers: Record<string, string | string[]> = {};
-  for (const [name, values] of Object.entries(request.headers)) headers[name] = values.length === 1 ? values[0]! : values;
+  for (const [name, value] of request.rawHeaders) {
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
   const url = `${o.bench.service.baseUrl}${request.target}`;
   const body = bodyText(request);
   const curlHeaders: Record<string, string> = {};
