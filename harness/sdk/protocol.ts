@@ -35,9 +35,13 @@ export const OUTCOMES = ['accepted', 'rejected'] as const;
 
 /** The request line: `fields` from raw JSON texts, everything else through JSON.stringify. */
 export function encodeCollectLine(call: CollectCall): string {
-  const fields = call.fields.map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',');
   const head = JSON.stringify({ id: call.id, op: 'collect', baseUrl: call.baseUrl, credentials: call.credentials });
-  return toLine(`${head.slice(0, -1)},"fields":{${fields}}}`);
+  return toLine(`${head.slice(0, -1)},"fields":${fieldsJson(call.fields)}}`);
+}
+
+/** The fields as the JSON object text the caller passed: each value its raw text, in order. */
+export function fieldsJson(fields: readonly RawField[]): string {
+  return `{${fields.map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',')}}`;
 }
 
 export function parseAdapterLine(line: string): ParsedAnswer<AdapterAnswerLine> {

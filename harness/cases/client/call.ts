@@ -4,7 +4,7 @@
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
 import { curlCommand } from '../../client/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
-import type { AdapterAnswer, RawField, ReceivedRequest, ServiceScript } from '../../sdk/index.ts';
+import { encodeCollectLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
@@ -35,8 +35,7 @@ export async function callSdk(ctx: ClientContext, fields: readonly RawField[], s
     credentials: { clientId: ctx.target.clientId, clientKey: ctx.target.clientKey, secretKey: ctx.target.secretKey },
     fields,
   };
-  const line = JSON.stringify({ id: call.id, op: 'collect', baseUrl: call.baseUrl, credentials: call.credentials, fields: '…' })
-    .replace('"…"', `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
+  const line = encodeCollectLine(call).trimEnd();
   const { value: answer, received } = await bench.service.during(script, () => bench.adapter.collect(call));
   const partial = { ctx, bench, fields, script, requests: received, line };
   if (answer.kind === 'failed') {
@@ -115,7 +114,7 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
  * fields. Says which pair was signed and what the body has instead.
  */
 function signedAsPassed(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
-  const passed = `{${o.fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+  const passed = fieldsJson(o.fields);
   try {
     const stages = signBody(passed, o.ctx.target.secretKey);
     if (stages.signature !== presented) return undefined;
