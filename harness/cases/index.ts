@@ -15,7 +15,7 @@ export { HooksClient, type HookReading } from './hooks.ts';
 export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './receiver/index.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer } from './service/index.ts';
 export {
-  CLIENT_CASES, clientCase, callSdk, closeClientBench, probeAdapter, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
+  CLIENT_CASES, clientCase, callSdk, closeClientBench, probeAdapter, adapterNeverStarted, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
   type ClientCase, type ClientContext, type Observation,
 } from './client/index.ts';
 import { CLIENT_CASES } from './client/index.ts';

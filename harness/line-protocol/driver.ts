@@ -36,6 +36,20 @@ export interface LineDriverOptions {
   onNotice?: (line: string) => void;
 }
 
+/** The driver's policy knobs a user of it passes through unchanged. */
+export type LinePolicy = Partial<Pick<LineDriverOptions, 'maxConsecutiveFailures' | 'startGraceMs' | 'closeGraceMs' | 'redactor' | 'onNotice'>>;
+
+/** The policy knobs of `options` that are set (an exactOptionalPropertyTypes-safe copy). */
+export function linePolicy(options: LinePolicy): LinePolicy {
+  const out: LinePolicy = {};
+  if (options.maxConsecutiveFailures !== undefined) out.maxConsecutiveFailures = options.maxConsecutiveFailures;
+  if (options.startGraceMs !== undefined) out.startGraceMs = options.startGraceMs;
+  if (options.closeGraceMs !== undefined) out.closeGraceMs = options.closeGraceMs;
+  if (options.redactor) out.redactor = options.redactor;
+  if (options.onNotice) out.onNotice = options.onNotice;
+  return out;
+}
+
 /** An answer line after the shared checks: its id and what the protocol made of it. */
 export type ParsedAnswer<A> = { ok: true; id: string; answer: A } | { ok: false; problem: string };
 

@@ -2,7 +2,7 @@
 // this process over a stream pair (the embedded default), both through the shared line driver.
 // An adapter that crashes, hangs, writes garbage or answers another id gives a failure with a
 // stable code (an ERROR for the case concerned); it is restarted for the next request.
-import { InProcessLineEnd, LineDriver, LineProcess, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
+import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import { encodeCollectLine, parseAdapterLine, type CollectCall } from './protocol.ts';
 
@@ -49,11 +49,7 @@ export class SdkAdapter {
         : new LineProcess(launch.command, { ...(launch.cwd ? { cwd: launch.cwd } : {}), ...(launch.env ? { env: launch.env } : {}) })),
       words: { noun: 'adapter', unit: 'request', doing: 'handling this request' },
       timeoutMs: options.answerDeadlineMs,
-      ...(options.maxConsecutiveFailures !== undefined ? { maxConsecutiveFailures: options.maxConsecutiveFailures } : {}),
-      ...(options.startGraceMs !== undefined ? { startGraceMs: options.startGraceMs } : {}),
-      ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
-      ...(options.redactor ? { redactor: options.redactor } : {}),
-      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      ...linePolicy(options),
     });
   }
 
@@ -65,6 +61,12 @@ export class SdkAdapter {
   /** Answers received in this run (a command that never answered and cannot start is unreachable). */
   get answers(): number {
     return this.driver.answersInRun;
+  }
+
+  /** Why the command never started, when every start failed and it answered nothing in this run. */
+  get cannotStart(): string | undefined {
+    const gaveUp = this.driver.gaveUp;
+    return gaveUp && gaveUp.failure === 'start' && this.driver.answersInRun === 0 ? gaveUp.reason : undefined;
   }
 
   async collect(call: CollectCall): Promise<AdapterAnswer> {

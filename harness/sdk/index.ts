@@ -2,7 +2,7 @@
 // its adapter over the line protocol (README.md beside this file), and the service end it calls
 // (the reference service behind a recorder with scripted answers).
 export {
-  encodeCollectLine, parseAdapterLine, OUTCOMES,
+  encodeCollectLine, fieldsJson, parseAdapterLine, OUTCOMES,
   type AdapterCredentials, type AdapterAnswerLine, type CollectCall, type RawField,
 } from './protocol.ts';
 export { SdkAdapter, type AdapterAnswer, type AdapterFailureCode, type AdapterLaunch, type SdkAdapterOptions } from './adapter.ts';

@@ -35,9 +35,13 @@ export const OUTCOMES = ['accepted', 'rejected'] as const;
 
 /** The request line: `fields` from raw JSON texts, everything else through JSON.stringify. */
 export function encodeCollectLine(call: CollectCall): string {
-  const fields = call.fields.map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',');
   const head = JSON.stringify({ id: call.id, op: 'collect', baseUrl: call.baseUrl, credentials: call.credentials });
-  return toLine(`${head.slice(0, -1)},"fields":{${fields}}}`);
+  return toLine(`${head.slice(0, -1)},"fields":${fieldsJson(call.fields)}}`);
+}
+
+/** The fields as the JSON object text the caller passed: each value its raw text, in order. */
+export function fieldsJson(fields: readonly RawField[]): string {
+  return `{${fields.map(([name, json]) => `${JSON.stringify(name)}:${json}`).join(',')}}`;
 }
 
 export function parseAdapterLine(line: string): ParsedAnswer<AdapterAnswerLine> {
@@ -52,7 +56,8 @@ export function parseAdapterLine(line: string): ParsedAnswer<AdapterAnswerLine> 
   }
   if (!('outcome' in o)) return { ok: false, problem: `"outcome" is missing (an answer has "outcome": "accepted" or "rejected", or "error") in ${excerpt(line)}` };
   if (o.outcome !== 'accepted' && o.outcome !== 'rejected') {
-    return { ok: false, problem: `"outcome" must be "accepted" or "rejected", not ${excerpt(JSON.stringify(o.outcome) ?? String(o.outcome))}, in ${excerpt(line)}` };
+    const shown = JSON.stringify(o.outcome) ?? String(o.outcome);
+    return { ok: false, problem: `"outcome" must be "accepted" or "rejected", not ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}, in ${excerpt(line)}` };
   }
   if ('detail' in o && typeof o.detail !== 'string') return { ok: false, problem: `"detail" must be a string in ${excerpt(line)}` };
   return { ok: true, id, answer: { id, outcome: o.outcome, ...(typeof o.detail === 'string' ? { detail: o.detail } : {}) } };

@@ -28,6 +28,8 @@ export interface ReceivedRequest {
   target: string;
   /** Header values by lower-case name, every occurrence kept. */
   headers: Record<string, string[]>;
+  /** The headers as received: names in their own case, in order. */
+  rawHeaders: Array<[name: string, value: string]>;
   /** The body bytes as received (up to MAX_BODY_BYTES). */
   body: Buffer;
   bodyTruncated: boolean;
@@ -109,6 +111,7 @@ export async function startSdkService(options: SdkServiceOptions): Promise<SdkSe
       method: req.method ?? '?',
       target: req.url ?? '/',
       headers: distinctHeaders(req),
+      rawHeaders: pairsOf(req.rawHeaders),
       body: bytes,
       bodyTruncated: truncated,
     };
@@ -127,10 +130,7 @@ export async function startSdkService(options: SdkServiceOptions): Promise<SdkSe
   }
 
   async function forward(req: IncomingMessage, body: Buffer): Promise<Omit<NonNullable<ReceivedRequest['answer']>, 'durationMs'>> {
-    const headers: string[] = [];
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-      if (!HOP_BY_HOP.has(req.rawHeaders[i]!.toLowerCase())) headers.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    }
+    const headers = pairsOf(req.rawHeaders).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())).flat();
     const method = req.method ?? 'POST';
     const answer = await request(`${simulator.url}${req.url ?? '/'}`, {
       method: method as 'POST',
@@ -180,12 +180,15 @@ export async function startSdkService(options: SdkServiceOptions): Promise<SdkSe
   };
 }
 
+function pairsOf(raw: readonly string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
 function distinctHeaders(req: IncomingMessage): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!.toLowerCase();
-    (out[name] ??= []).push(req.rawHeaders[i + 1]!);
-  }
+  for (const [name, value] of pairsOf(req.rawHeaders)) (out[name.toLowerCase()] ??= []).push(value);
   return out;
 }
 

@@ -3,7 +3,7 @@
 // Failures get stable codes and become ERROR verdicts for the vector concerned; the signer is
 // restarted for the rest, and a signer that fails several vectors in a row is given up on, so
 // a signer that hangs forever does not cost 5 s per vector.
-import { LineDriver, LineProcess, LINE_LIMIT, type LineFailure } from '../line-protocol/index.ts';
+import { LineDriver, linePolicy, LineProcess, LINE_LIMIT, type LineFailure } from '../line-protocol/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import { encodeRequestLine, parseAnswerLine } from './protocol.ts';
 import type { Signer, SignerAnswer, SignerFailureCode, SignRequest } from './signer.ts';
@@ -45,11 +45,7 @@ export class ExternalSigner implements Signer {
       start: () => new LineProcess(command, { ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) }),
       words: { noun: 'signer', unit: 'vector', doing: 'signing this vector' },
       timeoutMs: options.timeoutMs ?? 5000,
-      ...(options.maxConsecutiveFailures !== undefined ? { maxConsecutiveFailures: options.maxConsecutiveFailures } : {}),
-      ...(options.startGraceMs !== undefined ? { startGraceMs: options.startGraceMs } : {}),
-      ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
-      ...(options.redactor ? { redactor: options.redactor } : {}),
-      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      ...linePolicy(options),
     });
   }
 

@@ -12,13 +12,13 @@ const MISBEHAVING = 'node suites/client/fixtures/misbehaving-adapter.mjs';
 describe('an adapter that crashes, hangs, writes garbage or answers another id: ERROR with the reason, the run goes on', () => {
   it('each misbehaviour is ERROR on its case, every other case PASSes, and no secret reaches the output', async () => {
     const leak = join(mkdtempSync(join(tmpdir(), 'cc-leak-')), 'credentials.jsonl');
-    const run = await runClient(targetFile({ side: 'client', command: MISBEHAVING, timing: { answerDeadlineMs: 3000 } }), { LEAK_FILE: leak });
+    const run = await runClient(targetFile({ side: 'client', command: MISBEHAVING, timing: { answerDeadlineMs: 4000 } }), { LEAK_FILE: leak });
     expect(run.code).toBe(1);
     const expectedErrors: Record<string, RegExp> = {
       'client.collect.callback-url-literal': /ERR_ADAPTER_PROTOCOL: the line is not JSON: "Traceback/,
       'client.collect.number-whole-float': /ERR_ADAPTER_CRASHED: the adapter exited with (status|code) 3/,
       'client.collect.number-exponent': /ERR_ADAPTER_PROTOCOL: answer for id "someone-else"/,
-      'client.collect.extra-fields': /ERR_ADAPTER_TIMEOUT: no answer within 3000 ms/,
+      'client.collect.extra-fields': /ERR_ADAPTER_TIMEOUT: no answer within 4000 ms/,
     };
     const got = verdicts(run);
     for (const [id, verdict] of Object.entries(got)) expect(`${id} ${verdict}`).toBe(`${id} ${id in expectedErrors ? 'ERROR' : 'PASS'}`);
@@ -41,6 +41,12 @@ describe('exit status 3: an adapter command that cannot start', () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/the adapter command "no-such-sdk-adapter-7f3a --serve" cannot be started: it exited with (status|code) 127.*not found/);
     expect(run.stdout).not.toMatch(/^PASS|^FAIL|^ERROR/m);
+  });
+  it('a command that outlives the probe but dies before every answer: the cases are ERROR, then exit 3 naming it', async () => {
+    const run = await runClient(targetFile({ side: 'client', command: 'sleep 0.8; echo "missing module collect_sdk" >&2; exit 1', timing: { answerDeadlineMs: 3000 } }));
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/the adapter command cannot be started \(the adapter exited with (status|code) 1 right after starting, before answering \(.*missing module collect_sdk/);
+    expect(Object.values(verdicts(run)).every((v) => v === 'ERROR')).toBe(true);
   });
   it('a script that dies on start (a Python syntax error): exit 3 with its stderr', async () => {
     const run = await runClient(targetFile({ side: 'client', command: 'python3 -c "def broken("' }));

@@ -59,3 +59,21 @@ describe('a correct SDK unlike the reference is never flagged (suites/client/fix
     for (const c of run.report!.cases.filter((x) => skipped.includes(x.id))) expect(c.reason, c.id).toMatch(/^not exercised: the SDK (refused the call before sending anything|sent no extra field)/);
   });
 });
+
+describe('the PHP SDK bug of issue 14, in real PHP (suites/client/fixtures/php/adapter.php)', () => {
+  const php = targetFile({ side: 'client', command: 'php suites/client/fixtures/php/adapter.php', timing: { answerDeadlineMs: 10000 } });
+  it('correct (non-strings signed as their JSON text): every client case PASSes', async () => {
+    const run = await runClient(php);
+    expect(run.code, run.stdout).toBe(0);
+    expectOnly(run, []);
+  });
+  it('"$key=$value" (precision 14) beside json_encode: the number cases FAIL, naming 3.3 against 3.3000000000000003 and 15 against 15.0', async () => {
+    const run = await runClient(php, { COLLECT_SDK_FAULT: 'php-string' });
+    expect(run.code).toBe(1);
+    expectOnly(run, NUMBER_CASES);
+    const reason = (id: string) => run.report!.cases.find((c) => c.id === id)!.reason!;
+    expect(reason('client.collect.number-float-noise')).toContain('signed `amount=3.3`, the body has `amount=3.3000000000000003`');
+    expect(reason('client.collect.number-float-noise')).toContain('`php-float-precision`');
+    expect(reason('client.collect.number-whole-float')).toContain('signed `amount=15`, the body has `amount=15.0`');
+  });
+});

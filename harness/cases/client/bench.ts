@@ -62,6 +62,15 @@ export function benchOf(target: ResolvedClientTarget, redactor: Redactor, onNoti
   return bench;
 }
 
+/**
+ * Exit status 3 found late: an adapter command that outlived the probe but never started (every
+ * start ended before an answer, and the driver gave up on it). Undefined when it answered once.
+ */
+export async function adapterNeverStarted(target: ResolvedClientTarget): Promise<string | undefined> {
+  const bench = await benches.get(target)?.catch(() => undefined);
+  return bench?.adapter.cannotStart;
+}
+
 /** Stops the adapter and the service of a target (the end of its run). */
 export async function closeClientBench(target: ResolvedClientTarget): Promise<void> {
   const bench = benches.get(target);

@@ -4,7 +4,7 @@
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
 import { curlCommand } from '../../client/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
-import type { AdapterAnswer, RawField, ReceivedRequest, ServiceScript } from '../../sdk/index.ts';
+import { encodeCollectLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
@@ -35,12 +35,15 @@ export async function callSdk(ctx: ClientContext, fields: readonly RawField[], s
     credentials: { clientId: ctx.target.clientId, clientKey: ctx.target.clientKey, secretKey: ctx.target.secretKey },
     fields,
   };
-  const line = JSON.stringify({ id: call.id, op: 'collect', baseUrl: call.baseUrl, credentials: call.credentials, fields: '…' })
-    .replace('"…"', `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`);
+  const line = encodeCollectLine(call).trimEnd();
   const { value: answer, received } = await bench.service.during(script, () => bench.adapter.collect(call));
   const partial = { ctx, bench, fields, script, requests: received, line };
   if (answer.kind === 'failed') {
-    throw new CaseError(`${answer.code}: ${answer.reason}`, evidenceOf({ ...partial, answer: { kind: 'error', error: answer.reason, line: '' } }));
+    // The case whose service never answers: an SDK without a time limit of its own hangs with it.
+    const hint = script.kind === 'silent' && answer.code === 'ERR_ADAPTER_TIMEOUT'
+      ? ` (the service held the request unanswered: the SDK likely has no time limit of its own, or one longer than timing.answerDeadlineMs ${ctx.target.timing.answerDeadlineMs} ms; set answerDeadlineMs above the SDK's limit)`
+      : '';
+    throw new CaseError(`${answer.code}: ${answer.reason}${hint}`, evidenceOf({ ...partial, answer: { kind: 'error', error: answer.reason, line: '' } }));
   }
   return { ...partial, answer };
 }
@@ -111,7 +114,7 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
  * fields. Says which pair was signed and what the body has instead.
  */
 function signedAsPassed(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
-  const passed = `{${o.fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+  const passed = fieldsJson(o.fields);
   try {
     const stages = signBody(passed, o.ctx.target.secretKey);
     if (stages.signature !== presented) return undefined;
@@ -140,8 +143,12 @@ function signingStages(o: Observation, request: ReceivedRequest): Record<string,
 }
 
 function exchangeOf(o: Observation, request: ReceivedRequest): Exchange {
+  // As received: the names in their own case, in their order.
   const headers: Record<string, string | string[]> = {};
-  for (const [name, values] of Object.entries(request.headers)) headers[name] = values.length === 1 ? values[0]! : values;
+  for (const [name, value] of request.rawHeaders) {
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
   const url = `${o.bench.service.baseUrl}${request.target}`;
   const body = bodyText(request);
   const curlHeaders: Record<string, string> = {};

@@ -4,7 +4,7 @@ import type { ClientCase } from './define.ts';
 import { ANSWERS_CASES } from './answers.ts';
 import { COLLECT_CASES } from './collect.ts';
 
-export { benchOf, closeClientBench, probeAdapter, adapterLaunchOf, CLIENT_CUSTOMER_NUMBER, type ClientBench } from './bench.ts';
+export { benchOf, closeClientBench, probeAdapter, adapterNeverStarted, adapterLaunchOf, CLIENT_CUSTOMER_NUMBER, type ClientBench } from './bench.ts';
 export { callSdk, evidenceOf, reported, type ClientContext, type Observation } from './call.ts';
 export { clientCase, fieldsOf, type ClientCase, type ClientCaseSpec } from './define.ts';
 export { ACCEPTED_ANSWER, acceptedReported } from './answers.ts';

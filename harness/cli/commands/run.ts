@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
+  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
   selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
@@ -238,6 +238,11 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     if (diagnoses.length > 0) await session.setDiagnoses(diagnoses);
     const { report, files } = await session.finish();
     io.stdout(`${redactor.text(formatSummary(report, files, { color: io.color, cwd: io.cwd }))}\n`);
+    // A client adapter that outlived the probe but never started: the target was not reached at all.
+    for (const target of targets) {
+      const never = target.side === 'client' ? await adapterNeverStarted(target) : undefined;
+      if (never) throw new TargetUnreachableError(redactor.text(never));
+    }
     return exitCodeFor(results);
   } finally {
     stopStatus();

@@ -1,0 +1,76 @@
+// The SDK adapter line protocol (harness/sdk/README.md): the request line carries the fields as
+// the case wrote them (a number's own text), one object per line for any reader; every answer
+// line is checked, and anything else is a protocol error naming what is wrong.
+import { describe, expect, it } from 'vitest';
+import { encodeCollectLine, parseAdapterLine, startSdkService } from '../../harness/sdk/index.ts';
+import { request } from 'undici';
+
+describe('the request line', () => {
+  const line = encodeCollectLine({
+    id: 'c1', baseUrl: 'http://127.0.0.1:1', credentials: { clientId: 2, clientKey: 'ck_12345678', secretKey: 'sk_12345678' },
+    fields: [['amount', '3.3000000000000003'], ['big', '12345678901234567890'], ['exp', '1e3'], ['note', JSON.stringify('a\u2028b')]],
+  });
+  it('keeps each number as its text, in the order given', () => {
+    expect(line).toContain('"fields":{"amount":3.3000000000000003,"big":12345678901234567890,"exp":1e3,"note":');
+  });
+  it('is one line for any reader: U+2028 escaped, one newline at the end', () => {
+    expect(line).toContain('"note":"a\\u2028b"');
+    expect(line.indexOf('\n')).toBe(line.length - 1);
+    expect(JSON.parse(line)).toMatchObject({ id: 'c1', op: 'collect', credentials: { clientId: 2 } });
+  });
+});
+
+describe('answer lines', () => {
+  it('accepts an outcome with or without detail, and an error', () => {
+    expect(parseAdapterLine('{"id":"c1","outcome":"accepted","detail":"HTTP 200"}')).toEqual({ ok: true, id: 'c1', answer: { id: 'c1', outcome: 'accepted', detail: 'HTTP 200' } });
+    expect(parseAdapterLine('{"id":"c1","outcome":"rejected"}')).toEqual({ ok: true, id: 'c1', answer: { id: 'c1', outcome: 'rejected' } });
+    expect(parseAdapterLine('{"id":"c1","error":"boom"}')).toEqual({ ok: true, id: 'c1', answer: { id: 'c1', error: 'boom' } });
+  });
+  const bad: Array<[string, string, RegExp]> = [
+    ['not JSON', 'accepted', /not JSON/],
+    ['no id', '{"outcome":"accepted"}', /"id" is missing/],
+    ['an unknown outcome', '{"id":"c1","outcome":"ok"}', /"outcome" must be "accepted" or "rejected", not "ok"/],
+    ['a boolean outcome', '{"id":"c1","outcome":true}', /"outcome" must be/],
+    ['neither outcome nor error', '{"id":"c1","status":"accepted"}', /"outcome" is missing/],
+    ['both outcome and error', '{"id":"c1","outcome":"accepted","error":"x"}', /not both/],
+    ['a non-string detail', '{"id":"c1","outcome":"accepted","detail":200}', /"detail" must be a string/],
+    ['a non-string error', '{"id":"c1","error":{"message":"x"}}', /"error" must be a string/],
+  ];
+  for (const [name, line, problem] of bad) {
+    it(`${name} → ${problem}`, () => {
+      const parsed = parseAdapterLine(line);
+      expect(parsed.ok).toBe(false);
+      expect(parsed.ok ? '' : parsed.problem).toMatch(problem);
+    });
+  }
+});
+
+describe('the harness\'s service end: scripted answers, raw requests recorded', () => {
+  it('records method, target, headers as received and body bytes; answers as scripted; a held request is let go with its exchange', async () => {
+    const service = await startSdkService({ credentials: { clientId: 2, clientKey: 'ck_12345678', secretKey: 'sk_12345678' }, customerNumbers: ['0244000001'] });
+    try {
+      const scripted = await service.during({ kind: 'answer', status: 401, contentType: 'application/json', body: '{"message":"no"}' }, async () => {
+        const r = await request(`${service.baseUrl}/api/v1.0/collect/?x=1`, { method: 'POST', headers: { 'X-Odd-Case': 'v' }, body: '{"a":15.0}' });
+        return { status: r.statusCode, body: await r.body.text() };
+      });
+      expect(scripted.value).toEqual({ status: 401, body: '{"message":"no"}' });
+      const [got] = scripted.received;
+      expect(got).toMatchObject({ method: 'POST', target: '/api/v1.0/collect/?x=1', answer: { status: 401, by: 'script' } });
+      expect(got!.body.toString()).toBe('{"a":15.0}');
+      expect(got!.rawHeaders).toContainEqual(['X-Odd-Case', 'v']);
+      expect(got!.headers['x-odd-case']).toEqual(['v']);
+
+      const held = await service.during({ kind: 'silent' }, async () => {
+        const sent = request(`${service.baseUrl}/api/v1.0/collect/`, { method: 'POST', body: '{}' }).then(() => 'answered', (e: Error) => `failed: ${e.name}`);
+        const outcome = await Promise.race([sent, new Promise<string>((r) => setTimeout(() => r('still held'), 300))]);
+        return { outcome, sent };
+      });
+      expect(held.value.outcome).toBe('still held');
+      expect(held.received[0]!.answer).toBeUndefined();
+      // Ended with its exchange: the client sees its connection go.
+      expect(await held.value.sent).toMatch(/^failed/);
+    } finally {
+      await service.close();
+    }
+  });
+});
