@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin/collect-conformance.js');
@@ -40,17 +40,33 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const started: ChildProcess[] = [];
-afterEach(async () => {
+/** Stops the background commands of one rehearsal. */
+async function stopAll(started: ChildProcess[]): Promise<void> {
   await Promise.all(started.splice(0).map((child) => new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   })));
-});
+}
 
-/** Environment of the shell the README's blocks run in: `export` lines carry over between blocks. */
-const shellEnv: Record<string, string> = {};
+/** `export NAME=value …` of a command line, or undefined. */
+function exportsOf(line: string): Array<[string, string]> | undefined {
+  const exported = /^export (.+)$/.exec(line);
+  return exported ? [...exported[1]!.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(\S+)/g)].map((m) => [m[1]!, m[2]!]) : undefined;
+}
+
+/**
+ * Environment of the shell the README's blocks run in: `export` lines carry over between blocks,
+ * so a block starts with every export of the blocks before it (the rehearsals run side by side,
+ * each in its own folder, on its own ports, with its own copy of this environment).
+ */
+function shellEnvBefore(index: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const rehearsal of REHEARSALS.slice(0, index)) {
+    for (const line of rehearsal.commands) for (const [name, value] of exportsOf(line) ?? []) env[name] = value;
+  }
+  return env;
+}
 
 function localised(line: string, ports: Map<string, string>): string {
   let out = line.replace(/^npx collect-conformance\b/, `node ${JSON.stringify(BIN)}`);
@@ -58,7 +74,7 @@ function localised(line: string, ports: Map<string, string>): string {
   return out;
 }
 
-function startBackground(command: string, cwd: string): Promise<ChildProcess> {
+function startBackground(command: string, cwd: string, shellEnv: Record<string, string>, started: ChildProcess[]): Promise<ChildProcess> {
   const child = spawn('sh', ['-c', `exec ${command}`], { cwd, env: { ...process.env, ...shellEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(child);
   return new Promise((resolve, reject) => {
@@ -80,7 +96,7 @@ function startBackground(command: string, cwd: string): Promise<ChildProcess> {
   });
 }
 
-function runForeground(command: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runForeground(command: string, cwd: string, shellEnv: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, ...shellEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -89,44 +105,50 @@ function runForeground(command: string, cwd: string): Promise<{ code: number | n
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('README.md rehearsals run as written', () => {
+describe.concurrent('README.md rehearsals run as written', () => {
   it('the README has the three rehearsals (receiver, service, faulty receiver)', () => {
     expect(REHEARSALS.map((r) => r.name)).toEqual(['receiver', 'service', 'faulty receiver']);
   });
 
-  for (const rehearsal of REHEARSALS) {
+  for (const [index, rehearsal] of REHEARSALS.entries()) {
     it(`${rehearsal.name}: ${rehearsal.commands.filter((c) => !c.startsWith('export')).join(' ; ')}`, async () => {
-      const cwd = mkdtempSync(join(tmpdir(), 'cc-rehearsal-'));
-      const ports = new Map<string, string>();
-      for (const line of rehearsal.commands) {
-        for (const [, port] of line.matchAll(/--port (\d+)/g)) if (!ports.has(port!)) ports.set(port!, String(await freePort()));
-      }
-      const expected = outcomeOf(rehearsal.expected);
-      expect(expected.summary, 'the README shows a summary line').toHaveLength(6);
-      let ran: Awaited<ReturnType<typeof runForeground>> | undefined;
-      for (const line of rehearsal.commands) {
-        const exported = /^export (.+)$/.exec(line);
-        if (exported) {
-          for (const [, name, value] of exported[1]!.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(\S+)/g)) shellEnv[name!] = value!;
-          continue;
+      const shellEnv = shellEnvBefore(index);
+      const started: ChildProcess[] = [];
+      try {
+        const cwd = mkdtempSync(join(tmpdir(), 'cc-rehearsal-'));
+        const ports = new Map<string, string>();
+        for (const line of rehearsal.commands) {
+          for (const [, port] of line.matchAll(/--port (\d+)/g)) if (!ports.has(port!)) ports.set(port!, String(await freePort()));
         }
-        // The target files the commands name, copied with the ports this run uses.
-        for (const [, path] of line.matchAll(/--target (\S+)/g)) {
-          const copy = join(cwd, path!);
-          mkdirSync(dirname(copy), { recursive: true });
-          cpSync(join(ROOT, path!), copy);
-          writeFileSync(copy, localised(readFileSync(copy, 'utf8'), ports));
+        const expected = outcomeOf(rehearsal.expected);
+        expect(expected.summary, 'the README shows a summary line').toHaveLength(6);
+        let ran: Awaited<ReturnType<typeof runForeground>> | undefined;
+        for (const line of rehearsal.commands) {
+          const exported = exportsOf(line);
+          if (exported) {
+            for (const [name, value] of exported) shellEnv[name] = value;
+            continue;
+          }
+          // The target files the commands name, copied with the ports this run uses.
+          for (const [, path] of line.matchAll(/--target (\S+)/g)) {
+            const copy = join(cwd, path!);
+            mkdirSync(dirname(copy), { recursive: true });
+            cpSync(join(ROOT, path!), copy);
+            writeFileSync(copy, localised(readFileSync(copy, 'utf8'), ports));
+          }
+          const command = localised(line.replace(/\s*&\s*$/, ''), ports);
+          if (/&\s*$/.test(line)) await startBackground(command, cwd, shellEnv, started);
+          else ran = await runForeground(command, cwd, shellEnv);
         }
-        const command = localised(line.replace(/\s*&\s*$/, ''), ports);
-        if (/&\s*$/.test(line)) await startBackground(command, cwd);
-        else ran = await runForeground(command, cwd);
+        expect(ran, 'the block runs a command in the foreground').toBeDefined();
+        const actual = outcomeOf(ran!.stdout);
+        const shown = `${ran!.stdout}\n${ran!.stderr}`;
+        expect(actual.summary, shown).toEqual(expected.summary);
+        expect(actual.fails, shown).toEqual(expected.fails);
+        expect(ran!.code, shown).toBe(expected.summary[2]! + expected.summary[5]! > 0 ? 1 : 0);
+      } finally {
+        await stopAll(started);
       }
-      expect(ran, 'the block runs a command in the foreground').toBeDefined();
-      const actual = outcomeOf(ran!.stdout);
-      const shown = `${ran!.stdout}\n${ran!.stderr}`;
-      expect(actual.summary, shown).toEqual(expected.summary);
-      expect(actual.fails, shown).toEqual(expected.fails);
-      expect(ran!.code, shown).toBe(expected.summary[2]! + expected.summary[5]! > 0 ? 1 : 0);
     }, 180_000);
   }
 });
