@@ -10,7 +10,7 @@ import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts
 import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
 import { CaseSlots } from './slots.ts';
-import { TargetWatch } from './watch.ts';
+import { livenessCheck, TargetWatch } from './watch.ts';
 import { applyWaivers, type WaiverEntry } from './waivers.ts';
 
 export interface RunCasesOptions<T extends ResolvedTarget> {
@@ -74,6 +74,11 @@ export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: 
 
 class CaseTimeout extends Error {}
 
+/** The watch of a target, whose liveness check waits twice the per-request limit (default: the target's). */
+export function watchFor(target: ResolvedTarget, perRequestTimeoutMs = defaultTimeouts(target).perRequestTimeoutMs): TargetWatch {
+  return new TargetWatch(livenessCheck(target, 2 * perRequestTimeoutMs));
+}
+
 export async function runCases<T extends ResolvedTarget>(options: RunCasesOptions<T>): Promise<CaseResult[]> {
   const { target, seed } = options;
   const defaults = defaultTimeouts(target);
@@ -85,7 +90,7 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
   const selected = selectCases(options.cases, options.only).filter((c) => c.side === target.side);
   const shaped = shapedIds(ids, target.transactionIds);
   const slots = options.slots ?? new CaseSlots(options.concurrency);
-  const watch = options.watch ?? new TargetWatch();
+  const watch = options.watch ?? watchFor(target, perRequestTimeoutMs);
 
   /** `started` resolves once the case has its slot. */
   const runCase = (testCase: ConformanceCase<T>): { started: Promise<void>; result: Promise<CaseResult> } => {

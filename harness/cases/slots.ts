@@ -9,6 +9,12 @@
  */
 export const DEFAULT_CONCURRENCY = 32;
 export const MAX_CONCURRENCY = 64;
+/**
+ * The default of the embedded run (no --target): the reference implementations answer on the
+ * harness's own thread, so every case in flight also loads the targets; fewer at once keeps a
+ * loaded machine's answers within the per-request limits.
+ */
+export const EMBEDDED_CONCURRENCY = 8;
 
 interface Waiter {
   alone: boolean;

@@ -2,7 +2,7 @@
 // callback to a seeded record; a valid collect and its callback). It is the positive control
 // the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
 // then points the cases it explains to it).
-import { CaseSlots, runCases, TargetWatch, transactionIds, type Stopped, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
+import { CaseSlots, runCases, transactionIds, watchFor, type Stopped, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import { guardNegatives } from './guard.ts';
@@ -58,7 +58,7 @@ export async function runChecked<T extends ResolvedTarget>(
   const slots = rest.slots ?? new CaseSlots(rest.concurrency);
   // One generator for the preflight and the cases: two made in the same millisecond would repeat ids.
   const ids = rest.ids ?? transactionIds(rest.seed);
-  const watch = rest.watch ?? new TargetWatch();
+  const watch = rest.watch ?? watchFor(rest.target, rest.perRequestTimeoutMs);
   const preflightRun = runPreflight({ ...rest, slots, ids, watch });
   const told = preflightRun.then((run) => onPreflight?.(run));
   const unproven: string[] = [];

@@ -161,12 +161,15 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run ends p
     });
     expect(results.map((r) => r.verdict)).toEqual(['PASS', 'ERROR', 'ERROR', 'ERROR', 'ERROR', 'ERROR', 'ERROR']);
     expect(results[1]?.reason).toMatch(/refused|ECONNREFUSED/);
-    // Three cases in a row got no answer at all: the rest are not run, each naming that cause.
+    // Three cases in a row got no answer at all, and a plain request none either: the case under
+    // way meanwhile is stopped, the rest are not run, each naming that cause.
     for (const r of results.slice(1, 1 + SILENT_CASES_TO_STOP)) expect(r.reason, r.id).toMatch(/refused|ECONNREFUSED/);
-    for (const r of results.slice(1 + SILENT_CASES_TO_STOP)) {
-      expect(r.reason, r.id).toMatch(/^not run: the target stopped answering: 3 cases in a row got no answer to any request they sent \(the last: .*(refused|ECONNREFUSED)/);
-      expect(r.durationMs, r.id).toBeLessThan(50);
+    const rest = results.slice(1 + SILENT_CASES_TO_STOP);
+    for (const r of rest) {
+      expect(r.reason, r.id).toMatch(/^(stopped|not run): the target stopped answering: 3 cases in a row got no answer to any request they sent \(the last: .*(refused|ECONNREFUSED).*\), and a plain GET http:\/\/127\.0\.0\.1:\d+ got no answer either/);
+      if (r.reason!.startsWith('not run')) expect(r.durationMs, r.id).toBeLessThan(50);
     }
+    expect(rest.filter((r) => r.reason!.startsWith('not run')).length).toBeGreaterThan(0);
   });
 
   it('with every case at once: the cases under way stop at once, and one shared cause names them all', async () => {
@@ -183,14 +186,15 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run ends p
       const checked = await runChecked({ cases: RECEIVER_CASES, target, seed: 1, perRequestTimeoutMs: 300, caseTimeoutMs: 20_000 });
       const took = performance.now() - started;
       expect(checked.results.every((r) => r.verdict === 'ERROR')).toBe(true);
-      // Without giving up, the multi-request cases alone take 3+ request limits, and the runs-alone cases one each after them.
+      // Without giving up, the multi-request cases alone take 3+ request limits, and the
+      // runs-alone cases one each after them; giving up costs one limit and the check's two.
       expect(took).toBeLessThan(6 * 300);
-      expect(checked.stopped?.cause).toMatch(/^3 cases in a row got no answer/);
+      expect(checked.stopped?.cause).toMatch(/^\d+ cases in a row got no answer to any request they sent .*, and a plain GET http:\/\/127\.0\.0\.1:\d+ got no answer either: no answer within 600 ms$/);
       const stoppedOnes = checked.results.filter((r) => /^(stopped|not run): the target stopped answering/.test(r.reason ?? ''));
-      expect(stoppedOnes.length).toBeGreaterThan(RECEIVER_CASES.length / 2);
+      expect(stoppedOnes.length).toBeGreaterThan(0);
       const [diagnosis] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven, stopped: checked.stopped! }])
         .filter((d) => d.id === 'receiver.stopped-answering');
-      expect(diagnosis?.summary).toMatch(/^the receiver stopped answering mid-run: 3 cases in a row got no answer/);
+      expect(diagnosis?.summary).toMatch(/^the receiver stopped answering mid-run: \d+ cases in a row got no answer/);
       for (const r of stoppedOnes) expect(diagnosis?.cases, r.id).toContain(r.id);
     } finally {
       for (const socket of sockets) socket.destroy();

@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
+  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, EMBEDDED_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
   selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
@@ -72,7 +72,7 @@ export function runCommand(setExitCode: SetExitCode): Command {
     .option('--list', 'list the cases (id, level, spec reference, title) without touching a target')
     .option('--seed <n>', 'seed for transaction ids and random values (default: random, printed)')
     .option('--waivers <file>', 'waiver file: [{"id", "reason", "expires"?}]')
-    .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always run alone)`, String(DEFAULT_CONCURRENCY))
+    .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always run alone; default: ${DEFAULT_CONCURRENCY}, ${EMBEDDED_CONCURRENCY} without --target)`)
     .action(async (options: RunOptions) => {
       setExitCode(await runConformance(options));
     });
@@ -84,8 +84,8 @@ function parseSeed(text: string | undefined): number {
   return Number(text);
 }
 
-function parseConcurrency(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_CONCURRENCY;
+function parseConcurrency(text: string | undefined, embedded: boolean): number {
+  if (text === undefined) return embedded ? EMBEDDED_CONCURRENCY : DEFAULT_CONCURRENCY;
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency: must be an integer from 1 to ${MAX_CONCURRENCY} (got ${JSON.stringify(text)})`);
   }
@@ -128,6 +128,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     throw new UsageError(`--side: must be service, receiver, client or all (got ${JSON.stringify(options.side)})`);
   }
   onlyMatcher(options.only);
+  const slots = new CaseSlots(parseConcurrency(options.concurrency, options.target === undefined));
   // A listing needs the target's side, not its secrets: every variable reads as set.
   const env = options.list ? new Proxy({}, { get: () => 'not-needed-for-list' }) : io.env;
   const fileTarget = options.target !== undefined ? loadTarget(options.target, env) : undefined;
@@ -143,7 +144,6 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   }
 
   const seed = parseSeed(options.seed);
-  const slots = new CaseSlots(parseConcurrency(options.concurrency));
   const waivers = loadWaivers(options.waivers);
   const selected = casesFor(side, options.only);
   if (selected.length === 0) throw new UsageError(`--only ${JSON.stringify(options.only ?? '')} selects no case of side ${side}`);
