@@ -189,7 +189,7 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run ends p
       // Without giving up, the multi-request cases alone take 3+ request limits, and the
       // runs-alone cases one each after them; giving up costs one limit and the check's two.
       expect(took).toBeLessThan(6 * 300);
-      expect(checked.stopped?.cause).toMatch(/^\d+ cases in a row got no answer to any request they sent .*, and a plain GET http:\/\/127\.0\.0\.1:\d+ got no answer either: no answer within 600 ms$/);
+      expect(checked.stopped?.cause).toMatch(/^\d+ cases in a row got no answer to any request they sent .*, and a plain GET http:\/\/127\.0\.0\.1:\d+ got no answer either: .+$/);
       const stoppedOnes = checked.results.filter((r) => /^(stopped|not run): the target stopped answering/.test(r.reason ?? ''));
       expect(stoppedOnes.length).toBeGreaterThan(0);
       const [diagnosis] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven, stopped: checked.stopped! }])

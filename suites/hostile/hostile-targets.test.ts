@@ -204,7 +204,7 @@ describe('service side: a service that answers nothing gets no PASS (ip-not-whit
       // service), the case judges the silence itself: no answer proves no rejection here.
       const solo = await startHostile(behaviour, { dripEveryMs: 100, dripBytes: 1000 });
       try {
-        const ran = await runCli(['run', '--target', writeTarget(`s-${behaviour}-ip.json`, serviceTarget(solo.url)), '--only', 'service.auth.ip-not-whitelisted'], SECRETS);
+        const ran = await runCli(['run', '--target', writeTarget(`s-${behaviour}-ip.json`, serviceTarget(solo.url)), '--only', 'service.auth.ip-not-whitelisted', ...inOrder(behaviour)], SECRETS);
         expect(ran.verdicts['service.auth.ip-not-whitelisted']).toBe('ERROR');
         expect(ran.reasons['service.auth.ip-not-whitelisted']).toMatch(/the same request from the whitelisted source got none either/);
       } finally {
