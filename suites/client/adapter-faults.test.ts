@@ -54,3 +54,12 @@ describe('exit status 3: an adapter command that cannot start', () => {
     expect(run.stderr).toMatch(/cannot be started.*SyntaxError/s);
   });
 });
+
+describe('the adapter command is started once (DESIGN.md: "starts the target\'s command once")', () => {
+  it('a correct adapter that logs each start: one start for the whole run, every case PASS', async () => {
+    const starts = join(mkdtempSync(join(tmpdir(), 'cc-starts-')), 'starts.log');
+    const run = await runClient(targetFile({ side: 'client', command: `echo started >> ${starts}; exec node examples/sdk-adapters/node/adapter.mjs` }));
+    expect(run.code, run.stdout).toBe(0);
+    expect(readFileSync(starts, 'utf8')).toBe('started\n');
+  });
+});

@@ -31,13 +31,18 @@ const MAX_CLIENT_CALLS_AHEAD = 32;
 
 const benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();
 
+/** Adapter processes the start probe left running, for the bench to adopt (the command starts once). */
+const probed = new Map<ResolvedClientTarget, LineProcess>();
+
 export function adapterLaunchOf(target: ResolvedClientTarget): AdapterLaunch {
   if (target.inProcess) {
     const unknown = target.inProcess.faults.filter((f) => !isReferenceSdkFault(f));
     if (unknown.length > 0) throw new Error(`unknown reference SDK fault(s): ${unknown.join(', ')}`);
     return { peer: referenceAdapterPeer({ faults: target.inProcess.faults.filter(isReferenceSdkFault) }) };
   }
-  return { command: target.command };
+  const started = probed.get(target);
+  probed.delete(target);
+  return { command: target.command, ...(started ? { started } : {}) };
 }
 
 /** The target's bench, started on first use. */
@@ -73,6 +78,8 @@ export async function adapterNeverStarted(target: ResolvedClientTarget): Promise
 
 /** Stops the adapter and the service of a target (the end of its run). */
 export async function closeClientBench(target: ResolvedClientTarget): Promise<void> {
+  await probed.get(target)?.close(1000);
+  probed.delete(target);
   const bench = benches.get(target);
   if (!bench) return;
   benches.delete(target);
@@ -87,7 +94,7 @@ export const ADAPTER_PROBE_MS = 500;
 /**
  * Exit status 3 (DESIGN.md): an adapter command that ends right after starting, before it is
  * sent anything (not found, a syntax error, a missing module), cannot be reached at all. One
- * that stays up is closed again; the run starts its own.
+ * that stays up is kept for the run's first call.
  */
 export async function probeAdapter(target: ResolvedClientTarget, redactor: Redactor, watchMs = ADAPTER_PROBE_MS): Promise<void> {
   if (!target.command) return;
@@ -96,5 +103,6 @@ export async function probeAdapter(target: ResolvedClientTarget, redactor: Redac
   if (event.type === 'exit') {
     throw new TargetUnreachable(redactor.text(`the adapter command ${JSON.stringify(target.command)} cannot be started: it ${end.describeExit(event.exit)} right after starting, before any request (${end.lastStderr()})`));
   }
-  await end.close(1000);
+  // Still up (a line it wrote unasked is dropped): the run's first call goes to this process.
+  probed.set(target, end);
 }
