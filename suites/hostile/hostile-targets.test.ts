@@ -112,6 +112,11 @@ function passesAllowed(behaviour: Behaviour, cases: string): string[] {
   return behaviour === 'dies' ? [cases.split(',')[0]!] : [];
 }
 
+/** `dies` answers whichever request comes first: one case at a time, so that it is the first case's. */
+function inOrder(behaviour: Behaviour): string[] {
+  return behaviour === 'dies' ? ['--concurrency', '1'] : [];
+}
+
 /** "Its timings": what one run of the target may legitimately spend waiting on it. */
 const RECEIVER_TIMINGS_MS = RECEIVER_TIMING.replyDeadlineMs;
 const SERVICE_TIMINGS_MS = SERVICE_TIMING.callbackTimeoutMs + SERVICE_TIMING.retryWindowMs;
@@ -141,7 +146,7 @@ describe('receiver side: a receiver that answers nothing gets no PASS; every run
       // drip: headers at once, then a body that never ends within the per-request limit.
       const server = await startHostile(behaviour, { dripEveryMs: 100, dripBytes: 1000 });
       try {
-        const ran = await runCli(['run', '--target', writeTarget(`r-${behaviour}.json`, receiverTarget(server.url)), '--only', RECEIVER_CASES], SECRETS);
+        const ran = await runCli(['run', '--target', writeTarget(`r-${behaviour}.json`, receiverTarget(server.url)), '--only', RECEIVER_CASES, ...inOrder(behaviour)], SECRETS);
         expectBounded(ran, RECEIVER_TIMINGS_MS);
         expect(ran.code).toBe(1);
         expect(Object.keys(ran.verdicts).length).toBe(5);
@@ -185,7 +190,7 @@ describe('service side: a service that answers nothing gets no PASS (ip-not-whit
     it(`${behaviour}: no PASS, exit 1, within 2× its timings + 10 s, under 256 MB`, async () => {
       const server = await startHostile(behaviour, { dripEveryMs: 100, dripBytes: 1000 });
       try {
-        const ran = await runCli(['run', '--target', writeTarget(`s-${behaviour}.json`, serviceTarget(server.url)), '--only', SERVICE_CASES], SECRETS);
+        const ran = await runCli(['run', '--target', writeTarget(`s-${behaviour}.json`, serviceTarget(server.url)), '--only', SERVICE_CASES, ...inOrder(behaviour)], SECRETS);
         expectBounded(ran, SERVICE_TIMINGS_MS);
         expect(ran.code).toBe(1);
         expect(Object.keys(ran.verdicts).length).toBe(4);

@@ -64,7 +64,8 @@ describe('fault-free reference receiver: every receiver case PASSes', () => {
   });
 });
 
-describe('each receiver fault switch is caught by its cases', () => {
+// Each fault runs against its own receiver on its own port: the faults go side by side.
+describe.concurrent('each receiver fault switch is caught by its cases', () => {
   for (const entry of RECEIVER_FAULT_CATALOG) {
     const groups = [...new Set(entry.caseIds.map(groupOf))];
     it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect} (${groups.join(', ')}; the rest PASS)`, async () => {

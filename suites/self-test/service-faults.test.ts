@@ -58,7 +58,8 @@ describe('the service fault catalog', () => {
   });
 });
 
-describe('each simulator fault is caught by its service case', () => {
+// Each fault runs against its own service and listener on their own ports: side by side.
+describe.concurrent('each simulator fault is caught by its service case', () => {
   for (const entry of SERVICE_FAULT_CATALOG) {
     it(`${entry.fault}: ${entry.caseIds.join(', ')} → ${entry.expect}`, async () => {
       const results = await runAgainst([entry.fault as SimulatorFault], entry.mode ?? 'sandbox', entry.caseIds);
