@@ -73,7 +73,10 @@ export function benchOf(target: ResolvedClientTarget, redactor: Redactor, onNoti
  */
 export async function adapterNeverStarted(target: ResolvedClientTarget): Promise<string | undefined> {
   const bench = await benches.get(target)?.catch(() => undefined);
-  return bench?.adapter.cannotStart;
+  const reason = bench?.adapter.cannotStart;
+  if (reason === undefined) return undefined;
+  const why = /^the adapter command cannot be started \((.*)\)$/s.exec(reason)?.[1] ?? reason;
+  return `the adapter command ${JSON.stringify(target.command)} cannot be started: every start ended before an answer (${why})`;
 }
 
 /** Stops the adapter and the service of a target (the end of its run). */
