@@ -2,7 +2,7 @@
 // this process over a stream pair (the embedded default), both through the shared line driver.
 // An adapter that crashes, hangs, writes garbage or answers another id gives a failure with a
 // stable code (an ERROR for the case concerned); it is restarted for the next request.
-import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
+import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type LineEnd, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import { encodeCollectLine, parseAdapterLine, type CollectCall } from './protocol.ts';
 
@@ -25,7 +25,8 @@ export type AdapterAnswer =
 
 /** A command (run in `cwd`, default the current directory) or an in-process peer. */
 export type AdapterLaunch =
-  | { command: string; cwd?: string; env?: NodeJS.ProcessEnv }
+  /** `started`: this command's process, already running (the start probe's): the first instance, so the command starts once. */
+  | { command: string; cwd?: string; env?: NodeJS.ProcessEnv; started?: LineEnd }
   | { peer: LinePeer };
 
 export interface SdkAdapterOptions {
@@ -44,9 +45,15 @@ export class SdkAdapter {
 
   constructor(launch: AdapterLaunch, options: SdkAdapterOptions) {
     this.driver = new LineDriver({
-      start: () => ('peer' in launch
-        ? new InProcessLineEnd(launch.peer)
-        : new LineProcess(launch.command, { ...(launch.cwd ? { cwd: launch.cwd } : {}), ...(launch.env ? { env: launch.env } : {}) })),
+      start: () => {
+        if ('peer' in launch) return new InProcessLineEnd(launch.peer);
+        const { started } = launch;
+        if (started?.alive) {
+          launch.started = undefined;
+          return started;
+        }
+        return new LineProcess(launch.command, { ...(launch.cwd ? { cwd: launch.cwd } : {}), ...(launch.env ? { env: launch.env } : {}) });
+      },
       words: { noun: 'adapter', unit: 'request', doing: 'handling this request' },
       timeoutMs: options.answerDeadlineMs,
       ...linePolicy(options),

@@ -31,13 +31,18 @@ const MAX_CLIENT_CALLS_AHEAD = 32;
 
 const benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();
 
+/** Adapter processes the start probe left running, for the bench to adopt (the command starts once). */
+const probed = new Map<ResolvedClientTarget, LineProcess>();
+
 export function adapterLaunchOf(target: ResolvedClientTarget): AdapterLaunch {
   if (target.inProcess) {
     const unknown = target.inProcess.faults.filter((f) => !isReferenceSdkFault(f));
     if (unknown.length > 0) throw new Error(`unknown reference SDK fault(s): ${unknown.join(', ')}`);
     return { peer: referenceAdapterPeer({ faults: target.inProcess.faults.filter(isReferenceSdkFault) }) };
   }
-  return { command: target.command };
+  const started = probed.get(target);
+  probed.delete(target);
+  return { command: target.command, ...(started ? { started } : {}) };
 }
 
 /** The target's bench, started on first use. */
@@ -68,11 +73,16 @@ export function benchOf(target: ResolvedClientTarget, redactor: Redactor, onNoti
  */
 export async function adapterNeverStarted(target: ResolvedClientTarget): Promise<string | undefined> {
   const bench = await benches.get(target)?.catch(() => undefined);
-  return bench?.adapter.cannotStart;
+  const reason = bench?.adapter.cannotStart;
+  if (reason === undefined) return undefined;
+  const why = /^the adapter command cannot be started \((.*)\)$/s.exec(reason)?.[1] ?? reason;
+  return `the adapter command ${JSON.stringify(target.command)} cannot be started: every start ended before an answer (${why})`;
 }
 
 /** Stops the adapter and the service of a target (the end of its run). */
 export async function closeClientBench(target: ResolvedClientTarget): Promise<void> {
+  await probed.get(target)?.close(1000);
+  probed.delete(target);
   const bench = benches.get(target);
   if (!bench) return;
   benches.delete(target);
@@ -87,7 +97,7 @@ export const ADAPTER_PROBE_MS = 500;
 /**
  * Exit status 3 (DESIGN.md): an adapter command that ends right after starting, before it is
  * sent anything (not found, a syntax error, a missing module), cannot be reached at all. One
- * that stays up is closed again; the run starts its own.
+ * that stays up is kept for the run's first call.
  */
 export async function probeAdapter(target: ResolvedClientTarget, redactor: Redactor, watchMs = ADAPTER_PROBE_MS): Promise<void> {
   if (!target.command) return;
@@ -96,5 +106,6 @@ export async function probeAdapter(target: ResolvedClientTarget, redactor: Redac
   if (event.type === 'exit') {
     throw new TargetUnreachable(redactor.text(`the adapter command ${JSON.stringify(target.command)} cannot be started: it ${end.describeExit(event.exit)} right after starting, before any request (${end.lastStderr()})`));
   }
-  await end.close(1000);
+  // Still up (a line it wrote unasked is dropped): the run's first call goes to this process.
+  probed.set(target, end);
 }

@@ -5,7 +5,7 @@
 import { encodingsOf } from '../../secrets/index.ts';
 import { readRawJsonObject, SigningError, type RawMember } from '../../signing/index.ts';
 import type { CaseOutcome } from '../model.ts';
-import { bodyText, firstRequest, header, isOutcome, reported, signatureProblem, type Observation } from './call.ts';
+import { bodyText, evidenceOf, firstRequest, header, isOutcome, reported, signatureProblem, type Observation } from './call.ts';
 import { clientCase, fail, pass, type CallShape, type ClientCase } from './define.ts';
 
 const COLLECT_PATH = '/api/v1.0/collect/';
@@ -103,7 +103,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
       if (match && /[A-F]/.test(match[2]!)) {
         return fail(o, `the signature ${JSON.stringify(match[2])} is written in upper-case hex; hex is written in lower case (a service comparing the text refuses it)`);
       }
-      return match ? pass(o) : { verdict: 'SKIP', reason: 'not exercised: the request carried no well-formed Authorization header (client.collect.authorization judges it)' };
+      return match ? pass(o) : { verdict: 'SKIP', reason: 'not exercised: the request carried no well-formed Authorization header (client.collect.authorization judges it)', evidence: evidenceOf(o) };
     }),
   }),
   clientCase({
@@ -197,13 +197,13 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   clientCase({
     id: 'client.collect.extra-fields', title: 'fields beyond the six are signed when sent', specRef: '§5.1 step 1', level: 'MUST',
     call: { extra: [['Reference', '"INV-7"'], ['note', '"two words"']] },
-    check: (o) => onRequest((_, members) => {
+    check: onRequest((o, members) => {
       const sent = members.filter((m) => m.key === 'Reference' || m.key === 'note');
       if (sent.length === 0) {
-        return { verdict: 'SKIP', reason: `not exercised: the SDK sent no extra field (it reported ${reported(o)}); whether it would sign them is unknown` };
+        return { verdict: 'SKIP', reason: `not exercised: the SDK sent no extra field (it reported ${reported(o)}); whether it would sign them is unknown`, evidence: evidenceOf(o) };
       }
       const problem = signatureProblem(o, o.requests[0]!);
       return problem ? fail(o, `the caller passed extra fields Reference and note: ${problem}`) : pass(o, [`sent the extra fields ${sent.map((m) => m.key).join(', ')}, signed`]);
-    }, { mayRefuse: true })(o),
+    }, { mayRefuse: true }),
   }),
 ];
