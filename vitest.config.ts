@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most of a test file's time is waiting (timers, child processes, loopback servers), so more
+    // files than cores run at once; vitest's default is one worker per core less one (1 on 2 cores).
+    maxWorkers: 3,
     env: { PACT_DO_NOT_TRACK: 'true' },
   },
 });
