@@ -3,18 +3,18 @@
 // waiting to run alone holds back the cases asked for after it, so it is never starved.
 
 /**
- * `run --concurrency` default: every case of a side at once (a side has about 35), since a case
+ * `run --target` default: every case of a side at once (a side has about 35), since a case
  * spends nearly all its time waiting (a rejection is watched for timing.callbackTimeoutMs) and
  * sends one or two requests meanwhile; the bound keeps a larger selection from opening more.
  */
-export const DEFAULT_CONCURRENCY = 32;
+export const TARGET_FILE_CONCURRENCY = 32;
 export const MAX_CONCURRENCY = 64;
 /**
- * The default of the embedded run (no --target): the reference implementations answer on the
- * harness's own thread, so every case in flight also loads the targets; fewer at once keeps a
- * loaded machine's answers within the per-request limits.
+ * The default otherwise (the embedded run, and runCases as a library): in-process reference
+ * implementations answer on the harness's own thread, so every case in flight also loads the
+ * targets; fewer at once keeps a loaded machine's answers within the per-request limits.
  */
-export const EMBEDDED_CONCURRENCY = 8;
+export const DEFAULT_CONCURRENCY = 8;
 
 interface Waiter {
   alone: boolean;

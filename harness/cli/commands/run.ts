@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, EMBEDDED_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
+  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed, TARGET_FILE_CONCURRENCY,
   selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
@@ -72,7 +72,7 @@ export function runCommand(setExitCode: SetExitCode): Command {
     .option('--list', 'list the cases (id, level, spec reference, title) without touching a target')
     .option('--seed <n>', 'seed for transaction ids and random values (default: random, printed)')
     .option('--waivers <file>', 'waiver file: [{"id", "reason", "expires"?}]')
-    .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always run alone; default: ${DEFAULT_CONCURRENCY}, ${EMBEDDED_CONCURRENCY} without --target)`)
+    .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always run alone; default: ${TARGET_FILE_CONCURRENCY} with --target, ${DEFAULT_CONCURRENCY} without)`)
     .action(async (options: RunOptions) => {
       setExitCode(await runConformance(options));
     });
@@ -85,7 +85,7 @@ function parseSeed(text: string | undefined): number {
 }
 
 function parseConcurrency(text: string | undefined, embedded: boolean): number {
-  if (text === undefined) return embedded ? EMBEDDED_CONCURRENCY : DEFAULT_CONCURRENCY;
+  if (text === undefined) return embedded ? DEFAULT_CONCURRENCY : TARGET_FILE_CONCURRENCY;
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_CONCURRENCY) {
     throw new UsageError(`--concurrency: must be an integer from 1 to ${MAX_CONCURRENCY} (got ${JSON.stringify(text)})`);
   }
