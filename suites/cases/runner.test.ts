@@ -75,6 +75,7 @@ describe('receiver.latency without hooks: 2xx or 4xx is accepted for the unseede
     // /redirect answers 302 (an http endpoint sending the service elsewhere), /unknown 404.
     server = createHttpServer((req, res) => {
       if (req.url?.startsWith('/redirect')) res.writeHead(302, { location: 'https://example.invalid/cb' }).end();
+      else if (req.url?.startsWith('/refuse')) res.writeHead(403).end();
       else res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -90,6 +91,11 @@ describe('receiver.latency without hooks: 2xx or 4xx is accepted for the unseede
     const [result] = await runCases({ cases: RECEIVER_CASES, target: { ...blackBox, callbackUrl: `${base}/redirect` }, seed: 1, only: 'receiver.latency.single' });
     expect(result?.verdict).toBe('FAIL');
     expect(result?.reason).toContain('answered 302');
+  });
+  it('403 to the configured token: no valid callback was timed, so ERROR (never PASS)', async () => {
+    const [result] = await runCases({ cases: RECEIVER_CASES, target: { ...blackBox, callbackUrl: `${base}/refuse`, callbackToken: 'configured-token-1' }, seed: 1, only: 'receiver.latency.single' });
+    expect(result?.verdict).toBe('ERROR');
+    expect(result?.reason).toContain('1 of 1 callbacks with the configured token were answered 403: the token was refused');
   });
 });
 

@@ -43,6 +43,13 @@ async function timedCallbacks(probe: ReceiverProbe, count: number): Promise<Case
     const first = broken.find((r) => !r.ok && !r.timedOut);
     throw probe.error(`${broken.length - late.length} of ${count} callbacks got no usable answer: ${first && !first.ok ? first.error : ''}`);
   }
+  // Without hooks a 4xx may be "no such id", but 401/403 is the configured token refused: then no
+  // valid callback was timed, and a PASS would rest on refusals (DESIGN.md: not exercised).
+  const refused = probe.hooks || probe.target.callbackToken === undefined ? [] : results.filter((r) => r.ok && (r.answer.status === 401 || r.answer.status === 403));
+  if (refused.length > 0) {
+    const statuses = [...new Set(refused.map((r) => (r.ok ? r.answer.status : 0)))].join(', ');
+    throw probe.error(`${refused.length} of ${count} callbacks with the configured token were answered ${statuses}: the token was refused, so no valid callback's reply was timed`);
+  }
   if (late.length > 0) problems.push(`${late.length} of ${count} callbacks got no answer within ${probe.ctx.requestTimeoutMs} ms`);
   // Without hooks the ids are unknown to the receiver: DESIGN.md accepts 2xx or 4xx there, not
   // a 3xx (a redirect is no answer to a callback) or a 5xx (the service would retry).
