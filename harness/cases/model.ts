@@ -45,6 +45,11 @@ export interface CaseOutcome {
    * target file sets is a MUST; a defaulted one only a SHOULD). Default: the case's level.
    */
   level?: Level;
+  /**
+   * A FAIL whose only finding is the answer's status, the hooks showing nothing was acted on.
+   * Beside a failed positive control it proves nothing about the rule (harness/preflight/guard.ts).
+   */
+  onlyTheAnswer?: true;
 }
 
 export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {

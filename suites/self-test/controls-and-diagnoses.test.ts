@@ -100,6 +100,21 @@ describe('a callback URL whose path answers 404 to everything: the "changes noth
     for (const c of report.cases) expect(c.reason).toMatch(/preflight's valid callback .* did not hold: it was answered 404 and the record reads state pending, actions 0/);
     expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.callback-path-not-found']);
   });
+  it('the token cases, answered 404 and nothing acted on: ERROR naming the control (not FAIL), the cause named', async () => {
+    const { code, report } = await receiverRun('wrong-path-token', { callbackPath: '/payments/callback', only: 'receiver.token.*' });
+    expect(code).toBe(1);
+    // receiver.token.valid is a positive case: its 404 is a finding, explained by the cause.
+    const valid = report.cases.find((c) => c.id === 'receiver.token.valid');
+    expect(valid?.verdict).toBe('FAIL');
+    expect(valid?.diagnoses).toEqual(['receiver.callback-path-not-found']);
+    const ran = report.cases.filter((c) => c.verdict !== 'SKIP' && c !== valid);
+    expect(ran.length).toBeGreaterThan(5);
+    for (const c of ran) {
+      expect(c.verdict, c.id).toBe('ERROR');
+      expect(c.reason).toMatch(/answered 404.*§6 rule 1 says 403.*the positive control .* did not hold: it was answered 404.*likely shares its cause/);
+      expect(c.diagnoses).toEqual(['receiver.callback-path-not-found']);
+    }
+  });
 });
 
 describe('a service target with a wrong secret: the rejection cases give no PASS', () => {

@@ -91,9 +91,10 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
   { side: 'receiver', fault: 'not-success-as-failed', expect: 'FAIL', caseIds: [...UNKNOWN_STATUS, 'receiver.outcome.missing-status'] },
   { side: 'receiver', fault: 'crash-on-missing-id', expect: 'FAIL', caseIds: ['receiver.outcome.missing-transaction-id'] },
   {
-    // One cause, every case: the bad-token cases FAIL (405, not 403), the "changes nothing"
-    // cases saw nothing change but prove nothing (ERROR), and the diagnosis names them all.
-    side: 'receiver', fault: 'refuses-get', expect: 'FAIL', caseIds: [...TOKEN_ALL_BAD, ...VALID_APPLIED], errors: CHANGES_NOTHING,
+    // One cause, every case: the valid callbacks FAIL (405); the bad-token cases (405, not 403,
+    // nothing acted on) and the "changes nothing" cases prove nothing beside the failed control
+    // (ERROR), and the diagnosis names them all.
+    side: 'receiver', fault: 'refuses-get', expect: 'FAIL', caseIds: VALID_APPLIED, errors: [...TOKEN_ALL_BAD, ...CHANGES_NOTHING],
     diagnosis: 'receiver.route-refuses-get',
   },
   {
