@@ -2,7 +2,7 @@
 // listing, usage errors (exit 2), an unreachable target (exit 3), a run against a target file
 // (exit 0 / 1, waivers), and no secret in any output or report file.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,26 +11,12 @@ import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts';
 import { main } from '../../harness/cli/index.ts';
+import { BIN, runBin, type Ran } from '../support/cli-process.ts';
 
-const BIN = new URL('../../bin/collect-conformance.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'cc-cli-run-'));
 
-interface Ran { code: number | null; stdout: string; stderr: string }
-
 function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runBin(args, { cwd: dir, env });
 }
 
 /**
