@@ -9,7 +9,7 @@ import { runClient, targetFile, verdicts } from './run-client.ts';
 
 const MISBEHAVING = 'node suites/client/fixtures/misbehaving-adapter.mjs';
 
-describe('an adapter that crashes, hangs, writes garbage or answers another id: ERROR with the reason, the run goes on', () => {
+describe.concurrent('an adapter that crashes, hangs, writes garbage or answers another id: ERROR with the reason, the run goes on', () => {
   it('each misbehaviour is ERROR on its case, every other case PASSes, and no secret reaches the output', async () => {
     const leak = join(mkdtempSync(join(tmpdir(), 'cc-leak-')), 'credentials.jsonl');
     const run = await runClient(targetFile({ side: 'client', command: MISBEHAVING, timing: { answerDeadlineMs: 4000 } }), { LEAK_FILE: leak });
@@ -35,7 +35,7 @@ describe('an adapter that crashes, hangs, writes garbage or answers another id: 
   });
 });
 
-describe('exit status 3: an adapter command that cannot start', () => {
+describe.concurrent('exit status 3: an adapter command that cannot start', () => {
   it('a command that does not exist: exit 3, the command and its error named, no case judged', async () => {
     const run = await runClient(targetFile({ side: 'client', command: 'no-such-sdk-adapter-7f3a --serve' }));
     expect(run.code).toBe(3);
@@ -57,7 +57,7 @@ describe('exit status 3: an adapter command that cannot start', () => {
   });
 });
 
-describe('the adapter command is started once (DESIGN.md: "starts the target\'s command once")', () => {
+describe.concurrent('the adapter command is started once (DESIGN.md: "starts the target\'s command once")', () => {
   it('a correct adapter that logs each start: one start for the whole run, every case PASS', async () => {
     const starts = join(mkdtempSync(join(tmpdir(), 'cc-starts-')), 'starts.log');
     const run = await runClient(targetFile({ side: 'client', command: `echo started >> ${starts}; exec node examples/sdk-adapters/node/adapter.mjs` }));

@@ -15,7 +15,7 @@ function expectOnly(run: Awaited<ReturnType<typeof runClient>>, failing: readonl
   expect(verdicts(run), run.stdout).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, failing.includes(c.id) ? 'FAIL' : 'PASS'])));
 }
 
-describe('a Python adapter around its own SDK (examples/sdk-adapters/python, stdlib only)', () => {
+describe.concurrent('a Python adapter around its own SDK (examples/sdk-adapters/python, stdlib only)', () => {
   it('correct: every client case PASSes, exit 0 (the README\'s command)', async () => {
     expect(README).toContain('npx collect-conformance run --target examples/sdk-adapters/python/client.json\n');
     const run = await runClient('examples/sdk-adapters/python/client.json');
@@ -34,7 +34,7 @@ describe('a Python adapter around its own SDK (examples/sdk-adapters/python, std
   });
 });
 
-describe('a Node adapter around its own SDK (examples/sdk-adapters/node)', () => {
+describe.concurrent('a Node adapter around its own SDK (examples/sdk-adapters/node)', () => {
   it('correct: every client case PASSes, exit 0 (the README\'s command)', async () => {
     expect(README).toContain('npx collect-conformance run --target examples/sdk-adapters/node/client.json\n');
     const run = await runClient('examples/sdk-adapters/node/client.json');
@@ -50,7 +50,7 @@ describe('a Node adapter around its own SDK (examples/sdk-adapters/node)', () =>
   });
 });
 
-describe('a correct SDK unlike the reference is never flagged (suites/client/fixtures/unlike_reference_adapter.py)', () => {
+describe.concurrent('a correct SDK unlike the reference is never flagged (suites/client/fixtures/unlike_reference_adapter.py)', () => {
   it('own field order, ", " separators, \\/ and \\uXXXX escapes, a charset, number amounts refused, extras dropped, raising on 4xx: PASS or SKIP, exit 0', async () => {
     const run = await runClient(targetFile({ side: 'client', command: 'python3 suites/client/fixtures/unlike_reference_adapter.py' }));
     expect(run.code, run.stdout).toBe(0);
@@ -60,7 +60,7 @@ describe('a correct SDK unlike the reference is never flagged (suites/client/fix
   });
 });
 
-describe('the PHP SDK bug of issue 14, in real PHP (suites/client/fixtures/php/adapter.php)', () => {
+describe.concurrent('the PHP SDK bug of issue 14, in real PHP (suites/client/fixtures/php/adapter.php)', () => {
   const php = targetFile({ side: 'client', command: 'php suites/client/fixtures/php/adapter.php', timing: { answerDeadlineMs: 10000 } });
   it('correct (non-strings signed as their JSON text): every client case PASSes', async () => {
     const run = await runClient(php);

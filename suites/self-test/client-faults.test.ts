@@ -25,7 +25,7 @@ async function runWith(faults: ReferenceSdkFault[]) {
   }
 }
 
-describe('client fault catalog covers every fault switch of the reference SDK', () => {
+describe.concurrent('client fault catalog covers every fault switch of the reference SDK', () => {
   it('each fault has an entry naming existing cases, and every client case catches one', () => {
     expect(CLIENT_FAULT_CATALOG.map((e) => e.fault).sort()).toEqual(REFERENCE_SDK_FAULTS.map((f) => f.name).sort());
     const ids = new Set(CLIENT_CASES.map((c) => c.id));
@@ -35,7 +35,7 @@ describe('client fault catalog covers every fault switch of the reference SDK', 
   });
 });
 
-describe('fault-free reference SDK: every client case PASSes', () => {
+describe.concurrent('fault-free reference SDK: every client case PASSes', () => {
   it(`all ${CLIENT_CASES.length} client cases PASS (seed ${SEED})`, async () => {
     const { results, preflight } = await runWith([]);
     expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
@@ -44,7 +44,7 @@ describe('fault-free reference SDK: every client case PASSes', () => {
   });
 });
 
-describe('each fault switch of the reference SDK is caught by its cases', () => {
+describe.concurrent('each fault switch of the reference SDK is caught by its cases', () => {
   for (const entry of CLIENT_FAULT_CATALOG) {
     it(`${entry.fault}: ${entry.caseIds.join(', ')} caught (FAIL, or WARN for a SHOULD case; the rest PASS)`, async () => {
       const { results } = await runWith([entry.fault as ReferenceSdkFault]);

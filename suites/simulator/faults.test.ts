@@ -281,7 +281,7 @@ describe('SIMULATOR_FAULTS: the list', () => {
 
 for (const info of SIMULATOR_FAULTS) {
   const c = CASES[info.name];
-  describe(`fault ${info.name} (${info.specRef})`, () => {
+  describe.concurrent(`fault ${info.name} (${info.specRef})`, () => {
     it(`fault-free: ${c.scenario} → ${JSON.stringify(c.correct)}`, async () => {
       expect(await run(undefined, c)).toEqual(c.correct);
     });
