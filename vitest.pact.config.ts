@@ -20,6 +20,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['suites/support/installed.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
     passWithNoTests: true,
   },

@@ -11,7 +11,7 @@ import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts';
 import { main } from '../../harness/cli/index.ts';
-import { BIN, runBin, type Ran } from '../support/cli-process.ts';
+import { runBin, type Ran } from '../support/cli-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-cli-run-'));
 

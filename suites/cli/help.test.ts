@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT_STATUS_HELP } from '../../harness/cli/help.ts';
+import { BIN } from '../support/cli-process.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/collect-conformance.js', import.meta.url));
 const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
 
 function help(...command: string[]): string {

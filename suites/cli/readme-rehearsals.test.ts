@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CHECKOUT_BIN } from '../support/cli-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin/collect-conformance.js');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 interface Rehearsal { name: string; commands: string[]; expected: string }
@@ -69,7 +69,7 @@ function shellEnvBefore(index: number): Record<string, string> {
 }
 
 function localised(line: string, ports: Map<string, string>): string {
-  let out = line.replace(/^npx collect-conformance\b/, `node ${JSON.stringify(BIN)}`);
+  let out = line.replace(/^npx collect-conformance\b/, `node ${JSON.stringify(CHECKOUT_BIN)}`);
   for (const [from, to] of ports) out = out.replace(new RegExp(`\\b${from}\\b`, 'g'), to);
   return out;
 }

@@ -2,29 +2,17 @@
 // implementations (exit 0), against a faulty one (exit 1), bad usage (exit 2); secrets given
 // through the environment never appear in the output.
 import { describe, expect, it, vi } from 'vitest';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { startReceiver } from '../../harness/receiver/index.ts';
 import { startSimulator } from '../../harness/simulator/index.ts';
-
-const BIN = fileURLToPath(new URL('../../bin/collect-conformance.js', import.meta.url));
+import { runBin } from '../support/cli-process.ts';
 
 interface CliRun { code: number | null; output: string }
 
 /** Runs the command asynchronously: the providers live in this process and must keep answering. */
-function cli(args: string[], env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
+async function cli(args: string[], env: Record<string, string>): Promise<CliRun> {
+  const { code, stdout, stderr } = await runBin(args, { env });
+  return { code, output: stdout + stderr };
 }
 
 describe('pact verify --side receiver (callback pact)', () => {

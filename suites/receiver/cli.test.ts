@@ -1,61 +1,18 @@
 // `collect-conformance receiver`: starts from the package's bin, prints one `listening on`
 // line on stdout, serves callbacks and hooks, stops cleanly on SIGTERM/SIGINT.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { composeCallbackUrl } from '../../harness/callback/index.ts';
 import { RECEIVER_FAULTS } from '../../harness/receiver/index.ts';
+import { startBin, stderrMatching, stopAll } from '../support/cli-process.ts';
 import { TOKEN, send, tokenHeaders } from './helpers.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/collect-conformance.js');
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+afterAll(stopAll);
 
-interface Spawned {
-  child: ChildProcess;
-  url: Promise<string>;
-  stdout(): string;
-  stderr(): string;
-  exit: Promise<number | null>;
-}
-
-function spawnCli(args: string[], env: Record<string, string | undefined> = {}): Spawned {
-  const fullEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  for (const [key, value] of Object.entries(env)) if (value === undefined) delete fullEnv[key];
-  const child = spawn(process.execPath, [BIN, ...args], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /^listening on (\S+)\n/m.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code} before listening: ${err}`)));
-  });
-  url.catch(() => {});
-  // 'close' comes after 'exit' and after both pipes are drained.
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, url, exit, stdout: () => out, stderr: () => err };
-}
-
-/** stderr and stdout are separate pipes: what was written first may arrive second. */
-async function stderrContains(run: Spawned, pattern: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 200; i++) {
-    const match = pattern.exec(run.stderr());
-    if (match) return match;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`stderr never matched ${pattern}: ${run.stderr()}`);
-}
+/** The receiver command; COLLECT_CALLBACK_TOKEN only when `env` gives it. */
+const spawnCli = (args: string[], env: Record<string, string> = {}) => startBin(args, { env });
 
 async function seedOver(base: string, id: string): Promise<void> {
   const answer = await send(`${base}/_conformance/transactions`, { method: 'POST', body: JSON.stringify({ transaction_id: id, amount: '5.00' }) });
@@ -85,9 +42,9 @@ describe('collect-conformance receiver: start, serve, stop', () => {
   });
 
   it('generates a test token when COLLECT_CALLBACK_TOKEN is unset and prints it once on stderr', async () => {
-    const run = spawnCli(['receiver', '--time-scale', '0.01'], { COLLECT_CALLBACK_TOKEN: undefined });
+    const run = spawnCli(['receiver', '--time-scale', '0.01'], {});
     const base = await run.url;
-    const match = await stderrContains(run, /callback token \(generated test value[^)]*\): (\S+)\n/);
+    const match = await stderrMatching(run, /callback token \(generated test value[^)]*\): (\S+)\n/);
     const token = match[1]!;
     await seedOver(base, 'cli-2');
     const url = composeCallbackUrl(`${base}/callback`, { transaction_id: 'cli-2', status: 'FAILED', message: 'no' });
@@ -118,7 +75,7 @@ describe('collect-conformance receiver: start, serve, stop', () => {
     writeFileSync(file, JSON.stringify({ callbackPath: '/payments/cb', faults: ['status-401'] }));
     const run = spawnCli(['receiver', '--config', file, '--fault', 'no-percent-decoding'], { COLLECT_CALLBACK_TOKEN: TOKEN });
     const base = await run.url;
-    await stderrContains(run, /faults on: status-401, no-percent-decoding\n/);
+    await stderrMatching(run, /faults on: status-401, no-percent-decoding\n/);
     expect((await send(`${base}/payments/cb?transaction_id=x&status=SUCCESS`)).status).toBe(401);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
@@ -129,7 +86,7 @@ describe('collect-conformance receiver --callback-path (DESIGN.md: default /call
   it('serves callbacks at the path given, the hooks still at /_conformance; a bad path is exit 2 naming it', async () => {
     const run = spawnCli(['receiver', '--callback-path', '/payments/callback', '--time-scale', '0.01'], { COLLECT_CALLBACK_TOKEN: TOKEN });
     const base = await run.url;
-    await stderrContains(run, /callback URL: \S+\/payments\/callback\n/);
+    await stderrMatching(run, /callback URL: \S+\/payments\/callback\n/);
     await seedOver(base, 'cli-path-1');
     const url = composeCallbackUrl(`${base}/payments/callback`, { transaction_id: 'cli-path-1', status: 'SUCCESS', message: 'ok' });
     expect((await send(url, { headers: tokenHeaders(TOKEN) })).status).toBe(200);

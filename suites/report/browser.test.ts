@@ -19,9 +19,9 @@ import { startEmbeddedReceiver, startEmbeddedService } from '../../harness/embed
 import { openReport } from '../../harness/report/index.ts';
 import type { CaseResult, Diagnosis } from '../../harness/results/index.ts';
 import { redactTarget } from '../../harness/targets/index.ts';
+import { BIN } from '../support/cli-process.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const BIN = fileURLToPath(new URL('../../bin/collect-conformance.js', import.meta.url));
 const LOCALE_SIGNER = fileURLToPath(new URL('../signer-protocol/fixtures/locale-signer.mjs', import.meta.url));
 const VIEWPORT = { width: 1280, height: 800 };
 const SHOTS = process.env['REPORT_SCREENSHOTS'];

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { MARKDOWN_BUDGET, renderMarkdown } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
 import { sampleReport } from './sample.ts';
+import { BIN } from '../support/cli-process.ts';
 
 const md = renderMarkdown(sampleReport());
 const lines = md.split('\n');
@@ -182,7 +183,6 @@ describe('report.md: evidence of the failures', () => {
 });
 
 describe('report.md fits a pull-request comment (≤ 60,000 characters)', () => {
-  const BIN = fileURLToPath(new URL('../../bin/collect-conformance.js', import.meta.url));
   const SIGNER = fileURLToPath(new URL('fixtures/wrong-everywhere-signer.mjs', import.meta.url));
 
   it('a signer wrong on every vector: summary, failures and the pointer fit, detail is cut with a note, the target ends it', () => {

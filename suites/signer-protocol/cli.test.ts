@@ -1,7 +1,6 @@
-// The commands end to end, as a user runs them: `node bin/collect-conformance.js vectors …`
+// The commands end to end, as a user runs them: `collect-conformance vectors …`
 // and `… sign --body FILE`, checking exit status (DESIGN.md), output and the report files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,19 +8,10 @@ import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts'
 import { signBody } from '../../harness/signing/index.ts';
 import { writeFixtureVectors } from './fixture-vectors.ts';
 import { fixtureCommand, REPO_ROOT, REAL_VECTORS_PRESENT } from './helpers.ts';
+import { runBin, type Ran } from '../support/cli-process.ts';
 
-interface Ran { code: number; stdout: string; stderr: string }
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
-  const base = { ...process.env };
-  delete base.COLLECT_SECRET_KEY;
-  delete base.COLLECT_CLIENT_KEY;
-  return new Promise((resolve) => {
-    execFile(process.execPath, [join(REPO_ROOT, 'bin/collect-conformance.js'), ...args], { cwd: REPO_ROOT, env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return runBin(args, { cwd: REPO_ROOT, env, timeoutMs: 60_000 });
 }
 
 let work: string;

@@ -1,15 +1,17 @@
 // The config file (JSON Schema 2020-12, errors naming the field) and the `simulate` command:
 // one `listening on <URL>` line on stdout, test credentials printed once, clean stop on signals.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { signBody } from '../../harness/signing/index.ts';
 import {
   loadSimulatorConfigFile, validateSimulatorConfigFile, credentialsFromEnv, SIMULATOR_FAULTS,
 } from '../../harness/simulator/index.ts';
+import { runBin, startBin, stopAll, type Ran, type Started } from '../support/cli-process.ts';
+
+afterAll(stopAll);
 import { formatFaults } from '../../harness/cli/commands/simulate.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sim-config-'));
@@ -63,57 +65,18 @@ describe('credentials: from the environment, else generated test values', () => 
   });
 });
 
-const ENTRY = 'suites/simulator/fixtures/simulate-entry.ts';
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
+/** `simulate`, as a user starts it; a variable given as undefined is left unset. */
+async function startCli(args: string[], env: Record<string, string | undefined> = {}): Promise<Omit<Started, 'url'> & { url: string }> {
+  const started = startBin(['simulate', ...args], { env: defined(env) });
+  return { ...started, url: await started.url };
 }
 
-/** The child's environment: this process's, with `env` over it; a key given as undefined is unset. */
-function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
-  for (const [key, value] of Object.entries(env)) if (value === undefined) delete merged[key];
-  return merged;
+function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+  return runBin(['simulate', ...args], { env: defined(env) });
 }
 
-function startCli(args: string[], env: Record<string, string | undefined> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['bin/run-ts.js', ENTRY, ...args], {
-    cwd: process.cwd(), env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line; stderr: ${err}`)), 15_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /^listening on (\S+)\n/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1]!, stdout: () => out, stderr: () => err, exited });
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code} before listening; stderr: ${err}`));
-    });
-  });
-}
-
-function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/run-ts.js', ENTRY, ...args], { env: childEnv(env) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function defined(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 describe('collect-conformance simulate', () => {
@@ -146,7 +109,7 @@ describe('collect-conformance simulate', () => {
     } finally {
       started.child.kill('SIGTERM');
     }
-    expect(await started.exited).toBe(0);
+    expect(await started.exit).toBe(0);
     expect(started.stdout()).toBe(`listening on ${started.url}\n`);
     const err = started.stderr();
     expect(err).toMatch(/127\.0\.0\.1 POST \/api\/v1\.0\/collect\/ 200 accepted/);
@@ -158,11 +121,11 @@ describe('collect-conformance simulate', () => {
   it('COLLECT_CLIENT_ID chooses the client id (printed), over the config file; a bad value is exit 2 naming it', async () => {
     const started = await startCli(['--config', file('cli-client-id.json', { clientId: 5 })], { COLLECT_CLIENT_ID: '7' });
     started.child.kill('SIGTERM');
-    expect(await started.exited).toBe(0);
+    expect(await started.exit).toBe(0);
     expect(started.stderr()).toMatch(/sandbox mode, client_id 7, sources/);
     const fromFile = await startCli(['--config', file('cli-client-id.json', { clientId: 5 })], { COLLECT_CLIENT_ID: '' });
     fromFile.child.kill('SIGTERM');
-    expect(await fromFile.exited).toBe(0);
+    expect(await fromFile.exit).toBe(0);
     expect(fromFile.stderr()).toMatch(/sandbox mode, client_id 5, sources/);
     const bad = await runCli([], { COLLECT_CLIENT_ID: 'two' });
     expect(bad.code).toBe(2);
@@ -171,7 +134,7 @@ describe('collect-conformance simulate', () => {
   it('without env credentials: prints generated test values once on stderr, stops on SIGINT', async () => {
     const started = await startCli([], { COLLECT_CLIENT_KEY: undefined, COLLECT_SECRET_KEY: undefined, COLLECT_CALLBACK_TOKEN: undefined, COLLECT_CLIENT_ID: undefined });
     started.child.kill('SIGINT');
-    expect(await started.exited).toBe(0);
+    expect(await started.exit).toBe(0);
     const err = started.stderr();
     expect(err.match(/test credentials/g)).toHaveLength(1);
     expect(err).toMatch(/secret_key=test_sk_[0-9a-f]{32}/);
