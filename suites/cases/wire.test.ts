@@ -196,7 +196,12 @@ interface Opened {
  * and whose it was (the case that drew its transaction id; unknown for the preflight and for
  * ids the proxy cannot read).
  */
-async function recordingProxy(upstream: string, ownerOf: (id: string) => string | undefined): Promise<{ origin: string; opened: Opened[]; server: Server }> {
+async function recordingProxy(
+  upstream: string,
+  ownerOf: (id: string) => string | undefined,
+  /** Holds a request this long before forwarding it (a target slow to answer it). */
+  delayMs: (owner: string, callback: boolean) => number = () => 0,
+): Promise<{ origin: string; opened: Opened[]; server: Server }> {
   const opened: Opened[] = [];
   const to = new URL(upstream);
   const server = createServer((req, res) => {
@@ -222,7 +227,7 @@ async function recordingProxy(upstream: string, ownerOf: (id: string) => string 
       });
       forward.on('error', () => res.destroy());
       res.on('close', () => opened.push({ owner, callback, start, end: performance.now() }));
-      forward.end(body);
+      setTimeout(() => forward.end(body), delayMs(owner, callback));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -244,28 +249,39 @@ const MEASURING = ['receiver.latency.single', 'receiver.latency.burst', 'receive
 describe('receiver.latency.* and receiver.idempotence.concurrent-duplicates measure with nothing else on the wire', () => {
   let embedded: EmbeddedReceiver;
   let proxy: Awaited<ReturnType<typeof recordingProxy>>;
+  let slowProxy: Awaited<ReturnType<typeof recordingProxy>>;
   const owners = new Map<string, string>();
   beforeAll(async () => {
     embedded = await startEmbeddedReceiver({ timeScale: 0.02, replyDeadlineMs: 1000 });
-    proxy = await recordingProxy(new URL(embedded.target.callbackUrl).origin, (id) => owners.get(id));
+    const upstream = new URL(embedded.target.callbackUrl).origin;
+    proxy = await recordingProxy(upstream, (id) => owners.get(id));
+    // Answers the measured callbacks 1.8 deadlines (of 800 ms) late, within the 1600 ms request limit.
+    slowProxy = await recordingProxy(upstream, (id) => owners.get(id), (owner, callback) => (callback && MEASURING.includes(owner) ? 1440 : 0));
   });
   afterAll(async () => {
     await new Promise((r) => proxy.server.close(r));
+    await new Promise((r) => slowProxy.server.close(r));
     await embedded.close();
   });
 
-  it('every case at once: no other request is open while a measured callback is', async () => {
+  /** The receiver behind `through`, and every receiver case, its transaction ids remembered as its own. */
+  function behind(through: { origin: string }, replyDeadlineMs = embedded.target.timing.replyDeadlineMs) {
     const origin = new URL(embedded.target.callbackUrl).origin;
     const target: ResolvedReceiverTarget = {
       ...embedded.target,
-      callbackUrl: embedded.target.callbackUrl.replace(origin, proxy.origin),
-      hooksUrl: embedded.target.hooksUrl!.replace(origin, proxy.origin),
+      callbackUrl: embedded.target.callbackUrl.replace(origin, through.origin),
+      hooksUrl: embedded.target.hooksUrl!.replace(origin, through.origin),
+      timing: { replyDeadlineMs },
     };
-    // Each case's transaction ids are remembered as its own.
     const cases = RECEIVER_CASES.map((c): ConformanceCase<ResolvedReceiverTarget> => ({
       ...c,
       run: (ctx) => c.run({ ...ctx, newTransactionId: () => { const id = ctx.newTransactionId(); owners.set(id, c.id); return id; } }),
     }));
+    return { target, cases };
+  }
+
+  it('every case at once: no other request is open while a measured callback is', async () => {
+    const { target, cases } = behind(proxy);
     const { results, preflight } = await runChecked({ cases, target, seed: 7, slots: new CaseSlots(32) });
     expect(preflight.result.verdict).toBe('PASS');
     for (const id of MEASURING) expect(results.find((r) => r.id === id)?.verdict, id).toBe('PASS');
@@ -280,5 +296,22 @@ describe('receiver.latency.* and receiver.idempotence.concurrent-duplicates meas
       .filter((o) => o.owner !== m.owner && o.start < m.end && o.end > m.start)
       .map((o) => `${m.owner} [${m.start.toFixed(1)}, ${m.end.toFixed(1)}] overlaps ${o.owner} ${o.callback ? 'callback' : 'hook'} [${o.start.toFixed(1)}, ${o.end.toFixed(1)}]`));
     expect(overlaps).toEqual([]);
+  }, 30_000);
+
+  it('a target that answers the measured callbacks 1.8 deadlines late turns no waiting case into ERROR', async () => {
+    // Three measurements hold the wire ~4.3 s in all, longer than the 3 s case limit given here:
+    // the cases waiting for them would end ERROR if the wait counted against their limit.
+    const { target, cases } = behind(slowProxy, 800);
+    const { results, preflight } = await runChecked({ cases, target, seed: 8, slots: new CaseSlots(32), caseTimeoutMs: 3000 });
+    expect(preflight.result.verdict).toBe('PASS');
+    const shown = results.map((r) => `${r.id} ${r.verdict}`);
+    // Late, not cut off: measured and judged.
+    expect(shown).toContain('receiver.latency.single FAIL');
+    expect(shown).toContain('receiver.latency.burst FAIL');
+    expect(shown).toContain('receiver.idempotence.concurrent-duplicates PASS');
+    const others = results.filter((r) => !MEASURING.includes(r.id));
+    expect(others.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id} ${r.verdict}: ${r.reason}`)).toEqual([]);
+    // Some of them did wait for the measurements: the limit was moved on, not merely not reached.
+    expect(Math.max(...others.map((r) => r.durationMs))).toBeGreaterThan(3000);
   }, 30_000);
 });
