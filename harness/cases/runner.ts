@@ -30,6 +30,7 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
   /** A case got its slot and started; then it ended (before its turn in onResult). */
   onStart?: (caseId: string) => void;
   onEnd?: (caseId: string) => void;
+  /** What a case is waiting for now; '' when it no longer waits for anything it said. */
   onProgress?: (caseId: string, line: string) => void;
   /** Cases at once (default DEFAULT_CONCURRENCY; 1: one after another). Ignored when `slots` is given. */
   concurrency?: number;
@@ -117,8 +118,8 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
         signal,
         onWait: (waitingFor) => {
           waiting = waitingFor !== undefined;
-          const line = waitingFor ?? said;
-          if (line !== undefined) tell(line);
+          // '' once the wait is over and the case had said nothing: the status line drops the wait.
+          tell(waitingFor ?? said ?? '');
         },
       }));
       const level = outcome.level ?? testCase.level;
