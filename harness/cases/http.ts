@@ -4,6 +4,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { Evidence, Exchange } from '../results/index.ts';
 import { readCapped, truncationNote } from '../client/index.ts';
 import { REDACTED, Redactor } from '../secrets/index.ts';
+import { OPEN_WIRE, type Wire } from '../wire/index.ts';
 
 /** One header line. `shown` replaces the value in evidence; `shell` is its curl word. */
 export interface HeaderSpec {
@@ -77,6 +78,8 @@ export interface HttpClientOptions {
   signal?: AbortSignal;
   /** PEM CA to trust (target `ca`). */
   caCert?: string;
+  /** The case's way onto the wire (ctx.wire): each exchange holds it; default: no gate. */
+  wire?: Wire;
 }
 
 export class HttpClient {
@@ -95,7 +98,7 @@ export class HttpClient {
     const timeoutMs = call.timeoutMs ?? this.options.requestTimeoutMs;
     const method = call.method ?? 'GET';
     const shownHeaders: Record<string, string | string[]> = {};
-    const wire: string[] = [];
+    const rawHeaders: string[] = [];
     // Values sent but not shown (the token and its near misses): a receiver that echoes what it
     // got must not bring them into the evidence either. The run's Redactor knows only the token
     // itself, not "the token minus its last character" or "the token in swapped case".
@@ -106,7 +109,7 @@ export class HttpClient {
       const key = h.name.toLowerCase();
       const prior = shownHeaders[key];
       shownHeaders[key] = prior === undefined ? shown : [...(Array.isArray(prior) ? prior : [prior]), shown];
-      wire.push(h.name, h.value);
+      rawHeaders.push(h.name, h.value);
     }
     const exchange: Exchange = {
       ...(call.label ? { label: call.label } : {}),
@@ -115,13 +118,26 @@ export class HttpClient {
     };
     if (record) this.exchanges.push(exchange);
 
+    // The time limit starts once the exchange is on the wire, not while it waits at the gate.
+    try {
+      return await (this.options.wire ?? OPEN_WIRE).exchange(() => this.onTheWire(call, rawHeaders, timeoutMs, exchange, hidden));
+    } catch (error) {
+      // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
+      const reason = `not sent: ${error instanceof Error ? error.message : String(error)}`;
+      exchange.error = reason;
+      return { ok: false, exchange, error: reason, timedOut: false, durationMs: 0 };
+    }
+  }
+
+  private async onTheWire(call: HttpCall, rawHeaders: string[], timeoutMs: number, exchange: Exchange, hidden: string[]): Promise<HttpResult> {
+    const method = call.method ?? 'GET';
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
     const started = performance.now();
     try {
       const answer = await request(call.url, {
         method,
-        headers: wire,
+        headers: rawHeaders,
         ...(call.body !== undefined ? { body: call.body } : {}),
         dispatcher: this.dispatcher,
         signal,

@@ -3,6 +3,7 @@ import type { IdRequest } from '../ids/index.ts';
 import type { Evidence, Level, Verdict } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
+import type { CaseWireUse } from '../wire/index.ts';
 
 /** What a negative case's PASS rests on: see ConformanceCase.negative. */
 export type NegativeKind = 'refusal' | 'no-delivery';
@@ -34,6 +35,15 @@ export interface CaseContext<T extends ResolvedTarget> {
   progress(line: string): void;
   /** Time limit of one HTTP request of the case (the runner's perRequestTimeoutMs). */
   requestTimeoutMs: number;
+  /**
+   * The case's way onto the wire, shared by everything that shares the run's CaseSlots: every
+   * exchange with a target goes through `wire.exchange` (HttpClient and CollectClient take it),
+   * and a case that measures time or load (reply latency, a burst, concurrent duplicates) wraps
+   * exactly the part that measures in `wire.alone`, so no other exchange of ours is on the wire
+   * meanwhile (DESIGN.md: those cases run alone). Time spent waiting at the gate does not count
+   * against the case's time limit.
+   */
+  wire: CaseWireUse;
 }
 
 export interface CaseOutcome {
@@ -69,11 +79,6 @@ export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
    * preflight, harness/preflight). Without a passing control, its PASS becomes ERROR or SKIP.
    */
   negative?: NegativeKind;
-  /**
-   * The case measures time or load (reply latency, a burst, concurrent duplicates, retry
-   * intervals): it runs with no other case in flight, so neighbours' traffic does not skew its figures.
-   */
-  runsAlone?: boolean;
   /** A thrown error → ERROR with its message. */
   run(ctx: CaseContext<T>): Promise<CaseOutcome>;
 }

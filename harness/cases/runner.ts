@@ -1,6 +1,7 @@
-// Runs cases against one target, several at once (CaseSlots: a bound, and the cases that
-// measure time or load alone): selection, SKIP for unmet needs, a time limit per case, thrown
-// errors as ERROR, waivers, and the results told in case order, whatever order they end in.
+// Runs cases against one target, several at once (CaseSlots: a bound, and one wire gate, so a
+// case measures time or load with nothing else of ours on the wire): selection, SKIP for unmet
+// needs, a time limit per case (paused while it waits for another's measurement), thrown errors
+// as ERROR, waivers, and the results told in case order, whatever order they end in.
 import type { CaseResult } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
@@ -11,6 +12,7 @@ import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
 import { CaseSlots } from './slots.ts';
 import { livenessCheck, TargetWatch } from './watch.ts';
+import { CaseWire } from '../wire/index.ts';
 import { applyWaivers, type WaiverEntry } from './waivers.ts';
 
 export interface RunCasesOptions<T extends ResolvedTarget> {
@@ -28,10 +30,11 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
   /** A case got its slot and started; then it ended (before its turn in onResult). */
   onStart?: (caseId: string) => void;
   onEnd?: (caseId: string) => void;
+  /** What a case is waiting for now; '' when it no longer waits for anything it said. */
   onProgress?: (caseId: string, line: string) => void;
   /** Cases at once (default DEFAULT_CONCURRENCY; 1: one after another). Ignored when `slots` is given. */
   concurrency?: number;
-  /** Shared by the runs of several targets, so that the bound and running alone hold across them. */
+  /** Shared by the runs of several targets, so that the bound and the wire gate hold across them. */
   slots?: CaseSlots;
   /** Gives up on a target that stopped answering (default: one per call; share it with the preflight). */
   watch?: TargetWatch;
@@ -74,6 +77,9 @@ export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: 
 
 class CaseTimeout extends Error {}
 
+/** While a case waits at the gate its limit is looked at again at most this often. */
+const MIN_LIMIT_RECHECK_MS = 50;
+
 /** The watch of a target, whose liveness check waits twice the per-request limit (default: the target's). */
 export function watchFor(target: ResolvedTarget, perRequestTimeoutMs = defaultTimeouts(target).perRequestTimeoutMs): TargetWatch {
   return new TargetWatch(livenessCheck(target, 2 * perRequestTimeoutMs));
@@ -92,21 +98,30 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
   const slots = options.slots ?? new CaseSlots(options.concurrency);
   const watch = options.watch ?? watchFor(target, perRequestTimeoutMs);
 
-  /** `started` resolves once the case has its slot. */
-  const runCase = (testCase: ConformanceCase<T>): { started: Promise<void>; result: Promise<CaseResult> } => {
-    const slot = slots.acquire(testCase.runsAlone === true);
-    return { started: slot.then(() => undefined), result: slot.then((release) => runHeld(testCase, release)) };
-  };
-
-  const runHeld = async (testCase: ConformanceCase<T>, release: () => void): Promise<CaseResult> => {
+  const runHeld = async (testCase: ConformanceCase<T>): Promise<CaseResult> => {
+    const release = await slots.acquire();
     try {
       options.onStart?.(testCase.id);
       const started = performance.now();
+      // What the case said last, shown again once it no longer waits for the wire.
+      let said: string | undefined;
+      let waiting = false;
+      const tell = (line: string) => options.onProgress?.(testCase.id, redactor.text(line));
       const outcome = await runOne(testCase, {
         target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs,
         ...shaped,
-        progress: (line) => options.onProgress?.(testCase.id, redactor.text(line)),
-      }, caseTimeoutMs, watch);
+        progress: (line) => {
+          said = line;
+          if (!waiting) tell(line);
+        },
+      }, caseTimeoutMs, watch, (signal) => new CaseWire(slots.wire, testCase.id, {
+        signal,
+        onWait: (waitingFor) => {
+          waiting = waitingFor !== undefined;
+          // '' once the wait is over and the case had said nothing: the status line drops the wait.
+          tell(waitingFor ?? said ?? '');
+        },
+      }));
       const level = outcome.level ?? testCase.level;
       const result: CaseResult = {
         id: testCase.id,
@@ -127,40 +142,45 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
     }
   };
 
-  // The cases that run alone ask for their slot once every other case has its own: they wait
-  // for one drain at the end, with the target warmed up, instead of one drain each in between.
-  const together = selected.filter((c) => !c.runsAlone);
-  const running = new Map(together.map((c) => [c, runCase(c)]));
-  const allStarted = Promise.all(together.map((c) => running.get(c)!.started)).then(() => undefined);
-  for (const c of selected.filter((c) => c.runsAlone)) {
-    running.set(c, { started: allStarted, result: allStarted.then(() => runCase(c).result) });
-  }
+  // Every case asks for its slot at once, in case order (first come, first served).
+  const running = selected.map((c) => runHeld(c));
   const results: CaseResult[] = [];
-  for (const testCase of selected) {
-    const result = await running.get(testCase)!.result;
-    results.push(result);
-    await options.onResult?.(result);
+  for (const result of running) {
+    results.push(await result);
+    await options.onResult?.(results.at(-1)!);
   }
   return results;
 }
 
 async function runOne<T extends ResolvedTarget>(
   testCase: ConformanceCase<T>,
-  base: Omit<CaseContext<T>, 'signal'>,
+  base: Omit<CaseContext<T>, 'signal' | 'wire'>,
   caseTimeoutMs: number,
   watch: TargetWatch,
+  wireFor: (signal: AbortSignal) => CaseWire,
 ): Promise<CaseOutcome> {
   const unmet = firstUnmet(base.target, testCase.needs);
   if (unmet) return { verdict: 'SKIP', reason: unmet };
   if (watch.reason) return { verdict: 'ERROR', reason: `not run: ${watch.reason}` };
 
   const controller = new AbortController();
+  const wire = wireFor(controller.signal);
+  const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new CaseTimeout(`the case did not finish within ${caseTimeoutMs} ms`));
+    // Time spent waiting for another case's measurement to leave the wire is not the case's own:
+    // the limit is moved on by it, so a slow target's measurements do not turn waiting cases into ERROR.
+    const check = () => {
+      const left = caseTimeoutMs - (performance.now() - started - wire.waitedMs());
+      if (left > 0) {
+        timer = setTimeout(check, Math.max(left, MIN_LIMIT_RECHECK_MS));
+        return;
+      }
+      const waited = Math.round(wire.waitedMs());
+      reject(new CaseTimeout(`the case did not finish within ${caseTimeoutMs} ms${waited > 0 ? ` (not counting ${waited} ms it waited for another case's measurement to leave the wire)` : ''}`));
       controller.abort(new CaseTimeout('case time limit reached'));
-    }, caseTimeoutMs);
+    };
+    timer = setTimeout(check, caseTimeoutMs);
   });
   // The run gave up on the target (TargetWatch): the case stops now, naming that cause.
   let onGiveUp = () => {};
@@ -172,7 +192,7 @@ async function runOne<T extends ResolvedTarget>(
   });
   const unsubscribe = watch.whenStopped(() => onGiveUp());
   try {
-    const outcome = await Promise.race([testCase.run({ ...base, signal: controller.signal }), limit, givenUp]);
+    const outcome = await Promise.race([testCase.run({ ...base, signal: controller.signal, wire }), limit, givenUp]);
     if (outcome.verdict !== 'PASS' && !outcome.reason) return { ...outcome, reason: `${outcome.verdict} without a stated reason` };
     return outcome;
   } catch (error) {

@@ -1,6 +1,7 @@
-// How many cases run at once: up to `limit` side by side, and a case that measures time or load
-// (ConformanceCase.runsAlone) with nothing else in flight. First come, first served: a case
-// waiting to run alone holds back the cases asked for after it, so it is never starved.
+// How many cases run at once: up to `limit` side by side, first come, first served. Everything
+// that shares the slots (a run's targets, a side's preflight and cases) shares one wire gate too:
+// a case that measures time or load does so with nothing else of ours on the wire (ctx.wire.alone).
+import { WireGate } from '../wire/index.ts';
 
 /**
  * `run --target` default: every case of a side at once (a side has about 35), since a case
@@ -16,15 +17,11 @@ export const MAX_CONCURRENCY = 64;
  */
 export const DEFAULT_CONCURRENCY = 8;
 
-interface Waiter {
-  alone: boolean;
-  grant: () => void;
-}
-
 export class CaseSlots {
+  /** The gate of every exchange the cases holding these slots make. */
+  readonly wire = new WireGate();
   private running = 0;
-  private aloneRunning = false;
-  private readonly queue: Waiter[] = [];
+  private readonly queue: Array<() => void> = [];
 
   constructor(readonly limit: number = DEFAULT_CONCURRENCY) {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CONCURRENCY) {
@@ -33,34 +30,23 @@ export class CaseSlots {
   }
 
   /** Resolves with the release function once the case may start. */
-  acquire(alone: boolean): Promise<() => void> {
+  acquire(): Promise<() => void> {
     return new Promise((resolve) => {
-      this.queue.push({
-        alone,
-        grant: () => {
-          this.running++;
-          if (alone) this.aloneRunning = true;
-          let released = false;
-          resolve(() => {
-            if (released) return;
-            released = true;
-            this.running--;
-            if (alone) this.aloneRunning = false;
-            this.pump();
-          });
-        },
+      this.queue.push(() => {
+        this.running++;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.running--;
+          this.pump();
+        });
       });
       this.pump();
     });
   }
 
   private pump(): void {
-    for (;;) {
-      const head = this.queue[0];
-      if (!head || this.aloneRunning) return;
-      if (head.alone ? this.running > 0 : this.running >= this.limit) return;
-      this.queue.shift();
-      head.grant();
-    }
+    while (this.queue.length > 0 && this.running < this.limit) this.queue.shift()!();
   }
 }

@@ -36,6 +36,7 @@ export type LivenessCheck = () => Promise<string | undefined>;
 export function livenessCheck(target: ResolvedTarget, timeoutMs: number): LivenessCheck | undefined {
   if (target.side === 'client') return undefined;
   return async () => {
+    // Not through the wire gate: it is sent only once the target went silent, and must not wait behind a measurement of it.
     const http = new HttpClient({ requestTimeoutMs: timeoutMs, ...(target.caCert ? { caCert: target.caCert } : {}) });
     try {
       const result = await http.send({ label: 'is the target still answering?', url: entryUrlOf(target) }, false);

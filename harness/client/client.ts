@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Exchange } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
+import { OPEN_WIRE, type Wire } from '../wire/index.ts';
 import { curlCommand, type CurlSecret } from './curl.ts';
 import { ClientError } from './errors.ts';
 import { readCapped, truncationNote } from './read.ts';
@@ -27,6 +28,8 @@ export interface CollectClientOptions extends CollectCredentials {
   env?: { clientKey?: string; secretKey?: string };
   /** How a 2xx body says "rejected" (target key `rejection`); default DEFAULT_REJECTION. */
   rejection?: readonly RejectionRule[];
+  /** A run's way onto the wire (a case's ctx.wire): each exchange holds it; default: no gate. */
+  wire?: Wire;
 }
 
 export interface CollectAnswer {
@@ -141,6 +144,21 @@ export class CollectClient {
         ...(this.options.caCert ? { caFile: 'ca.pem' } : {}),
       }, this.curlSecrets)),
     };
+    // The time limit starts once the exchange is on the wire, not while it waits at the gate.
+    try {
+      return await (this.options.wire ?? OPEN_WIRE).exchange(() => this.onTheWire(prepared, exchange, headers, source, route, opts.signal));
+    } catch (error) {
+      if (error instanceof ClientError) throw error;
+      // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
+      exchange.error = this.redactor.text(`not sent: ${error instanceof Error ? error.message : String(error)}`);
+      return { prepared, exchange, sentAt: performance.now(), judgement: 'no-answer' };
+    }
+  }
+
+  private async onTheWire(
+    prepared: PreparedCollect, exchange: Exchange, headers: Record<string, string>,
+    source: SourceName, route: SourceRoute | undefined, signal: AbortSignal | undefined,
+  ): Promise<CollectAnswer> {
     const sentAt = performance.now();
     // One limit for the whole exchange, body included: undici's own timeouts are idle times, so
     // an answer that drips one byte a second would never end.
@@ -152,7 +170,7 @@ export class CollectClient {
         headers,
         body: Buffer.from(prepared.sentBody, 'utf8'),
         dispatcher: this.dispatcher(source),
-        signal: opts.signal ? AbortSignal.any([opts.signal, limit]) : limit,
+        signal: signal ? AbortSignal.any([signal, limit]) : limit,
       });
       const { text: bodyText, truncated } = await readCapped(response.body);
       const durationMs = Math.round(performance.now() - sentAt);

@@ -99,7 +99,7 @@ export class CallbackDispatcher {
 
   private async attempt(tx: Transaction, n: number): Promise<void> {
     const max = this.maxAttempts();
-    const result = await this.deliver(tx, this.statusToSend(tx), `attempt ${n}/${max}`);
+    const result = await this.deliver(tx, this.statusToSend(tx), `attempt ${n}/${max}`, n === 1);
     if (result.ok) {
       this.afterSuccess(tx);
       return;
@@ -132,8 +132,9 @@ export class CallbackDispatcher {
     }
   }
 
-  private async deliver(tx: Transaction, status: 'SUCCESS' | 'FAILED', label: string): Promise<Result> {
-    const delivery = buildDelivery(tx, status, this.config.callbackToken, this.faults, this.config.mode);
+  /** `first`: the first delivery of the callback (not a retry, not a duplicate). */
+  private async deliver(tx: Transaction, status: 'SUCCESS' | 'FAILED', label: string, first = false): Promise<Result> {
+    const delivery = buildDelivery(tx, status, this.config.callbackToken, this.faults, this.config.mode, first);
     let result: Result;
     try {
       const response = await request(delivery.url, {

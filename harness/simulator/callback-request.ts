@@ -16,7 +16,7 @@ const URL_FAULTS = ['always-question-mark', 'always-ampersand', 'drop-existing-q
 
 export function buildDelivery(
   tx: Transaction, status: 'SUCCESS' | 'FAILED', callbackToken: string, faults: FaultSet,
-  mode: 'sandbox' | 'production' = 'sandbox',
+  mode: 'sandbox' | 'production' = 'sandbox', firstAttempt = true,
 ): DeliveryRequest {
   const params = {
     transaction_id: faults.has('wrong-transaction-id') ? tx.internalId : tx.transactionId,
@@ -34,7 +34,7 @@ export function buildDelivery(
     url = `http://${url.slice('https://'.length)}`;
   }
   const headers: Record<string, string> = {};
-  if (!faults.has('no-token')) {
+  if (!faults.has('no-token') && (firstAttempt || !faults.has('token-first-attempt-only'))) {
     headers['x-callback-token'] = faults.has('wrong-token') ? staleToken(callbackToken) : callbackToken;
   }
   return { method: faults.has('post-callbacks') ? 'POST' : 'GET', url, headers };

@@ -23,6 +23,7 @@ export type SimulatorFault =
   | 'wrong-transaction-id'
   | 'wrong-token'
   | 'no-token'
+  | 'token-first-attempt-only'
   | 'post-callbacks'
   | 'no-retry'
   | 'constant-retry'
@@ -62,6 +63,7 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'wrong-transaction-id', specRef: '§2.1, §6 Parameters', description: "the callback echoes the service's internal reference (SIM-…) instead of the caller's transaction_id" },
   { name: 'wrong-token', specRef: '§4.3, §6 Token header', description: 'X-Callback-Token carries a stale token (not the configured one), of the same length' },
   { name: 'no-token', specRef: '§4.3, §6 Token header', description: 'the X-Callback-Token header is absent' },
+  { name: 'token-first-attempt-only', specRef: '§4.3, §6 Token header', description: 'X-Callback-Token is sent with the first delivery of a callback only: its retries and duplicates go without it (the header set once, on a request object rebuilt for each retry)' },
   { name: 'post-callbacks', specRef: '§4.3, §6 Delivery', description: 'callbacks are delivered with POST instead of GET' },
   { name: 'no-retry', specRef: '§6 Retry', description: 'a non-2xx answer or a connection failure is never retried' },
   { name: 'constant-retry', specRef: '§6 Retry', description: 'retries are made at the same interval every time (no exponential back-off)' },

@@ -313,18 +313,15 @@ describe('receiver.latency: a deadline the target file sets is a MUST, the defau
   }, 15_000);
 });
 
-describe('run --concurrency: cases at once, bounded; the ones that measure time or load alone', () => {
+describe('run --concurrency: cases at once, bounded; the ones that measure time or load alone on the wire', () => {
   /** Records how many cases were in flight when each started; ends after `ms`. */
   function tracked(log: Array<{ id: string; inFlight: number }>, state: { inFlight: number }) {
-    return (id: string, ms: number, runsAlone = false): ConformanceCase<ResolvedReceiverTarget> => ({
-      ...syntheticCase(id, async () => {
-        state.inFlight++;
-        log.push({ id, inFlight: state.inFlight });
-        await new Promise((r) => setTimeout(r, ms));
-        state.inFlight--;
-        return { verdict: 'PASS' };
-      }),
-      ...(runsAlone ? { runsAlone } : {}),
+    return (id: string, ms: number): ConformanceCase<ResolvedReceiverTarget> => syntheticCase(id, async () => {
+      state.inFlight++;
+      log.push({ id, inFlight: state.inFlight });
+      await new Promise((r) => setTimeout(r, ms));
+      state.inFlight--;
+      return { verdict: 'PASS' };
     });
   }
 
@@ -340,23 +337,65 @@ describe('run --concurrency: cases at once, bounded; the ones that measure time 
     expect(Math.max(...log.map((l) => l.inFlight))).toBe(3);
   });
 
-  it('a runsAlone case has nothing else in flight, whatever N', async () => {
-    const log: Array<{ id: string; inFlight: number }> = [];
-    const make = tracked(log, { inFlight: 0 });
+  it('a measurement (ctx.wire.alone) has no other exchange in flight, whatever N; the cases still run side by side', async () => {
+    const state = { exchanges: 0, cases: 0, maxCases: 0 };
+    const seen: Array<{ id: string; others: number }> = [];
+    const exchange = (ms: number) => async () => {
+      state.exchanges++;
+      await new Promise((r) => setTimeout(r, ms));
+      state.exchanges--;
+    };
+    const make = (id: string, measures: boolean) => syntheticCase(id, async (ctx) => {
+      state.maxCases = Math.max(state.maxCases, ++state.cases);
+      for (let i = 0; i < 3; i++) await ctx.wire.exchange(exchange(10));
+      if (measures) {
+        await ctx.wire.alone(async () => {
+          seen.push({ id, others: state.exchanges });
+          await Promise.all([1, 2, 3].map(() => ctx.wire.exchange(exchange(15))));
+          seen.push({ id, others: state.exchanges });
+        });
+      }
+      for (let i = 0; i < 3; i++) await ctx.wire.exchange(exchange(10));
+      state.cases--;
+      return { verdict: 'PASS' };
+    });
     const cases = [
-      make('receiver.synthetic.x1', 30), make('receiver.synthetic.alone1', 30, true), make('receiver.synthetic.x2', 30),
-      make('receiver.synthetic.x3', 30), make('receiver.synthetic.alone2', 30, true), make('receiver.synthetic.x4', 30),
+      make('receiver.synthetic.x1', false), make('receiver.synthetic.alone1', true), make('receiver.synthetic.x2', false),
+      make('receiver.synthetic.x3', false), make('receiver.synthetic.alone2', true), make('receiver.synthetic.x4', false),
     ];
     const results = await runCases({ cases, target: blackBox, seed: 1, concurrency: 8 });
-    expect(results.map((r) => r.id)).toEqual(cases.map((c) => c.id));
-    expect(log.filter((l) => l.id.includes('alone')).map((l) => l.inFlight)).toEqual([1, 1]);
-    // The others did run side by side.
-    expect(Math.max(...log.map((l) => l.inFlight))).toBe(4);
+    expect(results.map((r) => `${r.id} ${r.verdict}`)).toEqual(cases.map((c) => `${c.id} PASS`));
+    // Before and after its own three exchanges: nothing else was on the wire.
+    expect(seen).toEqual([
+      { id: 'receiver.synthetic.alone1', others: 0 }, { id: 'receiver.synthetic.alone1', others: 0 },
+      { id: 'receiver.synthetic.alone2', others: 0 }, { id: 'receiver.synthetic.alone2', others: 0 },
+    ]);
+    expect(state.maxCases).toBe(6);
   });
 
-  it('the receiver cases that measure reply time or races are marked to run alone', () => {
-    const alone = RECEIVER_CASES.filter((c) => c.runsAlone).map((c) => c.id);
-    expect(alone).toEqual(['receiver.idempotence.concurrent-duplicates', 'receiver.latency.single', 'receiver.latency.burst']);
+  it('the receiver cases that measure reply time or races are the ones that ask for the wire alone', async () => {
+    const embedded = await startEmbeddedReceiver(TIMING);
+    try {
+      const alone = new Set<string>();
+      const cases = RECEIVER_CASES.map((c): ConformanceCase<ResolvedReceiverTarget> => ({
+        ...c,
+        run: (ctx) => {
+          const wire = ctx.wire;
+          return c.run({
+            ...ctx,
+            wire: {
+              exchange: (send) => wire.exchange(send),
+              alone: (measure) => { alone.add(c.id); return wire.alone(measure); },
+              waitedMs: () => wire.waitedMs(),
+            },
+          });
+        },
+      }));
+      await runCases({ cases, target: embedded.target, seed: 4 });
+      expect([...alone].sort()).toEqual(['receiver.idempotence.concurrent-duplicates', 'receiver.latency.burst', 'receiver.latency.single']);
+    } finally {
+      await embedded.close();
+    }
   });
 
   it('verdicts and reasons do not depend on N (the reference receiver, 1 and 8 at once)', async () => {

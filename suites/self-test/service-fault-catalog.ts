@@ -46,6 +46,7 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
   { side: 'service', fault: 'wrong-transaction-id', expect: 'FAIL', caseIds: ['service.callback.transaction-id-echoed'] },
   { side: 'service', fault: 'wrong-token', expect: 'FAIL', caseIds: ['service.callback.token-present'] },
   { side: 'service', fault: 'no-token', expect: 'WARN', caseIds: ['service.callback.token-present'] },
+  { side: 'service', fault: 'token-first-attempt-only', expect: 'FAIL', caseIds: ['service.callback.token-present'] },
   { side: 'service', fault: 'post-callbacks', expect: 'FAIL', caseIds: ['service.callback.delivered-once-as-get'] },
   { side: 'service', fault: 'no-retry', expect: 'FAIL', caseIds: ['service.callback.retry-back-off'] },
   { side: 'service', fault: 'constant-retry', expect: 'FAIL', caseIds: ['service.callback.retry-back-off'] },

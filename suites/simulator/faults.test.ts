@@ -189,6 +189,15 @@ const CASES: Record<SimulatorFault, FaultCase> = {
     observe: async (env) => ((await first(env)).headers['x-callback-token'] === TOKEN ? 'the configured token' : String((await first(env)).headers['x-callback-token'])),
     correct: 'the configured token', faulty: 'undefined',
   },
+  'token-first-attempt-only': {
+    scenario: 'the X-Callback-Token of each delivery to a receiver that answers 500 once',
+    answer: (n) => (n === 1 ? 500 : 200),
+    observe: async (env) => {
+      await collect(env.sim, collectFields(`${env.listener.url}/cb`));
+      return (await env.listener.waitFor(2, 5000)).slice(0, 2).map((d) => (d.headers['x-callback-token'] === TOKEN ? 'token' : 'none')).join(', ');
+    },
+    correct: 'token, token', faulty: 'token, none',
+  },
   'post-callbacks': {
     scenario: 'the method of the callback',
     observe: async (env) => (await first(env)).method,

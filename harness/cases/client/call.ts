@@ -36,7 +36,8 @@ export async function callSdk(ctx: ClientContext, fields: readonly RawField[], s
     fields,
   };
   const line = encodeCollectLine(call).trimEnd();
-  const { value: answer, received } = await bench.service.during(script, () => bench.adapter.collect(call));
+  // A call to the SDK is an exchange with the target like any other: it waits while a measurement has the wire.
+  const { value: answer, received } = await ctx.wire.exchange(() => bench.service.during(script, () => bench.adapter.collect(call)));
   const partial = { ctx, bench, fields, script, requests: received, line };
   if (answer.kind === 'failed') {
     // The case whose service never answers: an SDK without a time limit of its own hangs with it.

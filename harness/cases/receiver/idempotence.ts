@@ -46,13 +46,14 @@ export const IDEMPOTENCE_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
     },
   ),
   receiverCase(
-    { id: 'receiver.idempotence.concurrent-duplicates', title: `${CONCURRENT_DUPLICATES} concurrent duplicates are applied once, all 2xx`, specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'], runsAlone: true },
+    { id: 'receiver.idempotence.concurrent-duplicates', title: `${CONCURRENT_DUPLICATES} concurrent duplicates are applied once, all 2xx`, specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'] },
     async (probe) => {
       const id = probe.ctx.newTransactionId();
       await probe.seed(id);
       const params = { transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE };
-      const results = await Promise.all(Array.from({ length: CONCURRENT_DUPLICATES }, (_, i) =>
-        probe.callback(params, { label: `concurrent callback ${i + 1} of ${CONCURRENT_DUPLICATES}` })));
+      // The race needs the wire to itself; the settle wait and the reading afterwards do not.
+      const results = await probe.ctx.wire.alone(() => Promise.all(Array.from({ length: CONCURRENT_DUPLICATES }, (_, i) =>
+        probe.callback(params, { label: `concurrent callback ${i + 1} of ${CONCURRENT_DUPLICATES}` }))));
       return expectAppliedOnce(probe, id, results, 'SUCCESS');
     },
   ),

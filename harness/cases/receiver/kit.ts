@@ -31,7 +31,9 @@ export class ReceiverProbe {
   readonly notes: string[] = [];
 
   constructor(readonly ctx: ReceiverContext) {
-    this.http = new HttpClient({ requestTimeoutMs: ctx.requestTimeoutMs, signal: ctx.signal, ...(ctx.target.caCert ? { caCert: ctx.target.caCert } : {}) });
+    this.http = new HttpClient({
+      requestTimeoutMs: ctx.requestTimeoutMs, signal: ctx.signal, wire: ctx.wire, ...(ctx.target.caCert ? { caCert: ctx.target.caCert } : {}),
+    });
     if (ctx.target.hooksUrl) this.hooks = new HooksClient(this.http, ctx.target.hooksUrl);
   }
 
@@ -92,16 +94,18 @@ export class ReceiverProbe {
 
   /**
    * The record once the receiver has had time to act: when `expectChange`, polls until it is no
-   * longer pending (up to the reply deadline); then waits `settleMs` more, so late extra
-   * actions (an asynchronous receiver) are seen too. Kept as "after".
+   * longer pending (up to the reply deadline, not counting time the readings waited for another
+   * case's measurement to leave the wire); then waits `settleMs` more, so late extra actions (an
+   * asynchronous receiver) are seen too. Kept as "after".
    */
   async settledReading(id: string, expectChange: boolean): Promise<HookReading | null> {
     const hooks = this.requireHooks();
     if (expectChange) {
-      const until = performance.now() + this.target.timing.replyDeadlineMs;
+      const wire = this.ctx.wire;
+      const until = performance.now() - wire.waitedMs() + this.target.timing.replyDeadlineMs;
       for (;;) {
         const r = await hooks.read(id);
-        if ((r && r.state !== 'pending') || performance.now() > until) break;
+        if ((r && r.state !== 'pending') || performance.now() - wire.waitedMs() > until) break;
         await sleep(20, this.ctx.signal);
       }
     }
@@ -184,8 +188,6 @@ export interface ReceiverCaseData {
   needs: readonly Capability[];
   /** See ConformanceCase.negative. */
   negative?: NegativeKind;
-  /** See ConformanceCase.runsAlone. */
-  runsAlone?: boolean;
 }
 
 /** A receiver case: its data, and a check that gets a probe closed afterwards. */

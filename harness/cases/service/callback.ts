@@ -179,17 +179,34 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
     level: 'MUST',
     needs: ['token'],
     async check(s) {
-      const [d] = await deliver(s, s.fields());
-      if (!d) return noCallback(s);
-      const value = d.headers['x-callback-token'];
-      if (value === undefined) {
-        return s.warn('the callback carries no X-Callback-Token; §6 requires it for hosted checkout and leaves it open for other services');
+      // Every delivery, not only the first: a 500 makes the service deliver again, and a token
+      // set once and lost on the retry makes the receiver refuse the retry (the outcome is lost).
+      const fields = s.fields();
+      s.listener.script({ tag: fields.tag }, [500]);
+      const [first] = await deliver(s, fields);
+      if (!first) return noCallback(s);
+      const { retryWindowMs } = s.target.timing;
+      s.ctx.progress(`first callback answered 500; waiting up to ${retryWindowMs} ms for the retry, to check its token too`);
+      await s.waitFor({ tag: fields.tag }, { count: 2, timeoutMs: windowLeft(first, retryWindowMs) });
+      const seen = s.deliveries({ tag: fields.tag });
+      const expected = s.target.callbackToken!;
+      for (const [i, d] of seen.entries()) {
+        const which = i === 0 ? 'the first delivery' : `delivery ${i + 1} (a retry after the 500)`;
+        const value = d.headers['x-callback-token'];
+        if (value === undefined && i === 0) {
+          return s.warn('the callback carries no X-Callback-Token; §6 requires it for hosted checkout and leaves it open for other services');
+        }
+        if (value === undefined) return s.fail(`${which} carries no X-Callback-Token; the first delivery carried it, so a receiver checking the token refuses the retry`);
+        if (Array.isArray(value)) return s.fail(`X-Callback-Token is sent ${value.length} times on ${which}`);
+        if (value !== expected) {
+          return s.fail(`X-Callback-Token of ${which} differs from the configured token (${value.length} characters, expected ${expected.length})`);
+        }
       }
-      if (Array.isArray(value)) return s.fail(`X-Callback-Token is sent ${value.length} times`);
-      if (value !== s.target.callbackToken) {
-        return s.fail(`X-Callback-Token differs from the configured token (${value.length} characters, expected ${s.target.callbackToken!.length})`);
-      }
-      return s.pass();
+      return s.pass({
+        notes: [seen.length === 1
+          ? `only the first delivery was checked: the 500 answer was not retried within timing.retryWindowMs (${retryWindowMs} ms)`
+          : `${seen.length} deliveries (the first answered 500), each with the configured token`],
+      });
     },
   }),
   serviceCase({

@@ -44,6 +44,7 @@ export class ServiceSession {
       ...(t.caCert ? { caCert: t.caCert } : {}),
       ...(t.sources ? { sources: t.sources } : {}),
       ...(t.rejection ? { rejection: t.rejection } : {}),
+      wire: ctx.wire,
     });
     return new ServiceSession(ctx, listener, client, release);
   }
@@ -99,9 +100,10 @@ export class ServiceSession {
   }
 
   async send(input: CollectInput, options: { source?: SourceName; label?: string } = {}): Promise<CollectAnswer> {
-    this.t0 ??= performance.now();
     const { tag: _tag, ...fields } = input.fields as CollectFields & { tag?: string };
     const answer = await this.client.send({ ...input, fields }, { ...options, signal: this.ctx.signal });
+    // When it went on the wire (a wait at the gate before it is not the target's time).
+    this.t0 = Math.min(this.t0 ?? answer.sentAt, answer.sentAt);
     this.exchanges.push(answer.exchange);
     return answer;
   }

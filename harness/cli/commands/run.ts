@@ -72,7 +72,7 @@ export function runCommand(setExitCode: SetExitCode): Command {
     .option('--list', 'list the cases (id, level, spec reference, title) without touching a target')
     .option('--seed <n>', 'seed for transaction ids and random values (default: random, printed)')
     .option('--waivers <file>', 'waiver file: [{"id", "reason", "expires"?}]')
-    .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always run alone; default: ${TARGET_FILE_CONCURRENCY} with --target, ${DEFAULT_CONCURRENCY} without)`)
+    .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always measure with nothing else on the wire; default: ${TARGET_FILE_CONCURRENCY} with --target, ${DEFAULT_CONCURRENCY} without)`)
     .action(async (options: RunOptions) => {
       setExitCode(await runConformance(options));
     });
