@@ -73,6 +73,40 @@ function build(): void {
   renameSync(next, INSTALLED);
 }
 
-export default function setup(): void {
-  if (!upToDate()) build();
+const LOCK = `${INSTALLED}.lock`;
+/** A lock older than this was left by a run that was killed while building. */
+const STALE_LOCK_MS = 60_000;
+
+/**
+ * One build at a time: `npm test` runs the main and the Pact suites at once, and each asks for
+ * the installed copy. Whoever takes the lock (an atomic mkdir) builds; the other waits, then finds
+ * it up to date.
+ */
+async function withLock(work: () => void): Promise<void> {
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      } catch {
+        // Released meanwhile.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+export default async function setup(): Promise<void> {
+  if (upToDate()) return;
+  await withLock(() => {
+    if (!upToDate()) build();
+  });
 }

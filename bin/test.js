@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// `npm test`: the type check, the main suites and the Pact suites, side by side. Each of the
+// other two uses one core for a few seconds, which the main suites (CPU-bound on 2 cores) would
+// otherwise wait for before or after them. The main suites print as they go; the type check and
+// the Pact suites are printed whole once the main suites end, so no two outputs interleave.
+// Exit status 1 if any of the three failed.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const tsc = require.resolve('typescript/bin/tsc');
+const vitestPackage = require.resolve('vitest/package.json');
+const vitest = join(dirname(vitestPackage), require(vitestPackage).bin.vitest);
+
+/** Runs a step with its output kept for later; resolves with its exit status, output and time. */
+function quietly(args) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    child.on('close', (code, signal) => resolve({ code: code ?? 1, signal, output, seconds: (performance.now() - started) / 1000 }));
+  });
+}
+
+function live(args) {
+  return new Promise((resolve) => {
+    spawn(process.execPath, args, { cwd: root, stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+const typecheck = quietly([tsc, '--noEmit', '-p', 'tsconfig.json']);
+const pact = quietly([vitest, 'run', '--config', 'vitest.pact.config.ts']);
+const main = await live([vitest, 'run']);
+
+let failed = main !== 0;
+for (const [name, step] of [['type check (tsc --noEmit -p tsconfig.json)', typecheck], ['Pact suites (vitest run --config vitest.pact.config.ts)', pact]]) {
+  const { code, signal, output, seconds } = await step;
+  const verdict = code === 0 ? 'passed' : signal ? `killed by ${signal}` : `FAILED (exit ${code})`;
+  process.stdout.write(`\n── ${name}: ${verdict} in ${seconds.toFixed(1)} s\n${output.trimEnd()}\n`);
+  if (code !== 0) failed = true;
+}
+process.stdout.write(`\nnpm test: ${failed ? 'FAILED' : 'passed'}\n`);
+process.exitCode = failed ? 1 : 0;
