@@ -64,13 +64,36 @@ export function encodingsOf(secret: string): string[] {
   return [...out].filter((s) => s.length >= REDACTOR_MIN_LENGTH);
 }
 
+/**
+ * The secret less one character at either end: the harness itself sends the token one
+ * character short (receiver.token.one-char-short), and a target that echoes what it got would
+ * otherwise show all of the secret but one character.
+ */
+function nearlyWhole(secret: string): string[] {
+  const chars = [...secret];
+  if (chars.length - 1 < REDACTOR_MIN_LENGTH) return [];
+  return [chars.slice(0, -1).join(''), chars.slice(1).join('')];
+}
+
+interface Needle {
+  text: string;
+  lower: string;
+  /** Any letter case: a target may echo the secret upper-cased, or the harness's swapped-case variant. */
+  anyCase: RegExp;
+}
+
 export class Redactor {
   private readonly secrets: string[];
   /** Every rendering of every secret, longest first, so a rendering that contains another is replaced whole. */
-  private readonly needles: string[];
+  private readonly needles: Needle[];
   constructor(secrets: Iterable<string | undefined>) {
     this.secrets = [...new Set([...secrets].filter((s): s is string => typeof s === 'string' && s.length >= REDACTOR_MIN_LENGTH))];
-    this.needles = [...new Set(this.secrets.flatMap(encodingsOf))].sort((a, b) => b.length - a.length);
+    const texts = new Set(this.secrets.flatMap((s) => [...encodingsOf(s), ...nearlyWhole(s).flatMap(encodingsOf)]));
+    this.needles = [...texts].sort((a, b) => b.length - a.length).map((text) => ({
+      text,
+      lower: text.toLowerCase(),
+      anyCase: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu'),
+    }));
   }
 
   /** Adds secrets learned later (e.g. test credentials generated at start). */
@@ -80,8 +103,11 @@ export class Redactor {
 
   text(value: string): string {
     let out = value;
+    let lower = out.toLowerCase();
     for (const needle of this.needles) {
-      if (out.includes(needle)) out = out.split(needle).join(REDACTED);
+      if (!out.includes(needle.text) && !lower.includes(needle.lower)) continue;
+      out = out.replace(needle.anyCase, REDACTED);
+      lower = out.toLowerCase();
     }
     return out;
   }

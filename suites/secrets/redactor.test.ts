@@ -58,3 +58,38 @@ describe('Redactor: a secret echoed back in a cheap encoding is redacted too', (
     ));
   });
 });
+
+describe('Redactor: a secret echoed in another letter case, or one character short, is redacted too', () => {
+  const token = 'tok-Secret-12345';
+  const r = new Redactor([token]);
+  it.each([
+    ['upper-cased', token.toUpperCase()],
+    ['lower-cased', token.toLowerCase()],
+    ['letter case swapped (receiver.token.different-case)', 'TOK-sECRET-12345'],
+    ['less its last character (receiver.token.one-char-short)', token.slice(0, -1)],
+    ['less its first character', token.slice(1)],
+  ])('%s', (_name, shown) => {
+    const out = r.text(`403: token ${shown} refused`);
+    expect(out).toBe(`403: token ${REDACTED} refused`);
+  });
+  it('percent-encoded with lower-case hex digits (%2f), less its last character', () => {
+    const slashed = 'tok/Secret-12345';
+    expect(encodeURIComponent(slashed)).toContain('%2F');
+    const shown = encodeURIComponent(slashed.slice(0, -1)).toLowerCase();
+    expect(new Redactor([slashed]).text(`echo ${shown} done`)).toBe(`echo ${REDACTED} done`);
+  });
+  it('text around the secret keeps its own letter case', () => {
+    expect(r.text(`Header X-Callback-Token: ${token.toUpperCase()} (Seen)`)).toBe(`Header X-Callback-Token: ${REDACTED} (Seen)`);
+  });
+  it('property: any letter-case variant of a secret, inside any text, is replaced (fast-check, seed printed)', () => {
+    assertProperty(fc.property(
+      fc.string({ minLength: 8, maxLength: 30 }), fc.array(fc.boolean(), { minLength: 30, maxLength: 30 }), fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 }),
+      (secret, upper, before, after) => {
+        const variant = [...secret].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join('');
+        // Only variants of the same length: a few letters change length when their case does (ß → SS).
+        fc.pre([...variant].length === [...secret].length);
+        return new Redactor([secret]).text(`${before}${variant}${after}`).includes(REDACTED);
+      },
+    ));
+  });
+});
