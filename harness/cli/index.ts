@@ -79,8 +79,8 @@ async function exitStatusOf(error: unknown): Promise<number> {
   if (error instanceof UsageError || error instanceof TargetUnreachableError) {
     // Messages may quote a target's text (a file's JSON, an answer): never raw to the terminal.
     // (Loaded here, not at the top: the report folder is not needed to show the help.)
-    const { terminalText } = await import('../report/index.ts');
-    process.stderr.write(`collect-conformance: ${terminalText(error.message)}\n`);
+    const { printable } = await import('../report/index.ts');
+    process.stderr.write(`collect-conformance: ${printable(error.message)}\n`);
     return error.exitCode;
   }
   process.stderr.write(`collect-conformance: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);

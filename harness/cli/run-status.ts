@@ -2,7 +2,7 @@
 // place every second (which cases are running, how long, what the longest waits for), cleared
 // before each case line is written. Elsewhere (CI logs, pipes): no cursor movement, only a
 // plain line now and then while cases are still under way.
-import { formatProgress, terminalText, type RunningCase } from '../report/index.ts';
+import { formatProgress, printable, type RunningCase } from '../report/index.ts';
 
 export interface StatusIo {
   stderr: (text: string) => void;
@@ -34,7 +34,7 @@ export class RunStatus {
 
   progress(id: string, line: string): void {
     const entry = this.running.get(id);
-    if (entry) entry.doing = terminalText(line);
+    if (entry) entry.doing = printable(line);
   }
 
   ended(id: string): void {

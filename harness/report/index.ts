@@ -8,7 +8,7 @@ export { renderHtml, htmlWriter, timelineSvg } from './html.ts';
 export { formatCaseLine, formatSummary, formatProgress } from './progress.ts';
 export { outline, failures, headline, sideOf } from './outline.ts';
 export type { SideOutline, GroupOutline, Headline } from './outline.ts';
-export { terminalText } from './printable.ts';
+export { printable } from './printable.ts';
 export type { ProgressOptions, SummaryOptions, RunningState, RunningCase } from './progress.ts';
 export { caseGroup, specSection, isWaived, waiverState } from './group.ts';
 export type { WaiverState } from './group.ts';

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, relative, sep, basename } from 'node:path';
 import { VERDICTS, type CaseResult, type RunReport, type Verdict } from '../results/index.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
 import { diagnosesOf, failures, failuresHeading, headline } from './outline.ts';
-import { terminalText } from './printable.ts';
+import { printable } from './printable.ts';
 
 export interface ProgressOptions {
   /** ANSI colours; pass `stream.isTTY === true`. Default false. */
@@ -24,7 +24,7 @@ function paint(text: string, code: string, on: boolean): string {
  * sent to the terminal.
  */
 function oneLine(text: string): string {
-  return terminalText(String(text).replace(/\s+/g, ' ').trim());
+  return printable(String(text).replace(/\s+/g, ' ').trim());
 }
 
 /**

@@ -29,7 +29,9 @@ function withReason(reason: string): RunReport {
   return report;
 }
 
-const UNPRINTABLE = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+/** Unprintable code points, and the bidi controls that reorder what a reader sees (Trojan Source). */
+const UNPRINTABLE = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]|[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 describe('junit.xml escaping: any reason', () => {
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', htmlEntities: true, parseAttributeValue: false, trimValues: false });
@@ -61,6 +63,17 @@ describe('report.md escaping: any reason', () => {
       const rows = md.split('\n').filter((l) => l.startsWith('| `'));
       expect(rows).toHaveLength(10);
       for (const row of rows) expect(row.replace(/^\||\|$/g, '').split(/(?<!\\)\|/)).toHaveLength(6);
+    });
+  });
+});
+
+describe('no report a person reads holds a bidi control: report.md, index.html, junit.xml (Trojan Source)', () => {
+  it('a reason with overrides, embeddings, isolates or marks shows them as \\uXXXX', () => {
+    const bidi = fc.constantFrom('\u202E', '\u202D', '\u202A', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C');
+    check('bidi', fc.tuple(text, bidi, text), ([before, control, after]) => {
+      const report = withReason(`${before}${control}PASS${after}`);
+      for (const rendered of [renderMarkdown(report), renderHtml(report), renderJunit(report)]) expect(BIDI.test(rendered)).toBe(false);
+      expect(renderMarkdown(report)).toContain(`\\u${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}PASS`);
     });
   });
 });

@@ -10,7 +10,7 @@ import {
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
 import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
 import { runChecked } from '../../preflight/index.ts';
-import { formatCaseLine, formatSummary, terminalText } from '../../report/index.ts';
+import { formatCaseLine, formatSummary, printable } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
 import { openReportDir, type ReportDirSession } from '../report-dir.ts';
 import { onlyMatcher } from '../only.ts';
@@ -148,11 +148,11 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   const selected = casesFor(side, options.only);
   if (selected.length === 0) throw new UsageError(`--only ${JSON.stringify(options.only ?? '')} selects no case of side ${side}`);
   for (const unused of unusedWaivers(waivers, selected.map((c) => c.id))) {
-    io.stderr(`warning: the waiver for ${terminalText(JSON.stringify(unused.id))} names no case of this run\n`);
+    io.stderr(`warning: the waiver for ${printable(JSON.stringify(unused.id))} names no case of this run\n`);
   }
   // A blanket waiver without expiry is refused at load; one with an expiry still hides every failure.
   for (const blanket of waivers.filter((w) => isBlanket(w.id))) {
-    io.stderr(`warning: the waiver ${terminalText(JSON.stringify(blanket.id))} waives EVERY case of this run until ${blanket.expires}: no FAIL or ERROR will change the exit status\n`);
+    io.stderr(`warning: the waiver ${printable(JSON.stringify(blanket.id))} waives EVERY case of this run until ${blanket.expires}: no FAIL or ERROR will change the exit status\n`);
   }
 
   // The embedded default starts only the sides that have selected cases.
