@@ -67,6 +67,8 @@ describe.concurrent('each simulator fault is caught by its service case', () => 
       for (const r of results) {
         expect(r.verdict, `seed ${SEED}, fault ${entry.fault}\n${show([r])}`).toBe(caughtVerdict(entry.expect, r.level));
         expect(r.reason, `${r.id} states why`).toBeTruthy();
+        // A WARN is a SHOULD not met: its reason never says "must".
+        if (r.verdict === 'WARN') expect(r.reason, `${r.id} is a SHOULD`).not.toMatch(/\bmust\b/i);
         expect(r.evidence?.exchanges?.length ?? 0, `${r.id} shows the request sent`).toBeGreaterThan(0);
       }
     });

@@ -6,7 +6,7 @@ import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { SimulatorFault } from '../../harness/simulator/index.ts';
-import { secretsOf, type ResolvedServiceTarget } from '../../harness/targets/index.ts';
+import { parseTarget, secretsOf, type ResolvedServiceTarget } from '../../harness/targets/index.ts';
 
 afterAll(async () => { await closeServiceListeners(); });
 
@@ -38,6 +38,25 @@ describe('evidence of service-side failures', () => {
     expect(secret.reason).toMatch(/accepted/);
     const text = JSON.stringify(results);
     for (const value of secretsOf(target)) expect(text).not.toContain(value);
+  });
+  it('the curl line reads the credentials from the variables the target file names, not the defaults', async () => {
+    const service = await startEmbeddedService({ faults: ['no-signature-check'] });
+    try {
+      const t = service.target;
+      const target = parseTarget({
+        side: 'service', baseUrl: t.baseUrl, mode: t.mode, clientId: t.clientId,
+        clientKey: { env: 'VENDOR_KEY' }, secretKey: { env: 'VENDOR_SECRET' }, callbackToken: { env: 'VENDOR_TOKEN' },
+        networkCode: t.networkCode, customerNumbers: t.customerNumbers, sources: t.sources,
+        listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false }, timing: t.timing,
+      }, { VENDOR_KEY: t.clientKey, VENDOR_SECRET: t.secretKey, VENDOR_TOKEN: t.callbackToken! }) as ResolvedServiceTarget;
+      const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.wrong-secret'), target, seed: 3 });
+      expect(r!.verdict, r!.reason).toBe('FAIL');
+      const curl = r!.evidence!.exchanges![0]!.curl!;
+      expect(curl).toContain('${VENDOR_KEY}');
+      expect(curl).not.toContain('COLLECT_CLIENT_KEY');
+    } finally {
+      await service.close();
+    }
   });
   it('the retry case reports offsets and intervals of the deliveries', async () => {
     const { results } = await run(['constant-retry'], ['service.callback.retry-back-off']);

@@ -26,7 +26,7 @@ function rejectionCase(
       const fields = s.fields();
       const members = options.extra ? { members: [...membersOf(fields), ...options.extra] } : {};
       const answer = await s.sendAnswered({ fields, ...members, tamper: tamper(s, fields.tag) }, { label: what });
-      const outcome = await expectRejected(s, answer, fields.tag, what);
+      const outcome = await expectRejected(s, answer, fields.tag, what, { obligation: options.level === 'SHOULD' ? 'should' : 'must' });
       return outcome.verdict === 'FAIL' && options.why ? { ...outcome, reason: `${outcome.reason ?? ''}. ${options.why}` } : outcome;
     },
   });

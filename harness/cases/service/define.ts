@@ -27,9 +27,10 @@ export function serviceCase(spec: ServiceCaseSpec): ServiceCase {
  * that the service does answer the whitelisted source (the control).
  */
 export async function expectRejected(
-  s: ServiceSession, answer: CollectAnswer, tag: string, what: string, options: { noAnswerRejects?: boolean } = {},
+  s: ServiceSession, answer: CollectAnswer, tag: string, what: string,
+  options: { noAnswerRejects?: boolean; obligation?: 'must' | 'should' } = {},
 ): Promise<CaseOutcome> {
-  if (answer.judgement === 'accepted') return acceptedWhereRejected(s, answer, tag, what);
+  if (answer.judgement === 'accepted') return acceptedWhereRejected(s, answer, tag, what, options.obligation ?? 'must');
   if (answer.judgement === 'no-answer') {
     if (answer.routeError) throw new CaseError(`${answer.routeError}: the request never reached the service, so its whitelist could not be tested`, s.evidence());
     if (!options.noAnswerRejects) throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
@@ -48,13 +49,15 @@ export async function expectRejected(
  * An answer that reads as accepted where a rejection was due. A callback settles it; without one
  * the answer may be a rejection in a shape the harness does not read, so the reason says so.
  */
-async function acceptedWhereRejected(s: ServiceSession, answer: CollectAnswer, tag: string, what: string): Promise<CaseOutcome> {
+async function acceptedWhereRejected(
+  s: ServiceSession, answer: CollectAnswer, tag: string, what: string, obligation: 'must' | 'should',
+): Promise<CaseOutcome> {
   const watchMs = s.target.timing.callbackTimeoutMs;
   s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)} (reads as accepted); watching ${watchMs} ms for its callback`);
   const [callback] = await s.waitFor({ tag }, { count: 1, timeoutMs: watchMs });
   const read = `${what} was answered ${describeAnswer(answer)}, which reads as accepted (2xx, and the body meets no rejection rule: ${rejectionRulesText(s)})`;
-  if (callback) return s.fail(`${read}, and its callback arrived after ${atMs(s, callback)} ms: the service processed it; it must be rejected`);
-  return s.fail(`${read}; no callback came within ${watchMs} ms. It must be rejected: either the service accepted it (and calls back later or never), or it rejects in a shape the harness does not read; if so, state that shape as "rejection" in the target file`);
+  if (callback) return s.fail(`${read}, and its callback arrived after ${atMs(s, callback)} ms: the service processed it; it ${obligation} be rejected`);
+  return s.fail(`${read}; no callback came within ${watchMs} ms. It ${obligation} be rejected: either the service accepted it (and calls back later or never), or it rejects in a shape the harness does not read; if so, state that shape as "rejection" in the target file`);
 }
 
 function rejectionRulesText(s: ServiceSession): string {

@@ -7,7 +7,7 @@ import {
 } from '../../client/index.ts';
 import { toDelivery, type DeliveryFilter, type ListenerDelivery, type RunningListener } from '../../listener/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
-import type { ResolvedServiceTarget } from '../../targets/index.ts';
+import { secretEnvName, type ResolvedServiceTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
 import { acquireListener } from './listener-pool.ts';
@@ -44,6 +44,8 @@ export class ServiceSession {
       ...(t.caCert ? { caCert: t.caCert } : {}),
       ...(t.sources ? { sources: t.sources } : {}),
       ...(t.rejection ? { rejection: t.rejection } : {}),
+      // curl lines read the credentials from the variables the target file names.
+      env: { clientKey: secretEnvName(t, 'clientKey') ?? 'COLLECT_CLIENT_KEY', secretKey: secretEnvName(t, 'secretKey') ?? 'COLLECT_SECRET_KEY' },
       wire: ctx.wire,
     });
     return new ServiceSession(ctx, listener, client, release);
