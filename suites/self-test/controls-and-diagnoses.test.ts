@@ -3,6 +3,8 @@
 // to it; a negative case PASSes only beside its positive control, whatever --only selects.
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeServiceListeners } from '../../harness/cases/service/index.ts';
@@ -113,6 +115,47 @@ describe('a callback URL whose path answers 404 to everything: the "changes noth
       expect(c.verdict, c.id).toBe('ERROR');
       expect(c.reason).toMatch(/answered 404.*§6 rule 1 says 403.*the positive control .* did not hold: it was answered 404.*likely shares its cause/);
       expect(c.diagnoses).toEqual(['receiver.callback-path-not-found']);
+    }
+  });
+});
+
+describe('a receiver whose handler fails before applying (500 to every callback, nothing acted on)', () => {
+  it('the outcome cases that must change nothing are ERROR beside the failed control, not FAIL for their 500', async () => {
+    const receiver = await startEmbeddedReceiver({ timeScale: 0.02 });
+    // Its hooks are the reference receiver's; every callback gets 500 before anything is applied.
+    const proxy = createServer((req, res) => {
+      if (!req.url!.startsWith('/_conformance')) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('database unavailable');
+        return;
+      }
+      const hooks = new URL(receiver.target.hooksUrl!);
+      const forward = httpRequest({ host: hooks.hostname, port: hooks.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const { code, report } = await run({
+        target: { side: 'receiver', callbackUrl: `${origin}/callback`, hooksUrl: `${origin}/_conformance`, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        env: { RCV_TOKEN: receiver.target.callbackToken! },
+        only: 'receiver.outcome.*',
+      }, 'fails-before-applying');
+      expect(code).toBe(1);
+      for (const id of ['receiver.outcome.success-applied', 'receiver.outcome.failed-applied']) {
+        expect(report.cases.find((c) => c.id === id)?.verdict, id).toBe('FAIL');
+      }
+      const negatives = report.cases.filter((c) => !/applied$/.test(c.id));
+      expect(negatives.map((c) => c.id)).toHaveLength(5);
+      for (const c of negatives) {
+        expect(c.verdict, `${c.id}: ${c.reason}`).toBe('ERROR');
+        expect(c.reason).toMatch(/answered 500.*the positive control .* did not hold.*likely shares its cause/);
+      }
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+      await receiver.close();
     }
   });
 });

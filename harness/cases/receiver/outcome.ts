@@ -9,6 +9,17 @@ function acceptableForNoAction(status: number): boolean {
   return (status >= 200 && status <= 299) || (status >= 400 && status <= 499);
 }
 
+/**
+ * FAIL on `problems`; when the answer was the only one (the hooks show nothing acted on), marked
+ * so that beside a failed positive control it is ERROR (harness/preflight/guard.ts): a receiver
+ * that answers 500 to every callback fails the valid one too, and that is the finding.
+ */
+function noActionOutcome(probe: ReceiverProbe, problems: string[], answerWrong: boolean): CaseOutcome {
+  if (problems.length === 0) return probe.pass();
+  const failed = probe.fail(problems);
+  return answerWrong && problems.length === 1 ? { ...failed, onlyTheAnswer: true } : failed;
+}
+
 /** How a callback that must change nothing is spoilt, and why nothing may change. */
 interface NoActionCallback {
   status: string;
@@ -27,14 +38,15 @@ async function changesNothing(probe: ReceiverProbe, sent: NoActionCallback): Pro
     { label: `callback ${sent.what}`, ...(sent.omit ? { omit: sent.omit } : {}) },
   );
   const problems: string[] = [];
-  if (!acceptableForNoAction(answer.answer.status)) {
+  const answerWrong = !acceptableForNoAction(answer.answer.status);
+  if (answerWrong) {
     problems.push(`answered ${answerText(answer.answer)} to a callback ${sent.what}; any 2xx or 4xx is accepted there (DESIGN.md), a 5xx makes the service retry`);
   }
   const after = await probe.settledReading(id, false);
   if (!after || after.state !== 'pending' || after.actions !== 0) {
     problems.push(`the record changed to ${describeReading(after)} on a callback ${sent.what}: ${sent.why}, so nothing is to change`);
   }
-  return problems.length ? probe.fail(problems) : probe.pass();
+  return noActionOutcome(probe, problems, answerWrong);
 }
 
 function unknownStatusChangesNothing(probe: ReceiverProbe, status: string): Promise<CaseOutcome> {
@@ -98,12 +110,13 @@ export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       if (before) throw probe.error(`the receiver already holds ${JSON.stringify(id)}, an id this run never seeded`);
       const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'callback for an id never seeded' });
       const problems: string[] = [];
-      if (!acceptableForNoAction(sent.answer.status)) {
+      const answerWrong = !acceptableForNoAction(sent.answer.status);
+      if (answerWrong) {
         problems.push(`answered ${answerText(sent.answer)}; for an unknown transaction_id any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
       }
       const after = await probe.settledReading(id, false);
       if (after) problems.push(`the receiver now holds a record for the unknown id (${describeReading(after)}): an unknown transaction_id must change nothing`);
-      return problems.length ? probe.fail(problems) : probe.pass();
+      return noActionOutcome(probe, problems, answerWrong);
     },
   ),
 ];
