@@ -47,11 +47,16 @@ function fromFinding(finding: Finding, results: readonly CaseResult[], unproven:
   return { id: finding.id, summary: finding.summary, cases, ...(finding.evidence ? { evidence: finding.evidence } : {}) };
 }
 
-/** One non-2xx answer every remaining non-PASS case got (the most common such answer). */
+/**
+ * One non-2xx answer every remaining non-PASS case got and names in its reason: an answer a case
+ * got but does not complain of (a token case's 403, right, while the record changed) is no
+ * symptom, and naming it would point at the wrong cause.
+ */
 function sharedAnswer(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
   if (results.length < SHARED_ANSWER_MIN_CASES) return undefined;
+  const complainedOf = (r: CaseResult, status: number): boolean => new RegExp(`\\b${status}\\b`).test(r.reason ?? '');
   const common = results
-    .map((r) => new Set(statuses(r).filter((s) => s < 200 || s > 299)))
+    .map((r) => new Set(statuses(r).filter((s) => (s < 200 || s > 299) && complainedOf(r, s))))
     .reduce((a, b) => new Set([...a].filter((s) => b.has(s))));
   const [status] = [...common].sort((a, b) => a - b);
   if (status === undefined) return undefined;

@@ -203,6 +203,10 @@ describe('diagnoses from the results alone', () => {
     expect(d).toMatchObject({ id: 'receiver.same-answer-502', cases: results.map((r) => r.id) });
     expect(d!.summary).toMatch(/got the answer 502 .* likely explains/);
   });
+  it('an answer the cases got but do not complain of is no shared cause (403 was right, the record changed)', () => {
+    const results = ['a', 'b', 'c'].map((id) => ({ ...failing(`receiver.token.${id}`, 403), reason: 'the record changed to SUCCESS: §6 rule 1 says the receiver takes no action' }));
+    expect(diagnose([{ preflight: quiet, results }])).toEqual([]);
+  });
   it('different answers, or too few cases: nothing is named', () => {
     expect(diagnose([{ preflight: quiet, results: [failing('a', 502), failing('b', 502), failing('c', 400)] }])).toEqual([]);
     expect(diagnose([{ preflight: quiet, results: [failing('a', 502), failing('b', 502)] }])).toEqual([]);
