@@ -24,6 +24,15 @@ describe('§6 Retry: exponential back-off means growing intervals', () => {
   ] as const)('offsets %j → %s', (given, kind) => {
     expect(judgeBackoff(given).kind).toBe(kind);
   });
+  it('exponential back-off with ±25 % jitter is judged growing, step by step or overall: never a FAIL, the same verdict every run', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 100, max: 60_000 }), fc.array(fc.double({ min: 0.75, max: 1.25, noNaN: true }), { minLength: 3, maxLength: 5 }),
+      (base, jitter) => {
+        const intervals = jitter.map((j, k) => Math.round(base * 2 ** k * j));
+        expect(['growing', 'growing-overall']).toContain(judgeBackoff(offsets(intervals)).kind);
+      },
+    ), { seed, numRuns });
+  });
   it('a doubling schedule stays "growing" under ±10 ms jitter', () => {
     console.log(`fast-check seed ${seed} (set FC_SEED to repeat)`);
     fc.assert(fc.property(

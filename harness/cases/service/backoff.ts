@@ -4,7 +4,9 @@
 //   - a step grows when   interval[k] ≥ 1.2 × interval[k−1] − 10 ms
 //     (1.2 is well below any back-off factor in use, 1.5–2; the 10 ms absorb scheduler jitter);
 //   - every step grows                       → PASS  (exponential back-off);
-//   - not every step, but last ≥ 1.5 × first → WARN  (grows overall, e.g. back-off with jitter);
+//   - not every step, but last ≥ 1.5 × first → PASS  with a note (grows overall: back-off with
+//     jitter, the common practice, has steps that do not grow; judging it by its steps would give
+//     one service PASS on one run and WARN on the next);
 //   - otherwise (constant or shrinking)      → FAIL;
 //   - one retry only                         → WARN  (it retried; growth cannot be seen);
 //   - no retry, no delivery                  → FAIL.
