@@ -107,6 +107,12 @@ export class ServiceSession {
     // When it went on the wire (a wait at the gate before it is not the target's time).
     this.t0 = Math.min(this.t0 ?? answer.sentAt, answer.sentAt);
     this.exchanges.push(answer.exchange);
+    if (answer.status === 429) {
+      // A rate limit is neither an acceptance nor a rejection of what the case sent: counted as a
+      // rejection it would PASS a negative case whose rule was never exercised.
+      const retryAfter = answer.exchange.response?.headers?.['retry-after'];
+      throw new CaseError(`the service answered 429 Too Many Requests${retryAfter ? ` (Retry-After: ${retryAfter})` : ''}: it limits the request rate, so this answer says nothing about the rule this case checks; run again with a lower --concurrency (1 runs one case at a time)`, this.evidence());
+    }
     return answer;
   }
 
