@@ -1,7 +1,8 @@
 // The listener's TLS material: a CA and a server certificate signed by it, for localhost,
 // 127.0.0.1 and ::1 (selfsigned's defaults do not validate for an IP). Generated once per
 // process, so an embedded service can be told to trust the CA before the listener starts.
-import { generate } from 'selfsigned';
+// selfsigned (and its ASN.1 libraries) loads only when TLS material is first asked for: most runs
+// never need it, and it is a noticeable part of the command's start-up.
 
 export interface ListenerTls {
   /** PEM of the CA to trust for callbacks to the listener. */
@@ -21,6 +22,7 @@ export function listenerTls(): Promise<ListenerTls> {
 }
 
 async function makeListenerTls(): Promise<ListenerTls> {
+  const { generate } = await import('selfsigned');
   const days = 7;
   const notAfterDate = new Date(Date.now() + days * 86_400_000);
   const ca = await generate([{ name: 'commonName', value: 'collect-conformance listener CA' }], {

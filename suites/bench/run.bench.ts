@@ -2,7 +2,9 @@
 // against the reference implementations started standalone (`simulate`, `receiver`), the wall
 // time of the run divided by its longest case. Goal ≤ 1.5 each side: the cases wait side by
 // side, so a run takes about as long as its longest case. Two figures: the whole command (Node's
-// start-up included) and the run itself (report startedAt → finishedAt).
+// start-up included) and the run itself (report startedAt → finishedAt). The command is the
+// compiled one, laid out as installed (suites/support/installed.ts), as a user runs it: the
+// checkout's bin would add tsx's loader to the start-up.
 // A benchmark, not a test: it prints, it does not assert.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import layOutInstalled, { INSTALLED } from '../support/installed.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(REPO_ROOT, 'bin/collect-conformance.js');
+const BIN = join(INSTALLED, 'bin/collect-conformance.js');
 export const RUN_RATIO_TARGET = 1.5;
 const ENV = {
   ...process.env,
@@ -46,6 +49,7 @@ async function timeRun(targetFile: string, reportDir: string): Promise<number> {
 }
 
 export async function benchRun(): Promise<void> {
+  await layOutInstalled();
   const folder = mkdtempSync(join(tmpdir(), 'collect-conformance-run-bench-'));
   try {
     for (const [side, command, example, origin] of [

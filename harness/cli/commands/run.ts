@@ -8,7 +8,7 @@ import {
   selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
-import { startEmbedded, type EmbeddedSide } from '../../embedded/index.ts';
+import type { EmbeddedSide } from '../../embedded/index.ts';
 import { runChecked } from '../../preflight/index.ts';
 import { formatCaseLine, formatSummary, printable } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
@@ -156,7 +156,8 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   }
 
   // The embedded default starts only the sides that have selected cases.
-  const embedded = fileTarget ? undefined : await startEmbedded([...new Set(selected.map((c) => c.side))]);
+  // The reference implementations load only for the embedded run, not for a target file's.
+  const embedded = fileTarget ? undefined : await (await import('../../embedded/index.ts')).startEmbedded([...new Set(selected.map((c) => c.side))]);
   let session: ReportDirSession | undefined;
   let stopStatus = () => {};
   try {
