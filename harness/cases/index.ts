@@ -16,6 +16,7 @@ export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, R
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer } from './service/index.ts';
 export {
   CLIENT_CASES, clientCase, callSdk, closeClientBench, probeAdapter, adapterNeverStarted, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
+  signatureProblem, NOT_SIGNED_AS_SENT,
   type ClientCase, type ClientContext, type Observation,
 } from './client/index.ts';
 import { CLIENT_CASES } from './client/index.ts';

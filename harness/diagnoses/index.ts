@@ -36,6 +36,8 @@ export function shows(symptom: Symptom, r: CaseResult): boolean {
       return statuses(r).some((s) => s >= 500);
     case 'transport':
       return (r.evidence?.exchanges ?? []).some((e) => e.error?.includes(symptom.error)) || (r.reason ?? '').includes(symptom.error);
+    case 'reason':
+      return (r.reason ?? '').includes(symptom.text);
     case 'whole-side':
       return true;
   }

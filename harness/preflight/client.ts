@@ -2,9 +2,9 @@
 // a collection. It is the positive control of the client.answers refusal cases (an SDK that
 // reports every answer as rejected would pass them all), and names what it saw when the
 // adapter gives no usable answer (every case will likely see the same).
-import { ACCEPTED_ANSWER, acceptedReported, callSdk, clientCase, fieldsOf, type ConformanceCase } from '../cases/index.ts';
+import { ACCEPTED_ANSWER, acceptedReported, callSdk, clientCase, evidenceOf, fieldsOf, NOT_SIGNED_AS_SENT, signatureProblem, type ConformanceCase } from '../cases/index.ts';
 import type { ResolvedClientTarget } from '../targets/index.ts';
-import type { Control, Preflight } from './model.ts';
+import type { Control, Finding, Preflight } from './model.ts';
 
 const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
 
@@ -18,7 +18,17 @@ export function clientPreflightCase(out: { preflight?: Preflight }): Conformance
         const control: Control = outcome.verdict === 'PASS'
           ? { state: 'held', what: WHAT, observed: 'the SDK reported it accepted' }
           : { state: 'failed', what: WHAT, observed: outcome.reason ?? 'the SDK did not report it accepted' };
-        out.preflight = { side: 'client', controls: { refusal: control }, findings: [] };
+        // A signer wrong on the plain call is wrong on every call: named once, as the cause of
+        // every signature FAIL, instead of one FAIL after another with no cause (issue 9).
+        const request = o.requests[0];
+        const problem = request ? signatureProblem(o, request) : undefined;
+        const findings: Finding[] = problem ? [{
+          id: 'client.signature-mismatch',
+          summary: `on the preflight's plain call (string amount, six fields) ${problem}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
+          symptom: { kind: 'reason', text: NOT_SIGNED_AS_SENT },
+          evidence: evidenceOf(o),
+        }] : [];
+        out.preflight = { side: 'client', controls: { refusal: control }, findings };
         return outcome.verdict === 'PASS' ? outcome : { ...outcome, reason: `${WHAT}: ${control.observed}` };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

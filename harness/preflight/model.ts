@@ -12,6 +12,8 @@ export type Symptom =
   | { kind: 'status'; status: number }
   | { kind: 'server-error' }
   | { kind: 'transport'; error: string }
+  /** The cases whose reason begins with `text` (one wrong signer behind every signature FAIL). */
+  | { kind: 'reason'; text: string }
   | { kind: 'whole-side' };
 
 /** A cause the preflight observed; `summary` states what was seen, a guess worded as one. */

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
+import { diagnose } from '../../harness/diagnoses/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import { REFERENCE_SDK_FAULTS, type ReferenceSdkFault } from '../../harness/reference-sdk/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
@@ -62,4 +63,23 @@ describe.concurrent('each fault switch of the reference SDK is caught by its cas
       }
     });
   }
+});
+
+describe.concurrent('a signer wrong on every call is one cause, named once (client.signature-mismatch)', () => {
+  it('client-key-as-secret: every signature FAIL points to it, and it names what the preflight saw', async () => {
+    const run = await runWith(['client-key-as-secret']);
+    const [cause, ...more] = diagnose([{ preflight: run.preflight.preflight, results: run.results }]);
+    expect(more).toEqual([]);
+    expect(cause?.id).toBe('client.signature-mismatch');
+    expect(cause?.summary).toMatch(/^on the preflight's plain call .* the signature is not the one over the bytes sent: .* share this one cause$/);
+    const failed = run.results.filter((r) => r.verdict === 'FAIL').map((r) => r.id);
+    expect(failed.length).toBeGreaterThan(5);
+    expect([...cause!.cases].sort()).toEqual(failed.sort());
+  });
+  it('a correct SDK and a fault that keeps the signature right name no such cause', async () => {
+    for (const faults of [[], ['uppercase-hex']] as ReferenceSdkFault[][]) {
+      const run = await runWith(faults);
+      expect(diagnose([{ preflight: run.preflight.preflight, results: run.results }]).map((d) => d.id), faults.join()).not.toContain('client.signature-mismatch');
+    }
+  });
 });

@@ -85,6 +85,9 @@ export function isOutcome(value: ReceivedRequest | CaseOutcome): value is CaseOu
  * Whether the Authorization signature is the HMAC over the body bytes sent; when not, which
  * alternative explains it (harness/signing's diagnosis: "signed `amount=15`, the body has `amount=15.0`").
  */
+/** How every signature FAIL begins: the client preflight names a wrong signer once by it. */
+export const NOT_SIGNED_AS_SENT = 'the signature is not the one over the bytes sent';
+
 export function signatureProblem(o: Observation, request: ReceivedRequest): string | undefined {
   const [auth] = header(request, 'authorization');
   let presented: string;
@@ -105,8 +108,8 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
   if (diagnosis.match === 'canonical' || diagnosis.match === 'case') return undefined;
   // What the caller passed is known here: the plainest explanation comes first.
   const caller = signedAsPassed(o, request, presented);
-  if (caller) return `the signature is not the one over the bytes sent: ${caller}`;
-  return `the signature is not the one over the bytes sent: ${describeDiagnosis(diagnosis)}`;
+  if (caller) return `${NOT_SIGNED_AS_SENT}: ${caller}`;
+  return `${NOT_SIGNED_AS_SENT}: ${describeDiagnosis(diagnosis)}`;
 }
 
 /**
