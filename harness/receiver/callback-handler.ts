@@ -15,7 +15,7 @@ import { matchesShape } from '../ids/index.ts';
 import type { ReceiverContext } from './context.ts';
 import { errorBody, sendJson } from './http.ts';
 import type { ApplyResult } from './store.ts';
-import { checkToken } from './token.ts';
+import { checkToken, tokenLines } from './token.ts';
 
 const CALLBACK_PARAMS = new Set(['transaction_id', 'status', 'message']);
 const PARSE_FAULTS = ['no-percent-decoding', 'plus-not-space', 'decode-before-split'] as const;
@@ -132,7 +132,7 @@ export async function handleCallback(req: IncomingMessage, res: ServerResponse, 
   }
 
   const workMs = ctx.config.workMs * ctx.config.timeScale;
-  const token = checkToken(req.headersDistinct['x-callback-token'], ctx.config.callbackToken, ctx.faults);
+  const token = checkToken(tokenLines(req.rawHeaders), ctx.config.callbackToken, ctx.faults);
   const params = parse(target, ctx);
 
   if (token !== 'ok') {

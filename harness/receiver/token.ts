@@ -24,16 +24,39 @@ export function staleTokenOf(configured: string): string {
   return `previous-${createHash('sha256').update(`stale:${configured}`, 'utf8').digest('hex').slice(0, 24)}`;
 }
 
+/** The exact spelling of §4.3; HTTP field names are case-insensitive (RFC 9110 §5.1). */
+export const TOKEN_HEADER_NAME = 'X-Callback-Token';
+
+/** One X-Callback-Token line as it arrived: its name in the letter case the client sent. */
+export interface TokenLine {
+  name: string;
+  value: string;
+}
+
+/** Every X-Callback-Token line of a request, whatever the letter case of its name (from rawHeaders). */
+export function tokenLines(rawHeaders: readonly string[]): TokenLine[] {
+  const lines: TokenLine[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() === TOKEN_HEADER_NAME.toLowerCase()) lines.push({ name: rawHeaders[i]!, value: rawHeaders[i + 1]! });
+  }
+  return lines;
+}
+
 /**
- * `values` is the header as sent, one entry per occurrence (IncomingMessage.headersDistinct).
+ * `lines` is the header as sent, one entry per occurrence (tokenLines of rawHeaders).
  * A header sent twice is not "the configured value" whatever its parts are: Node would join
  * it as "a, b", and accepting either part lets a second header smuggle the token in.
  * Node decodes header bytes as latin1 and strips surrounding spaces and tabs itself.
  */
-export function checkToken(values: readonly string[] | undefined, configured: string, faults: ReadonlySet<ReceiverFault>): TokenVerdict {
+export function checkToken(lines: readonly TokenLine[], configured: string, faults: ReadonlySet<ReceiverFault>): TokenVerdict {
   if (faults.has('no-token-check')) return 'ok';
-  if (!values || values.length === 0) return 'absent';
+  // fault: a lookup by the exact name (a plain dictionary of raw headers) misses x-callback-token
+  const found = faults.has('case-sensitive-token-name') ? lines.filter((l) => l.name === TOKEN_HEADER_NAME) : lines;
+  const values = found.map((l) => l.value);
+  if (values.length === 0) return 'absent';
   if (faults.has('presence-only-token')) return 'ok';
+  // fault: presence was checked ignoring case, the value only under the exact name
+  if (faults.has('exact-name-value-check') && !found.some((l) => l.name === TOKEN_HEADER_NAME)) return 'ok';
   let presented: string;
   if (values.length > 1) {
     if (!faults.has('first-token-header')) return 'repeated';

@@ -53,6 +53,9 @@ const ROWS: FaultRow[] = [
     faulty: '200 SUCCESS',
   },
   { fault: 'first-token-header', scenario: (r) => oneCallback(r, [TOKEN, 'second-value']), correct: '403 pending', faulty: '200 SUCCESS' },
+  // The helpers send the header as x-callback-token (lower case), as HTTP/2 clients do.
+  { fault: 'exact-name-value-check', scenario: (r) => oneCallback(r, 'not-the-token'), correct: '403 pending', faulty: '200 SUCCESS' },
+  { fault: 'case-sensitive-token-name', scenario: (r) => oneCallback(r, TOKEN), correct: '200 SUCCESS', faulty: '403 pending' },
   { fault: 'status-401', scenario: (r) => oneCallback(r, null), correct: '403 pending', faulty: '401 pending' },
   { fault: 'act-then-403', scenario: (r) => oneCallback(r, 'not-the-token'), correct: '403 pending', faulty: '403 SUCCESS' },
   {
@@ -302,5 +305,26 @@ describe('the new faults are single deviations: the rest of the receiver stays c
     await seed(r, id);
     expect((await callback(r, { transaction_id: id, message: 'Paid & done' })).status).toBe(200);
     expect(await stateOf(r, id)).toBe('SUCCESS');
+  });
+});
+
+describe('the header-name faults deviate only for a name spelled other than X-Callback-Token', () => {
+  /** One callback with the header line written byte for byte, name as given. */
+  async function exactLine(r: TestReceiver, line: string): Promise<string> {
+    const id = newId('fault');
+    await seed(r, id);
+    const url = composeCallbackUrl(r.callbackUrl, { transaction_id: id, status: 'SUCCESS', message: 'ok' });
+    const answer = await rawRequest(r.url, rawGet(targetOf(url), [line]));
+    return `${answer.status} ${await stateOf(r, id)}`;
+  }
+  it('exact-name-value-check still compares the value sent as X-Callback-Token', async () => {
+    const r = await start({ faults: ['exact-name-value-check'] });
+    expect(await exactLine(r, 'X-Callback-Token: not-the-token')).toBe('403 pending');
+    expect(await exactLine(r, `X-Callback-Token: ${TOKEN}`)).toBe('200 SUCCESS');
+  });
+  it('case-sensitive-token-name still accepts the token sent as X-Callback-Token', async () => {
+    const r = await start({ faults: ['case-sensitive-token-name'] });
+    expect(await exactLine(r, `X-Callback-Token: ${TOKEN}`)).toBe('200 SUCCESS');
+    expect(await exactLine(r, 'X-Callback-Token: not-the-token')).toBe('403 pending');
   });
 });

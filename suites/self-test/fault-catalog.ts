@@ -27,7 +27,8 @@ export interface ReceiverFaultEntry {
 
 const TOKEN_NEAR_MISSES = [
   'receiver.token.empty', 'receiver.token.wrong', 'receiver.token.one-char-short', 'receiver.token.one-char-extra',
-  'receiver.token.different-case', 'receiver.token.surrounding-whitespace', 'receiver.token.sent-twice',
+  'receiver.token.different-case', 'receiver.token.surrounding-whitespace', 'receiver.token.wrong-lowercase-name',
+  'receiver.token.sent-twice',
 ];
 const TOKEN_ALL_BAD = ['receiver.token.missing', ...TOKEN_NEAR_MISSES];
 const DUPLICATES = [
@@ -37,7 +38,7 @@ const DUPLICATES = [
 const UNKNOWN_STATUS = ['receiver.outcome.unknown-status-pending', 'receiver.outcome.unknown-status-lowercase'];
 /** The receiver cases that send a valid callback and expect it applied and answered 2xx. */
 const VALID_APPLIED = [
-  'receiver.token.valid', ...DUPLICATES,
+  'receiver.token.valid', 'receiver.token.valid-lowercase-name', ...DUPLICATES,
   'receiver.outcome.success-applied', 'receiver.outcome.failed-applied', 'receiver.latency.single', 'receiver.latency.burst',
   'receiver.params.existing-query', 'receiver.params.message-plus', 'receiver.params.message-encoded-plus',
   'receiver.params.message-ampersand', 'receiver.params.message-non-ascii', 'receiver.params.reserved-transaction-id',
@@ -59,6 +60,8 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
   { side: 'receiver', fault: 'case-insensitive-token', expect: 'FAIL', caseIds: ['receiver.token.different-case'] },
   { side: 'receiver', fault: 'trimmed-token', expect: 'FAIL', caseIds: ['receiver.token.surrounding-whitespace'] },
   { side: 'receiver', fault: 'first-token-header', expect: 'FAIL', caseIds: ['receiver.token.sent-twice'] },
+  { side: 'receiver', fault: 'exact-name-value-check', expect: 'FAIL', caseIds: ['receiver.token.wrong-lowercase-name'] },
+  { side: 'receiver', fault: 'case-sensitive-token-name', expect: 'FAIL', caseIds: ['receiver.token.valid-lowercase-name'] },
   { side: 'receiver', fault: 'status-401', expect: 'FAIL', caseIds: TOKEN_ALL_BAD },
   { side: 'receiver', fault: 'act-then-403', expect: 'FAIL', caseIds: TOKEN_ALL_BAD },
   { side: 'receiver', fault: 'not-idempotent', expect: 'FAIL', caseIds: DUPLICATES },
@@ -77,7 +80,7 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
   { side: 'receiver', fault: 'rejects-existing-query', expect: 'FAIL', caseIds: ['receiver.params.existing-query'] },
   {
     // The configured token is refused: the 403s of the bad-token cases prove nothing beside it.
-    side: 'receiver', fault: 'stale-token', expect: 'FAIL', caseIds: ['receiver.token.valid'], errors: TOKEN_ALL_BAD,
+    side: 'receiver', fault: 'stale-token', expect: 'FAIL', caseIds: ['receiver.token.valid', 'receiver.token.valid-lowercase-name'], errors: TOKEN_ALL_BAD,
     diagnosis: 'receiver.token-refused',
   },
   { side: 'receiver', fault: 'inverted-status', expect: 'FAIL', caseIds: ['receiver.outcome.success-applied', 'receiver.outcome.failed-applied'] },

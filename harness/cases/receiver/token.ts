@@ -2,10 +2,10 @@
 // and the record stays untouched. Variants are data; one check serves them all.
 import type { Level } from '../../results/index.ts';
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
-import { TOKEN_HEADER, type HeaderSpec } from '../http.ts';
+import { TOKEN_HEADER, tokenHeader, type HeaderSpec } from '../http.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { seededRandom } from '../ids.ts';
-import { answerText, describeReading, expectAppliedOnce, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
+import { answerText, describeReading, expectAppliedOnce, isSuccess, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
 
 const NBSP = '\u00a0';
 
@@ -18,8 +18,14 @@ interface TokenVariant {
   make(token: string, random: () => number, env: string): TokenChoice | string;
 }
 
-function one(value: string, shown: string, shellValue: string, describe: string): TokenChoice {
-  const header: HeaderSpec = { name: TOKEN_HEADER, value, shown, shell: `"${TOKEN_HEADER}: ${shellValue}"` };
+/**
+ * The name as HTTP/2 always sends it and many HTTP/1.1 clients do: field names are
+ * case-insensitive (RFC 9110 §5.1), so a receiver must read the header under any spelling.
+ */
+export const LOWER_CASE_TOKEN_HEADER = TOKEN_HEADER.toLowerCase();
+
+function one(value: string, shown: string, shellValue: string, describe: string, name = TOKEN_HEADER): TokenChoice {
+  const header: HeaderSpec = { name, value, shown, shell: `"${name}: ${shellValue}"` };
   return { headers: [header], describe };
 }
 
@@ -74,6 +80,15 @@ export const TOKEN_VARIANTS: readonly TokenVariant[] = [
     make: (token, _random, env) => one(`${NBSP}${token}${NBSP}`, '0xA0 [REDACTED] 0xA0', `$(printf '\\240')$${env}$(printf '\\240')`, 'the token between two 0xA0 (non-breaking space) bytes'),
   },
   {
+    // A receiver that finds the header ignoring the name's case but compares the value only
+    // under the exact name X-Callback-Token lets any token through in lower case.
+    leaf: 'wrong-lowercase-name', title: 'a wrong token sent as x-callback-token (lower-case name) gets 403, no action',
+    make: (token, random) => {
+      const wrong = wrongToken(token, random);
+      return one(wrong, wrong, wrong, `a random token of the same length, under the name ${LOWER_CASE_TOKEN_HEADER}`, LOWER_CASE_TOKEN_HEADER);
+    },
+  },
+  {
     // SHOULD: §6 rule 1 speaks of one header value; with two lines a receiver that reads the
     // first (Go's Header.Get) sees the configured token. Refusing is the suite's reading.
     leaf: 'sent-twice', title: 'the header sent twice (token, then wrong) gets 403, no action', level: 'SHOULD',
@@ -112,6 +127,39 @@ async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant)
   return probe.hooks && problems.length === 1 && status !== 403 ? { ...failed, onlyTheAnswer: true } : failed;
 }
 
+/** A refusal of the token, as §6 rule 1 and §7 word it (401 is the common mistake). */
+function isRefusal(status: number): boolean {
+  return status === 401 || status === 403;
+}
+
+/**
+ * The configured token under the lower-case name is a valid callback (MUST: the spec names an
+ * HTTP header, and HTTP names are case-insensitive). With hooks it must be applied; without,
+ * the id is unknown, so any 2xx or 4xx but a refusal (401/403) is accepted. A refusal is
+ * compared with the same callback under the exact name, so the reason says which it was.
+ */
+async function acceptedUnderLowerCaseName(probe: ReceiverProbe): Promise<CaseOutcome> {
+  const params = (id: string) => ({ transaction_id: id, status: 'SUCCESS' as const, message: SUCCESS_MESSAGE });
+  const header: HeaderSpec = { ...tokenHeader(probe.target.callbackToken!, probe.tokenEnv), name: LOWER_CASE_TOKEN_HEADER };
+  header.shell = header.shell!.replace(TOKEN_HEADER, LOWER_CASE_TOKEN_HEADER);
+  const choice: TokenChoice = { headers: [header], describe: `the configured token under the name ${LOWER_CASE_TOKEN_HEADER}` };
+  const id = probe.ctx.newTransactionId();
+  if (probe.hooks) await probe.seed(id);
+  else probe.notes.push('no test hooks: the id is unknown to the receiver, so any 2xx or 4xx but 401/403 (the token refused) is accepted');
+  const sent = await probe.callback(params(id), { token: choice, label: `callback with the configured token as ${LOWER_CASE_TOKEN_HEADER}` });
+  const status = sent.answer.status;
+  const judged = probe.hooks
+    ? await expectAppliedOnce(probe, id, [sent], 'SUCCESS', '§6 rule 1')
+    : isSuccess(status) || (status >= 400 && status <= 499 && !isRefusal(status))
+      ? probe.pass()
+      : probe.fail(`answered ${answerText(sent.answer)}, neither 2xx nor a 4xx other than 401/403`);
+  if (judged.verdict === 'PASS' || !isRefusal(status)) return judged;
+  const control = await probe.callback(params(probe.ctx.newTransactionId()), { label: `control: the same callback as ${TOKEN_HEADER}` });
+  return probe.fail([judged.reason ?? `answered ${status}`, isRefusal(control.answer.status)
+    ? `the configured token was refused as ${TOKEN_HEADER} too (answered ${control.answer.status}): likely the target file's callbackToken is not the receiver's token, so this says nothing yet about the name's letter case`
+    : `the same callback with the token as ${TOKEN_HEADER} was answered ${control.answer.status}: the header name is likely matched case-sensitively, but HTTP field names are case-insensitive (RFC 9110 §5.1) and HTTP/2 always sends them in lower case`]);
+}
+
 export const TOKEN_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
   ...TOKEN_VARIANTS.map((variant) => receiverCase(
     { id: `receiver.token.${variant.leaf}`, title: variant.title, specRef: '§6 rule 1', level: variant.level ?? 'MUST', needs: ['token'], negative: 'refusal' },
@@ -125,5 +173,12 @@ export const TOKEN_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE });
       return expectAppliedOnce(probe, id, [sent], 'SUCCESS', '§6 rule 1');
     },
+  ),
+  receiverCase(
+    {
+      id: 'receiver.token.valid-lowercase-name', title: 'the configured token sent as x-callback-token (lower-case name) is accepted',
+      specRef: '§6 rule 1; RFC 9110 §5.1', level: 'MUST', needs: ['token'],
+    },
+    acceptedUnderLowerCaseName,
   ),
 ];
