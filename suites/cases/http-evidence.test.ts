@@ -92,9 +92,12 @@ describe('receiver.token variants reach the receiver as intended (§6 rule 1)', 
         'different-case': ['TOK-sECRET-12345'],
         'surrounding-whitespace': [`\u00a0${TOKEN}\u00a0`],
       };
-      if (variant.leaf === 'wrong') {
+      if (variant.leaf === 'wrong' || variant.leaf === 'wrong-lowercase-name') {
         expect(received?.[0]).toHaveLength(TOKEN.length);
         expect(received?.[0]).not.toBe(TOKEN);
+        // The name as it came over the wire (rawHeaders keeps the client's spelling).
+        const names = seen.at(-1)!.rawHeaders.filter((_, i) => i % 2 === 0 && /^x-callback-token$/i.test(seen.at(-1)!.rawHeaders[i]!));
+        expect(names).toEqual([variant.leaf === 'wrong' ? 'X-Callback-Token' : 'x-callback-token']);
       } else if (variant.leaf === 'sent-twice') {
         expect(received).toHaveLength(2);
         expect(received?.[0]).toBe(TOKEN);
