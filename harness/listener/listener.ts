@@ -98,7 +98,9 @@ export async function startListener(options: ListenerOptions = {}): Promise<Runn
     // Drain any body (a faulty service may POST) before answering.
     req.resume();
     req.on('end', () => {
-      res.writeHead(status, { 'content-type': 'text/plain', connection: 'close' }).end(status < 300 ? 'ok' : 'scripted failure');
+      // 204 and 304 have no content (RFC 9110 §15.3.5, §15.4.5): header section only.
+      if (status === 204 || status === 304) res.writeHead(status, { connection: 'close' }).end();
+      else res.writeHead(status, { 'content-type': 'text/plain', connection: 'close' }).end(status < 300 ? 'ok' : 'scripted failure');
     });
     events.emit('delivery', delivery);
   };

@@ -145,7 +145,9 @@ export class CallbackDispatcher {
       });
       await response.body.dump();
       const code = response.statusCode;
-      result = code >= 200 && code < 300 ? { ok: true, status: code } : { ok: false, status: code };
+      // fault: `status === 200` where §4.3 says 2xx
+      const delivered = this.faults.has('only-200-success') ? code === 200 : code >= 200 && code < 300;
+      result = delivered ? { ok: true, status: code } : { ok: false, status: code };
     } catch (error) {
       result = { ok: false, error: (error as { code?: string }).code ?? (error as Error).name ?? String(error) };
     }

@@ -29,6 +29,7 @@ export type SimulatorFault =
   | 'constant-retry'
   | 'single-retry'
   | 'retry-after-success'
+  | 'only-200-success'
   | 'conflicting-duplicates'
   | 'failed-as-success'
   | 'no-callback'
@@ -69,6 +70,7 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'constant-retry', specRef: '§6 Retry', description: 'retries are made at the same interval every time (no exponential back-off)' },
   { name: 'single-retry', specRef: '§6 Retry', description: 'a failed delivery is retried once only' },
   { name: 'retry-after-success', specRef: '§4.3, §6 Retry', description: 'a 2xx answer is treated as a failure once: one more delivery follows it after the first back-off interval' },
+  { name: 'only-200-success', specRef: '§4.3, §6 Retry', description: 'only 200 counts as delivered: any other 2xx (204 No Content, 202 Accepted) is treated as a failure and retried' },
   { name: 'conflicting-duplicates', specRef: '§3, §6 Guarantee', description: 'after the 2xx, a duplicate delivery carries the opposite terminal status' },
   { name: 'failed-as-success', specRef: '§3, §6 Semantics', description: 'the callback status is always SUCCESS, also for transactions that FAILED' },
   { name: 'no-callback', specRef: '§3, §6 Trigger', description: 'no callback is ever sent' },

@@ -52,6 +52,7 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
   { side: 'service', fault: 'constant-retry', expect: 'FAIL', caseIds: ['service.callback.retry-back-off'] },
   { side: 'service', fault: 'single-retry', expect: 'WARN', caseIds: ['service.callback.retry-back-off'] },
   { side: 'service', fault: 'retry-after-success', expect: 'WARN', caseIds: ['service.callback.retries-stop-after-2xx'] },
+  { side: 'service', fault: 'only-200-success', expect: 'WARN', caseIds: ['service.callback.retries-stop-after-2xx'] },
   { side: 'service', fault: 'conflicting-duplicates', expect: 'FAIL', caseIds: ['service.callback.duplicates-consistent'] },
   { side: 'service', fault: 'failed-as-success', expect: 'FAIL', caseIds: ['service.callback.status-failed'] },
   {

@@ -57,6 +57,18 @@ describe('answers each transaction as its case scripted', () => {
     expect(await get(l.callbackUrl('retry') + '?transaction_id=other')).toBe(200);
     expect(l.deliveries({ transactionId: 'r1' }).map((d) => d.answeredStatus)).toEqual([500, 503, 200, 200]);
   });
+  it('a scripted 204 goes out as 204 with no content (a 2xx other than 200)', async () => {
+    const l = await start();
+    l.script({ tag: 'no-content' }, [500, 204]);
+    const u = l.callbackUrl('no-content');
+    const answers = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await request(u, { method: 'GET' });
+      answers.push({ status: r.statusCode, body: await r.body.text(), type: r.headers['content-type'] });
+    }
+    expect(answers).toEqual([{ status: 500, body: 'scripted failure', type: 'text/plain' }, { status: 204, body: '', type: undefined }]);
+    expect(l.deliveries({ tag: 'no-content' }).map((d) => d.answeredStatus)).toEqual([500, 204]);
+  });
   it('a tag script applies to deliveries without a known id', async () => {
     const l = await start();
     l.script({ tag: 'by-tag' }, [418]);

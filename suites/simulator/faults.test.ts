@@ -227,6 +227,12 @@ const CASES: Record<SimulatorFault, FaultCase> = {
     observe: async (env) => (await deliveries(env, {}, '/cb', 200)).map((d) => parseCallbackQuery(d.url).status),
     correct: ['SUCCESS'], faulty: ['SUCCESS', 'SUCCESS'],
   },
+  'only-200-success': {
+    scenario: 'a receiver that answers 500, then 204 No Content, then 200',
+    answer: (n) => [500, 204][n - 1] ?? 200,
+    observe: async (env) => (await deliveries(env, {}, '/cb', 400)).length,
+    correct: 2, faulty: 3,
+  },
   'conflicting-duplicates': {
     scenario: 'the statuses delivered for one successful transaction',
     observe: async (env) => (await deliveries(env, {}, '/cb', 200)).map((d) => parseCallbackQuery(d.url).status),

@@ -1,5 +1,5 @@
 // service.callback retry cases (§4.3 "any non-2xx causes a retry", §6 Retry): the listener
-// answers 500 a few times, then 200, and the delivery schedule is judged by backoff.ts.
+// answers 500 a few times, then 2xx, and the delivery schedule is judged by backoff.ts.
 import { performance } from 'node:perf_hooks';
 import type { ListenerDelivery } from '../../listener/index.ts';
 import { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, OVERALL_GROWTH_FACTOR } from './backoff.ts';
@@ -8,6 +8,9 @@ import type { ServiceSession } from './session.ts';
 
 /** Non-2xx answers before the 200 in the retry case: three, so two intervals can be compared. */
 export const RETRY_SCRIPT: readonly number[] = [500, 500, 500, 200];
+
+/** The retries-stop case: a 500, then a 2xx other than 200 (204 No Content) for the retry. */
+export const STOP_SCRIPT: readonly number[] = [500, 204];
 
 /** Waits for deliveries one by one until `count` or the deadline, reporting progress. */
 async function collectUntil(s: ServiceSession, tag: string, count: number, deadline: number): Promise<ListenerDelivery[]> {
@@ -79,7 +82,9 @@ export const RETRY_CASES: readonly ServiceCase[] = [
     needs: [],
     async check(s) {
       const fields = s.fields();
-      s.listener.script({ tag: fields.tag }, [500]);
+      // The retry gets 204, not 200: §4.3 ends the retries on any 2xx, and a service that
+      // counts only 200 as delivered (`status === 200`) is the common way to miss that.
+      s.listener.script({ tag: fields.tag }, STOP_SCRIPT);
       requireAccepted(s, await s.sendAnswered({ fields }));
       const { callbackTimeoutMs, retryWindowMs } = s.target.timing;
       const [first] = await s.waitFor({ tag: fields.tag }, { count: 1, timeoutMs: callbackTimeoutMs });
@@ -89,17 +94,18 @@ export const RETRY_CASES: readonly ServiceCase[] = [
       if (!ok) {
         return s.skip(`the 500 answer was not retried within timing.retryWindowMs (${retryWindowMs} ms), so there is no 2xx after which retries could stop (see service.callback.retry-back-off)`);
       }
+      const script = `listener script: ${STOP_SCRIPT.join(', ')}`;
       const gap = ok.receivedAt - first.receivedAt;
       // DESIGN.md: retryWindowMs is how long deliveries are watched; the watch ends with it.
       const watch = Math.min(windowLeft(first, retryWindowMs), Math.max(callbackTimeoutMs, Math.round(3 * gap)));
-      s.ctx.progress(`the retry was answered 200; watching ${watch} ms for further deliveries`);
+      s.ctx.progress(`the retry was answered ${ok.answeredStatus}; watching ${watch} ms for further deliveries`);
       const all = await s.waitFor({ tag: fields.tag }, { count: Number.POSITIVE_INFINITY, timeoutMs: watch });
       const further = all.filter((d) => d.seq > ok.seq);
       const timeline = timelineOf(s, all);
       if (further.length > 0) {
-        return s.warn(`${further.length} further deliver${further.length === 1 ? 'y' : 'ies'} after the 2xx, ${Math.round(further[0]!.receivedAt - ok.receivedAt)} ms later (at-least-once allows repeats, but a 2xx should end the retries)`, { timeline });
+        return s.warn(`${further.length} further deliver${further.length === 1 ? 'y' : 'ies'} after the retry was answered ${ok.answeredStatus}, ${Math.round(further[0]!.receivedAt - ok.receivedAt)} ms later (at-least-once allows repeats, but any 2xx should end the retries, §4.3${ok.answeredStatus !== 200 ? `: likely only 200 is counted as delivered` : ''})`, { timeline, notes: [script] });
       }
-      return s.pass({ timeline, notes: [`no delivery within ${watch} ms after the 2xx`] });
+      return s.pass({ timeline, notes: [script, `no delivery within ${watch} ms after the ${ok.answeredStatus}`] });
     },
   }),
 ];
