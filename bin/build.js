@@ -24,3 +24,7 @@ cpSync(harness, dist, {
   recursive: true,
   filter: (source) => !notShipped.test(source) || source.endsWith('.d.ts'),
 });
+
+// The schemas checked at start-up, compiled now rather than on every start.
+const precompiled = spawnSync(process.execPath, [`${root}bin/precompile-schemas.js`, dist], { stdio: 'inherit' });
+if (precompiled.status !== 0) process.exit(precompiled.status ?? 1);

@@ -18,7 +18,8 @@ export class WaiverFileError extends Error {
 }
 
 export const WAIVERS_SCHEMA = JSON.parse(readFileSync(new URL('./waivers.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-const checkWaivers = compileSchema(WAIVERS_SCHEMA);
+// Checked at a run's start: compiled by the build.
+const checkWaivers = compileSchema(WAIVERS_SCHEMA, { precompiled: new URL('./waivers.schema.check.cjs', import.meta.url) });
 
 export function parseWaivers(value: unknown, source = 'waivers'): WaiverEntry[] {
   const problems = checkWaivers(value);

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { startSimulator, type RunningSimulator } from '../simulator/index.ts';
+import type { RunningSimulator } from '../simulator/index.ts';
 import type { AdapterCredentials } from './protocol.ts';
 
 /** How the service answers the requests of one exchange. */
@@ -71,6 +71,8 @@ interface Exchange {
 
 export async function startSdkService(options: SdkServiceOptions): Promise<SdkService> {
   const { clientId, clientKey, secretKey } = options.credentials;
+  // Loaded here, not at start-up: a service or receiver run never starts it.
+  const { startSimulator } = await import('../simulator/index.ts');
   const simulator: RunningSimulator = await startSimulator({
     mode: 'sandbox',
     clients: [{ clientId, clientKey, secretKey }],

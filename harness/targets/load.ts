@@ -14,7 +14,10 @@ import { rememberDefaults } from './defaults.ts';
 export const TARGET_SCHEMA_URL = new URL('./target.schema.json', import.meta.url);
 export const TARGET_SCHEMA = JSON.parse(readFileSync(TARGET_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
 
-const checkTarget = compileSchema(TARGET_SCHEMA, { strictRequired: false, allowUnionTypes: true });
+// Checked at every run's start: compiled by the build.
+const checkTarget = compileSchema(TARGET_SCHEMA, {
+  strictRequired: false, allowUnionTypes: true, precompiled: new URL('./target.schema.check.cjs', import.meta.url),
+});
 
 type Env = Record<string, string | undefined>;
 

@@ -31,6 +31,8 @@ const ALLOWED: readonly RegExp[] = [
   /^package\.json$/, /^README\.md$/, /^LICENSE$/,
   /^bin\/collect-conformance\.js$/,
   /^dist\/.+\.(js|d\.ts|json)$/,
+  // The start-up schemas' checks, compiled by the build (bin/precompile-schemas.js).
+  /^dist\/.+\.schema\.check\.cjs$/,
   /^vectors\/[^/]+\.(json|md)$/,
   /^vectors\/(schemas|pacts)\/[^/]+\.(json|md)$/,
   /^vectors\/examples\/.+\.(py|md|json)$/,
@@ -40,6 +42,7 @@ const ALLOWED: readonly RegExp[] = [
 const REQUIRED = [
   'LICENSE', 'README.md', 'package.json', 'bin/collect-conformance.js', 'dist/index.js', 'dist/index.d.ts',
   'dist/cli/index.js', 'dist/contracts/index.js', 'dist/targets/target.schema.json', 'dist/cases/waivers.schema.json',
+  'dist/targets/target.schema.check.cjs', 'dist/cases/waivers.schema.check.cjs',
   'vectors/signature.json', 'reports/README.md', 'reports/schema/report.schema.json',
 ];
 /** Build and test tooling, and Pact (an optional peer), must not be installed with the package. */

@@ -2,7 +2,6 @@
 // handles one call at a time): the harness's reference service behind the recorder, and the
 // adapter, started once and restarted after a failure. One bench per target; the run closes it.
 import { LineProcess } from '../../line-protocol/index.ts';
-import { referenceAdapterPeer, isReferenceSdkFault } from '../../reference-sdk/index.ts';
 import type { Redactor } from '../../secrets/index.ts';
 import { SdkAdapter, startSdkService, type AdapterLaunch, type SdkService } from '../../sdk/index.ts';
 import { TargetUnreachable, type ResolvedClientTarget } from '../../targets/index.ts';
@@ -34,8 +33,10 @@ const benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();
 /** Adapter processes the start probe left running, for the bench to adopt (the command starts once). */
 const probed = new Map<ResolvedClientTarget, LineProcess>();
 
-export function adapterLaunchOf(target: ResolvedClientTarget): AdapterLaunch {
+export async function adapterLaunchOf(target: ResolvedClientTarget): Promise<AdapterLaunch> {
   if (target.inProcess) {
+    // Loaded only for the embedded run's in-process reference SDK.
+    const { referenceAdapterPeer, isReferenceSdkFault } = await import('../../reference-sdk/index.ts');
     const unknown = target.inProcess.faults.filter((f) => !isReferenceSdkFault(f));
     if (unknown.length > 0) throw new Error(`unknown reference SDK fault(s): ${unknown.join(', ')}`);
     return { peer: referenceAdapterPeer({ faults: target.inProcess.faults.filter(isReferenceSdkFault) }) };
@@ -54,7 +55,7 @@ export function benchOf(target: ResolvedClientTarget, redactor: Redactor, onNoti
         credentials: { clientId: target.clientId, clientKey: target.clientKey, secretKey: target.secretKey },
         customerNumbers: [CLIENT_CUSTOMER_NUMBER],
       });
-      const adapter = new SdkAdapter(adapterLaunchOf(target), {
+      const adapter = new SdkAdapter(await adapterLaunchOf(target), {
         answerDeadlineMs: target.timing.answerDeadlineMs,
         redactor,
         ...(onNotice ? { onNotice } : {}),
