@@ -11,9 +11,9 @@ const require = createRequire(import.meta.url);
 
 /** The standalone code of one schema's check. */
 function precompiledSource({ schema, options }: PrecompiledSchema): string {
-  const { _ } = require('ajv') as typeof import('ajv');
   const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js')).default;
-  const ajv = ajvFor(options, { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` });
+  // ajv-formats names its own module for the formats' code.
+  const ajv = ajvFor(options, { source: true });
   return standaloneCode(ajv, ajv.compile(schema));
 }
 
