@@ -9,7 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // The package as installed (.test-install/), for the tests that run the command in a child process.
+    // The package as installed (.installed/, bin/lay-out.js), for the tests that run the command in a child process.
     globalSetup: ['suites/support/installed.ts'],
     // Most of a test file's time is waiting (timers, child processes, loopback servers), so more
     // files than cores run at once; vitest's default is one worker per core less one (1 on 2 cores).

@@ -1,15 +1,24 @@
 #!/usr/bin/env node
 // The package's command. Installed, it runs the compiled dist/ (no sources ship). In a checkout
-// (harness/ sources beside this file) it runs the sources through tsx, a devDependency, so a
-// source edit is never met by stale compiled code and the checkout needs no build step.
+// (harness/ sources beside this file) it runs them compiled into .installed/ (bin/lay-out.js:
+// rebuilt whenever a source is newer, so a source edit is never met by stale code, and no build
+// step to remember), which starts 0.4 s sooner than the sources through tsx. When they cannot be
+// compiled there (a syntax error, a read-only checkout), it runs them through tsx, which names
+// the error.
 import { existsSync } from 'node:fs';
 
 const source = new URL('../harness/cli/index.ts', import.meta.url);
 let main;
 if (existsSync(source)) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import(source.href));
+  const { layOut } = await import('./lay-out.js');
+  const laidOut = await layOut().catch(() => undefined);
+  if (laidOut !== undefined) {
+    ({ main } = await import(new URL(`file://${laidOut}/dist/cli/index.js`).href));
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import(source.href));
+  }
 } else {
   ({ main } = await import('../dist/cli/index.js'));
 }

@@ -3,8 +3,8 @@
 // time of the run divided by its longest case. Goal ≤ 1.5 each side: the cases wait side by
 // side, so a run takes about as long as its longest case. Two figures: the whole command (Node's
 // start-up included) and the run itself (report startedAt → finishedAt). The command is the
-// compiled one, laid out as installed (suites/support/installed.ts), as a user runs it: the
-// checkout's bin would add tsx's loader to the start-up.
+// compiled one, laid out as installed (bin/lay-out.js), as a user runs it (the checkout's bin
+// runs the same copy after a freshness check of a few ms).
 // A benchmark, not a test: it prints, it does not assert.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // (bin/precompile-schemas.js, ajv standalone), and the installed command loads that code instead
 // of ajv. It must judge every document exactly as the schema compiled at run time does: same
 // problems, same pointers, same wording. The precompiled files compared are the installed copy's
-// (.test-install/, built by bin/precompile-schemas.js as `npm run build` builds dist/).
+// (.installed/, built by bin/precompile-schemas.js as `npm run build` builds dist/).
 import fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,9 @@
-// The command as a user runs it, in a child process: the package's bin, installed
-// (.test-install/, made by the globalSetup suites/support/installed.ts, so it runs the compiled
+// The command as a user runs it, in a child process: the package's bin, installed (.installed/,
+// kept up to date by the globalSetup suites/support/installed.ts, so it runs the compiled
 // JavaScript), with only PATH and HOME from this environment (nothing a developer exported leaks
-// into a test) plus `env`. The checkout's own bin (sources through tsx) is CHECKOUT_BIN; the
-// README rehearsals run that one, as the README shows it.
+// into a test) plus `env`. The checkout's own bin (which runs that same copy, or the sources
+// through tsx when they do not compile) is CHECKOUT_BIN; the README rehearsals run that one, as
+// the README shows it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
