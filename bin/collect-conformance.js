@@ -6,6 +6,8 @@
 // compiled there (a syntax error, a read-only checkout), it runs them through tsx, which names
 // the error.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const source = new URL('../harness/cli/index.ts', import.meta.url);
 let main;
@@ -13,7 +15,7 @@ if (existsSync(source)) {
   const { layOut } = await import('./lay-out.js');
   const laidOut = await layOut().catch(() => undefined);
   if (laidOut !== undefined) {
-    ({ main } = await import(new URL(`file://${laidOut}/dist/cli/index.js`).href));
+    ({ main } = await import(pathToFileURL(join(laidOut, 'dist/cli/index.js')).href));
   } else {
     const { register } = await import('tsx/esm/api');
     register();
