@@ -56,7 +56,23 @@ export async function buildProgram(setExitCode: SetExitCode, load: readonly stri
   return program;
 }
 
+let stdoutGuarded = false;
+
+/**
+ * A reader that stops early (`collect-conformance --help | head -3`) closes the pipe: the rest of
+ * the output is dropped and the command ends as it would have (a run still writes its reports),
+ * instead of dying on an unhandled EPIPE with a stack trace.
+ */
+function dropOutputOnceTheReaderLeaves(): void {
+  if (stdoutGuarded) return;
+  stdoutGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
+  dropOutputOnceTheReaderLeaves();
   let exitCode = 0;
   const setExitCode: SetExitCode = (code) => {
     exitCode = code;

@@ -1,7 +1,7 @@
 // The help texts follow one style (harness/cli/help.ts), and the README's "Command line" block
 // is what the commands print on their Usage: line, option for option.
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT_STATUS_HELP } from '../../harness/cli/help.ts';
@@ -85,4 +85,17 @@ describe('every --help in one style', () => {
       });
     });
   }
+});
+
+describe('a reader that stops early (`--help | head -3`)', () => {
+  it('the command ends as it would have, exit 0, no EPIPE stack trace', async () => {
+    const child = spawn(process.execPath, [BIN, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The pipe is closed before the command writes: its first write meets EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
 });
