@@ -106,7 +106,9 @@ export class HttpClient {
     for (const h of call.headers ?? []) {
       const shown = h.shown ?? (h.name.toLowerCase() === TOKEN_HEADER.toLowerCase() ? REDACTED : h.value);
       if (shown !== h.value) hidden.push(h.value, h.value.trim());
-      const key = h.name.toLowerCase();
+      // Shown under the name as sent (a case about the name's letter case shows it); a name sent
+      // again, in any letter case, joins the first.
+      const key = Object.keys(shownHeaders).find((k) => k.toLowerCase() === h.name.toLowerCase()) ?? h.name;
       const prior = shownHeaders[key];
       shownHeaders[key] = prior === undefined ? shown : [...(Array.isArray(prior) ? prior : [prior]), shown];
       rawHeaders.push(h.name, h.value);

@@ -102,6 +102,7 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
       return refuse(404, 'ERR_UNKNOWN_TRANSACTION', `no transaction ${JSON.stringify(id)}`);
     case 'duplicate':
       if (faults.has('500-on-duplicate')) return refuse(500, 'ERR_ALREADY_PROCESSED', 'transaction already processed');
+      if (faults.has('409-on-conflict') && outcome.record.state !== state) return refuse(409, 'ERR_CONFLICT', `transaction already ${outcome.record.state}`);
       return { status: 200, result: 'duplicate', body: { result: 'duplicate', state: outcome.record.state }, applied: false };
     case 'applied':
       if (faults.has('error-after-applying')) return { ...refuse(500, 'ERR_INTERNAL', 'notification failed after the payment was recorded'), applied: true };

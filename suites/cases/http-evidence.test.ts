@@ -46,7 +46,7 @@ describe('Exchange: the request as shown, the answer, the curl line', () => {
     const result = await http.send({ label: 'cb', url: `${base}/cb?transaction_id=a%20b&message=it's`, headers: [tokenHeader(TOKEN)] });
     await http.close();
     expect(seen.at(-1)?.headers['x-callback-token']).toBe(TOKEN);
-    expect(result.exchange.request.headers).toEqual({ 'x-callback-token': '[REDACTED]' });
+    expect(result.exchange.request.headers).toEqual({ 'X-Callback-Token': '[REDACTED]' });
     expect(result.exchange.curl).toBe(`curl -sS -i --max-time 1 -H "X-Callback-Token: $COLLECT_CALLBACK_TOKEN" '${base}/cb?transaction_id=a%20b&message=it'\\''s'`);
     expect(JSON.stringify(result.exchange)).not.toContain(TOKEN);
     expect(result.ok && result.answer.status).toBe(418);
@@ -98,6 +98,8 @@ describe('receiver.token variants reach the receiver as intended (§6 rule 1)', 
         // The name as it came over the wire (rawHeaders keeps the client's spelling).
         const names = seen.at(-1)!.rawHeaders.filter((_, i) => i % 2 === 0 && /^x-callback-token$/i.test(seen.at(-1)!.rawHeaders[i]!));
         expect(names).toEqual([variant.leaf === 'wrong' ? 'X-Callback-Token' : 'x-callback-token']);
+        // The evidence shows the name as sent too: the lower-case case is about that name.
+        expect(Object.keys(result.exchange.request.headers)).toEqual(names);
       } else if (variant.leaf === 'sent-twice') {
         expect(received).toHaveLength(2);
         expect(received?.[0]).toBe(TOKEN);

@@ -112,6 +112,20 @@ const ROWS: FaultRow[] = [
     correct: '200,200 SUCCESS',
     faulty: '200,500 SUCCESS',
   },
+  {
+    fault: '409-on-conflict',
+    scenario: async (r) => {
+      const id = newId('fault');
+      await seed(r, id);
+      const statuses = [];
+      for (const status of ['SUCCESS', 'SUCCESS', 'FAILED']) statuses.push((await callback(r, { transaction_id: id, status })).status);
+      const view = await recordOf(r, id);
+      return `${statuses.join(',')} ${view.state} actions=${view.actions}`;
+    },
+    // An exact duplicate is still 200; only the other outcome gets 409.
+    correct: '200,200,200 SUCCESS actions=1',
+    faulty: '200,200,409 SUCCESS actions=1',
+  },
   { fault: 'status-ignored', scenario: (r) => oneCallback(r, TOKEN, 'FAILED'), correct: '200 FAILED', faulty: '200 SUCCESS' },
   { fault: 'unknown-status-applied', scenario: (r) => oneCallback(r, TOKEN, 'PENDING'), correct: '400 pending', faulty: '200 PENDING' },
   {

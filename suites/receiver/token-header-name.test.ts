@@ -110,6 +110,19 @@ describe('without hooks: both cases judge the reference receiver and its header-
     expect(valid).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('matched case-sensitively') });
     expect(valid?.evidence?.exchanges?.map((e) => e.response?.status)).toEqual([403, 404]);
   });
+  it('case-sensitive-token-name, with hooks: the control is a seeded record of its own, applied (200), shown under the name as sent', async () => {
+    const receiver = await startEmbeddedReceiver({ timeScale: 0.02, faults: ['case-sensitive-token-name'] });
+    try {
+      const { results } = await runChecked({ cases: RECEIVER_CASES, target: receiver.target, seed: SEED, only: 'receiver.token.valid-lowercase-name' });
+      const [valid] = results;
+      expect(valid).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('was not refused (answered 200)') });
+      const exchanges = valid!.evidence!.exchanges!;
+      expect(exchanges.map((e) => e.response?.status)).toEqual([403, 200]);
+      expect(exchanges.map((e) => Object.keys(e.request.headers))).toEqual([['x-callback-token'], ['X-Callback-Token']]);
+    } finally {
+      await receiver.close();
+    }
+  });
   it('stale-token: the token is refused under both names, and the reason says so rather than blaming the name', async () => {
     const r = await blackBox(['stale-token']);
     expect(r['receiver.token.valid-lowercase-name']).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('refused as X-Callback-Token too') });

@@ -71,6 +71,7 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
     timing: { timeScale: 0.2, replyDeadlineMs: 500 },
   },
   { side: 'receiver', fault: '500-on-duplicate', expect: 'FAIL', caseIds: DUPLICATES },
+  { side: 'receiver', fault: '409-on-conflict', expect: 'FAIL', caseIds: ['receiver.idempotence.conflicting-after-applied', 'receiver.idempotence.success-after-failed'] },
   { side: 'receiver', fault: 'status-ignored', expect: 'FAIL', caseIds: ['receiver.outcome.failed-applied', ...UNKNOWN_STATUS, 'receiver.outcome.missing-status'] },
   { side: 'receiver', fault: 'unknown-status-applied', expect: 'FAIL', caseIds: UNKNOWN_STATUS },
   { side: 'receiver', fault: 'unknown-id-created', expect: 'FAIL', caseIds: ['receiver.outcome.unknown-id'] },

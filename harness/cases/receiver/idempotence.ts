@@ -1,5 +1,6 @@
 // receiver.idempotence (§6 rule 2): the receiver acts only while the record is pending, so
-// duplicates (in sequence, concurrent, after the outcome) are answered 2xx and change nothing.
+// duplicates (in sequence, concurrent, after the outcome, with the other outcome) are answered
+// 2xx and change nothing.
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { ConformanceCase } from '../model.ts';
 import { answerText, describeReading, expectAppliedOnce, FAILED_MESSAGE, isSuccess, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
@@ -18,9 +19,11 @@ function conflictingCase(leaf: string, first: 'SUCCESS' | 'FAILED', second: 'SUC
       const later = await probe.callback({ transaction_id: id, status: second, message: MESSAGES[second] }, { label: `callback ${second}, after ${first}` });
       const problems: string[] = [];
       if (!isSuccess(sent.answer.status)) problems.push(`the ${first} callback was answered ${answerText(sent.answer)}, expected 2xx`);
-      // The record is no longer pending: the receiver takes no action. Its answer to the
-      // late callback is not fixed by §6; a 5xx would only make the service retry.
-      if (later.answer.status >= 500) problems.push(`the late ${second} callback was answered ${later.answer.status}: a 5xx makes the service retry a callback that can never apply`);
+      // The record is no longer pending: the receiver takes no action, and answers 2xx like any
+      // repeated callback (§6 rule 3): a 409 or a 5xx only makes the service retry it (§4.3).
+      if (!isSuccess(later.answer.status)) {
+        problems.push(`the late ${second} callback was answered ${answerText(later.answer)}: any non-2xx makes the service retry (§4.3) a callback that can never apply; §6 rule 3: the receiver replies 200`);
+      }
       const after = await probe.settledReading(id, false);
       if (!after || after.state !== first || after.actions !== 1) {
         problems.push(`the record reads ${describeReading(after)}, expected state ${first}, actions 1 (§6 rule 2: acts only while pending; §3: ${first} is terminal, final like every terminal state)`);

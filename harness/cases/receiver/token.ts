@@ -154,10 +154,13 @@ async function acceptedUnderLowerCaseName(probe: ReceiverProbe): Promise<CaseOut
       ? probe.pass()
       : probe.fail(`answered ${answerText(sent.answer)}, neither 2xx nor a 4xx other than 401/403`);
   if (judged.verdict === 'PASS' || !isRefusal(status)) return judged;
-  const control = await probe.callback(params(probe.ctx.newTransactionId()), { label: `control: the same callback as ${TOKEN_HEADER}` });
+  // The control is a callback of its own (seeded too, with hooks), differing only in the name.
+  const controlId = probe.ctx.newTransactionId();
+  if (probe.hooks) await probe.seed(controlId);
+  const control = await probe.callback(params(controlId), { label: `control: the same callback as ${TOKEN_HEADER}` });
   return probe.fail([judged.reason ?? `answered ${status}`, isRefusal(control.answer.status)
     ? `the configured token was refused as ${TOKEN_HEADER} too (answered ${control.answer.status}): likely the target file's callbackToken is not the receiver's token, so this says nothing yet about the name's letter case`
-    : `the same callback with the token as ${TOKEN_HEADER} was answered ${control.answer.status}: the header name is likely matched case-sensitively, but HTTP field names are case-insensitive (RFC 9110 §5.1) and HTTP/2 always sends them in lower case`]);
+    : `the same callback with the token as ${TOKEN_HEADER} was not refused (answered ${control.answer.status}): the header name is likely matched case-sensitively, but HTTP field names are case-insensitive (RFC 9110 §5.1) and HTTP/2 always sends them in lower case`]);
 }
 
 export const TOKEN_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
