@@ -2,7 +2,8 @@
 // once, before the cases, and the cases point to it. Two sources: what the preflight observed
 // (harness/preflight: the route refuses GET, a 5xx after applying, a rejected valid collect…),
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
-// one answer that every non-PASS case of a side got. A summary states what was observed.
+// requests that waited out their time limit, or one answer that every non-PASS case of a side
+// got. A summary states what was observed.
 import type { Stopped } from '../cases/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
@@ -69,10 +70,38 @@ function sharedAnswer(side: string, results: readonly CaseResult[]): Diagnosis |
   };
 }
 
+/** How a request's time limit running out reads, on each side ("no answer within 6000 ms", "no complete answer within …"). */
+const TIMED_OUT = /no (?:complete )?answer within (\d+) ms/;
+
+function timedOutIn(r: CaseResult): RegExpExecArray | null {
+  return TIMED_OUT.exec(r.reason ?? '') ?? (r.evidence?.exchanges ?? []).map((e) => TIMED_OUT.exec(e.error ?? '')).find((m) => m !== null) ?? null;
+}
+
+/**
+ * Several cases whose request waited out its time limit (a target the run gave up on is
+ * `stopped-answering`): one cause, slowness or more requests at once than the target serves (a
+ * receiver with a few workers and slow callbacks), which --concurrency 1 tells apart.
+ */
+function timedOut(side: string, results: readonly CaseResult[], all: readonly CaseResult[]): Diagnosis | undefined {
+  const cases = results.filter((r) => timedOutIn(r) !== null);
+  if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
+  const first = cases[0]!;
+  // A PASS rests on an answer (PASS evidence is not kept), as does any exchange answered.
+  const answered = all.some((r) => r.verdict === 'PASS' || statuses(r).length > 0);
+  return {
+    id: `${side}.answers-timed-out`,
+    summary: `${cases.length} ${side} cases got no answer within a request's time limit (${timedOutIn(first)![1]} ms)${answered ? `, while the ${side} answered other requests of the run` : ''}: `
+      + `likely it answers slowly, or cannot serve this many requests at once (run with --concurrency 1 to tell which) (the first: ${first.id}: ${first.reason ?? ''})`,
+    cases: cases.map((r) => r.id),
+  };
+}
+
 /** A target that stopped answering mid-run: the run stopped its remaining cases (harness/cases TargetWatch). */
-function stoppedAnswering(side: string, stopped: Stopped, results: readonly CaseResult[]): Diagnosis {
+function stoppedAnswering(side: string, stopped: Stopped, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis {
   const ran = new Set(results.map((r) => r.id));
-  const cases = stopped.cases.filter((id) => ran.has(id));
+  // A preflight the run stopped proves nothing: the negative cases resting on it share the cause.
+  const preflightStopped = stopped.cases.includes(`preflight.${side}`);
+  const cases = [...stopped.cases.filter((id) => ran.has(id)), ...(preflightStopped ? [...unproven].filter((id) => !stopped.cases.includes(id)) : [])];
   return {
     id: `${side}.stopped-answering`,
     summary: `the ${side} stopped answering mid-run: ${stopped.cause}; the run then stopped the cases under way and did not run the rest (${cases.length} cases ERROR for this one cause) instead of letting each wait out its own time limit`,
@@ -85,11 +114,12 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
   const found: Diagnosis[] = [];
   for (const { preflight, results, unproven = [], stopped } of runs) {
     const own = preflight.findings.flatMap((f) => fromFinding(f, results, new Set(unproven)) ?? []);
-    if (stopped) own.push(stoppedAnswering(preflight.side, stopped, results));
+    if (stopped) own.push(stoppedAnswering(preflight.side, stopped, results, new Set(unproven)));
     const explained = new Set(own.flatMap((d) => d.cases));
     const rest = results.filter((r) => notPassed(r) && !explained.has(r.id));
-    const shared = sharedAnswer(preflight.side, rest);
-    found.push(...own, ...(shared ? [shared] : []));
+    const slow = timedOut(preflight.side, rest, results);
+    const shared = sharedAnswer(preflight.side, slow ? rest.filter((r) => !slow.cases.includes(r.id)) : rest);
+    found.push(...own, ...(slow ? [slow] : []), ...(shared ? [shared] : []));
   }
   const seen = new Map<string, number>();
   return found.map((d) => {

@@ -27,11 +27,18 @@ export async function runPreflight<T extends ResolvedTarget>(options: Omit<RunCa
   const preflightCase = (side === 'receiver' ? receiverPreflightCase(out) : side === 'client' ? clientPreflightCase(out) : servicePreflightCase(out)) as unknown as ConformanceCase<T>;
   const [result] = await runCases({ ...options, cases: [preflightCase] });
   const observed = result?.reason ?? 'the preflight did not run';
-  // A preflight that could not finish (ERROR: the hooks failed, the time limit) leaves no control standing.
+  // A preflight that could not finish (ERROR: the hooks failed, the time limit) leaves no control
+  // standing: that is the cause of every negative case it would have proven, unless the run
+  // stopped it because the target stopped answering (that cause is named, harness/diagnoses).
+  const stopped = options.watch?.stopped?.cases.includes(preflightCase.id) ?? false;
   const preflight = out.preflight ?? {
-    side: options.target.side,
+    side,
     controls: { refusal: { state: 'failed', what: 'the preflight', observed }, 'no-delivery': { state: 'failed', what: 'the preflight', observed } },
-    findings: [],
+    findings: stopped ? [] : [{
+      id: `${side}.preflight-incomplete`,
+      summary: `the preflight could not finish (${observed}): the negative cases, which rest on it, prove nothing`,
+      symptom: { kind: 'reason', text: observed } as const,
+    }],
   };
   return { preflight, result: result! };
 }

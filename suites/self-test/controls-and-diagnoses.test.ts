@@ -193,6 +193,83 @@ describe('a service target with a wrong secret: the rejection cases give no PASS
   });
 });
 
+/**
+ * The reference receiver behind a front that serves callbacks one at a time (like a PHP server
+ * with one worker), working `callbackWorkMs` on each before answering; a request without a
+ * transaction_id (the run's "still answering?" GET) and the hooks are answered at once, and
+ * `hangHooks` leaves the hooks unanswered. Its target file keeps the hooks on the same front.
+ */
+async function oneAtATime(options: { callbackWorkMs: number; hangHooks?: boolean }) {
+  const receiver = await startEmbeddedReceiver({ timeScale: 0.02 });
+  const backend = new URL(receiver.target.callbackUrl);
+  let queue = Promise.resolve();
+  let origin = '';
+  const front = createServer((req, res) => {
+    const hook = (req.url ?? '').startsWith(new URL(receiver.target.hooksUrl!).pathname);
+    if (hook && options.hangHooks) return;
+    const quick = hook || !new URL(req.url ?? '/', origin).searchParams.has('transaction_id');
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString(); });
+    const forward = (done: () => void) => {
+      const forwarded = httpRequest({ host: backend.hostname, port: backend.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res).on('finish', done);
+      });
+      forwarded.on('error', () => { res.destroy(); done(); });
+      forwarded.end(body);
+    };
+    req.on('end', () => {
+      if (quick) return forward(() => {});
+      queue = queue.then(() => new Promise<void>((done) => {
+        if (res.destroyed) return done(); // its client gave up while it queued
+        setTimeout(() => forward(done), options.callbackWorkMs);
+      }));
+    });
+  });
+  await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  const swap = (url: string) => origin + new URL(url).pathname;
+  return {
+    target: { side: 'receiver', callbackUrl: swap(receiver.target.callbackUrl), hooksUrl: swap(receiver.target.hooksUrl!), callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+    env: { RCV_TOKEN: receiver.target.callbackToken! },
+    close: async () => {
+      front.closeAllConnections();
+      await new Promise<void>((r) => front.close(() => r()));
+      await receiver.close();
+    },
+  };
+}
+
+describe('a receiver too slow for the requests sent at once: its one cause named, not dozens of ERRORs', () => {
+  it('hooks that never answer: the preflight could not finish, named first, and it explains the cases', async () => {
+    const slow = await oneAtATime({ callbackWorkMs: 0, hangHooks: true });
+    try {
+      const { code, report } = await run({ target: slow.target, env: slow.env, only: 'receiver.token,receiver.idempotence' }, 'hooks-hang');
+      expect(code).toBe(1);
+      const [first] = report.diagnoses ?? [];
+      expect(first).toMatchObject({ id: 'receiver.preflight-incomplete', summary: expect.stringMatching(/^the preflight could not finish \(the test hook .* no answer within 1000 ms\)/) });
+      const explained = new Set(report.diagnoses!.flatMap((d) => d.cases));
+      for (const c of notPassed(report)) expect(explained.has(c.id), `${c.id}: ${c.reason}`).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+  it('one request at a time, 300 ms a callback: the time-outs are one cause, naming --concurrency 1', async () => {
+    const slow = await oneAtATime({ callbackWorkMs: 300 });
+    try {
+      const { report } = await run({ target: slow.target, env: slow.env, only: 'receiver.token,receiver.idempotence,receiver.outcome' }, 'one-at-a-time');
+      const ids = report.diagnoses?.map((d) => d.id) ?? [];
+      expect(ids).toContain('receiver.answers-timed-out');
+      const cause = report.diagnoses!.find((d) => d.id === 'receiver.answers-timed-out')!;
+      expect(cause.summary).toMatch(/^\d+ receiver cases got no answer within a request's time limit \(1000 ms\), while the receiver answered other requests of the run: likely .* --concurrency 1/);
+      const explained = new Set(report.diagnoses!.flatMap((d) => d.cases));
+      for (const c of notPassed(report)) expect(explained.has(c.id), `${c.id}: ${c.reason}`).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('diagnoses from the results alone', () => {
   const quiet: Preflight = { side: 'receiver', controls: {}, findings: [] };
   const failing = (id: string, status: number): CaseResult => ({
