@@ -1,7 +1,10 @@
 // receiver.params (§6 URL composition and Parameters): the query the service composes is
 // parsed correctly, whatever the callback URL already carries and whatever the message or the
-// transaction_id hold. Each callback must be applied exactly once and answered 2xx. URLs are
-// composed by harness/callback, the suite's one composer.
+// transaction_id hold. Each callback must be applied exactly once and answered 2xx. The test
+// hooks show the record, not the message: a message case shows that an unusual message does not
+// keep the outcome from being applied (or, for "&status=FAILED", from being the right one), not
+// how the message was decoded; its title says so. URLs are composed by harness/callback, the
+// suite's one composer.
 import type { Level } from '../../results/index.ts';
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
@@ -32,18 +35,18 @@ function withOwnQuery(url: string): string {
 
 export const PARAMS_ROWS: readonly ParamsRow[] = [
   {
-    leaf: 'existing-query', title: 'a callback URL with its own query string is parsed', specRef: '§6 URL composition',
+    leaf: 'existing-query', title: 'a callback to a URL with its own query string is applied', specRef: '§6 URL composition',
     callbackUrl: withOwnQuery,
   },
-  { leaf: 'message-plus', title: 'a message with spaces and "+" (sent as + and %2B) is parsed', specRef: '§6 Parameters', message: 'Paid 5 + 3 items' },
-  { leaf: 'message-encoded-plus', title: 'a message holding the text "%2B" is parsed', specRef: '§6 Parameters', message: 'code %2B kept as typed' },
+  { leaf: 'message-plus', title: 'a callback whose message has spaces and "+" (sent as + and %2B) is applied', specRef: '§6 Parameters', message: 'Paid 5 + 3 items' },
+  { leaf: 'message-encoded-plus', title: 'a callback whose message holds the text "%2B" is applied', specRef: '§6 Parameters', message: 'code %2B kept as typed' },
   {
     // The text holds a would-be parameter: a receiver that decodes the whole query before
     // splitting it reads status=FAILED (the last occurrence) and the record ends FAILED.
     leaf: 'message-ampersand', title: 'a message holding "&status=FAILED" stays one value', specRef: '§6 Parameters',
     message: 'Tom & Jerry: a=b&status=FAILED',
   },
-  { leaf: 'message-non-ascii', title: 'a message with non-ASCII text is parsed', specRef: '§6 Parameters', message: 'Paiement reçu — 10,00 € ✓ 受領' },
+  { leaf: 'message-non-ascii', title: 'a callback whose message has non-ASCII text is applied', specRef: '§6 Parameters', message: 'Paiement reçu — 10,00 € ✓ 受領' },
   {
     leaf: 'reserved-transaction-id', title: 'a transaction_id with reserved characters is echoed intact', specRef: '§6 Parameters, §2.1',
     idCarrying: '/a?b=c&d#e+f g%h:é',
