@@ -20,6 +20,8 @@ export interface EmbeddedServiceOptions {
   log?: (line: string) => void;
   /** How the service answers refusals (a correct choice either way; default `http-status`). */
   rejectionStyle?: SimulatorConfig['rejectionStyle'];
+  /** False: https callbacks trust only the system's CAs, so the listener's certificate is refused (default true). */
+  trustsListenerCa?: boolean;
 }
 
 export interface EmbeddedService {
@@ -65,7 +67,7 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions = {})
     timeScale: options.timeScale ?? d.timeScale,
     callbackTimeoutMs: 2000,
     // The listener's CA, so https callbacks validate; the same certificate serves the API.
-    callbackCa: [tls.caCert],
+    callbackCa: options.trustsListenerCa === false ? [] : [tls.caCert],
     ...(https ? { tls: { key: tls.key, cert: tls.cert } } : {}),
     faults: options.faults ?? [],
     ...(options.rejectionStyle ? { rejectionStyle: options.rejectionStyle } : {}),

@@ -49,9 +49,18 @@ export interface RunningListener {
   /** Answers for the deliveries of a transaction id (or a tag), in order; after the list, 200. */
   script(key: { transactionId: string } | { tag: string }, statuses: readonly number[]): void;
   deliveries(filter?: DeliveryFilter): ListenerDelivery[];
+  /**
+   * TLS handshakes that failed before any request (https only), as OpenSSL worded them: a
+   * service that does not trust the listener's certificate ends each delivery here
+   * (`tlsv1 alert unknown ca`), where no delivery is recorded.
+   */
+  tlsFailures(): readonly string[];
   waitFor(filter: DeliveryFilter, options: WaitOptions): Promise<ListenerDelivery[]>;
   close(): Promise<void>;
 }
+
+/** Failed TLS handshakes kept (enough to name the cause; a storm of them stays bounded). */
+export const MAX_TLS_FAILURES = 100;
 
 const TAG = /\/cb\/([^/?#]+)/;
 export const SAFE_TAG = /^[A-Za-z0-9._~-]+$/;
@@ -108,6 +117,10 @@ export async function startListener(options: ListenerOptions = {}): Promise<Runn
   const main: Server = tls
     ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler('main', true))
     : createHttpServer(handler('main', false));
+  const tlsFailures: string[] = [];
+  main.on('tlsClientError', (error: Error) => {
+    if (tlsFailures.length < MAX_TLS_FAILURES) tlsFailures.push(error.message);
+  });
   const servers: Server[] = [main];
   const mainPort = await listen(main, host, options.port ?? 0);
   let plainPort: number | undefined;
@@ -138,6 +151,7 @@ export async function startListener(options: ListenerOptions = {}): Promise<Runn
       scripts.set('transactionId' in key ? `id:${key.transactionId}` : `tag:${key.tag}`, { statuses: [...statuses], used: 0 });
     },
     deliveries,
+    tlsFailures: () => tlsFailures,
     waitFor(filter, opts) {
       const count = opts.count ?? 1;
       const settleMs = opts.settleMs ?? 0;

@@ -36,9 +36,14 @@ export function servicePreflightCase(out: { preflight?: Preflight }): Conformanc
         } else {
           const waited = s.target.timing.callbackTimeoutMs;
           delivered = { state: 'failed', what: WHAT_DELIVERED, observed: `no callback arrived within ${waited} ms` };
+          // A refused certificate ends each delivery in the handshake, where no delivery is recorded.
+          const [handshake] = s.listener.tlsFailures();
+          const likely = handshake !== undefined
+            ? `the listener saw ${s.listener.tlsFailures().length} TLS handshake(s) fail (${handshake}): likely the service does not trust the listener's certificate, which a CA this run generated signed (a service that verifies certificates needs that CA, or a listener.publicUrl with a certificate it trusts)`
+            : 'likely the service cannot reach that address (listener.publicUrl), or its callbacks take longer';
           findings.push({
             id: 'service.no-callback',
-            summary: `a correctly signed collect request was accepted, but no callback reached the harness's listener at ${s.listener.publicUrl} within timing.callbackTimeoutMs (${waited} ms): likely the service cannot reach that address (listener.publicUrl), or its callbacks take longer`,
+            summary: `a correctly signed collect request was accepted, but no callback reached the harness's listener at ${s.listener.publicUrl} within timing.callbackTimeoutMs (${waited} ms): ${likely}`,
             symptom: { kind: 'transport', error: 'no callback arrived' },
             evidence: s.evidence(),
           });

@@ -270,6 +270,27 @@ describe('a receiver too slow for the requests sent at once: its one cause named
   });
 });
 
+describe('a service that does not trust the listener\'s certificate (production mode, https callbacks)', () => {
+  it('service.no-callback names the failed TLS handshakes, and every case that waited for a callback points to it', async () => {
+    const { SERVICE_CASES } = await import('../../harness/cases/index.ts');
+    const { runChecked } = await import('../../harness/preflight/index.ts');
+    const service = await startEmbeddedService({ mode: 'production', trustsListenerCa: false });
+    try {
+      const checked = await runChecked({
+        cases: SERVICE_CASES, target: service.target, seed: 12, only: 'service.callback.status-success,service.callback.reserved-id-intact,service.callback.token-present',
+      });
+      expect(checked.preflight.result.verdict).toBe('FAIL');
+      const [cause, ...more] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven }]);
+      expect(more).toEqual([]);
+      expect(cause).toMatchObject({ id: 'service.no-callback', summary: expect.stringMatching(/the listener saw \d+ TLS handshake\(s\) fail \(.+\): likely the service does not trust the listener's certificate/) });
+      expect(cause!.cases.sort()).toEqual(checked.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id).sort());
+      expect(cause!.cases).toContain('service.callback.reserved-id-intact');
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('diagnoses from the results alone', () => {
   const quiet: Preflight = { side: 'receiver', controls: {}, findings: [] };
   const failing = (id: string, status: number): CaseResult => ({

@@ -155,7 +155,7 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
       const problems: string[] = [];
       accepted.forEach(({ text, fields }, i) => {
         const d = delivered[i]![0];
-        if (!d) return problems.push(`no callback for the id carrying ${JSON.stringify(text)}`);
+        if (!d) return problems.push(`no callback arrived for the id carrying ${JSON.stringify(text)}`);
         const q = parseCallbackQuery(d.rawUrl);
         if (q.transaction_id !== fields.transaction_id || q.status !== 'SUCCESS') {
           problems.push(`sent ${JSON.stringify(fields.transaction_id)}, the callback ${d.rawUrl.slice(d.rawUrl.indexOf('?'))} reads transaction_id=${JSON.stringify(q.transaction_id ?? null)}, status=${JSON.stringify(q.status ?? null)}`);
