@@ -4,7 +4,7 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import type { Stopped } from '../cases/index.ts';
+import { UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 
@@ -96,6 +96,23 @@ function timedOut(side: string, results: readonly CaseResult[], all: readonly Ca
   };
 }
 
+/**
+ * Several cases that must be rejected got a 2xx that meets no rejection rule, and no callback
+ * followed: one cause, likely a service that rejects in its own shape, which the target file
+ * does not state (`rejection`), rather than as many faults.
+ */
+function unreadRejections(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
+  const cases = results.filter((r) => (r.reason ?? '').includes(UNREAD_REJECTION));
+  if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
+  const first = cases[0]!;
+  return {
+    id: `${side}.rejections-unread`,
+    summary: `${cases.length} ${side} cases that must be rejected were answered 2xx with a body that meets no rejection rule, and no callback followed: `
+      + `likely the service rejects in its own shape, which the target file does not state; state it as "rejection" (a JSON pointer into the answer and the values that mean rejected) (the first: ${first.id}: ${first.reason ?? ''})`,
+    cases: cases.map((r) => r.id),
+  };
+}
+
 /** A target that stopped answering mid-run: the run stopped its remaining cases (harness/cases TargetWatch). */
 function stoppedAnswering(side: string, stopped: Stopped, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis {
   const ran = new Set(results.map((r) => r.id));
@@ -116,10 +133,20 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     const own = preflight.findings.flatMap((f) => fromFinding(f, results, new Set(unproven)) ?? []);
     if (stopped) own.push(stoppedAnswering(preflight.side, stopped, results, new Set(unproven)));
     const explained = new Set(own.flatMap((d) => d.cases));
-    const rest = results.filter((r) => notPassed(r) && !explained.has(r.id));
-    const slow = timedOut(preflight.side, rest, results);
-    const shared = sharedAnswer(preflight.side, slow ? rest.filter((r) => !slow.cases.includes(r.id)) : rest);
-    found.push(...own, ...(slow ? [slow] : []), ...(shared ? [shared] : []));
+    // The causes read from the results alone, in turn, each over the cases not yet explained.
+    let unexplained = results.filter((r) => notPassed(r) && !explained.has(r.id));
+    const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
+      (cases) => timedOut(preflight.side, cases, results),
+      (cases) => unreadRejections(preflight.side, cases),
+      (cases) => sharedAnswer(preflight.side, cases),
+    ];
+    for (const causeOf of fromResults) {
+      const cause = causeOf(unexplained);
+      if (!cause) continue;
+      own.push(cause);
+      unexplained = unexplained.filter((r) => !cause.cases.includes(r.id));
+    }
+    found.push(...own);
   }
   const seen = new Map<string, number>();
   return found.map((d) => {

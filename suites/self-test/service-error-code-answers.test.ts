@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CollectClient, judgeAnswer } from '../../harness/client/index.ts';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { diagnose } from '../../harness/diagnoses/index.ts';
+import { runChecked } from '../../harness/preflight/index.ts';
 import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 
@@ -55,5 +57,20 @@ describe('service answering refusals as HTTP 200 with error_code (rejectionStyle
     const results = await runCases({ cases: SERVICE_CASES, target, seed: SEED, only: 'service.sandbox.not-whitelisted-rejected,service.auth.missing-header' });
     expect(results.map((r) => r.verdict)).toEqual(['FAIL', 'FAIL']);
     for (const r of results) expect(r.reason).toMatch(/HTTP 200 \{"error_code":40[13]/);
+  });
+
+  it('those FAILs are one shared cause, named once: service.rejections-unread, pointing to "rejection"', async () => {
+    const target = { ...service.target, rejection: SUCCESS_FALSE_ONLY };
+    const run = await runChecked({ cases: SERVICE_CASES, target, seed: SEED, only: 'service.auth.changed-*,service.sandbox.not-whitelisted-rejected,service.sandbox.leading-zeros-kept' });
+    const failed = run.results.filter((r) => r.verdict !== 'PASS');
+    expect(failed.length).toBeGreaterThanOrEqual(3);
+    const [cause, ...more] = diagnose([{ preflight: run.preflight.preflight, results: run.results, unproven: run.unproven }]);
+    expect(more).toEqual([]);
+    expect(cause).toMatchObject({ id: 'service.rejections-unread', summary: expect.stringMatching(/^\d+ service cases that must be rejected were answered 2xx .* likely the service rejects in its own shape, .* state it as "rejection"/) });
+    expect(cause!.cases.sort()).toEqual(failed.map((r) => r.id).sort());
+    // The leading-zeros case does not guess at the whitelist when the answer could not be read.
+    const zeros = run.results.find((r) => r.id === 'service.sandbox.leading-zeros-kept')!;
+    expect(zeros.verdict).toBe('WARN');
+    expect(zeros.reason).not.toContain('compares numbers as integers');
   });
 });

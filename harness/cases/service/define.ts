@@ -57,8 +57,11 @@ async function acceptedWhereRejected(
   const [callback] = await s.waitFor({ tag }, { count: 1, timeoutMs: watchMs });
   const read = `${what} was answered ${describeAnswer(answer)}, which reads as accepted (2xx, and the body meets no rejection rule: ${rejectionRulesText(s)})`;
   if (callback) return s.fail(`${read}, and its callback arrived after ${atMs(s, callback)} ms: the service processed it; it ${obligation} be rejected`);
-  return s.fail(`${read}; no callback came within ${watchMs} ms. It ${obligation} be rejected: either the service accepted it (and calls back later or never), or it rejects in a shape the harness does not read; if so, state that shape as "rejection" in the target file`);
+  return s.fail(`${read}; no callback came within ${watchMs} ms. It ${obligation} be rejected: either the service accepted it (and calls back later or never), or ${UNREAD_REJECTION}; if so, state that shape as "rejection" in the target file`);
 }
+
+/** In the reason of a case whose due rejection may have been one the harness cannot read (harness/diagnoses names it once). */
+export const UNREAD_REJECTION = 'it rejects in a shape the harness does not read';
 
 function rejectionRulesText(s: ServiceSession): string {
   const rules = s.target.rejection;

@@ -20,5 +20,5 @@ export { closeServiceListeners, closeServiceListener, acquireListener } from './
 export { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement } from './backoff.ts';
 export { compositionProblems, messageEncodingProblems } from './checks.ts';
 export { RETRY_SCRIPT } from './retry.ts';
-export { serviceCase, firstCallback } from './define.ts';
+export { serviceCase, firstCallback, UNREAD_REJECTION } from './define.ts';
 export { describeAnswer } from './session.ts';
