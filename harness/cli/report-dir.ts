@@ -34,6 +34,7 @@ export async function openReportDir(options: OpenReportOptions): Promise<ReportD
   return {
     add: (result) => session.add(result),
     setDiagnoses: (found) => session.setDiagnoses(found),
+    addPreflight: (result) => session.addPreflight(result),
     async finish() {
       try {
         return await session.finish();

@@ -219,6 +219,21 @@ function failureList(report: RunReport, numberOf: Map<string, number>): string {
   ].join('\n');
 }
 
+/** The columns of a table of cases: verdict, id, level, spec, case, duration. */
+const CASE_COLUMNS = '<colgroup><col style="width:6.5rem"><col style="width:24%"><col style="width:4.5rem"><col style="width:8.5rem"><col><col style="width:5.5rem"></colgroup>';
+
+/** Each side's preflight, the control the negative cases rest on, as a case row with its evidence. */
+function preflightTable(report: RunReport): string {
+  const list = report.preflights ?? [];
+  if (list.length === 0) return '';
+  return [
+    '<h2 id="preflight-h">Preflight (the positive control of each side)</h2>',
+    `<table class="cases" id="preflight">${CASE_COLUMNS}`,
+    ...list.map((c) => caseBody(c, { causes: [] })),
+    '</table>',
+  ].join('\n');
+}
+
 function diagnosisList(report: RunReport): string {
   const list = diagnosesOf(report);
   if (list.length === 0) return '';
@@ -255,6 +270,7 @@ export function renderHtml(report: RunReport): string {
     }${hasSeed(report) ? ` · seed ${report.seed}` : ''} · <a href="#target">target</a></p>`,
     `<p class="headline ${head.passed ? 'passed' : 'failed'}" id="summary">${htmlEscape(head.text)}</p>`,
     `<div class="badges">${VERDICTS.map((v) => badge(v, report.summary[v])).join('')}<span class="badge" style="background:#24292f">total ${report.cases.length}</span></div>`,
+    preflightTable(report),
     diagnosisList(report),
     failureList(report, numberOf),
     // A filter without scripts: the checkbox hides passing cases, and groups with nothing else, through CSS :has().
@@ -266,7 +282,7 @@ export function renderHtml(report: RunReport): string {
       const counts = VERDICTS.map((v) => [v, group.cases.filter((c) => c.verdict === v).length] as const).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ');
       body.push(`<section class="group${group.allPass ? ' all-pass' : ''}" id="group-${htmlEscape(group.group)}">`);
       body.push(`<h3>${htmlEscape(group.group)}<span class="counts">${counts}</span></h3>`);
-      body.push('<table class="cases"><colgroup><col style="width:6.5rem"><col style="width:24%"><col style="width:4.5rem"><col style="width:8.5rem"><col><col style="width:5.5rem"></colgroup>');
+      body.push(`<table class="cases">${CASE_COLUMNS}`);
       body.push('<thead><tr><th>verdict</th><th>id</th><th>level</th><th>spec</th><th>case</th><th>duration</th></tr></thead>');
       for (const c of group.cases) {
         const causes = diagnosesFor(report, c).map((d) => ({ n: numberOf.get(d.id) ?? 0, summary: d.summary }));

@@ -162,6 +162,15 @@ function head(report: RunReport): string {
   ].join('\n');
 }
 
+/** Each side's preflight, the control the negative cases rest on; one that did not pass with its evidence. */
+function preflightBlock(report: RunReport): string[] {
+  const list = report.preflights ?? [];
+  if (list.length === 0) return [];
+  const line = (c: CaseResult) => `- **${c.verdict}** ${code(c.id)} (${formatMs(c.durationMs)} ms): ${mdText(c.title)}${c.verdict === 'PASS' ? '' : `: ${mdText(oneLine(c.reason ?? '', REASON_LIMIT))}`}`;
+  const failed = list.filter((c) => c.verdict !== 'PASS').map((c) => finding(c, { evidence: {}, causes: [] }));
+  return ['## Preflight (the positive control of each side)\n', ...list.map(line), '', ...failed];
+}
+
 function diagnosesBlock(report: RunReport): string[] {
   const list = diagnosesOf(report);
   if (list.length === 0) return [];
@@ -199,6 +208,8 @@ export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDG
   };
 
   b.add(head(report));
+  const preflights = preflightBlock(report);
+  if (preflights.length > 0) b.addAll(preflights, (n) => `(${n} more lines of the preflight left out: see index.html)`);
   const diagnoses = diagnosesBlock(report);
   if (diagnoses.length > 0) b.addAll(diagnoses, (n) => `(${n} more lines of causes left out: see index.html)`);
   if (failed.length > 0) {

@@ -34,6 +34,8 @@ export interface ReportSession {
   add(result: CaseResult): Promise<void>;
   /** Sets the shared causes (shown before the cases) and rewrites every file. */
   setDiagnoses(diagnoses: readonly Diagnosis[]): Promise<void>;
+  /** Adds a side's preflight (RunReport.preflights) and rewrites every file. */
+  addPreflight(result: CaseResult): Promise<void>;
   /** Sets finishedAt, writes the final files, returns the report and the files' paths. */
   finish(): Promise<{ report: RunReport; files: string[] }>;
 }
@@ -74,6 +76,7 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
   const safeHeader = jsonSafe(options.header);
   const header = redactor ? redactor.value(safeHeader) : safeHeader;
   const cases: CaseResult[] = [];
+  const preflights: CaseResult[] = [];
   let diagnoses: Diagnosis[] = [];
   let finishedAt: string | undefined;
   const files = WRITERS.map((w) => join(dir, w.fileName));
@@ -87,8 +90,15 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
     seed: header.seed,
     summary: countVerdicts(cases),
     ...(diagnoses.length > 0 ? { diagnoses: [...diagnoses] } : {}),
+    ...(preflights.length > 0 ? { preflights: [...preflights] } : {}),
     cases: cases.map((c) => pointedTo(c, diagnoses)),
   });
+
+  // Frozen: a finished case never changes, and the writers may reuse what they rendered for it.
+  const kept = (result: CaseResult): CaseResult => {
+    const safe = jsonSafe(result);
+    return deepFreeze(redactor ? redactor.value(safe) : safe);
+  };
 
   // Writes run one after another, so an older snapshot never lands after a newer one. Cases
   // added while a write is under way share the next write (which snapshots when it starts),
@@ -118,9 +128,12 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
   return {
     async add(result: CaseResult): Promise<void> {
       if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `report in ${dir} is finished; case ${result.id} was not added`);
-      const safe = jsonSafe(result);
-      // Frozen: a finished case never changes, and the writers may reuse what they rendered for it.
-      cases.push(deepFreeze(redactor ? redactor.value(safe) : safe));
+      cases.push(kept(result));
+      await scheduleWrite();
+    },
+    async addPreflight(result: CaseResult): Promise<void> {
+      if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `report in ${dir} is finished; ${result.id} was not added`);
+      preflights.push(kept(result));
       await scheduleWrite();
     },
     async setDiagnoses(found: readonly Diagnosis[]): Promise<void> {

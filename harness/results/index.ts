@@ -114,6 +114,11 @@ export interface RunReport {
   summary: VerdictCounts;
   /** Shared causes, shown before the cases; absent or empty when none was found. */
   diagnoses?: Diagnosis[];
+  /**
+   * Each side's preflight (`preflight.<side>`): the positive control the negative cases rest on,
+   * with its evidence. Not a case: not in `cases` or `summary`. Absent in a vectors report.
+   */
+  preflights?: CaseResult[];
   cases: CaseResult[];
 }
 

@@ -190,9 +190,10 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     expect(ran.stdout.match(/^PASS +receiver\./gm)).toHaveLength(RECEIVER_CASES.length);
     expect(ran.stdout).toMatch(/^PASS +preflight\.receiver /m);
     expect(readdirSync(reportDir).sort()).toEqual([...REPORT_FILES].sort());
-    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { seed: number; target: Record<string, unknown> };
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { seed: number; target: Record<string, unknown>; preflights?: { id: string; verdict: string }[] };
     expect(validateReportJson(report)).toEqual([]);
     expect(report.seed).toBe(77);
+    expect(report.preflights?.map((p) => `${p.id} ${p.verdict}`)).toEqual(['preflight.receiver PASS']);
     expect(report.target.callbackToken).toEqual({ env: 'MY_RECEIVER_TOKEN', value: '[REDACTED]' });
     expect(leaks(ran, reportDir, [token])).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { runConformance, type RunIo } from '../../harness/cli/commands/run.ts';
 import { diagnose, SHARED_ANSWER_MIN_CASES } from '../../harness/diagnoses/index.ts';
+import { validateReportJson } from '../../harness/report/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService } from '../../harness/embedded/index.ts';
 import { guardNegatives, type Preflight } from '../../harness/preflight/index.ts';
 import type { ConformanceCase } from '../../harness/cases/index.ts';
@@ -78,6 +79,12 @@ describe('a route that refuses GET (405, Allow: POST): one cause named once, fir
     expect(causeLines).toHaveLength(1);
     expect(lines.indexOf(causeLines[0]!)).toBeLessThan(summaryAt);
     expect(md).toContain('does not accept GET');
+    // The reports keep the preflight too, with what it saw: the control every negative case rests on.
+    expect(validateReportJson(report)).toEqual([]);
+    expect(report.preflights?.map((p) => `${p.id} ${p.verdict}`)).toEqual(['preflight.receiver FAIL']);
+    expect(report.preflights![0]!.evidence?.exchanges?.[0]?.response?.status).toBe(405);
+    expect(md).toMatch(/## Preflight \(the positive control of each side\)\n\n- \*\*FAIL\*\* `preflight\.receiver` .*405/);
+    expect(readFileSync(join(dir, 'refuses-get', 'index.html'), 'utf8')).toMatch(/<h2 id="preflight-h">[^]*<tbody id="preflight\.receiver" class="case r-FAIL">/);
   });
 });
 

@@ -209,7 +209,10 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
         return await runChecked({
           cases,
           // The phase before the cases: the side's positive control, named on the terminal first.
-          onPreflight: ({ result }) => ordered.emit(i, () => print(result)),
+          onPreflight: ({ result }) => ordered.emit(i, async () => {
+            print(result);
+            await session!.addPreflight(result);
+          }),
           target,
           seed,
           waivers,
