@@ -4,7 +4,7 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import { UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { SIGNATURE_NOT_MATCHING, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 
@@ -113,6 +113,17 @@ function unreadRejections(side: string, results: readonly CaseResult[]): Diagnos
   };
 }
 
+/** Several requests whose signature does not match their body, processed: one cause, signatures not verified. */
+function signaturesNotVerified(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
+  const cases = results.filter((r) => (r.reason ?? '').includes(SIGNATURE_NOT_MATCHING));
+  if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
+  return {
+    id: `${side}.signatures-not-verified`,
+    summary: `${cases.length} requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures, or verifies them over something other than the body it received (§5.2) (the first: ${cases[0]!.id})`,
+    cases: cases.map((r) => r.id),
+  };
+}
+
 /** A target that stopped answering mid-run: the run stopped its remaining cases (harness/cases TargetWatch). */
 function stoppedAnswering(side: string, stopped: Stopped, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis {
   const ran = new Set(results.map((r) => r.id));
@@ -138,6 +149,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
       (cases) => timedOut(preflight.side, cases, results),
       (cases) => unreadRejections(preflight.side, cases),
+      (cases) => signaturesNotVerified(preflight.side, cases),
       (cases) => sharedAnswer(preflight.side, cases),
     ];
     for (const causeOf of fromResults) {

@@ -298,6 +298,27 @@ describe('a service that does not trust the listener\'s certificate (production 
   });
 });
 
+describe('a service that never verifies signatures: one cause for the signature cases', () => {
+  it('service.signatures-not-verified names every processed request whose signature did not match its body', async () => {
+    const { SERVICE_CASES } = await import('../../harness/cases/index.ts');
+    const { runChecked } = await import('../../harness/preflight/index.ts');
+    const service = await startEmbeddedService({ faults: ['no-signature-check'] });
+    try {
+      const checked = await runChecked({ cases: SERVICE_CASES, target: service.target, seed: 13, only: 'service.auth' });
+      const failed = checked.results.filter((r) => r.verdict === 'FAIL').map((r) => r.id);
+      expect(failed.length).toBeGreaterThanOrEqual(SHARED_ANSWER_MIN_CASES);
+      const [cause, ...more] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven }]);
+      expect(more).toEqual([]);
+      expect(cause).toMatchObject({ id: 'service.signatures-not-verified', summary: expect.stringMatching(/^\d+ requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures/) });
+      expect([...cause!.cases].sort()).toEqual([...failed].sort());
+      // Not the SHOULD case: an upper-case signature matches in all but letter case.
+      expect(cause!.cases).not.toContain('service.auth.uppercase-signature');
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('diagnoses from the results alone', () => {
   const quiet: Preflight = { side: 'receiver', controls: {}, findings: [] };
   const failing = (id: string, status: number): CaseResult => ({

@@ -21,4 +21,5 @@ export { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement
 export { compositionProblems, messageEncodingProblems } from './checks.ts';
 export { RETRY_SCRIPT } from './retry.ts';
 export { serviceCase, firstCallback, UNREAD_REJECTION } from './define.ts';
+export { SIGNATURE_NOT_MATCHING } from './auth.ts';
 export { describeAnswer } from './session.ts';
