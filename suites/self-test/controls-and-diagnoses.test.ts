@@ -375,33 +375,20 @@ describe('a rule not exercised is SKIP with the reason, never PASS', () => {
 
 describe('service.callback.message-plus-encoding against a service whose message has no space', () => {
   it('SKIP naming the message, not PASS', async () => {
-    const { createServer } = await import('node:http');
-    const { request } = await import('undici');
-    const { composeCallbackUrl } = await import('../../harness/callback/index.ts');
+    const { fakeService } = await import('../support/fake-service.ts');
     const { SERVICE_CASES } = await import('../../harness/cases/index.ts');
     const { runChecked } = await import('../../harness/preflight/index.ts');
     // Accepts every collect and calls back at once with message=Paid.
-    const fake = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => { body += c.toString(); });
-      req.on('end', () => {
-        const fields = JSON.parse(body) as { transaction_id: string; callback_url: string };
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
-        void request(composeCallbackUrl(fields.callback_url, { transaction_id: fields.transaction_id, status: 'SUCCESS', message: 'Paid' }))
-          .then((r) => r.body.dump()).catch(() => undefined);
-      });
-    });
-    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const fake = await fakeService({ message: 'Paid', onCollect: (deliver) => void deliver() });
     const reference = await startEmbeddedService();
     try {
-      const port = (fake.address() as { port: number }).port;
-      const target = { ...reference.target, baseUrl: `http://127.0.0.1:${port}` };
+      const target = { ...reference.target, baseUrl: fake.url };
       const { results, preflight } = await runChecked({ cases: SERVICE_CASES, target, seed: 3, only: 'service.callback.message-plus-encoding' });
       expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
       expect(results[0]).toMatchObject({ verdict: 'SKIP', reason: expect.stringContaining('message=Paid') });
     } finally {
       await reference.close();
-      await new Promise((resolve) => fake.close(resolve));
+      await fake.close();
     }
   });
 });

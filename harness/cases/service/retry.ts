@@ -2,12 +2,19 @@
 // answers 500 a few times, then 2xx, and the delivery schedule is judged by backoff.ts.
 import { performance } from 'node:perf_hooks';
 import type { ListenerDelivery } from '../../listener/index.ts';
-import { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, OVERALL_GROWTH_FACTOR } from './backoff.ts';
+import { intervalsOf, judgeBackoff, looksConstant, CONSTANT_FACTOR, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, OVERALL_GROWTH_FACTOR } from './backoff.ts';
 import { noCallback, requireAccepted, serviceCase, windowLeft, type ServiceCase } from './define.ts';
 import type { ServiceSession } from './session.ts';
 
-/** Non-2xx answers before the 200 in the retry case: three, so two intervals can be compared. */
+/** Non-2xx answers before the 200 in the retry case: three, so three intervals can be compared. */
 export const RETRY_SCRIPT: readonly number[] = [500, 500, 500, 200];
+
+/**
+ * When the first two intervals look constant, the deliveries after the third are answered so:
+ * two more 500s, then 200. A "constant" FAIL then rests on up to five intervals, which full
+ * jitter matches by chance far more rarely than three (backoff.ts).
+ */
+export const MORE_WHEN_CONSTANT: readonly number[] = [500, 500, 200];
 
 /** The retries-stop case: a 500, then a 2xx other than 200 (204 No Content) for the retry. */
 export const STOP_SCRIPT: readonly number[] = [500, 204];
@@ -46,13 +53,23 @@ export const RETRY_CASES: readonly ServiceCase[] = [
       requireAccepted(s, await s.sendAnswered({ fields }));
       const [first] = await s.waitFor({ tag: fields.tag }, { count: 1, timeoutMs: s.target.timing.callbackTimeoutMs });
       if (!first) return noCallback(s);
-      const all = await collectUntil(s, fields.tag, RETRY_SCRIPT.length, first.receivedAt + s.target.timing.retryWindowMs);
+      const windowEnd = first.receivedAt + s.target.timing.retryWindowMs;
+      const firstThree = await collectUntil(s, fields.tag, 3, windowEnd);
+      let expected = RETRY_SCRIPT.length;
+      const early = intervalsOf(firstThree.map((d) => d.receivedAt));
+      if (early.length === 2 && looksConstant(early)) {
+        // Before the fourth delivery is answered: it and the next get 500 too.
+        s.listener.script({ tag: fields.tag }, MORE_WHEN_CONSTANT);
+        expected = firstThree.length + MORE_WHEN_CONSTANT.length;
+      }
+      const all = await collectUntil(s, fields.tag, expected, windowEnd);
       // The schedule of the failing phase: up to and including the first delivery answered 2xx.
       const okAt = all.findIndex((d) => d.answeredStatus >= 200 && d.answeredStatus < 300);
       const phase = okAt === -1 ? all : all.slice(0, okAt + 1);
       const timeline = timelineOf(s, phase);
       const shown = `offsets ${timeline.offsetsMs.join(', ')} ms; intervals ${timeline.intervalsMs.join(', ') || 'none'} ms`;
-      const evidence = { timeline, notes: [`listener script: ${RETRY_SCRIPT.join(', ')}`, shown, `rule: ${RULE}`] };
+      const script = expected > RETRY_SCRIPT.length ? `${RETRY_SCRIPT.slice(0, 3).join(', ')}, then (the first intervals looking constant) ${MORE_WHEN_CONSTANT.join(', ')}` : RETRY_SCRIPT.join(', ');
+      const evidence = { timeline, notes: [`listener script: ${script}`, shown, `rule: ${RULE}`] };
       if (okAt === -1 && all.length < RETRY_SCRIPT.length) {
         evidence.notes.push(`the service stopped after ${all.length} deliver${all.length === 1 ? 'y' : 'ies'} within timing.retryWindowMs (${s.target.timing.retryWindowMs} ms) while the listener still answered 500`);
       }
@@ -69,8 +86,10 @@ export const RETRY_CASES: readonly ServiceCase[] = [
         case 'growing-overall':
           evidence.notes.push(`the intervals grow overall (the last ≥ ${OVERALL_GROWTH_FACTOR} × the first), though interval ${judgement.flatAt + 1} does not on its own: as back-off with jitter does`);
           return s.pass(evidence);
-        case 'not-growing':
-          return s.fail(`intervals ${judgement.intervalsMs.join(', ')} ms do not grow (interval ${judgement.flatAt + 1}; ${RULE}): not exponential back-off`, evidence);
+        case 'constant':
+          return s.fail(`intervals ${judgement.intervalsMs.join(', ')} ms stay about the same (the longest within ${CONSTANT_FACTOR} × the shortest + ${GROWTH_TOLERANCE_MS} ms): a fixed retry delay, not exponential back-off`, evidence);
+        case 'irregular':
+          return s.skip(`not judged: intervals ${judgement.intervalsMs.join(', ')} ms neither grow (each step, or the last ≥ ${OVERALL_GROWTH_FACTOR} × the first) nor stay about the same; back-off with full jitter (each wait random up to a cap that grows) gives such sequences, and ${judgement.intervalsMs.length} intervals cannot tell it from a schedule that does not grow`, evidence);
       }
     },
   }),

@@ -164,8 +164,9 @@ export class ServiceSession {
     return { verdict: 'WARN', reason, evidence: this.evidence(extra) };
   }
 
-  skip(reason: string): CaseOutcome {
-    return { verdict: 'SKIP', reason };
+  /** With `extra`, the SKIP keeps what was observed (a schedule that could not be judged). */
+  skip(reason: string, extra?: Evidence): CaseOutcome {
+    return extra ? { verdict: 'SKIP', reason, evidence: this.evidence(extra) } : { verdict: 'SKIP', reason };
   }
 
   async close(): Promise<void> {
