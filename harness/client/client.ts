@@ -123,7 +123,7 @@ export class CollectClient {
   async sendPrepared(prepared: PreparedCollect, opts: { source?: SourceName; signal?: AbortSignal; label?: string } = {}): Promise<CollectAnswer> {
     const source = opts.source ?? 'default';
     const route = this.route(source);
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const headers: Record<string, string> = { ...prepared.headers, 'content-type': 'application/json' };
     if (prepared.authorization !== undefined) headers['authorization'] = prepared.authorization;
     const exchange: Exchange = {
       ...(opts.label ? { label: opts.label } : {}),

@@ -1,7 +1,7 @@
 // §5.4 through a proxy: sources.notWhitelisted may be `{"proxy": URL}` (DESIGN.md), a route out
 // whose address the service does not whitelist. A tiny CONNECT proxy that dials from 127.0.0.2
 // plays that route here.
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
@@ -122,6 +122,83 @@ describe('§5.4: a route out that fails on the harness side is ERROR, never a re
     } finally {
       refusing.closeAllConnections();
       await new Promise((r) => refusing.close(r));
+      await service.close();
+    }
+  });
+});
+
+describe('§5.4: the whitelist is decided by the connection, not by headers the caller writes', () => {
+  const only = SERVICE_CASES.filter((c) => c.id === 'service.auth.ip-not-whitelisted');
+  const NO_CHECK = /wrote no forwarding header into it, so the service likely checks no source address at all/;
+  const TRUSTS_HEADER = /without these headers was refused \(HTTP 403[^)]*\): the service likely takes the client address from a header the caller writes/;
+
+  for (const route of ['localAddress', 'proxy'] as const) {
+    it(`service.auth.ip-not-whitelisted (via ${route}): PASS without faults, FAIL naming the cause with trusts-forwarded-for and with ip-whitelist-off`, async () => {
+      for (const [fault, verdict, reason] of [[undefined, 'PASS', undefined], ['trusts-forwarded-for', 'FAIL', TRUSTS_HEADER], ['ip-whitelist-off', 'FAIL', NO_CHECK]] as const) {
+        const service = await startEmbeddedService({ faults: fault ? [fault] : [] });
+        try {
+          const target = route === 'proxy' ? { ...service.target, sources: { notWhitelisted: { proxy: proxyUrl } } } : service.target;
+          const [r] = await runCases({ cases: only, target, seed: 5 });
+          expect(r!.verdict, `${fault}: ${r!.reason}`).toBe(verdict);
+          if (reason) expect(r!.reason).toMatch(reason);
+          if (fault === 'ip-whitelist-off') continue; // the plain request alone decides it
+          const forged = r!.evidence!.exchanges!.find((x) => x.request.headers['x-forwarded-for'] !== undefined);
+          expect(forged?.request.headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1', forwarded: 'for=127.0.0.1' });
+          expect(forged?.response?.status).toBe(fault ? 200 : 403);
+        } finally {
+          await service.close();
+        }
+      }
+    });
+  }
+
+  // A service behind its own reverse proxy: the proxy either appends the address it saw to the
+  // caller's X-Forwarded-For or overwrites it. Modelled as a transparent proxy (it dials the
+  // simulator from the caller's own address), so the fault-free simulator stays correct behind it.
+  async function reverseProxy(upstream: string, mode: 'append' | 'overwrite'): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createServer((req, res) => {
+      const seen = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+      const given = req.headers['x-forwarded-for'];
+      const headers = { ...req.headers, 'x-forwarded-for': mode === 'append' && given ? `${given}, ${seen}` : seen };
+      const out = httpRequest(`${upstream}${req.url ?? '/'}`, { method: req.method, headers, localAddress: seen }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      req.pipe(out);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      },
+    };
+  }
+
+  it('behind a reverse proxy that appends to X-Forwarded-For: a correct service PASSes, one trusting the first entry FAILs', async () => {
+    for (const [fault, verdict] of [[undefined, 'PASS'], ['trusts-forwarded-for', 'FAIL']] as const) {
+      const service = await startEmbeddedService({ faults: fault ? [fault] : [] });
+      const front = await reverseProxy(service.target.baseUrl.replace(/\/+$/, ''), 'append');
+      try {
+        const [r] = await runCases({ cases: only, target: { ...service.target, baseUrl: front.url }, seed: 5 });
+        expect(r!.verdict, r!.reason).toBe(verdict);
+      } finally {
+        await front.close();
+        await service.close();
+      }
+    }
+  });
+
+  it('behind a reverse proxy that overwrites X-Forwarded-For, reading that header is right, and the case PASSes', async () => {
+    const service = await startEmbeddedService({ faults: ['trusts-forwarded-for'] });
+    const front = await reverseProxy(service.target.baseUrl.replace(/\/+$/, ''), 'overwrite');
+    try {
+      const [r] = await runCases({ cases: only, target: { ...service.target, baseUrl: front.url }, seed: 5 });
+      expect(r!.verdict, r!.reason).toBe('PASS');
+    } finally {
+      await front.close();
       await service.close();
     }
   });
