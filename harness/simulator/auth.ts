@@ -9,8 +9,11 @@ import { normaliseAddress, type SimulatorClient, type SimulatorConfig } from './
 import type { FaultSet } from './faults.ts';
 import { Rejection } from './rejections.ts';
 
-export function checkSource(remoteAddress: string | undefined, allowed: ReadonlySet<string>, faults: FaultSet): string {
-  const source = normaliseAddress(remoteAddress);
+export function checkSource(remoteAddress: string | undefined, allowed: ReadonlySet<string>, faults: FaultSet, forwardedFor?: string | string[]): string {
+  // Fault `trusts-forwarded-for`: the client's own X-Forwarded-For (its first entry) stands for
+  // the source address, as behind a proxy that is assumed but not there.
+  const claimed = faults.has('trusts-forwarded-for') ? [forwardedFor ?? []].flat().join(',').split(',')[0]?.trim() : undefined;
+  const source = normaliseAddress(claimed || remoteAddress);
   if (!faults.has('ip-whitelist-off') && !allowed.has(source)) {
     throw new Rejection('IP_NOT_WHITELISTED', `source address ${source} is not whitelisted`);
   }

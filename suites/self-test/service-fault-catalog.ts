@@ -36,6 +36,7 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
   { side: 'service', fault: 'unsorted-signature', expect: 'FAIL', caseIds: ['service.auth.unsorted-body-accepted', 'service.auth.valid-accepted', 'service.sandbox.whitelisted-accepted'] },
   { side: 'service', fault: 'encoded-signature', expect: 'FAIL', caseIds: ['service.auth.literal-url-accepted', 'service.auth.valid-accepted'] },
   { side: 'service', fault: 'ip-whitelist-off', expect: 'FAIL', caseIds: ['service.auth.ip-not-whitelisted'] },
+  { side: 'service', fault: 'trusts-forwarded-for', expect: 'FAIL', caseIds: ['service.auth.ip-not-whitelisted'] },
   { side: 'service', fault: 'sandbox-numbers-off', expect: 'FAIL', caseIds: ['service.sandbox.not-whitelisted-rejected', 'service.sandbox.leading-zeros-kept'] },
   { side: 'service', fault: 'numbers-as-integers', expect: 'FAIL', caseIds: ['service.sandbox.leading-zeros-kept'] },
   { side: 'service', fault: 'always-question-mark', expect: 'FAIL', caseIds: ['service.callback.query-appended-with-ampersand', 'service.callback.url-kept-intact'] },

@@ -122,6 +122,14 @@ const CASES: Record<SimulatorFault, FaultCase> = {
     observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { localAddress: '127.0.0.2' }).then((a) => a.status),
     correct: 403, faulty: 200,
   },
+  'trusts-forwarded-for': {
+    scenario: 'a valid collect from 127.0.0.2 claiming X-Forwarded-For: 127.0.0.1, then one without the header',
+    observe: async (env) => [
+      (await collect(env.sim, collectFields('https://m.example/cb'), { localAddress: '127.0.0.2', headers: { 'x-forwarded-for': '127.0.0.1' } })).status,
+      (await collect(env.sim, collectFields('https://m.example/cb'), { localAddress: '127.0.0.2' })).status,
+    ],
+    correct: [403, 403], faulty: [200, 403],
+  },
   'sandbox-numbers-off': {
     scenario: 'a sandbox collect for 0244999999 (not whitelisted)',
     observe: (env) => collect(env.sim, collectFields('https://m.example/cb', { customer_number: '0244999999' })).then((a) => a.status),

@@ -70,6 +70,8 @@ export interface PostOptions {
   secret?: string;
   clientKey?: string;
   dispatcher?: Agent;
+  /** More request headers (lower-case names). */
+  headers?: Record<string, string>;
 }
 
 const agents = new Map<string, Agent>();
@@ -81,7 +83,7 @@ function agentFor(localAddress: string): Agent {
 
 /** Sends `body` (raw text or bytes) signed with the canonical signer unless told otherwise. */
 export async function post(baseUrl: string, path: string, body: string | Buffer, options: PostOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
   if (options.authorization !== null) {
     headers['authorization'] = options.authorization

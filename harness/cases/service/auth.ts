@@ -30,6 +30,24 @@ interface RejectionOptions {
   level?: Level;
 }
 
+/** The whitelisted address a loopback service sees this machine as; undefined off loopback (unknown). */
+function whitelistedAddressOf(baseUrl: string): string | undefined {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  if (host === '::1') return '::1';
+  return host === 'localhost' || /^127\./.test(host) ? '127.0.0.1' : undefined;
+}
+
+/**
+ * A correctly signed request from the non-whitelisted source carrying `address` in the headers
+ * through which a proxy passes the client's address (RFC 7239 quotes an IPv6 one).
+ */
+async function sendClaiming(s: ServiceSession, address: string) {
+  const fields = s.fields();
+  const what = `the same request from the non-whitelisted source claiming ${address} in X-Forwarded-For, X-Real-IP and Forwarded`;
+  const headers = { 'x-forwarded-for': address, 'x-real-ip': address, forwarded: `for=${address.includes(':') ? `"[${address}]"` : address}` };
+  return { tag: fields.tag, what, answer: await s.send({ fields }, { source: 'notWhitelisted', label: what, headers }) };
+}
+
 function rejectionCase(
   leaf: string, title: string, specRef: string, tamper: (s: ServiceSession, tag: string) => Tamper, what: string,
   options: RejectionOptions = {},
@@ -139,7 +157,7 @@ export const AUTH_CASES: readonly ServiceCase[] = [
     () => ({ kind: 'truncated-signature' }), 'a request with a truncated signature', { mismatch: true }),
   serviceCase({
     id: 'service.auth.ip-not-whitelisted',
-    title: 'a valid request from a non-whitelisted source is rejected',
+    title: 'a valid request from a non-whitelisted source is rejected, also claiming a whitelisted address in X-Forwarded-For',
     specRef: '§5.4, §7',
     level: 'MUST',
     needs: ['notWhitelistedSource'],
@@ -161,7 +179,22 @@ export const AUTH_CASES: readonly ServiceCase[] = [
         }
         s.note(`control: the same request from the whitelisted source was answered ${describeAnswer(control)}`);
       }
-      return expectRejected(s, answer, fields.tag, what, { noAnswerRejects: true });
+      // The same source claiming the whitelisted address in the headers a proxy would set: the
+      // client writes them, so §5.4's source address is never one of them. Both are watched for
+      // a callback at once, so the case takes no longer.
+      const claimed = whitelistedAddressOf(s.target.baseUrl);
+      if (claimed === undefined) s.note('not repeated with X-Forwarded-For: the address the service whitelists for this machine is not known for a base URL off loopback');
+      const forged = claimed === undefined ? undefined : await sendClaiming(s, claimed);
+      const [plain, claiming] = await Promise.all([
+        expectRejected(s, answer, fields.tag, what, { noAnswerRejects: true }),
+        forged && expectRejected(s, forged.answer, forged.tag, forged.what, { noAnswerRejects: true }),
+      ]);
+      if (plain.verdict !== 'PASS' || claiming === undefined) return plain;
+      if (claiming.verdict === 'FAIL') {
+        return { ...claiming, reason: `${claiming.reason ?? ''}. Without those headers it was rejected: the service likely takes the client's address from a header the client writes (§5.4 whitelists the source address)` };
+      }
+      if (claiming.verdict !== 'PASS') return claiming;
+      return s.pass({ notes: [...(plain.evidence?.notes ?? []), ...(claiming.evidence?.notes ?? [])].filter((n, i, all) => all.indexOf(n) === i) });
     },
   }),
   serviceCase({
