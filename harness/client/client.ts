@@ -15,6 +15,14 @@ import { prepareCollect, type CollectCredentials, type CollectInput, type Prepar
 export type SourceRoute = { localAddress: string } | { proxy: string };
 export type SourceName = 'default' | 'notWhitelisted';
 
+export interface SendOptions {
+  source?: SourceName;
+  signal?: AbortSignal;
+  label?: string;
+  /** Headers added to the request (lower-case names), shown in its evidence and curl line. */
+  headers?: Record<string, string>;
+}
+
 export interface CollectClientOptions extends CollectCredentials {
   baseUrl: string;
   /** PEM of a CA to trust for an https baseUrl. */
@@ -115,15 +123,15 @@ export class CollectClient {
   }
 
   /** Prepares and sends one collect request. Never throws for network errors: see `judgement`. */
-  async send(input: CollectInput, opts: { source?: SourceName; signal?: AbortSignal; label?: string } = {}): Promise<CollectAnswer> {
+  async send(input: CollectInput, opts: SendOptions = {}): Promise<CollectAnswer> {
     const prepared = this.prepare(input);
     return this.sendPrepared(prepared, opts);
   }
 
-  async sendPrepared(prepared: PreparedCollect, opts: { source?: SourceName; signal?: AbortSignal; label?: string } = {}): Promise<CollectAnswer> {
+  async sendPrepared(prepared: PreparedCollect, opts: SendOptions = {}): Promise<CollectAnswer> {
     const source = opts.source ?? 'default';
     const route = this.route(source);
-    const headers: Record<string, string> = { ...prepared.headers, 'content-type': 'application/json' };
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
     if (prepared.authorization !== undefined) headers['authorization'] = prepared.authorization;
     const exchange: Exchange = {
       ...(opts.label ? { label: opts.label } : {}),

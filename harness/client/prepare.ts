@@ -16,8 +16,6 @@ export interface CollectInput {
   /** Members written instead of `fields`/`order` (for bodies the six fields cannot express). */
   members?: BodyMembers;
   tamper?: Tamper;
-  /** Headers sent as they are, beside Content-Type and Authorization (e.g. a forged X-Forwarded-For). */
-  headers?: Readonly<Record<string, string>>;
 }
 
 export interface PreparedCollect {
@@ -32,8 +30,6 @@ export interface PreparedCollect {
   /** The Authorization header sent, or undefined when the tamper removes it. */
   authorization: string | undefined;
   tamper: string;
-  /** The extra headers of the input, sent as they are. */
-  headers: Readonly<Record<string, string>>;
 }
 
 /** A client key nobody has: fixed, so the evidence is reproducible. */
@@ -58,6 +54,5 @@ export function prepareCollect(input: CollectInput, credentials: CollectCredenti
     presentedSignature: presented,
     authorization: tamper?.kind === 'missing-header' ? undefined : authorizationHeader(clientKey, presented),
     tamper: describeTamper(tamper),
-    headers: { ...input.headers },
   };
 }

@@ -9,11 +9,10 @@ import { normaliseAddress, type SimulatorClient, type SimulatorConfig } from './
 import type { FaultSet } from './faults.ts';
 import { Rejection } from './rejections.ts';
 
-export function checkSource(
-  remoteAddress: string | undefined, allowed: ReadonlySet<string>, faults: FaultSet, forwardedFor?: string,
-): string {
-  // The "behind a proxy" bug: the first X-Forwarded-For entry is written by the caller, not a proxy.
-  const claimed = faults.has('trusts-forwarded-for') ? forwardedFor?.split(',')[0]?.trim() : undefined;
+export function checkSource(remoteAddress: string | undefined, allowed: ReadonlySet<string>, faults: FaultSet, forwardedFor?: string | string[]): string {
+  // Fault `trusts-forwarded-for`: the client's own X-Forwarded-For (its first entry) stands for
+  // the source address, as behind a proxy that is assumed but not there.
+  const claimed = faults.has('trusts-forwarded-for') ? [forwardedFor ?? []].flat().join(',').split(',')[0]?.trim() : undefined;
   const source = normaliseAddress(claimed || remoteAddress);
   if (!faults.has('ip-whitelist-off') && !allowed.has(source)) {
     throw new Rejection('IP_NOT_WHITELISTED', `source address ${source} is not whitelisted`);

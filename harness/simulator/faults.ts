@@ -55,7 +55,7 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'unsorted-signature', specRef: '§5.1 step 2', description: 'verifies over the pairs in body order instead of sorted keys (alternative `body-order`)' },
   { name: 'encoded-signature', specRef: '§5.1 step 3', description: 'verifies over values percent-encoded with encodeURIComponent (alternative `url-encoded-values`)' },
   { name: 'ip-whitelist-off', specRef: '§5.4', description: 'the source-IP whitelist is not checked' },
-  { name: 'trusts-forwarded-for', specRef: '§5.4', description: 'the whitelist is checked against the first X-Forwarded-For entry when the request has one (a header the caller writes), not the connection\'s source address' },
+  { name: 'trusts-forwarded-for', specRef: '§5.4', description: 'the whitelist checks the first X-Forwarded-For entry when the request has one, an address the client writes, instead of the source address' },
   { name: 'sandbox-numbers-off', specRef: '§5.3', description: 'in sandbox mode, customer numbers are not checked against the Numbers whitelist' },
   { name: 'numbers-as-integers', specRef: '§2.1, §5.3', description: 'the sandbox whitelist compares customer numbers after String(Number(x)), so leading zeros are lost (0244000001 and 244000001 match)' },
   { name: 'always-question-mark', specRef: '§6 URL composition', description: 'the callback parameters are always appended with ?, even when the callback URL already has a query string' },

@@ -63,7 +63,7 @@ function check(ctx: SimulatorContext, req: IncomingMessage, path: string, body: 
   const handler = ROUTES.get(path);
   if (!handler) throw new Rejection('NOT_FOUND', `no endpoint at ${path.slice(0, 100)}; the API lives at ${COLLECT_PATH} and ${TRANSACTION_STATUS_PATH}`);
   if (req.method !== 'POST') throw new Rejection('METHOD_NOT_ALLOWED', `${path} takes POST, not ${req.method}`);
-  checkSource(req.socket.remoteAddress, ctx.sources, ctx.faults, req.headersDistinct['x-forwarded-for']?.join(', '));
+  checkSource(req.socket.remoteAddress, ctx.sources, ctx.faults, req.headers['x-forwarded-for']);
   checkContentType(req.headers['content-type']);
   if (body.kind !== 'ok') {
     throw new Rejection('BODY_TOO_LARGE', `the body exceeds ${ctx.config.maxBodyBytes} bytes`);

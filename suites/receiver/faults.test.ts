@@ -32,6 +32,16 @@ async function oneCallback(r: TestReceiver, token: string | string[] | null, sta
   return `${answer.status} ${await stateOf(r, id)}`;
 }
 
+/** Callbacks with these statuses for one seeded record, in turn: their answers, then the record. */
+async function outcomesInTurn(r: Parameters<typeof seed>[0], outcomes: readonly string[]): Promise<string> {
+  const id = newId('fault');
+  await seed(r, id);
+  const statuses = [];
+  for (const status of outcomes) statuses.push((await callback(r, { transaction_id: id, status })).status);
+  const view = await recordOf(r, id);
+  return `${statuses.join(',')} ${view.state} actions=${view.actions}`;
+}
+
 const ROWS: FaultRow[] = [
   { fault: 'no-token-check', scenario: (r) => oneCallback(r, null), correct: '403 pending', faulty: '200 SUCCESS' },
   { fault: 'presence-only-token', scenario: (r) => oneCallback(r, 'not-the-token'), correct: '403 pending', faulty: '200 SUCCESS' },
@@ -60,14 +70,7 @@ const ROWS: FaultRow[] = [
   { fault: 'act-then-403', scenario: (r) => oneCallback(r, 'not-the-token'), correct: '403 pending', faulty: '403 SUCCESS' },
   {
     fault: 'not-idempotent',
-    scenario: async (r) => {
-      const id = newId('fault');
-      await seed(r, id);
-      const statuses = [];
-      for (const status of ['SUCCESS', 'SUCCESS', 'FAILED']) statuses.push((await callback(r, { transaction_id: id, status })).status);
-      const view = await recordOf(r, id);
-      return `${statuses.join(',')} ${view.state} actions=${view.actions}`;
-    },
+    scenario: (r) => outcomesInTurn(r, ['SUCCESS', 'SUCCESS', 'FAILED']),
     correct: '200,200,200 SUCCESS actions=1',
     faulty: '200,200,200 FAILED actions=3',
   },
@@ -114,14 +117,7 @@ const ROWS: FaultRow[] = [
   },
   {
     fault: '409-on-conflict',
-    scenario: async (r) => {
-      const id = newId('fault');
-      await seed(r, id);
-      const statuses = [];
-      for (const status of ['SUCCESS', 'SUCCESS', 'FAILED']) statuses.push((await callback(r, { transaction_id: id, status })).status);
-      const view = await recordOf(r, id);
-      return `${statuses.join(',')} ${view.state} actions=${view.actions}`;
-    },
+    scenario: (r) => outcomesInTurn(r, ['SUCCESS', 'SUCCESS', 'FAILED']),
     // An exact duplicate is still 200; only the other outcome gets 409.
     correct: '200,200,200 SUCCESS actions=1',
     faulty: '200,200,409 SUCCESS actions=1',
@@ -219,14 +215,7 @@ const ROWS: FaultRow[] = [
   },
   {
     fault: 'failed-not-final',
-    scenario: async (r) => {
-      const id = newId('fault');
-      await seed(r, id);
-      const statuses = [];
-      for (const status of ['FAILED', 'SUCCESS']) statuses.push((await callback(r, { transaction_id: id, status })).status);
-      const view = await recordOf(r, id);
-      return `${statuses.join(',')} ${view.state} actions=${view.actions}`;
-    },
+    scenario: (r) => outcomesInTurn(r, ['FAILED', 'SUCCESS']),
     correct: '200,200 FAILED actions=1',
     faulty: '200,200 SUCCESS actions=2',
   },

@@ -277,45 +277,42 @@ describe('a receiver too slow for the requests sent at once: its one cause named
   });
 });
 
+/** The embedded service with `options`, the cases `only` selects, and the run's shared causes. */
+async function serviceCauses(options: Parameters<typeof startEmbeddedService>[0], only: string, seed: number) {
+  const { SERVICE_CASES } = await import('../../harness/cases/index.ts');
+  const { runChecked } = await import('../../harness/preflight/index.ts');
+  const service = await startEmbeddedService(options);
+  try {
+    const checked = await runChecked({ cases: SERVICE_CASES, target: service.target, seed, only });
+    return { checked, causes: diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven }]) };
+  } finally {
+    await service.close();
+  }
+}
+
 describe('a service that does not trust the listener\'s certificate (production mode, https callbacks)', () => {
   it('service.no-callback names the failed TLS handshakes, and every case that waited for a callback points to it', async () => {
-    const { SERVICE_CASES } = await import('../../harness/cases/index.ts');
-    const { runChecked } = await import('../../harness/preflight/index.ts');
-    const service = await startEmbeddedService({ mode: 'production', trustsListenerCa: false });
-    try {
-      const checked = await runChecked({
-        cases: SERVICE_CASES, target: service.target, seed: 12, only: 'service.callback.status-success,service.callback.reserved-id-intact,service.callback.token-present',
-      });
-      expect(checked.preflight.result.verdict).toBe('FAIL');
-      const [cause, ...more] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven }]);
-      expect(more).toEqual([]);
-      expect(cause).toMatchObject({ id: 'service.no-callback', summary: expect.stringMatching(/the listener saw \d+ TLS handshake\(s\) fail \(.+\): likely the service does not trust the listener's certificate/) });
-      expect(cause!.cases.sort()).toEqual(checked.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id).sort());
-      expect(cause!.cases).toContain('service.callback.reserved-id-intact');
-    } finally {
-      await service.close();
-    }
+    const { checked, causes: [cause, ...more] } = await serviceCauses(
+      { mode: 'production', trustsListenerCa: false }, 'service.callback.status-success,service.callback.reserved-id-intact,service.callback.token-present', 12,
+    );
+    expect(checked.preflight.result.verdict).toBe('FAIL');
+    expect(more).toEqual([]);
+    expect(cause).toMatchObject({ id: 'service.no-callback', summary: expect.stringMatching(/the listener saw \d+ TLS handshake\(s\) fail \(.+\): likely the service does not trust the listener's certificate/) });
+    expect(cause!.cases.sort()).toEqual(checked.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id).sort());
+    expect(cause!.cases).toContain('service.callback.reserved-id-intact');
   });
 });
 
 describe('a service that never verifies signatures: one cause for the signature cases', () => {
   it('service.signatures-not-verified names every processed request whose signature did not match its body', async () => {
-    const { SERVICE_CASES } = await import('../../harness/cases/index.ts');
-    const { runChecked } = await import('../../harness/preflight/index.ts');
-    const service = await startEmbeddedService({ faults: ['no-signature-check'] });
-    try {
-      const checked = await runChecked({ cases: SERVICE_CASES, target: service.target, seed: 13, only: 'service.auth' });
-      const failed = checked.results.filter((r) => r.verdict === 'FAIL').map((r) => r.id);
-      expect(failed.length).toBeGreaterThanOrEqual(SHARED_ANSWER_MIN_CASES);
-      const [cause, ...more] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven }]);
-      expect(more).toEqual([]);
-      expect(cause).toMatchObject({ id: 'service.signatures-not-verified', summary: expect.stringMatching(/^\d+ requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures/) });
-      expect([...cause!.cases].sort()).toEqual([...failed].sort());
-      // Not the SHOULD case: an upper-case signature matches in all but letter case.
-      expect(cause!.cases).not.toContain('service.auth.uppercase-signature');
-    } finally {
-      await service.close();
-    }
+    const { checked, causes: [cause, ...more] } = await serviceCauses({ faults: ['no-signature-check'] }, 'service.auth', 13);
+    const failed = checked.results.filter((r) => r.verdict === 'FAIL').map((r) => r.id);
+    expect(failed.length).toBeGreaterThanOrEqual(SHARED_ANSWER_MIN_CASES);
+    expect(more).toEqual([]);
+    expect(cause).toMatchObject({ id: 'service.signatures-not-verified', summary: expect.stringMatching(/^\d+ requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures/) });
+    expect([...cause!.cases].sort()).toEqual([...failed].sort());
+    // Not the SHOULD case: an upper-case signature matches in all but letter case.
+    expect(cause!.cases).not.toContain('service.auth.uppercase-signature');
   });
 });
 

@@ -70,7 +70,7 @@ export interface PostOptions {
   secret?: string;
   clientKey?: string;
   dispatcher?: Agent;
-  /** Further headers, sent as they are. */
+  /** More request headers (lower-case names). */
   headers?: Record<string, string>;
 }
 

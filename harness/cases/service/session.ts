@@ -3,7 +3,7 @@
 // without secrets, answers, deliveries with their times).
 import { performance } from 'node:perf_hooks';
 import {
-  CollectClient, type CollectAnswer, type CollectFields, type CollectInput, type SourceName,
+  CollectClient, type CollectAnswer, type CollectFields, type CollectInput, type SendOptions,
 } from '../../client/index.ts';
 import { toDelivery, type DeliveryFilter, type ListenerDelivery, type RunningListener } from '../../listener/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
@@ -101,7 +101,7 @@ export class ServiceSession {
     };
   }
 
-  async send(input: CollectInput, options: { source?: SourceName; label?: string } = {}): Promise<CollectAnswer> {
+  async send(input: CollectInput, options: Omit<SendOptions, 'signal'> = {}): Promise<CollectAnswer> {
     const { tag: _tag, ...fields } = input.fields as CollectFields & { tag?: string };
     const answer = await this.client.send({ ...input, fields }, { ...options, signal: this.ctx.signal });
     // When it went on the wire (a wait at the gate before it is not the target's time).
@@ -117,7 +117,7 @@ export class ServiceSession {
   }
 
   /** Sends and throws (ERROR) when nothing answered: the case cannot judge a request that got no answer. */
-  async sendAnswered(input: CollectInput, options: { source?: SourceName; label?: string } = {}): Promise<CollectAnswer> {
+  async sendAnswered(input: CollectInput, options: Omit<SendOptions, 'signal'> = {}): Promise<CollectAnswer> {
     const answer = await this.send(input, options);
     if (answer.judgement === 'no-answer') {
       throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'unknown error'}`, this.evidence());
