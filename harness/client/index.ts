@@ -14,5 +14,6 @@ export {
   CollectClient, collectUrl, routeFailure, COLLECT_PATH,
   type CollectClientOptions, type CollectAnswer, type SourceRoute, type SourceName, type SendOptions,
 } from './client.ts';
+export { ownAddressTowards } from './own-address.ts';
 export { ClientError, type ClientErrorCode } from './errors.ts';
 export { readCapped, truncationNote, ANSWER_READ_LIMIT, type CappedBody } from './read.ts';

@@ -1,9 +1,10 @@
 // The signing client (harness/client): what it sends is what a §5 verifier must accept.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CollectClient, UNSORTED_ORDER, COLLECT_FIELD_NAMES, judgeAnswer, judgeAnswerWhy, atPointer, DEFAULT_REJECTION, shellWord, WRONG_CLIENT_KEY,
+  CollectClient, ownAddressTowards, UNSORTED_ORDER, COLLECT_FIELD_NAMES, judgeAnswer, judgeAnswerWhy, atPointer, DEFAULT_REJECTION, shellWord, WRONG_CLIENT_KEY,
   type CollectFields, type RejectionRule,
 } from '../../harness/client/index.ts';
 import { parseAuthorizationHeader, verifyBody, readRawJsonObject } from '../../harness/signing/index.ts';
@@ -197,5 +198,17 @@ describe('secrets: exchanges and curl lines never carry the client key or the se
   it('shellWord quotes single quotes and splices secrets as env references', () => {
     expect(shellWord("it's")).toBe(`'it'\\''s'`);
     expect(shellWord('a-SECRET-b', [{ value: 'SECRET', envName: 'X' }])).toBe(`'a-'"\${X}"'-b'`);
+  });
+});
+
+describe('§5.4: the address ip-not-whitelisted claims in X-Forwarded-For is this machine\'s own towards the service', () => {
+  it('is the source address the system picks for the base URL\'s host, and undefined for a host that does not resolve', async () => {
+    expect(await ownAddressTowards('http://127.0.0.1:8080')).toBe('127.0.0.1');
+    // Towards any of this machine's addresses (::1 and eth0's where it has them), the connection comes from that address.
+    const own = Object.values(networkInterfaces()).flat().filter((i) => i && !i.address.startsWith('fe80:')).map((i) => i!.address);
+    for (const address of own) {
+      expect(await ownAddressTowards(address.includes(':') ? `https://[${address}]:8443/base` : `http://${address}:9`)).toBe(address);
+    }
+    expect(await ownAddressTowards('http://no-such-host.invalid:80')).toBeUndefined();
   });
 });

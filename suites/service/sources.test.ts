@@ -130,7 +130,7 @@ describe('§5.4: a route out that fails on the harness side is ERROR, never a re
 describe('§5.4: the whitelist is decided by the connection, not by headers the caller writes', () => {
   const only = SERVICE_CASES.filter((c) => c.id === 'service.auth.ip-not-whitelisted');
   const NO_CHECK = /wrote no forwarding header into it, so the service likely checks no source address at all/;
-  const TRUSTS_HEADER = /without these headers was refused \(HTTP 403[^)]*\): the service likely takes the client address from a header the caller writes/;
+  const TRUSTS_HEADER = /Without those headers it was rejected: the service likely takes the client's address from a header the client writes/;
 
   for (const route of ['localAddress', 'proxy'] as const) {
     it(`service.auth.ip-not-whitelisted (via ${route}): PASS without faults, FAIL naming the cause with trusts-forwarded-for and with ip-whitelist-off`, async () => {

@@ -1,7 +1,9 @@
 // service.auth: signature verification, the Authorization header and the source-IP whitelist
 // (§5.1, §5.2, §5.4, §7). Every request is correctly signed except for the one thing the case
 // spoils, and its callback URL routes to the case, so a request wrongly acted on is seen.
-import { COLLECT_FIELD_NAMES, REVERSED_ORDER, membersOf, type BodyMembers, type CollectFieldName, type Tamper } from '../../client/index.ts';
+import {
+  COLLECT_FIELD_NAMES, REVERSED_ORDER, membersOf, ownAddressTowards, type BodyMembers, type CollectFieldName, type Tamper,
+} from '../../client/index.ts';
 import type { Level } from '../../results/index.ts';
 import { expectAccepted, expectRejected, PROCESSED, serviceCase, type ServiceCase } from './define.ts';
 import type { CaseOutcome } from '../model.ts';
@@ -30,11 +32,8 @@ interface RejectionOptions {
   level?: Level;
 }
 
-/** The whitelisted address a loopback service sees this machine as; undefined off loopback (unknown). */
-function whitelistedAddressOf(baseUrl: string): string | undefined {
-  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
-  if (host === '::1') return '::1';
-  return host === 'localhost' || /^127\./.test(host) ? '127.0.0.1' : undefined;
+function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.');
 }
 
 /**
@@ -182,13 +181,19 @@ export const AUTH_CASES: readonly ServiceCase[] = [
       // The same source claiming the whitelisted address in the headers a proxy would set: the
       // client writes them, so §5.4's source address is never one of them. Both are watched for
       // a callback at once, so the case takes no longer.
-      const claimed = whitelistedAddressOf(s.target.baseUrl);
-      if (claimed === undefined) s.note('not repeated with X-Forwarded-For: the address the service whitelists for this machine is not known for a base URL off loopback');
+      // The claimed address is this machine's own towards the service: the whitelisted one
+      // (127.0.0.1 or ::1 on loopback) unless a NAT between them shows the service another.
+      const claimed = await ownAddressTowards(s.target.baseUrl);
+      if (claimed === undefined) s.note('not repeated with X-Forwarded-For: this machine\'s own address towards the service could not be learned');
+      else if (!isLoopback(claimed)) s.note(`the claimed address ${claimed} is this machine's own towards the service; if a NAT lies between them, the service whitelists another and a service trusting X-Forwarded-For refuses this claim too`);
       const forged = claimed === undefined ? undefined : await sendClaiming(s, claimed);
       const [plain, claiming] = await Promise.all([
         expectRejected(s, answer, fields.tag, what, { noAnswerRejects: true }),
         forged && expectRejected(s, forged.answer, forged.tag, forged.what, { noAnswerRejects: true }),
       ]);
+      if (answer.judgement === 'accepted' && plain.verdict === 'FAIL') {
+        return { ...plain, reason: `${plain.reason ?? ''}. The harness wrote no forwarding header into it, so the service likely checks no source address at all` };
+      }
       if (plain.verdict !== 'PASS' || claiming === undefined) return plain;
       if (claiming.verdict === 'FAIL') {
         return { ...claiming, reason: `${claiming.reason ?? ''}. Without those headers it was rejected: the service likely takes the client's address from a header the client writes (§5.4 whitelists the source address)` };
