@@ -5,6 +5,7 @@
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
 import { SIGNATURE_NOT_MATCHING, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { GIVEN_UP } from '../line-protocol/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 
@@ -124,6 +125,21 @@ function signaturesNotVerified(side: string, results: readonly CaseResult[]): Di
   };
 }
 
+/**
+ * Cases not sent because the run gave up on the command it drives (an SDK's adapter) after
+ * several failures in a row: one cause, and their own rules were not exercised.
+ */
+function givenUp(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
+  const cases = results.filter((r) => (r.reason ?? '').includes(GIVEN_UP));
+  if (cases.length === 0) return undefined;
+  const why = cases[0]!.reason!.replace(/^.*?not sent: /, '');
+  return {
+    id: `${side}.given-up`,
+    summary: `${cases.length} ${side} ${cases.length === 1 ? 'case was' : 'cases were'} not sent, so their rules were not exercised: ${why}`,
+    cases: cases.map((r) => r.id),
+  };
+}
+
 /** A target that stopped answering mid-run: the run stopped its remaining cases (harness/cases TargetWatch). */
 function stoppedAnswering(side: string, stopped: Stopped, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis {
   const ran = new Set(results.map((r) => r.id));
@@ -147,6 +163,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     // The causes read from the results alone, in turn, each over the cases not yet explained.
     let unexplained = results.filter((r) => notPassed(r) && !explained.has(r.id));
     const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
+      (cases) => givenUp(preflight.side, cases),
       (cases) => timedOut(preflight.side, cases, results),
       (cases) => unreadRejections(preflight.side, cases),
       (cases) => signaturesNotVerified(preflight.side, cases),

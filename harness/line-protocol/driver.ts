@@ -8,6 +8,9 @@ import type { LineEnd } from './end.ts';
 import { excerpt } from './line.ts';
 import { LINE_LIMIT } from './process.ts';
 
+/** In the reason of every exchange not sent because the driver gave up (harness/diagnoses names it once). */
+export const GIVEN_UP = 'given up: the rest are not sent';
+
 /** Bowtie's StartupFailed, ProtocolError …: what went wrong with the other end, not its opinion. */
 export type LineFailure = 'start' | 'timeout' | 'crashed' | 'protocol';
 
@@ -101,7 +104,7 @@ export class LineDriver {
         failure: result.failure,
         reason: cannotStart
           ? `the ${noun} command cannot be started (${result.reason})`
-          : `the ${noun} failed ${this.consecutiveFailures} ${unit}s in a row; last: ${result.failure}: ${result.reason}`,
+          : `the ${noun} failed ${this.consecutiveFailures} ${unit}s in a row (${GIVEN_UP}); last: ${result.failure}: ${result.reason}`,
       };
       this.options.onNotice?.(`${noun} given up: ${this.givenUp.reason}`);
     }
@@ -130,11 +133,14 @@ export class LineDriver {
         if (end.overlong) {
           return fail('protocol', `the ${noun} wrote more than ${LINE_LIMIT} bytes on ${end.overlong} without ending the line, and was killed; it is restarted for the next ${unit}`);
         }
-        const early = end.answered === 0 && !end.sawOutput && Date.now() - end.startedAt < this.startGraceMs;
+        // A command that answered earlier in the run does start: its instance that ends at once
+        // after a restart ended on the request it was given (a JVM restarts within the grace).
+        const early = this.answersInRun === 0 && end.answered === 0 && !end.sawOutput && Date.now() - end.startedAt < this.startGraceMs;
         const how = end.describeExit(event.exit);
+        const answers = this.starts > 1 ? `${end.answered} answers since its restart (${this.answersInRun} in this run)` : `${end.answered} answers`;
         return early
           ? fail('start', `the ${noun} ${how} right after starting, before answering (${end.lastStderr()})`)
-          : fail('crashed', `the ${noun} ${how} while ${doing}, after ${end.answered} answers (${end.lastStderr()})`);
+          : fail('crashed', `the ${noun} ${how} while ${doing}, after ${answers} (${end.lastStderr()})`);
       }
       case 'line': {
         const parsed = parse(event.line);

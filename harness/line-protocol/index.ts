@@ -5,4 +5,4 @@ export { toLine, excerpt, parseObjectLine, type ParsedObjectLine } from './line.
 export type { LineEnd, LineEvent, LineExit } from './end.ts';
 export { LineProcess, LINE_LIMIT, type LineProcessOptions } from './process.ts';
 export { InProcessLineEnd, type LinePeer } from './in-process.ts';
-export { LineDriver, linePolicy, type LinePolicy, type LineDriverOptions, type LineFailure, type LineWords, type ParsedAnswer, type Exchanged } from './driver.ts';
+export { LineDriver, linePolicy, GIVEN_UP, type LinePolicy, type LineDriverOptions, type LineFailure, type LineWords, type ParsedAnswer, type Exchanged } from './driver.ts';

@@ -115,10 +115,24 @@ export function diagnoseSignature(rawBody: string, secret: string, presented: st
   }
   const fits = explainPresented(members, secret, { signature: presented });
   if (fits.length > 0) return { match: 'alternative', fits, canonicalPairs };
+  const escapes = escapesSignedAsWritten(members, secret, presented);
+  if (escapes) return { match: 'none', note: escapes };
   return {
     match: 'none',
-    note: 'no known canonicalisation reproduces it: the secret is wrong or the body changed after signing',
+    note: 'no known canonicalisation reproduces it: likely the secret is wrong, or the text signed differs from the body in a way no labelled alternative covers (the body changed after signing, another character encoding)',
   };
+}
+
+/**
+ * The strings' JSON escapes (`\u00e9`, `\/`) signed as they stand in the body instead of the
+ * characters they stand for: a signer that reads the body's text without a JSON parser.
+ */
+function escapesSignedAsWritten(members: readonly RawMember[], secret: string, presented: string): string | undefined {
+  const escaped = members.filter((m) => m.value.kind === 'string' && m.value.raw.includes('\\'));
+  if (escaped.length === 0) return undefined;
+  const asWritten = members.map((m) => (m.value.kind === 'string' ? { ...m, value: { ...m.value, value: m.value.raw.slice(1, -1) } } : m));
+  if (!signatureMatches(secret, joinPairs(pairsOfMembers(asWritten, SUITE_PROFILE)), presented)) return undefined;
+  return `the strings' JSON escapes were signed as they stand in the body (${escaped.map((m) => `${m.key}=${m.value.raw.slice(1, -1)}`).join(', ').slice(0, 120)}), not as the characters they stand for: §5.1 signs each value's text, a string's characters once its JSON is read`;
 }
 
 /** "`php-float-precision` (PHP: …)", or "`a` with `b` (…; …)" for a combination. */

@@ -9,7 +9,7 @@ import { runBin } from '../support/cli-process.ts';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ClientRun { code: number | null; stdout: string; stderr: string; reportDir: string; report?: ReportJson }
-export interface ReportJson { summary: Record<string, number>; cases: Array<{ id: string; verdict: string; reason?: string; evidence?: Record<string, unknown> }> }
+export interface ReportJson { summary: Record<string, number>; cases: Array<{ id: string; verdict: string; reason?: string; evidence?: Record<string, unknown> }>; diagnoses?: Array<{ id: string; summary: string; cases: string[] }> }
 
 export function targetFile(target: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'cc-client-target-')), 'client.json');

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   canonicalPairs, signBody, verifyBody, parseAuthorizationHeader, diagnoseSignature, describeDiagnosis,
@@ -89,8 +90,16 @@ describe('diagnosis of a mismatching signature names the alternative followed', 
     expect(why).toContain('signed `amount=3.3`, the body has `amount=3.3000000000000003`');
     expect(why).not.toContain('secret is wrong');
   });
-  it('says none for a wrong secret', () => {
-    expect(diagnoseSignature(BODY, 'secret', signBody(BODY, 'other').signature).match).toBe('none');
+  it('says none for a wrong secret, as a likely cause', () => {
+    const diagnosis = diagnoseSignature(BODY, 'secret', signBody(BODY, 'other').signature);
+    expect(diagnosis).toMatchObject({ match: 'none', note: expect.stringMatching(/^no known canonicalisation reproduces it: likely the secret is wrong/) });
+  });
+  it('names JSON escapes signed as they stand in the body (a signer that reads the text without a JSON parser), not a wrong secret', () => {
+    const body = '{"callback_url":"https://m.example/cb?a\\u003db&x=caf\\u00e9","client_id":2}';
+    const asWritten = 'callback_url=https://m.example/cb?a\\u003db&x=caf\\u00e9&client_id=2';
+    const diagnosis = diagnoseSignature(body, 'secret', createHmac('sha256', 'secret').update(asWritten).digest('hex'));
+    expect(diagnosis).toMatchObject({ match: 'none', note: expect.stringMatching(/^the strings' JSON escapes were signed as they stand in the body \(callback_url=https:\/\/m\.example\/cb\?a\\u003db&x=caf\\u00e9\)/) });
+    expect(describeDiagnosis(diagnosis)).not.toContain('secret is wrong');
   });
 });
 
