@@ -2,10 +2,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_CASES, seededRandom } from '../../harness/cases/index.ts';
-import { judgeBackoff } from '../../harness/cases/service/index.ts';
+import { judgeBackoff, looksConstant, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import { fakeService } from '../support/fake-service.ts';
+import { assertProperty } from '../properties/fc-run.ts';
 
 const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2 ** 31);
 const numRuns = 300;
@@ -22,13 +23,29 @@ describe('§6 Retry: exponential back-off means growing intervals', () => {
     [[50], 'no-retry'],
     [[50, 250], 'single-retry'],
     [[50, 250, 650, 1450], 'growing'],
-    [[50, 250, 450, 650], 'constant'],
-    [[50, 52, 55, 57], 'constant'],
+    [[50, 250, 700, 1000, 2000], 'growing-overall'],
+    [[50, 250, 450, 650, 850, 1050], 'constant'],
+    [[50, 250, 455, 650, 858], 'constant'],
+    [[50, 52, 55, 57], 'immediate'],
+    [[50, 250, 450, 650], 'constant-too-few'],
+    [[50, 52, 55], 'constant-too-few'],
     [[50, 450, 650, 850], 'irregular'],
     [[50, 404, 904, 1036], 'irregular'],
-    [[50, 250, 700, 1000, 2000], 'growing-overall'],
+    [[50, 850, 1250, 1450, 1550], 'irregular'],
   ] as const)('offsets %j → %s', (given, kind) => {
     expect(judgeBackoff(given).kind).toBe(kind);
+  });
+  it.each([
+    ['constant (a fixed retry delay)', [200, 200, 200, 200], 'FAIL'],
+    ['immediate retries', [2, 3, 2], 'FAIL'],
+    ['no retry', [], 'FAIL'],
+    ['growing', [200, 400, 800], 'PASS'],
+    ['growing overall', [200, 450, 300, 900], 'PASS'],
+    ['constant on too few intervals', [200, 200, 200], 'SKIP'],
+    ['irregular', [354, 500, 132], 'SKIP'],
+    ['shrinking', [800, 400, 200, 100], 'SKIP'],
+  ] as const)('%s: intervals %j → %s', (_, intervals, verdict) => {
+    expect(BACKOFF_VERDICT[judgeBackoff(offsets(intervals)).kind]).toBe(verdict);
   });
   it('exponential back-off with ±25 % jitter is judged growing, step by step or overall: never a FAIL, the same verdict every run', () => {
     fc.assert(fc.property(
@@ -50,40 +67,80 @@ describe('§6 Retry: exponential back-off means growing intervals', () => {
       },
     ), { seed, numRuns });
   });
-  it('a constant schedule of 200 ms or more is judged constant (FAIL) under ±10 ms jitter', () => {
+  it('a constant schedule of 200 ms or more under ±10 ms jitter: constant (FAIL) on 4 intervals or more, too few to judge (SKIP) on 2 or 3', () => {
     fc.assert(fc.property(
       fc.integer({ min: 200, max: 60_000 }),
-      fc.array(fc.integer({ min: -10, max: 10 }), { minLength: 2, maxLength: 5 }),
+      fc.array(fc.integer({ min: -10, max: 10 }), { minLength: 2, maxLength: 6 }),
       (base, jitter) => {
         const kind = judgeBackoff(offsets(jitter.map((j) => base + j))).kind;
-        expect(['constant', 'single-retry']).toContain(kind);
+        expect(kind).toBe(jitter.length >= CONSTANT_MIN_INTERVALS ? 'constant' : 'constant-too-few');
       },
     ), { seed, numRuns });
   });
 });
 
 describe('§6 Retry: back-off with full jitter is never a coin flip', () => {
-  // Full jitter: each wait random in [0, min(cap, base·2^k)]. How often does it look constant
-  // (a FAIL) by chance? The case watches 5 intervals before a "constant" FAIL when it can.
+  // Full jitter: wait k random in [0, min(cap, base·2^k)]; equal jitter: half of that cap plus a
+  // random half; decorrelated: random in [base, 3 × the previous wait], capped (AWS's names).
+  type Jitter = 'full' | 'equal' | 'decorrelated';
+  function waits(jitter: Jitter, count: number, baseMs: number, capMs: number, random: () => number): number[] {
+    const out: number[] = [];
+    let previous = baseMs;
+    for (let k = 0; k < count; k++) {
+      const ceiling = Math.min(capMs, baseMs * 2 ** k);
+      if (jitter === 'full') out.push(random() * ceiling);
+      else if (jitter === 'equal') out.push(ceiling / 2 + random() * (ceiling / 2));
+      else out.push((previous = Math.min(capMs, baseMs + random() * (3 * previous - baseMs))));
+    }
+    return out.map(Math.round);
+  }
+  // How often does full jitter FAIL by chance (looking constant, or immediate)? The figures
+  // are in backoff.ts's header; this keeps them true (1,000,000 seeded runs each).
   const CALIBRATION_SEED = 20261123;
-  function constantRate(intervals: number, runs: number, capFactor: number): number {
+  function failRate(intervals: number, baseMs: number, capFactor: number): number {
     const random = seededRandom(CALIBRATION_SEED);
+    const runs = 1_000_000;
+    let failed = 0;
+    for (let run = 0; run < runs; run++) {
+      const kind = judgeBackoff(offsets(waits('full', intervals, baseMs, baseMs * capFactor, random))).kind;
+      if (BACKOFF_VERDICT[kind] === 'FAIL') failed += 1;
+    }
+    return failed / runs;
+  }
+  it.each([
+    // [intervals, base ms, cap as × base, FAILs at most]; base 100 ms with cap 2 × base is the
+    // worst case in use, 1024 × base is no cap in effect.
+    [3, 100, 2, 0.0004], [3, 1000, 2, 0.00001], [3, 1000, 1024, 0.00001],
+    [4, 100, 2, 0.002], [4, 1000, 2, 0.0003], [4, 1000, 1024, 0.00005],
+    [5, 100, 2, 0.0003], [5, 1000, 2, 0.00002], [5, 1000, 1024, 0.00001],
+  ] as const)(`full jitter, %i intervals, base %i ms, cap %i × base: a FAIL at most in a fraction %f of runs (seed ${CALIBRATION_SEED})`, (intervals, baseMs, capFactor, most) => {
+    const rate = failRate(intervals, baseMs, capFactor);
+    console.log(`full jitter, ${intervals} intervals, base ${baseMs} ms, cap ${capFactor} × base: FAIL in ${(100 * rate).toFixed(4)} % of runs`);
+    expect(rate).toBeLessThanOrEqual(most);
+  });
+  it.each([2, 3])(`full jitter looks constant on %i intervals by chance in no more runs than the reason of a "too few" SKIP says (seed ${CALIBRATION_SEED})`, (intervals) => {
+    const random = seededRandom(CALIBRATION_SEED);
+    const runs = 200_000;
     let constant = 0;
     for (let run = 0; run < runs; run++) {
-      const waits = Array.from({ length: intervals }, (_, k) => Math.round(random() * 1000 * Math.min(capFactor, 2 ** k)));
-      if (judgeBackoff(offsets(waits)).kind === 'constant') constant += 1;
+      if (looksConstant(waits('full', intervals, 100, 200, random))) constant += 1;
     }
-    return constant / runs;
-  }
-  it(`looks constant in about 1 % of runs with 3 intervals, under 0.05 % with 5 (seed ${CALIBRATION_SEED})`, () => {
-    // A cap of 2 × base (reached at the second wait) is the worst case; 1024 is none in effect.
-    for (const cap of [2, 1024]) {
-      const three = constantRate(3, 100_000, cap);
-      const five = constantRate(5, 100_000, cap);
-      console.log(`full jitter, cap ${cap} × base: looks constant in ${(100 * three).toFixed(3)} % of runs with 3 intervals, ${(100 * five).toFixed(4)} % with 5`);
-      expect(three).toBeLessThan(0.015);
-      expect(five).toBeLessThan(0.0005);
-    }
+    console.log(`full jitter, ${intervals} intervals, base 100 ms, cap 2 × base: looks constant in ${(100 * constant / runs).toFixed(2)} % of runs`);
+    expect(100 * constant / runs).toBeLessThanOrEqual(FULL_JITTER_LOOKS_CONSTANT_PERCENT[intervals]!);
+  });
+  it('back-off with full, equal or decorrelated jitter is never FAILed but by the immediate or the constant rule', async () => {
+    await assertProperty(fc.property(
+      fc.constantFrom<Jitter>('full', 'equal', 'decorrelated'),
+      fc.integer({ min: 2, max: 6 }), fc.integer({ min: 100, max: 5_000 }), fc.integer({ min: 1, max: 64 }), fc.integer(),
+      (jitter, count, baseMs, capFactor, randomSeed) => {
+        const intervals = waits(jitter, count, baseMs, baseMs * capFactor, seededRandom(randomSeed));
+        const kind = judgeBackoff(offsets(intervals)).kind;
+        if (BACKOFF_VERDICT[kind] !== 'FAIL') return;
+        const immediate = count >= 3 && intervals.every((ms) => ms <= 10);
+        const constant = count >= CONSTANT_MIN_INTERVALS && Math.max(...intervals) <= 1.1 * Math.min(...intervals) + 10;
+        expect(immediate || constant, `${jitter} jitter ${intervals.join(', ')} ms judged ${kind}`).toBe(true);
+      },
+    ));
   });
   it('an irregular full-jitter schedule is not judged (SKIP), never FAIL: 354, 500, 132 ms', () => {
     expect(judgeBackoff(offsets([354, 500, 132])).kind).toBe('irregular');
@@ -127,5 +184,13 @@ describe('service.callback.retry-back-off against services with their own schedu
     const result = await judged([150, 150, 150, 150, 150, 150]);
     expect(result).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^intervals (\d+, ){4}\d+ ms stay about the same .* a fixed retry delay/) });
     expect(result.evidence?.notes).toEqual(expect.arrayContaining([expect.stringContaining('then (the first intervals looking constant) 500, 500, 200')]));
+  });
+  it('a fixed 150 ms delay from a service that gives up after three retries: SKIP, likely a fixed delay, too few intervals to tell from full jitter', async () => {
+    const result = await judged([150, 150, 150]);
+    expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not judged: intervals \d+, \d+, \d+ ms stay about the same .* likely a fixed retry delay, but back-off with full jitter .* up to 1\.6 % of runs with 3 intervals/) });
+  });
+  it('immediate retries (1 ms apart): FAIL', async () => {
+    const result = await judged([1, 1, 1, 1, 1, 1]);
+    expect(result).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^intervals (\d+, ){4}\d+ ms, each within 10 ms: retried immediately/) });
   });
 });

@@ -17,7 +17,7 @@ export const SERVICE_CASES: ConformanceCase<ResolvedServiceTarget>[] = [
 ];
 
 export { closeServiceListeners, closeServiceListener, acquireListener } from './listener-pool.ts';
-export { judgeBackoff, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement } from './backoff.ts';
+export { judgeBackoff, looksConstant, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement } from './backoff.ts';
 export { compositionProblems, messageEncodingProblems } from './checks.ts';
 export { RETRY_SCRIPT } from './retry.ts';
 export { serviceCase, firstCallback, UNREAD_REJECTION } from './define.ts';

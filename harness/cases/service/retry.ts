@@ -2,7 +2,7 @@
 // answers 500 a few times, then 2xx, and the delivery schedule is judged by backoff.ts.
 import { performance } from 'node:perf_hooks';
 import type { ListenerDelivery } from '../../listener/index.ts';
-import { intervalsOf, judgeBackoff, looksConstant, CONSTANT_FACTOR, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, OVERALL_GROWTH_FACTOR } from './backoff.ts';
+import { intervalsOf, judgeBackoff, looksConstant, BACKOFF_VERDICT, CONSTANT_FACTOR, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, IMMEDIATE_MS, OVERALL_GROWTH_FACTOR, type BackoffJudgement } from './backoff.ts';
 import { noCallback, requireAccepted, serviceCase, windowLeft, type ServiceCase } from './define.ts';
 import type { ServiceSession } from './session.ts';
 
@@ -36,6 +36,29 @@ function timelineOf(s: ServiceSession, seen: readonly ListenerDelivery[]) {
   const offsetsMs = seen.map((d) => Math.round(d.receivedAt - t0));
   const intervalsMs = offsetsMs.slice(1).map((o, i) => o - offsetsMs[i]!);
   return { offsetsMs, intervalsMs };
+}
+
+/** What was observed, in words; the verdict is BACKOFF_VERDICT's (empty for a PASS). */
+function backoffReason(j: BackoffJudgement, retryWindowMs: number): string {
+  const same = `(the longest within ${CONSTANT_FACTOR} × the shortest + ${GROWTH_TOLERANCE_MS} ms)`;
+  switch (j.kind) {
+    case 'no-delivery':
+    case 'growing':
+    case 'growing-overall':
+      return '';
+    case 'no-retry':
+      return `the callback was answered 500 and not retried within timing.retryWindowMs (${retryWindowMs} ms)`;
+    case 'single-retry':
+      return `a single retry, after ${j.intervalMs} ms, then none within the window: the back-off cannot be seen to grow`;
+    case 'immediate':
+      return `intervals ${j.intervalsMs.join(', ')} ms, each within ${IMMEDIATE_MS} ms: retried immediately, not with exponential back-off`;
+    case 'constant':
+      return `intervals ${j.intervalsMs.join(', ')} ms stay about the same ${same}: a fixed retry delay, not exponential back-off`;
+    case 'constant-too-few':
+      return `not judged: intervals ${j.intervalsMs.join(', ')} ms stay about the same ${same}, likely a fixed retry delay, but back-off with full jitter (each wait random up to a cap that grows) looks like this by chance in up to ${FULL_JITTER_LOOKS_CONSTANT_PERCENT[j.intervalsMs.length] ?? 100} % of runs with ${j.intervalsMs.length} intervals; a "constant" FAIL needs ${CONSTANT_MIN_INTERVALS}, and the service stopped or timing.retryWindowMs (${retryWindowMs} ms) ended before more were seen`;
+    case 'irregular':
+      return `not judged: intervals ${j.intervalsMs.join(', ')} ms neither grow (each step, or the last ≥ ${OVERALL_GROWTH_FACTOR} × the first) nor stay about the same; likely back-off with full jitter (each wait random up to a cap that grows), which gives such sequences, and ${j.intervalsMs.length} intervals cannot tell it from a schedule that does not grow`;
+  }
 }
 
 const RULE = `a step grows when interval[k] ≥ ${GROWTH_FACTOR} × interval[k−1] − ${GROWTH_TOLERANCE_MS} ms`;
@@ -74,22 +97,20 @@ export const RETRY_CASES: readonly ServiceCase[] = [
         evidence.notes.push(`the service stopped after ${all.length} deliver${all.length === 1 ? 'y' : 'ies'} within timing.retryWindowMs (${s.target.timing.retryWindowMs} ms) while the listener still answered 500`);
       }
       const judgement = judgeBackoff(timeline.offsetsMs);
-      switch (judgement.kind) {
-        case 'no-delivery':
-          return noCallback(s);
-        case 'no-retry':
-          return s.fail(`the callback was answered 500 and not retried within timing.retryWindowMs (${s.target.timing.retryWindowMs} ms)`, evidence);
-        case 'single-retry':
-          return s.warn(`a single retry, after ${judgement.intervalMs} ms, then none within the window: the back-off cannot be seen to grow`, evidence);
-        case 'growing':
+      if (judgement.kind === 'no-delivery') return noCallback(s);
+      if (judgement.kind === 'growing-overall') {
+        evidence.notes.push(`the intervals grow overall (the last ≥ ${OVERALL_GROWTH_FACTOR} × the first), though interval ${judgement.flatAt + 1} does not on its own: as back-off with jitter does`);
+      }
+      const reason = backoffReason(judgement, s.target.timing.retryWindowMs);
+      switch (BACKOFF_VERDICT[judgement.kind]) {
+        case 'PASS':
           return s.pass(evidence);
-        case 'growing-overall':
-          evidence.notes.push(`the intervals grow overall (the last ≥ ${OVERALL_GROWTH_FACTOR} × the first), though interval ${judgement.flatAt + 1} does not on its own: as back-off with jitter does`);
-          return s.pass(evidence);
-        case 'constant':
-          return s.fail(`intervals ${judgement.intervalsMs.join(', ')} ms stay about the same (the longest within ${CONSTANT_FACTOR} × the shortest + ${GROWTH_TOLERANCE_MS} ms): a fixed retry delay, not exponential back-off`, evidence);
-        case 'irregular':
-          return s.skip(`not judged: intervals ${judgement.intervalsMs.join(', ')} ms neither grow (each step, or the last ≥ ${OVERALL_GROWTH_FACTOR} × the first) nor stay about the same; back-off with full jitter (each wait random up to a cap that grows) gives such sequences, and ${judgement.intervalsMs.length} intervals cannot tell it from a schedule that does not grow`, evidence);
+        case 'FAIL':
+          return s.fail(reason, evidence);
+        case 'WARN':
+          return s.warn(reason, evidence);
+        default:
+          return s.skip(reason, evidence);
       }
     },
   }),
