@@ -12,6 +12,7 @@ export type ReferenceSdkFault =
   | 'client-key-as-secret'
   | 'secret-sent'
   | 'amount-as-number'
+  | 'amount-through-float'
   | 'customer-number-as-integer'
   | 'client-id-as-string'
   | 'transaction-id-camel-case'
@@ -43,6 +44,7 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'client-key-as-secret', description: 'keys the HMAC with the client key instead of the secret key (the two credentials swapped)', specRef: '§5.1 step 4' },
   { name: 'secret-sent', description: 'sends the secret key in an X-Secret-Key header ("for debugging")', specRef: '§2.2, §5.5' },
   { name: 'amount-as-number', description: 'converts the amount string to a number (Number("15.0") is sent as 15), signed as sent', specRef: '§2.1' },
+  { name: 'amount-through-float', description: 'passes the amount string through a number and back ("15.00" is sent as the string "15"), signed as sent', specRef: '§2.1' },
   { name: 'customer-number-as-integer', description: 'sends customer_number as a number, so its leading zeros are lost', specRef: '§2.1' },
   { name: 'client-id-as-string', description: 'sends client_id as a JSON string ("2")', specRef: '§2.1' },
   { name: 'transaction-id-camel-case', description: 'sends (and signs) transaction_id under the key transactionId, the name of its own model\'s property', specRef: '§2.1' },

@@ -54,6 +54,7 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
     const key = name === 'transaction_id' && on('transaction-id-camel-case') ? 'transactionId' : name;
     let value = given;
     if (key === 'amount' && typeof value === 'string' && on('amount-as-number')) value = Number(value);
+    if (key === 'amount' && typeof value === 'string' && on('amount-through-float')) value = String(Number(value));
     if (key === 'customer_number' && typeof value === 'string' && on('customer-number-as-integer')) value = Number(value);
     if (key === 'client_id' && on('client-id-as-string')) value = String(value);
     if (key === 'callback_url' && typeof value === 'string' && on('encoded-callback-sent')) value = encodeURIComponent(value);

@@ -25,7 +25,7 @@ export function clientCaseTimeoutMs(answerDeadlineMs: number): number {
   return (MAX_CLIENT_CALLS_AHEAD + 2) * answerDeadlineMs + 5000;
 }
 
-/** More than the client cases of a run (22) plus the preflight. */
+/** More than the client cases of a run (24) plus the preflight. */
 const MAX_CLIENT_CALLS_AHEAD = 32;
 
 const benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();

@@ -139,13 +139,25 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     }),
   }),
   clientCase({
-    id: 'client.collect.amount-string', title: 'a string amount is sent as that string', specRef: '§2.1', level: 'MUST',
+    id: 'client.collect.amount-string', title: 'a string amount is sent as a JSON string', specRef: '§2.1', level: 'MUST',
+    call: { fields: () => ({ amount: '"15.00"' }) },
+    check: onRequest((o, members) => {
+      const m = member(members, 'amount');
+      if (!m) return fail(o, 'the body has no amount');
+      if (m.value.kind !== 'string') return fail(o, `the caller passed the amount as the string "15.00"; the SDK sent ${m.value.raw}: §2.1 carries the amount as a string in JSON`);
+      return pass(o);
+    }),
+  }),
+  // SHOULD: §2.1 says a string, not that its text is kept; an SDK that passes money through a
+  // float ("15.00" → 15 → "15") still sends a string, but not what its caller wrote.
+  clientCase({
+    id: 'client.collect.amount-text-kept', title: 'a string amount is sent as its caller wrote it', specRef: '§2.1 (interpretive)', level: 'SHOULD',
     call: { fields: () => ({ amount: '"15.00"' }) },
     check: onRequest((o, members) => {
       const m = member(members, 'amount');
       if (!m) return fail(o, 'the body has no amount');
       if (m.value.kind !== 'string' || m.value.value !== '15.00') {
-        return fail(o, `the caller passed the amount as the string "15.00"; the SDK sent ${m.value.raw}: §2.1 carries the amount as a string, kept as given`);
+        return fail(o, `the caller passed the amount "15.00"; the SDK sent ${m.value.raw}: an amount through a number loses the caller's text (the suite's position: §2.1 carries it as a string, which an SDK has no reason to rewrite)`);
       }
       return pass(o);
     }),
