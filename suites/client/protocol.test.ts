@@ -74,3 +74,13 @@ describe('the harness\'s service end: scripted answers, raw requests recorded', 
     }
   });
 });
+
+describe('a body that is not UTF-8 (RFC 8259 §8.1) is named by its first bad byte, not shown as U+FFFD only', () => {
+  it('ISO-8859-1 "café": byte 0xe9 at offset 9; UTF-8 (also 4-byte sequences): none', async () => {
+    const { notUtf8 } = await import('../../harness/cases/client/index.ts');
+    expect(notUtf8(Buffer.from('{"a":"caf\u00e9"}', 'latin1'))).toBe('byte 0xe9 at offset 9, after "{\\"a\\":\\"caf"');
+    expect(notUtf8(Buffer.from('{"a":"caf\u00e9 \u{1F600}"}', 'utf8'))).toBeUndefined();
+    // A lone surrogate written as UTF-8 bytes (ED A0 80) is not UTF-8 either.
+    expect(notUtf8(Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]))).toMatch(/^byte 0x[0-9a-f]{2} at offset \d, after /);
+  });
+});

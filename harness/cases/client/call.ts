@@ -64,6 +64,29 @@ export function bodyText(request: ReceivedRequest): string {
   return request.body.toString('utf8');
 }
 
+/**
+ * Where the body stops being UTF-8 (JSON's encoding, RFC 8259 §8.1): "byte 0xe9 at offset 57
+ * (caf…)", or undefined when it is UTF-8. Its text shows such bytes as U+FFFD, which says less.
+ */
+export function notUtf8(body: Buffer): string | undefined {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(body);
+    return undefined;
+  } catch {
+    // Not UTF-8: the first sequence whose lead or continuation bytes are wrong.
+  }
+  let i = 0;
+  while (i < body.length) {
+    const b = body[i]!;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0 || i + length > body.length || ![...body.subarray(i + 1, i + length)].every((c) => (c & 0xc0) === 0x80)) break;
+    i += length;
+  }
+  const at = Math.min(i, body.length - 1);
+  const before = body.subarray(Math.max(0, at - 12), at).toString('latin1');
+  return `byte 0x${body[at]!.toString(16).padStart(2, '0')} at offset ${at}, after ${JSON.stringify(before)}`;
+}
+
 /** The first request that arrived, or the outcome that says none did. */
 export function firstRequest(o: Observation, skipWhenRefused: boolean): ReceivedRequest | CaseOutcome {
   const [first] = o.requests;
@@ -109,6 +132,8 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
   // What the caller passed is known here: the plainest explanation comes first.
   const caller = signedAsPassed(o, request, presented);
   if (caller) return `${NOT_SIGNED_AS_SENT}: ${caller}`;
+  const encoding = notUtf8(request.body);
+  if (encoding) return `${NOT_SIGNED_AS_SENT}: the body is not UTF-8 (${encoding}; likely ISO-8859-1 or Windows-1252 text), so no signature over its characters can match: JSON is sent as UTF-8 (RFC 8259 §8.1)`;
   return `${NOT_SIGNED_AS_SENT}: ${describeDiagnosis(diagnosis)}`;
 }
 
