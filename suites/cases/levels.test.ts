@@ -16,6 +16,7 @@ const SHOULD: Record<string, string> = {
   'client.collect.fields': '§4.1 leaves open which request fields are mandatory; all six, once each, is the suite\'s reading',
   'client.answers.success-false': 'the service\'s answer bodies are not shown (§4.1, §7); reading success: false as a refusal is the suite\'s (DESIGN.md "rejected")',
   'client.answers.error-code': 'the service\'s answer bodies are not shown (§4.1, §7); reading an error_code as a refusal is the suite\'s (DESIGN.md "rejected")',
+  'client.collect.amount-text-kept': '§2.1 carries the amount as a string (the MUST half, client.collect.amount-string); that the caller\'s text is kept is the suite\'s position',
 };
 
 describe('levels follow the spec sentence behind each case', () => {
