@@ -98,46 +98,41 @@ function timedOut(side: string, results: readonly CaseResult[], all: readonly Ca
 }
 
 /**
- * Several cases that must be rejected got a 2xx that meets no rejection rule, and no callback
- * followed: one cause, likely a service that rejects in its own shape, which the target file
- * does not state (`rejection`), rather than as many faults.
+ * Causes a case states in its own reason, in words its check shares (harness/cases, the line
+ * driver): several cases saying them are one cause, named once. Data, matched as a `reason`
+ * symptom: at least `min` cases, the summary built from them.
  */
-function unreadRejections(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
-  const cases = results.filter((r) => (r.reason ?? '').includes(UNREAD_REJECTION));
-  if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
-  const first = cases[0]!;
-  return {
-    id: `${side}.rejections-unread`,
-    summary: `${cases.length} ${side} cases that must be rejected were answered 2xx with a body that meets no rejection rule, and no callback followed: `
-      + `likely the service rejects in its own shape, which the target file does not state; state it as "rejection" (a JSON pointer into the answer and the values that mean rejected) (the first: ${first.id}: ${first.reason ?? ''})`,
-    cases: cases.map((r) => r.id),
-  };
+interface StatedCause {
+  phrase: string;
+  min: number;
+  summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-/** Several requests whose signature does not match their body, processed: one cause, signatures not verified. */
-function signaturesNotVerified(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
-  const cases = results.filter((r) => (r.reason ?? '').includes(SIGNATURE_NOT_MATCHING));
-  if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
-  return {
-    id: `${side}.signatures-not-verified`,
-    summary: `${cases.length} requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures, or verifies them over something other than the body it received (§5.2) (the first: ${cases[0]!.id})`,
-    cases: cases.map((r) => r.id),
-  };
-}
+type StatedCauseId = 'given-up' | 'rejections-unread' | 'signatures-not-verified';
 
-/**
- * Cases not sent because the run gave up on the command it drives (an SDK's adapter) after
- * several failures in a row: one cause, and their own rules were not exercised.
- */
-function givenUp(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
-  const cases = results.filter((r) => (r.reason ?? '').includes(GIVEN_UP));
-  if (cases.length === 0) return undefined;
-  const why = cases[0]!.reason!.replace(/^.*?not sent: /, '');
-  return {
-    id: `${side}.given-up`,
-    summary: `${cases.length} ${side} ${cases.length === 1 ? 'case was' : 'cases were'} not sent, so their rules were not exercised: ${why}`,
-    cases: cases.map((r) => r.id),
-  };
+const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
+  // Not sent because the run gave up on the command it drives (an SDK's adapter).
+  'given-up': {
+    phrase: GIVEN_UP, min: 1,
+    summary: (side, cases) => `${cases.length} ${side} ${cases.length === 1 ? 'case was' : 'cases were'} not sent, so their rules were not exercised: ${cases[0]!.reason!.replace(/^.*?not sent: /, '')}`,
+  },
+  // Due rejections answered 2xx meeting no rejection rule, no callback after.
+  'rejections-unread': {
+    phrase: UNREAD_REJECTION, min: SHARED_ANSWER_MIN_CASES,
+    summary: (side, cases) => `${cases.length} ${side} cases that must be rejected were answered 2xx with a body that meets no rejection rule, and no callback followed: `
+      + `likely the service rejects in its own shape, which the target file does not state; state it as "rejection" (a JSON pointer into the answer and the values that mean rejected) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+  },
+  'signatures-not-verified': {
+    phrase: SIGNATURE_NOT_MATCHING, min: SHARED_ANSWER_MIN_CASES,
+    summary: (_side, cases) => `${cases.length} requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures, or verifies them over something other than the body it received (§5.2) (the first: ${cases[0]!.id})`,
+  },
+};
+
+function stated(side: string, id: StatedCauseId, results: readonly CaseResult[]): Diagnosis | undefined {
+  const cause = STATED_CAUSES[id];
+  const cases = results.filter((r) => shows({ kind: 'reason', text: cause.phrase }, r));
+  if (cases.length < cause.min) return undefined;
+  return { id: `${side}.${id}`, summary: cause.summary(side, cases), cases: cases.map((r) => r.id) };
 }
 
 /** A target that stopped answering mid-run: the run stopped its remaining cases (harness/cases TargetWatch). */
@@ -162,12 +157,13 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     const explained = new Set(own.flatMap((d) => d.cases));
     // The causes read from the results alone, in turn, each over the cases not yet explained.
     let unexplained = results.filter((r) => notPassed(r) && !explained.has(r.id));
+    const side = preflight.side;
     const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
-      (cases) => givenUp(preflight.side, cases),
-      (cases) => timedOut(preflight.side, cases, results),
-      (cases) => unreadRejections(preflight.side, cases),
-      (cases) => signaturesNotVerified(preflight.side, cases),
-      (cases) => sharedAnswer(preflight.side, cases),
+      (cases) => stated(side, 'given-up', cases),
+      (cases) => timedOut(side, cases, results),
+      (cases) => stated(side, 'rejections-unread', cases),
+      (cases) => stated(side, 'signatures-not-verified', cases),
+      (cases) => sharedAnswer(side, cases),
     ];
     for (const causeOf of fromResults) {
       const cause = causeOf(unexplained);

@@ -12,7 +12,7 @@ export type Symptom =
   | { kind: 'status'; status: number }
   | { kind: 'server-error' }
   | { kind: 'transport'; error: string }
-  /** The cases whose reason begins with `text` (one wrong signer behind every signature FAIL). */
+  /** The cases whose reason says `text` (one wrong signer behind every signature FAIL). */
   | { kind: 'reason'; text: string }
   | { kind: 'whole-side' };
 

@@ -27,6 +27,9 @@ export async function fakeService(options: { message: string; onCollect: (delive
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(fake.address() as { port: number }).port}`,
-    close: () => new Promise<void>((resolve) => fake.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => {
+      fake.close(() => resolve());
+      fake.closeAllConnections();
+    }),
   };
 }
