@@ -19,5 +19,7 @@ export default defineConfig({
     // leaves global state behind (environment and stdout spies are restored in finally).
     isolate: false,
     env: { PACT_DO_NOT_TRACK: 'true' },
+    // Tests skipped for a missing program (suites/support/programs.ts) are named at the end.
+    reporters: ['default', './suites/support/missing-programs-reporter.ts'],
   },
 });
