@@ -37,8 +37,9 @@ export function tooDeep(root: unknown, max = MAX_JSON_DEPTH): { path: string; de
       segments.reverse();
       return { path: segments.slice(0, SHOWN_SEGMENTS).map((s) => `/${escapeSegment(s)}`).join(''), depth };
     }
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-    for (const [key, inner] of entries) stack.push({ value: inner, depth: depth + 1, key, parent: frame });
+    // An index loop, not map(): a sparse array (a value built in code, not parsed) has holes.
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) stack.push({ value: value[i] as unknown, depth: depth + 1, key: String(i), parent: frame });
+    else for (const [key, inner] of Object.entries(value)) stack.push({ value: inner, depth: depth + 1, key, parent: frame });
   }
   return undefined;
 }
