@@ -40,7 +40,7 @@ async function changesNothing(probe: ReceiverProbe, sent: NoActionCallback): Pro
   const problems: string[] = [];
   const answerWrong = !acceptableForNoAction(answer.answer.status);
   if (answerWrong) {
-    problems.push(`answered ${answerText(answer.answer)} to a callback ${sent.what}; any 2xx or 4xx is accepted there (DESIGN.md), a 5xx makes the service retry`);
+    problems.push(`answered ${answerText(answer.answer, probe.ctx.redactor)} to a callback ${sent.what}; any 2xx or 4xx is accepted there (DESIGN.md), a 5xx makes the service retry`);
   }
   const after = await probe.settledReading(id, false);
   if (!after || after.state !== 'pending' || after.actions !== 0) {
@@ -112,7 +112,7 @@ export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       const problems: string[] = [];
       const answerWrong = !acceptableForNoAction(sent.answer.status);
       if (answerWrong) {
-        problems.push(`answered ${answerText(sent.answer)}; for an unknown transaction_id any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
+        problems.push(`answered ${answerText(sent.answer, probe.ctx.redactor)}; for an unknown transaction_id any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
       }
       const after = await probe.settledReading(id, false);
       if (after) problems.push(`the receiver now holds a record for the unknown id (${describeReading(after)}): an unknown transaction_id must change nothing`);

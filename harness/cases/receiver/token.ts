@@ -115,7 +115,7 @@ async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant)
   const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { token: choice, label: `callback with ${choice.describe}` });
   const problems: string[] = [];
   const status = sent.answer.status;
-  if (status !== 403) problems.push(`answered ${answerText(sent.answer)}; §6 rule 1 says 403`);
+  if (status !== 403) problems.push(`answered ${answerText(sent.answer, probe.ctx.redactor)}; §6 rule 1 says 403`);
   if (probe.hooks) {
     const after = await probe.settledReading(id, false);
     if (!after || after.state !== 'pending' || after.actions !== 0) {
@@ -152,7 +152,7 @@ async function acceptedUnderLowerCaseName(probe: ReceiverProbe): Promise<CaseOut
     ? await expectAppliedOnce(probe, id, [sent], 'SUCCESS', '§6 rule 1')
     : isSuccess(status) || (status >= 400 && status <= 499 && !isRefusal(status))
       ? probe.pass()
-      : probe.fail(`answered ${answerText(sent.answer)}, neither 2xx nor a 4xx other than 401/403`);
+      : probe.fail(`answered ${answerText(sent.answer, probe.ctx.redactor)}, neither 2xx nor a 4xx other than 401/403`);
   if (judged.verdict === 'PASS' || !isRefusal(status)) return judged;
   // The control is a callback of its own (seeded too, with hooks), differing only in the name.
   const controlId = probe.ctx.newTransactionId();
