@@ -159,7 +159,8 @@ export class HttpClient {
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
       const raw: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined) raw[k] = v;
-      const echo = (this.options.redactor ?? NO_SECRETS).with(...hidden);
+      const run = this.options.redactor ?? NO_SECRETS;
+      const echo = hidden.length > 0 ? run.with(...hidden) : run;
       const headers = echo.value(raw);
       const redacted = echo.text(body);
       const excerpt = echo.clip(redacted, BODY_EXCERPT_CHARS, '');

@@ -10,14 +10,16 @@ function acceptableForNoAction(status: number): boolean {
 }
 
 /**
- * FAIL on `problems`; when the answer was the only one (the hooks show nothing acted on), marked
- * so that beside a failed positive control it is ERROR (harness/preflight/guard.ts): a receiver
- * that answers 500 to every callback fails the valid one too, and that is the finding.
+ * A PASS rests on the effect: "nothing changed" proves something only beside a valid callback
+ * that changed its record. A FAIL whose only finding is the answer (the hooks show nothing acted
+ * on) rests on the answer: beside a valid callback that got no 2xx either it is ERROR
+ * (harness/preflight/guard.ts): a receiver that answers 500 to every callback fails the valid
+ * one too, and that is the finding.
  */
 function noActionOutcome(probe: ReceiverProbe, problems: string[], answerWrong: boolean): CaseOutcome {
-  if (problems.length === 0) return probe.pass();
+  if (problems.length === 0) return { ...probe.pass(), restsOn: 'effect' };
   const failed = probe.fail(problems);
-  return answerWrong && problems.length === 1 ? { ...failed, onlyTheAnswer: true } : failed;
+  return answerWrong && problems.length === 1 ? { ...failed, restsOn: 'answer' } : failed;
 }
 
 /** How a callback that must change nothing is spoilt, and why nothing may change. */
