@@ -4,7 +4,7 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import { SIGNATURE_NOT_MATCHING, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { ACCEPTED_LIKE_VALID, SIGNATURE_NOT_MATCHING, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
@@ -108,7 +108,7 @@ interface StatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'rejections-unread' | 'signatures-not-verified';
+type StatedCauseId = 'given-up' | 'rejections-unread' | 'signatures-not-verified' | 'token-not-checked';
 
 const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
@@ -121,6 +121,11 @@ const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
     phrase: UNREAD_REJECTION, min: SHARED_ANSWER_MIN_CASES,
     summary: (side, cases) => `${cases.length} ${side} cases that must be rejected were answered 2xx with a body that meets no rejection rule, and no callback followed: `
       + `likely the service rejects in its own shape, which the target file does not state; state it as "rejection" (a JSON pointer into the answer and the values that mean rejected) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+  },
+  // Bad tokens answered 2xx (the receiver's answer half held: it answers valid callbacks so too).
+  'token-not-checked': {
+    phrase: ACCEPTED_LIKE_VALID, min: SHARED_ANSWER_MIN_CASES,
+    summary: (_side, cases) => `${cases.length} callbacks with a missing, wrong or near-miss X-Callback-Token were answered 2xx, accepted like a valid callback: likely the receiver does not check the token (§6 rule 1 says 403 and no action) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
   'signatures-not-verified': {
     phrase: SIGNATURE_NOT_MATCHING, min: SHARED_ANSWER_MIN_CASES,
@@ -163,6 +168,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),
+      (cases) => stated(side, 'token-not-checked', cases),
       (cases) => sharedAnswer(side, cases),
     ];
     for (const causeOf of fromResults) {

@@ -188,9 +188,9 @@ describe('issue 22 point 4: a template receiver (200 OK to every callback, no to
       expect(bad).toHaveLength(9);
       for (const c of bad) {
         expect(c.verdict, `${c.id}: ${c.reason}`).toBe(c.level === 'SHOULD' ? 'WARN' : 'FAIL');
-        expect(c.reason).toMatch(/^answered 200 OK; §6 rule 1 says 403; whether the receiver acts on it cannot be seen: the preflight's valid callback .* was answered 2xx but not applied either$/);
-        // A finding of its own, not explained away by the cause of the unapplied records.
-        expect(c.diagnoses ?? [], c.id).toEqual([]);
+        expect(c.reason).toMatch(/^answered 200 OK, accepted like a valid callback; §6 rule 1 says 403; whether the receiver acts on it cannot be seen: the preflight's valid callback .* was answered 2xx but not applied either$/);
+        // A finding of its own, with its own cause, not explained away by the unapplied records.
+        expect(c.diagnoses, c.id).toEqual(['receiver.token-not-checked']);
       }
       // "Nothing changed" proves nothing beside a valid callback that changed nothing either.
       const unproven = ['receiver.outcome.unknown-status-pending', 'receiver.outcome.unknown-status-lowercase', 'receiver.outcome.missing-status', 'receiver.outcome.missing-transaction-id', 'receiver.outcome.unknown-id'];
@@ -205,7 +205,8 @@ describe('issue 22 point 4: a template receiver (200 OK to every callback, no to
       for (const id of ['receiver.token.valid', 'receiver.token.valid-lowercase-name', 'receiver.outcome.success-applied', 'receiver.outcome.failed-applied']) {
         expect(verdict(id), id).toMatchObject({ verdict: 'FAIL', diagnoses: ['receiver.valid-callback-not-applied'] });
       }
-      expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.valid-callback-not-applied']);
+      expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.valid-callback-not-applied', 'receiver.token-not-checked']);
+      expect(report.diagnoses![1]!.summary).toMatch(/^9 callbacks with a missing, wrong or near-miss X-Callback-Token were answered 2xx, accepted like a valid callback: likely the receiver does not check the token/);
       expect(md).toContain('`receiver.token.missing`');
     } finally {
       await receiver.close();
