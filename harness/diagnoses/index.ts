@@ -4,7 +4,7 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import { ACCEPTED_LIKE_VALID, SIGNATURE_NOT_MATCHING, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { SIGNATURE_NOT_MATCHING, TOKEN_VARIANTS, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
@@ -108,7 +108,7 @@ interface StatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'rejections-unread' | 'signatures-not-verified' | 'token-not-checked';
+type StatedCauseId = 'given-up' | 'rejections-unread' | 'signatures-not-verified';
 
 const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
@@ -122,11 +122,6 @@ const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
     summary: (side, cases) => `${cases.length} ${side} cases that must be rejected were answered 2xx with a body that meets no rejection rule, and no callback followed: `
       + `likely the service rejects in its own shape, which the target file does not state; state it as "rejection" (a JSON pointer into the answer and the values that mean rejected) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
-  // Bad tokens answered 2xx (the receiver's answer half held: it answers valid callbacks so too).
-  'token-not-checked': {
-    phrase: ACCEPTED_LIKE_VALID, min: SHARED_ANSWER_MIN_CASES,
-    summary: (_side, cases) => `${cases.length} callbacks with a missing, wrong or near-miss X-Callback-Token were answered 2xx, accepted like a valid callback: likely the receiver does not check the token (§6 rule 1 says 403 and no action) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
-  },
   'signatures-not-verified': {
     phrase: SIGNATURE_NOT_MATCHING, min: SHARED_ANSWER_MIN_CASES,
     summary: (_side, cases) => `${cases.length} requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures, or verifies them over something other than the body it received (§5.2) (the first: ${cases[0]!.id})`,
@@ -138,6 +133,25 @@ function stated(side: string, id: StatedCauseId, results: readonly CaseResult[])
   const cases = results.filter((r) => shows({ kind: 'reason', text: cause.phrase }, r));
   if (cases.length < cause.min) return undefined;
   return { id: `${side}.${id}`, summary: cause.summary(side, cases), cases: cases.map((r) => r.id) };
+}
+
+/** The receiver cases that send a missing, wrong or near-miss token (one per TOKEN_VARIANTS entry). */
+const BAD_TOKEN_CASES: ReadonlySet<string> = new Set(TOKEN_VARIANTS.map((v) => `receiver.token.${v.leaf}`));
+
+/**
+ * Several bad-token cases that did not pass because their callback was answered 2xx: the
+ * receiver accepted each like a valid callback (read from the case ids and the statuses, not
+ * from the reasons' words).
+ */
+function tokenNotChecked(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
+  if (side !== 'receiver') return undefined;
+  const cases = results.filter((r) => BAD_TOKEN_CASES.has(r.id) && statuses(r).some((s) => s >= 200 && s <= 299));
+  if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
+  return {
+    id: 'receiver.token-not-checked',
+    summary: `${cases.length} callbacks with a missing, wrong or near-miss X-Callback-Token were answered 2xx, accepted like a valid callback: likely the receiver does not check the token (§6 rule 1 says 403 and no action) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+    cases: cases.map((r) => r.id),
+  };
 }
 
 /** A target that stopped answering mid-run: the run stopped its remaining cases (harness/cases TargetWatch). */
@@ -168,7 +182,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),
-      (cases) => stated(side, 'token-not-checked', cases),
+      (cases) => tokenNotChecked(side, cases),
       (cases) => sharedAnswer(side, cases),
     ];
     for (const causeOf of fromResults) {

@@ -10,6 +10,6 @@ import { PARAMS_CASES } from './params.ts';
 export const RECEIVER_CASES: readonly ConformanceCase<ResolvedReceiverTarget>[] = [
   ...TOKEN_CASES, ...IDEMPOTENCE_CASES, ...OUTCOME_CASES, ...LATENCY_CASES, ...PARAMS_CASES,
 ];
-export { TOKEN_VARIANTS, ACCEPTED_LIKE_VALID } from './token.ts';
+export { TOKEN_VARIANTS } from './token.ts';
 export { ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './kit.ts';
 export { latencyStats, percentile, BURST_SIZE } from './latency.ts';

@@ -105,9 +105,6 @@ export const TOKEN_VARIANTS: readonly TokenVariant[] = [
   },
 ];
 
-/** In the reason of a bad token answered 2xx (harness/diagnoses names several such once). */
-export const ACCEPTED_LIKE_VALID = 'accepted like a valid callback';
-
 async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant): Promise<CaseOutcome> {
   const token = probe.target.callbackToken!;
   const choice = variant.make(token, seededRandom(probe.ctx.seed ^ variant.leaf.length), probe.tokenEnv);
@@ -118,7 +115,7 @@ async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant)
   const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { token: choice, label: `callback with ${choice.describe}` });
   const problems: string[] = [];
   const status = sent.answer.status;
-  if (status !== 403) problems.push(`answered ${answerText(sent.answer, probe.ctx.redactor)}${isSuccess(status) ? `, ${ACCEPTED_LIKE_VALID}` : ''}; §6 rule 1 says 403`);
+  if (status !== 403) problems.push(`answered ${answerText(sent.answer, probe.ctx.redactor)}; §6 rule 1 says 403`);
   if (probe.hooks) {
     const after = await probe.settledReading(id, false);
     if (!after || after.state !== 'pending' || after.actions !== 0) {

@@ -13,7 +13,7 @@ import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { onlyMatcher } from '../only.ts';
 import {
-  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner,
+  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, signerSummary,
   type Signer, type VectorFileName,
 } from '../../vectors/index.ts';
 
@@ -132,8 +132,13 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     process.off('SIGTERM', interrupt);
   }
   // The signer's deviations, once each: the report's diagnoses, which formatSummary prints as the
-  // "Shared causes" before the summary line, as every report format does.
-  if (files.includes('signature')) await report.setDiagnoses(summariseSigner(results));
+  // "Shared causes" before the summary line, as every report format does. A vector that alone
+  // was ambiguous, told apart by the others, is reported again naming the label settled on.
+  if (files.includes('signature')) {
+    const { diagnoses, settled } = signerSummary(results);
+    await Promise.all(settled.map((result) => report.add(result)));
+    await report.setDiagnoses(diagnoses);
+  }
   const { report: finished, files: written } = await report.finish();
   process.stdout.write(`${formatSummary(finished, written, { color })}\n`);
   return exitCodeFor(finished.cases);
