@@ -1,6 +1,7 @@
 // Targets after loading: secrets resolved from the environment, defaults applied, CA read.
 import type { RejectionRule } from '../client/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
+import type { StatusEndpoint } from '../status/index.ts';
 
 export interface ResolvedReceiverTarget {
   side: 'receiver';
@@ -33,6 +34,11 @@ export interface ResolvedServiceTarget {
   transactionIds?: TransactionIdShape;
   /** How a 2xx answer says "rejected" (absent: DEFAULT_REJECTION of harness/client). */
   rejection?: RejectionRule[];
+  /**
+   * The transaction status endpoint (§4.2): the target file's `status` over the suite's position
+   * (absent: STATUS_POSITION of harness/status); `false`: none the harness can query.
+   */
+  status?: StatusEndpoint | false;
 }
 
 /**
