@@ -14,6 +14,7 @@ export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, describeError
 export { HooksClient, type HookReading } from './hooks.ts';
 export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './receiver/index.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
+export { askStatus, statusEndpointOf, describeStatusReading, notReadReason, STATUS_NOT_READ } from './service/index.ts';
 export {
   CLIENT_CASES, clientCase, callSdk, closeClientBench, probeAdapter, adapterNeverStarted, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
   signatureProblem, NOT_SIGNED_AS_SENT,

@@ -5,13 +5,17 @@ import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { CaseWireUse } from '../wire/index.ts';
 
-/** What a negative case's PASS rests on: see ConformanceCase.negative. */
-export type NegativeKind = 'refusal' | 'no-delivery';
+/**
+ * What a negative case's PASS rests on: see ConformanceCase.negative. `status-refusal`: a status
+ * query refused (§4.2), resting on a correctly signed one answered with a status.
+ */
+export type NegativeKind = 'refusal' | 'no-delivery' | 'status-refusal';
 
 /** What a case needs from the target; unmet → SKIP with the reason, without running. */
 export type Capability =
   | 'hooks' | 'token'                          // receiver side
-  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production'; // service side
+  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production' // service side
+  | 'statusEndpoint';                          // service side: §4.2, unless the target says "status": false
 
 export interface CaseContext<T extends ResolvedTarget> {
   target: T;
