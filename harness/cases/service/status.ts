@@ -187,8 +187,8 @@ const PENDING_ATTEMPTS = 3;
 type PendingAttempt = CaseOutcome | { tooLate: string };
 
 /**
- * One transaction that ends FAILED, queried right after its acceptance. Pending, or not known
- * yet: not terminal, PASS. Terminal, and its callback then says the same: the service was
+ * One transaction that ends FAILED, queried right after its acceptance. PENDING: PASS.
+ * Terminal, and its callback then says the same: the service was
  * faster than the query (not exercised). Terminal, and its callback says otherwise: FAIL.
  */
 async function pendingAttempt(s: ServiceSession, attempt: number): Promise<PendingAttempt> {
@@ -204,9 +204,7 @@ async function pendingAttempt(s: ServiceSession, attempt: number): Promise<Pendi
   const { reading, answer, at } = asked!;
   if (!reading) throw new CaseError(`the status query got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
   const afterMs = Math.round(at - accepted.sentAt);
-  if (reading.kind === 'unknown-id') {
-    return s.pass({ notes: [`queried ${afterMs} ms after the acceptance: answered ${describeStatusReading(reading)}, not a terminal status`] });
-  }
+  // Not known yet is no status either: nothing says how the service answers a pending transaction.
   if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence());
   if (reading.status === 'PENDING') return s.pass({ notes: [`queried ${afterMs} ms after the acceptance: PENDING`] });
   const calledBack = s.deliveries({ tag: fields.tag }).filter((d) => d.receivedAt <= at);
