@@ -8,7 +8,7 @@ import type { Control, Finding, Preflight } from './model.ts';
 
 const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
 
-export function clientPreflightCase(out: { preflight?: Preflight }): ConformanceCase<ResolvedClientTarget> {
+export function clientPreflightCase(out: { preflight?: Preflight }, _options: { statusQuery: boolean }): ConformanceCase<ResolvedClientTarget> {
   return {
     ...clientCase({ id: 'preflight.client', title: 'a plain call answered as accepted is reported accepted', specRef: '§4.1', level: 'MUST', check: acceptedReported }),
     async run(ctx) {

@@ -15,7 +15,7 @@ const WHAT_ACCEPTED = 'the preflight\'s correctly signed collect request';
 const WHAT_DELIVERED = 'the preflight\'s accepted transaction and its callback';
 const WHAT_STATUS = 'the preflight\'s correctly signed status query for its accepted transaction';
 
-export function servicePreflightCase(out: { preflight?: Preflight }): ConformanceCase<ResolvedServiceTarget> {
+export function servicePreflightCase(out: { preflight?: Preflight }, options: { statusQuery: boolean }): ConformanceCase<ResolvedServiceTarget> {
   return serviceCase({
     id: 'preflight.service', title: 'a valid collect is accepted, called back, its status answered', specRef: '§4, §6', level: 'MUST', needs: [],
     async check(s) {
@@ -24,12 +24,16 @@ export function servicePreflightCase(out: { preflight?: Preflight }): Conformanc
       const findings: Finding[] = [];
       let accepted: Control;
       let delivered: Control;
-      let status: Control = { state: 'not-run', what: WHAT_STATUS, observed: 'the target file says "status": false: no status endpoint to query' };
+      const queried = options.statusQuery && statusEndpointOf(s.target) !== undefined;
+      let status: Control = {
+        state: 'not-run', what: WHAT_STATUS,
+        observed: options.statusQuery ? 'the target file says "status": false: no status endpoint to query' : 'no case of this run queries the status endpoint',
+      };
       if (answer.judgement !== 'accepted') {
         const observed = `it was ${answer.judgement === 'no-answer' ? 'not answered' : 'rejected'}: ${describeAnswer(answer)}`;
         accepted = { state: 'failed', what: WHAT_ACCEPTED, observed };
         delivered = { state: 'not-run', what: WHAT_DELIVERED, observed: 'no transaction was accepted, so no callback could be awaited' };
-        if (statusEndpointOf(s.target)) status = { state: 'not-run', what: WHAT_STATUS, observed: 'no transaction was accepted, so there was none to query' };
+        if (queried) status = { state: 'not-run', what: WHAT_STATUS, observed: 'no transaction was accepted, so there was none to query' };
         findings.push({
           id: 'service.valid-collect-rejected',
           summary: `a correctly signed collect request for the whitelisted number ${fields.customer_number} was ${answer.judgement === 'no-answer' ? 'not answered' : 'rejected'} (${describeAnswer(answer)}): likely the target file's credentials (clientId, clientKey, secretKey), source address or customer numbers do not match the service's; no case that needs an accepted request can judge anything`,
@@ -56,7 +60,7 @@ export function servicePreflightCase(out: { preflight?: Preflight }): Conformanc
             evidence: s.evidence(),
           });
         }
-        if (statusEndpointOf(s.target)) {
+        if (queried) {
           const asked = await askStatus(s, fields.transaction_id, { label: 'preflight: correctly signed status query' });
           if (asked.reading?.kind === 'status') {
             status = { state: 'held', what: WHAT_STATUS, observed: `it was answered ${asked.reading.status}` };
