@@ -20,6 +20,7 @@ export {
   signatureProblem, NOT_SIGNED_AS_SENT,
   type ClientCase, type ClientContext, type Observation,
 } from './client/index.ts';
+export { plainStatusCall, successReported, STATUS_CALL_FAILED, type PlainStatusCall } from './client/index.ts';
 import { CLIENT_CASES } from './client/index.ts';
 import { RECEIVER_CASES } from './receiver/index.ts';
 import { SERVICE_CASES } from './service/index.ts';

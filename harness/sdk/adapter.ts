@@ -4,7 +4,8 @@
 // stable code (an ERROR for the case concerned); it is restarted for the next request.
 import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type LineEnd, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
 import type { Redactor } from '../secrets/index.ts';
-import { encodeCollectLine, parseAdapterLine, type CollectCall } from './protocol.ts';
+import type { StatusValue } from '../status/index.ts';
+import { encodeRequestLine, parseAdapterLine, type AdapterRequest, type CollectCall, type StatusCall } from './protocol.ts';
 
 export type AdapterFailureCode = 'ERR_ADAPTER_START' | 'ERR_ADAPTER_TIMEOUT' | 'ERR_ADAPTER_CRASHED' | 'ERR_ADAPTER_PROTOCOL';
 
@@ -18,6 +19,8 @@ const CODES: Record<LineFailure, AdapterFailureCode> = {
 /** What the adapter said (with its line, for the evidence), or why nothing usable came. */
 export type AdapterAnswer =
   | { kind: 'outcome'; outcome: 'accepted' | 'rejected'; detail?: string; line: string }
+  /** What the SDK reported a status query answered (op "status" only). */
+  | { kind: 'status'; status: StatusValue; detail?: string; line: string }
   /** The SDK threw (`{"id", "error"}`). */
   | { kind: 'error'; error: string; line: string }
   /** The harness got no usable answer: an ERROR verdict, not the SDK's report. */
@@ -77,17 +80,27 @@ export class SdkAdapter {
   }
 
   async collect(call: CollectCall): Promise<AdapterAnswer> {
+    return this.exchange({ op: 'collect', ...call });
+  }
+
+  /** A status query (§4.2) through the SDK. */
+  async status(call: StatusCall): Promise<AdapterAnswer> {
+    return this.exchange({ op: 'status', ...call });
+  }
+
+  private async exchange(request: AdapterRequest): Promise<AdapterAnswer> {
     let answerLine = '';
-    const result = await this.driver.exchange(call.id, encodeCollectLine(call), (line) => {
+    const result = await this.driver.exchange(request.id, encodeRequestLine(request), (line) => {
       answerLine = line;
-      return parseAdapterLine(line);
+      return parseAdapterLine(line, request.op);
     });
     if (!result.ok) return { kind: 'failed', code: CODES[result.failure], reason: result.reason };
     const answer = result.answer;
     const line = this.driver.redact(answerLine);
-    return 'error' in answer
-      ? { kind: 'error', error: this.driver.redact(answer.error), line }
-      : { kind: 'outcome', outcome: answer.outcome, ...(answer.detail !== undefined ? { detail: this.driver.redact(answer.detail) } : {}), line };
+    const detail = 'detail' in answer && answer.detail !== undefined ? { detail: this.driver.redact(answer.detail) } : {};
+    if ('error' in answer) return { kind: 'error', error: this.driver.redact(answer.error), line };
+    if ('status' in answer) return { kind: 'status', status: answer.status, ...detail, line };
+    return { kind: 'outcome', outcome: answer.outcome, ...detail, line };
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
 import { curlCommand } from '../../client/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
-import { encodeCollectLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
+import { encodeCollectLine, encodeStatusLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
@@ -17,11 +17,12 @@ export type ClientContext = CaseContext<ResolvedClientTarget>;
 export interface Observation {
   ctx: ClientContext;
   bench: ClientBench;
+  /** A collect's fields; for a status query, the members its body carries (transaction_id, client_id). */
   fields: readonly RawField[];
   script: ServiceScript;
   requests: ReceivedRequest[];
-  /** The SDK's report: an outcome or its error (a failed exchange never gets here: ERROR). */
-  answer: Extract<AdapterAnswer, { kind: 'outcome' | 'error' }>;
+  /** The SDK's report: an outcome, a status (a status query) or its error (a failed exchange never gets here: ERROR). */
+  answer: Exclude<AdapterAnswer, { kind: 'failed' }>;
   /** The request line the adapter was sent (credentials redacted by the runner). */
   line: string;
 }
@@ -29,15 +30,32 @@ export interface Observation {
 /** Makes the call through the target's bench; an adapter that gave no usable answer throws (ERROR). */
 export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }): Promise<Observation> {
   const bench = await benchOf(ctx.target, ctx.redactor);
-  const call = {
+  const call = { ...callBase(ctx, bench), fields };
+  return observe(ctx, bench, fields, script, encodeCollectLine(call), () => bench.adapter.collect(call));
+}
+
+/** A status query (§4.2) for `transactionId` through the SDK; the same rules as a collect call. */
+export async function callSdkStatus(ctx: ClientContext, transactionId: string, script: ServiceScript): Promise<Observation> {
+  const bench = await benchOf(ctx.target, ctx.redactor);
+  const call = { ...callBase(ctx, bench), transactionId };
+  const members: RawField[] = [['transaction_id', JSON.stringify(transactionId)], ['client_id', String(ctx.target.clientId)]];
+  return observe(ctx, bench, members, script, encodeStatusLine(call), () => bench.adapter.status(call));
+}
+
+function callBase(ctx: ClientContext, bench: ClientBench) {
+  return {
     id: ctx.newTag(),
     baseUrl: bench.service.baseUrl,
     credentials: { clientId: ctx.target.clientId, clientKey: ctx.target.clientKey, secretKey: ctx.target.secretKey },
-    fields,
   };
-  const line = encodeCollectLine(call).trimEnd();
+}
+
+async function observe(
+  ctx: ClientContext, bench: ClientBench, fields: readonly RawField[], script: ServiceScript, requestLine: string, send: () => Promise<AdapterAnswer>,
+): Promise<Observation> {
+  const line = requestLine.trimEnd();
   // A call to the SDK is an exchange with the target like any other: it waits while a measurement has the wire.
-  const { value: answer, received } = await ctx.wire.exchange(() => bench.service.during(script, () => bench.adapter.collect(call)));
+  const { value: answer, received } = await ctx.wire.exchange(() => bench.service.during(script, send));
   const partial = { ctx, bench, fields, script, requests: received, line };
   if (answer.kind === 'failed') {
     // The case whose service never answers: an SDK without a time limit of its own hangs with it.
@@ -51,9 +69,11 @@ export async function callSdk(ctx: ClientContext, fields: readonly RawField[], s
 
 /** The adapter's report in words: `accepted (HTTP 200: …)`, `an error: …`. */
 export function reported(o: Observation): string {
-  return o.answer.kind === 'outcome'
-    ? `${o.answer.outcome}${o.answer.detail ? ` (${o.answer.detail})` : ''}`
-    : `an error (${o.answer.error})`;
+  switch (o.answer.kind) {
+    case 'outcome': return `${o.answer.outcome}${o.answer.detail ? ` (${o.answer.detail})` : ''}`;
+    case 'status': return `status ${o.answer.status}${o.answer.detail ? ` (${o.answer.detail})` : ''}`;
+    case 'error': return `an error (${o.answer.error})`;
+  }
 }
 
 export function header(request: ReceivedRequest, name: string): string[] {
@@ -93,7 +113,7 @@ export function firstRequest(o: Observation, skipWhenRefused: boolean): Received
   if (first) return first;
   // An SDK may refuse what its caller passed (a number amount) before sending: as an error or
   // as its own rejection. Only "accepted" with nothing sent is a finding then.
-  const refused = o.answer.kind === 'error' || o.answer.outcome === 'rejected';
+  const refused = o.answer.kind === 'error' || (o.answer.kind === 'outcome' && o.answer.outcome === 'rejected');
   if (skipWhenRefused && refused) {
     return { verdict: 'SKIP', reason: `not exercised: the SDK refused the call before sending anything: it reported ${reported(o)}`, evidence: evidenceOf(o) };
   }
