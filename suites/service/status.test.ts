@@ -3,7 +3,7 @@
 // service signs status queries otherwise, the status cases are not judged (ERROR, not FAIL) and
 // one shared cause names it; "status": false makes them SKIP with that reason.
 import { afterAll, describe, expect, it } from 'vitest';
-import { SERVICE_CASES } from '../../harness/cases/index.ts';
+import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
@@ -66,5 +66,21 @@ describe('a status endpoint refused as a whole: one shared cause, and no case ju
     expect(causes[0]).toMatchObject({ id: 'service.status-query-refused', summary: expect.stringContaining("HTTP 401") });
     expect(causes[0]!.summary).toContain("likely the service signs or authenticates status queries otherwise than collect (the status query's signature");
     expect(causes[0]!.cases).toHaveLength(STATUS_CASES.length);
+  });
+  it('without the preflight\'s query to name it (cases run alone), the cases that got no status are still one cause: status-not-read', async () => {
+    const service = await startEmbeddedService();
+    const fixture = await statusElsewhere(service.target, 'get-data-state');
+    try {
+      const results = await runCases({ cases: STATUS_CASES, target: { ...service.target, baseUrl: fixture.url }, seed: SEED });
+      const errors = results.filter((r) => r.verdict === 'ERROR').map((r) => r.id);
+      expect(errors.sort()).toEqual(['service.status.failed-agrees', 'service.status.pending-not-terminal', 'service.status.success-agrees']);
+      const causes = diagnose([{ preflight: { side: 'service', controls: {}, findings: [] }, results }]);
+      expect(causes.map((c) => c.id)).toEqual(['service.status-not-read']);
+      expect(causes[0]!.summary).toMatch(/^3 service cases' correctly signed status queries got no status: likely the service's status endpoint differs from the suite's position/);
+      expect([...causes[0]!.cases].sort()).toEqual(errors);
+    } finally {
+      await fixture.close();
+      await service.close();
+    }
   });
 });
