@@ -26,7 +26,7 @@ export async function transactionStatus(config: SdkConfig, transactionId: string
   let url = `${config.baseUrl.replace(/\/+$/, '')}${on('status-wrong-path') ? '/api/v1.0/transaction-status/' : '/api/v1.0/transaction_status/'}`;
   let body: string | undefined = JSON.stringify(Object.fromEntries(members));
   if (on('status-get-query')) {
-    url += `?${new URLSearchParams(members.map(([k, v]) => [k, String(v)]))}`;
+    url += `?${new URLSearchParams(members.map(([k, v]): [string, string] => [k, String(v)]))}`;
     body = undefined;
   } else {
     headers['content-type'] = 'application/json';
