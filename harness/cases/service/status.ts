@@ -187,9 +187,9 @@ const PENDING_ATTEMPTS = 3;
 type PendingAttempt = CaseOutcome | { tooLate: string };
 
 /**
- * One transaction that ends FAILED, queried right after its acceptance. PENDING: PASS.
- * Terminal, and its callback then says the same: the service was
- * faster than the query (not exercised). Terminal, and its callback says otherwise: FAIL.
+ * One transaction that ends FAILED, queried right after its acceptance. PENDING: PASS. Terminal
+ * after its callback, or before it and the callback then says the same: the service was faster
+ * than the query (not exercised). Terminal before its callback, which then says otherwise: FAIL.
  */
 async function pendingAttempt(s: ServiceSession, attempt: number): Promise<PendingAttempt> {
   const number = s.target.customerNumbers.failing![0]!;
@@ -207,16 +207,19 @@ async function pendingAttempt(s: ServiceSession, attempt: number): Promise<Pendi
   // Not known yet is no status either: nothing says how the service answers a pending transaction.
   if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence());
   if (reading.status === 'PENDING') return s.pass({ notes: [`queried ${afterMs} ms after the acceptance: PENDING`] });
-  const calledBack = s.deliveries({ tag: fields.tag }).filter((d) => d.receivedAt <= at);
-  const [callback] = calledBack.length > 0 ? calledBack : await firstCallback(s, fields.tag);
+  // Called back already: the transaction was no longer pending (agreement is the agrees cases' rule).
+  if (s.deliveries({ tag: fields.tag }).some((d) => d.receivedAt <= at)) {
+    return { tooLate: `answered ${reading.status} ${afterMs} ms after the acceptance, after its callback` };
+  }
+  const [callback] = await firstCallback(s, fields.tag);
   if (!callback) {
     return s.skip(`not exercised: answered ${reading.status} ${afterMs} ms after the acceptance, and no callback came within timing.callbackTimeoutMs (${s.target.timing.callbackTimeoutMs} ms) to compare it with (see service.callback.delivered-once-as-get)`);
   }
   const said = parseCallbackQuery(callback.rawUrl).status;
   if (said === reading.status) {
-    return { tooLate: `answered ${reading.status} ${afterMs} ms after the acceptance, ${calledBack.length > 0 ? 'after' : 'before'} its callback, which said the same` };
+    return { tooLate: `answered ${reading.status} ${afterMs} ms after the acceptance, before its callback, which said the same` };
   }
-  return s.fail(`a transaction that ends ${said ?? '(no status)'} (its callback, ${Math.round(callback.receivedAt - accepted.sentAt)} ms after the acceptance) was answered ${reading.status} by the status endpoint ${afterMs} ms after the acceptance, ${calledBack.length > 0 ? 'after' : 'before'} its callback: a pending transaction was answered with an outcome it did not reach (§3: only SUCCESS and FAILED are terminal, and they are final)`);
+  return s.fail(`a transaction that ends ${said ?? '(no status)'} (its callback, ${Math.round(callback.receivedAt - accepted.sentAt)} ms after the acceptance) was answered ${reading.status} by the status endpoint ${afterMs} ms after the acceptance, before its callback: a pending transaction was answered with an outcome it did not reach (§3: only SUCCESS and FAILED are terminal, and they are final)`);
 }
 
 /** Correctly signed, the query would be answered with the status; spoiled, it must be refused like a collect. */
