@@ -1,8 +1,10 @@
 // The embedded receiver target: the reference receiver in-process on 127.0.0.1:0, with a
 // generated token, hooks on and scaled time, resolved as a target file would be.
+import { provideStatusEndpoint, withdrawStatusEndpoint } from '../cases/index.ts';
 import { generateTestToken, startReceiver, type ReceiverConfig, type ReceiverFault, type RunningReceiver } from '../receiver/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
-import type { ResolvedReceiverTarget } from '../targets/index.ts';
+import { STATUS_POSITION, startStatusEndpoint, type RunningStatusEndpoint } from '../status/index.ts';
+import { generateClientCredentials, type ResolvedReceiverTarget } from '../targets/index.ts';
 
 export interface EmbeddedReceiverOptions {
   faults?: ReceiverFault[];
@@ -20,6 +22,13 @@ export interface EmbeddedReceiverOptions {
   transactionIds?: TransactionIdShape;
   /** Whether the target file states that shape (default true); false shows a target that does not. */
   idsInTarget?: boolean;
+  /**
+   * The receiver confirms outcomes with the status endpoint (§6 rule 5): the harness's endpoint
+   * starts with it (port 0, provided to the runs of this target), and the target says `confirms`.
+   */
+  confirms?: boolean;
+  /** A confirming receiver confirms FAILED outcomes too (a correct choice either way; default false). */
+  confirmsFailed?: boolean;
 }
 
 export interface EmbeddedReceiver {
@@ -32,6 +41,11 @@ export const EMBEDDED_RECEIVER_DEFAULTS = { timeScale: 0.02, replyDeadlineMs: 10
 
 export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {}): Promise<EmbeddedReceiver> {
   const callbackToken = generateTestToken();
+  const replyDeadlineMs = options.replyDeadlineMs ?? EMBEDDED_RECEIVER_DEFAULTS.replyDeadlineMs;
+  const credentials = generateClientCredentials();
+  const endpoint: RunningStatusEndpoint | undefined = options.confirms
+    ? await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...credentials })
+    : undefined;
   const config: Partial<ReceiverConfig> = {
     callbackToken,
     hooks: options.hooks ?? true,
@@ -40,16 +54,41 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     log: options.log ?? (() => {}),
     ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
     ...(options.transactionIds ? { transactionIds: options.transactionIds } : {}),
+    // Its own time limit on a status query: half the reply deadline, so a slow endpoint still
+    // leaves time to answer within it (§6 rule 3).
+    ...(endpoint ? { confirms: { baseUrl: endpoint.url, ...credentials, timeoutMs: replyDeadlineMs / 2, failed: options.confirmsFailed ?? false } } : {}),
   };
-  const receiver = await startReceiver(config, { host: '127.0.0.1', port: 0 });
+  let receiver: RunningReceiver;
+  try {
+    receiver = await startReceiver(config, { host: '127.0.0.1', port: 0 });
+  } catch (error) {
+    await endpoint?.close();
+    throw error;
+  }
   const target: ResolvedReceiverTarget = {
     side: 'receiver',
     callbackUrl: receiver.callbackUrl,
-    timing: { replyDeadlineMs: options.replyDeadlineMs ?? EMBEDDED_RECEIVER_DEFAULTS.replyDeadlineMs },
+    timing: { replyDeadlineMs },
   };
   if (options.tokenInTarget ?? true) target.callbackToken = callbackToken;
   if (receiver.hooksUrl) target.hooksUrl = receiver.hooksUrl;
   if (options.tls) target.caCert = options.tls.ca;
   if (options.transactionIds && (options.idsInTarget ?? true)) target.transactionIds = { ...options.transactionIds };
-  return { target, receiver, close: () => receiver.close() };
+  if (endpoint) {
+    const port = Number(new URL(endpoint.url).port);
+    target.confirms = { listener: { host: '127.0.0.1', port, publicUrl: null }, ...credentials, status: { ...STATUS_POSITION } };
+    provideStatusEndpoint(target, endpoint);
+  }
+  return {
+    target,
+    receiver,
+    async close() {
+      // The endpoint first: a query it still holds would keep the receiver's handler waiting.
+      if (endpoint) {
+        withdrawStatusEndpoint(target);
+        await endpoint.close();
+      }
+      await receiver.close();
+    },
+  };
 }
