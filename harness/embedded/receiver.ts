@@ -23,10 +23,12 @@ export interface EmbeddedReceiverOptions {
   /** Whether the target file states that shape (default true); false shows a target that does not. */
   idsInTarget?: boolean;
   /**
-   * The receiver confirms outcomes with the status endpoint (§6 rule 5): the harness's endpoint
-   * starts with it (port 0, provided to the runs of this target), and the target says `confirms`.
+   * The receiver confirms outcomes with the status endpoint (§6 rule 5), and the target says
+   * `confirms`. `true`: the harness's endpoint starts with it (port 0, provided to the runs of
+   * this target). `{port}`: the receiver calls 127.0.0.1:port, where each run serves the endpoint
+   * itself, as for a target file.
    */
-  confirms?: boolean;
+  confirms?: boolean | { port: number };
   /** A confirming receiver confirms FAILED outcomes too (a correct choice either way; default false). */
   confirmsFailed?: boolean;
 }
@@ -43,9 +45,10 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
   const callbackToken = generateTestToken();
   const replyDeadlineMs = options.replyDeadlineMs ?? EMBEDDED_RECEIVER_DEFAULTS.replyDeadlineMs;
   const credentials = generateClientCredentials();
-  const endpoint: RunningStatusEndpoint | undefined = options.confirms
+  const endpoint: RunningStatusEndpoint | undefined = options.confirms === true
     ? await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...credentials })
     : undefined;
+  const statusPort = typeof options.confirms === 'object' ? options.confirms.port : endpoint ? Number(new URL(endpoint.url).port) : undefined;
   const config: Partial<ReceiverConfig> = {
     callbackToken,
     hooks: options.hooks ?? true,
@@ -56,7 +59,9 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     ...(options.transactionIds ? { transactionIds: options.transactionIds } : {}),
     // Its own time limit on a status query: half the reply deadline, so a slow endpoint still
     // leaves time to answer within it (§6 rule 3).
-    ...(endpoint ? { confirms: { baseUrl: endpoint.url, ...credentials, timeoutMs: replyDeadlineMs / 2, failed: options.confirmsFailed ?? false } } : {}),
+    ...(statusPort !== undefined
+      ? { confirms: { baseUrl: `http://127.0.0.1:${statusPort}`, ...credentials, timeoutMs: replyDeadlineMs / 2, failed: options.confirmsFailed ?? false } }
+      : {}),
   };
   let receiver: RunningReceiver;
   try {
@@ -74,11 +79,8 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
   if (receiver.hooksUrl) target.hooksUrl = receiver.hooksUrl;
   if (options.tls) target.caCert = options.tls.ca;
   if (options.transactionIds && (options.idsInTarget ?? true)) target.transactionIds = { ...options.transactionIds };
-  if (endpoint) {
-    const port = Number(new URL(endpoint.url).port);
-    target.confirms = { listener: { host: '127.0.0.1', port, publicUrl: null }, ...credentials, status: { ...STATUS_POSITION } };
-    provideStatusEndpoint(target, endpoint);
-  }
+  if (statusPort !== undefined) target.confirms = { listener: { host: '127.0.0.1', port: statusPort, publicUrl: null }, ...credentials, status: { ...STATUS_POSITION } };
+  if (endpoint) provideStatusEndpoint(target, endpoint);
   return {
     target,
     receiver,

@@ -34,6 +34,10 @@ export async function confirmationCheck(
   if (!held) return undefined;
   // The callback itself errs then (harness/cases kit), and the preflight names the reason.
   if (!held.ok) return { control: { state: 'failed', what: WHAT, observed: held.reason } };
+  // Without hooks the callback names an id the receiver does not hold: nothing to confirm.
+  if (after === undefined && sent.ok && !callbackFailed) {
+    return { control: { state: 'not-run', what: WHAT, observed: 'without test hooks the preflight\'s callback is for an id the receiver does not hold, so there was nothing to confirm' } };
+  }
   const endpoint = held.endpoint;
   const named = endpoint.queriesFor(id);
   const stray = endpoint.strayQueries(sentAt);

@@ -116,7 +116,7 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
       const finding = confirmation?.finding ?? generic;
       out.preflight = { side: 'receiver', controls: { refusal: control, ...(confirmation ? { confirmation: confirmation.control } : {}) }, findings: finding ? [finding] : [] };
       // The line states what was seen; the cause it suggests is named once, as a shared cause.
-      if (control.state === 'held' && confirmation && confirmation.control.state !== 'held') {
+      if (control.state === 'held' && confirmation?.control.state === 'failed') {
         return { verdict: 'FAIL', reason: `${confirmation.control.what}: ${confirmation.control.observed}`, evidence: probe.evidence() };
       }
       return control.state === 'held' && !finding

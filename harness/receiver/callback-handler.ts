@@ -133,7 +133,7 @@ async function confirmBeforeApplying(id: string, state: string, ctx: ReceiverCon
     case 'unavailable':
       if (ctx.faults.has('applies-when-status-unavailable')) return undefined;                     // fault: fails open
       if (ctx.faults.has('unconfirmed-acknowledged')) return { status: 200, result: 'not confirmed (answered 200)', body: { result: 'not confirmed' }, applied: false };
-      return refuse(503, 'ERR_STATUS_UNAVAILABLE', `the outcome could not be confirmed: the status endpoint gave ${confirmation.why}`);
+      return refuse(503, 'ERR_STATUS_UNAVAILABLE', `the outcome could not be confirmed (the status query: ${confirmation.why})`);
   }
 }
 

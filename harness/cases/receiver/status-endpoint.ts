@@ -6,7 +6,7 @@
 // answers truthfully; each case's probe reads back the queries its callbacks caused.
 import { queryExchange, startStatusEndpoint, type RunningStatusEndpoint } from '../../status/index.ts';
 import type { Exchange } from '../../results/index.ts';
-import type { ResolvedTarget } from '../../targets/index.ts';
+import type { ReceiverConfirms, ResolvedTarget } from '../../targets/index.ts';
 
 /** The endpoint of a run, or why the harness could not serve it (a case then ERRORs naming it). */
 export type HeldStatusEndpoint = { ok: true; endpoint: RunningStatusEndpoint } | { ok: false; reason: string };
@@ -18,14 +18,17 @@ interface Entry {
   provided: boolean;
 }
 
-const entries = new Map<ResolvedTarget, Entry>();
+// Keyed by the target's `confirms`, which a copy of the target (`{...target, timing}`) shares.
+const entries = new Map<ReceiverConfirms, Entry>();
 /** Endpoints closing: a new hold of the same target waits, so the fixed port is free again. */
-const closing = new Map<ResolvedTarget, Promise<void>>();
+const closing = new Map<ReceiverConfirms, Promise<void>>();
 
-async function start(target: ResolvedTarget): Promise<HeldStatusEndpoint> {
-  await closing.get(target);
-  if (target.side !== 'receiver' || !target.confirms) return { ok: false, reason: 'the target does not confirm' };
-  const c = target.confirms;
+function confirmsOf(target: ResolvedTarget): ReceiverConfirms | undefined {
+  return target.side === 'receiver' ? target.confirms : undefined;
+}
+
+async function start(c: ReceiverConfirms): Promise<HeldStatusEndpoint> {
+  await closing.get(c);
   try {
     const endpoint = await startStatusEndpoint({
       host: c.listener.host, port: c.listener.port, publicUrl: c.listener.publicUrl,
@@ -43,11 +46,12 @@ async function start(target: ResolvedTarget): Promise<HeldStatusEndpoint> {
  * it once nothing holds it (awaited). A target that does not confirm holds nothing.
  */
 export async function holdStatusEndpoint(target: ResolvedTarget): Promise<{ release(): Promise<void> }> {
-  if (target.side !== 'receiver' || !target.confirms) return { release: async () => {} };
-  let entry = entries.get(target);
+  const c = confirmsOf(target);
+  if (!c) return { release: async () => {} };
+  let entry = entries.get(c);
   if (!entry) {
-    entry = { held: start(target), refs: 0, provided: false };
-    entries.set(target, entry);
+    entry = { held: start(c), refs: 0, provided: false };
+    entries.set(c, entry);
   }
   entry.refs++;
   const current = entry;
@@ -58,12 +62,12 @@ export async function holdStatusEndpoint(target: ResolvedTarget): Promise<{ rele
       if (released) return;
       released = true;
       current.refs--;
-      if (current.refs > 0 || current.provided || entries.get(target) !== current) return;
-      entries.delete(target);
+      if (current.refs > 0 || current.provided || entries.get(c) !== current) return;
+      entries.delete(c);
       const held = await current.held;
       if (!held.ok) return;
-      const closed = held.endpoint.close().finally(() => closing.delete(target));
-      closing.set(target, closed);
+      const closed = held.endpoint.close().finally(() => closing.delete(c));
+      closing.set(c, closed);
       await closed;
     },
   };
@@ -71,18 +75,21 @@ export async function holdStatusEndpoint(target: ResolvedTarget): Promise<{ rele
 
 /** An endpoint started by the target's owner (the embedded receiver); it stays until the owner closes it. */
 export function provideStatusEndpoint(target: ResolvedTarget, endpoint: RunningStatusEndpoint): void {
-  entries.set(target, { held: Promise.resolve({ ok: true, endpoint }), refs: 0, provided: true });
+  const c = confirmsOf(target);
+  if (c) entries.set(c, { held: Promise.resolve({ ok: true, endpoint }), refs: 0, provided: true });
 }
 
 /** Forgets a provided endpoint (its owner is closing it). */
 export function withdrawStatusEndpoint(target: ResolvedTarget): void {
-  if (entries.get(target)?.provided) entries.delete(target);
+  const c = confirmsOf(target);
+  if (c && entries.get(c)?.provided) entries.delete(c);
 }
 
 /** The endpoint a run holds for this target; undefined when the target does not confirm. */
 export function statusEndpointOf(target: ResolvedTarget): Promise<HeldStatusEndpoint> | undefined {
-  if (target.side !== 'receiver' || !target.confirms) return undefined;
-  return entries.get(target)?.held ?? Promise.resolve({
+  const c = confirmsOf(target);
+  if (!c) return undefined;
+  return entries.get(c)?.held ?? Promise.resolve({
     ok: false,
     reason: 'the harness\'s status endpoint is not running: the cases of a confirming receiver run through runCases or runChecked, which serve it',
   });
