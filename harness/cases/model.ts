@@ -5,12 +5,16 @@ import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { CaseWireUse } from '../wire/index.ts';
 
-/** What a negative case's PASS rests on: see ConformanceCase.negative. */
-export type NegativeKind = 'refusal' | 'no-delivery';
+/**
+ * What a negative case's PASS rests on: see ConformanceCase.negative. `confirmation`: a
+ * confirming receiver queried the status endpoint for a valid SUCCESS callback and applied it
+ * once confirmed (receiver.confirm).
+ */
+export type NegativeKind = 'refusal' | 'no-delivery' | 'confirmation';
 
 /** What a case needs from the target; unmet → SKIP with the reason, without running. */
 export type Capability =
-  | 'hooks' | 'token'                          // receiver side
+  | 'hooks' | 'token' | 'confirms'             // receiver side
   | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production'; // service side
 
 export interface CaseContext<T extends ResolvedTarget> {

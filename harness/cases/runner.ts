@@ -7,6 +7,7 @@ import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
 import { firstUnmet } from './capabilities.ts';
 import { clientCaseTimeoutMs } from './client/bench.ts';
+import { holdStatusEndpoint } from './receiver/status-endpoint.ts';
 import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts';
 import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
@@ -86,6 +87,17 @@ export function watchFor(target: ResolvedTarget, perRequestTimeoutMs = defaultTi
 }
 
 export async function runCases<T extends ResolvedTarget>(options: RunCasesOptions<T>): Promise<CaseResult[]> {
+  // A confirming receiver calls the harness's status endpoint while it handles a callback: it
+  // serves for as long as cases run, and is closed after them whatever happens.
+  const endpoint = await holdStatusEndpoint(options.target);
+  try {
+    return await runHeldCases(options);
+  } finally {
+    await endpoint.release();
+  }
+}
+
+async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T>): Promise<CaseResult[]> {
   const { target, seed } = options;
   const defaults = defaultTimeouts(target);
   const perRequestTimeoutMs = options.perRequestTimeoutMs ?? defaults.perRequestTimeoutMs;

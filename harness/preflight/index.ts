@@ -33,7 +33,11 @@ export async function runPreflight<T extends ResolvedTarget>(options: Omit<RunCa
   const stopped = options.watch?.stopped?.cases.includes(preflightCase.id) ?? false;
   const preflight = out.preflight ?? {
     side,
-    controls: { refusal: { state: 'failed', what: 'the preflight', observed }, 'no-delivery': { state: 'failed', what: 'the preflight', observed } },
+    controls: {
+      refusal: { state: 'failed', what: 'the preflight', observed },
+      'no-delivery': { state: 'failed', what: 'the preflight', observed },
+      confirmation: { state: 'failed', what: 'the preflight', observed },
+    },
     findings: stopped ? [] : [{
       id: `${side}.preflight-incomplete`,
       summary: `the preflight could not finish (${observed}): the negative cases, which rest on it, prove nothing`,

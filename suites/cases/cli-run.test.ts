@@ -60,6 +60,15 @@ function receiverFile(name: string, embedded: EmbeddedReceiver, extra: Record<st
   });
 }
 
+/** A port free now, for a listener a receiver is configured with before the run (confirms.listener). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
 /** Every file of the report directory and the terminal output, searched for each secret. */
 function leaks(ran: Ran, reportDir: string, secrets: readonly string[]): string[] {
   const texts: Array<[string, string]> = [['stdout', ran.stdout], ['stderr', ran.stderr]];
@@ -170,8 +179,12 @@ describe('exit 3: the target cannot be reached at all', () => {
 describe('a receiver target file: reports, exit status, waivers, no secret anywhere', () => {
   let good: EmbeddedReceiver;
   let faulty: EmbeddedReceiver;
+  let statusPort: number;
   beforeAll(async () => {
-    good = await startEmbeddedReceiver({ timeScale: 0.02 });
+    // The correct receiver confirms its outcomes (§6 rule 5) with the status endpoint the run
+    // serves on this port, as a target file's receiver does: every case runs, none SKIP.
+    statusPort = await freePort();
+    good = await startEmbeddedReceiver({ timeScale: 0.02, confirms: { port: statusPort } });
     faulty = await startEmbeddedReceiver({ timeScale: 0.02, faults: ['no-token-check'] });
   });
   afterAll(async () => {
@@ -179,10 +192,14 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     await faulty.close();
   });
 
-  it('a correct receiver: every case PASS, exit 0, four report files, report.json valid, token nowhere', async () => {
+  it('a correct (confirming) receiver: every case PASS, exit 0, four report files, report.json valid, token and keys nowhere', async () => {
     const reportDir = join(dir, 'good');
     const token = good.target.callbackToken!;
-    const ran = await cli(['run', '--target', receiverFile('good.json', good), '--report-dir', reportDir, '--seed', '77'], { MY_RECEIVER_TOKEN: token });
+    const { clientId, clientKey, secretKey } = good.target.confirms!;
+    const confirms = { listener: { port: statusPort }, clientId, clientKey: { env: 'MY_CLIENT_KEY' }, secretKey: { env: 'MY_SECRET_KEY' } };
+    const ran = await cli(['run', '--target', receiverFile('good.json', good, { confirms }), '--report-dir', reportDir, '--seed', '77'], {
+      MY_RECEIVER_TOKEN: token, MY_CLIENT_KEY: clientKey, MY_SECRET_KEY: secretKey,
+    });
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('seed 77');
@@ -195,7 +212,7 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     expect(report.seed).toBe(77);
     expect(report.preflights?.map((p) => `${p.id} ${p.verdict}`)).toEqual(['preflight.receiver PASS']);
     expect(report.target.callbackToken).toEqual({ env: 'MY_RECEIVER_TOKEN', value: '[REDACTED]' });
-    expect(leaks(ran, reportDir, [token])).toEqual([]);
+    expect(leaks(ran, reportDir, [token, clientKey, secretKey])).toEqual([]);
   });
 
   it('a receiver with a fault: the case FAILs with evidence, exit 1, token nowhere (also not in curl lines)', async () => {
@@ -249,7 +266,7 @@ describe('a service target file: client key, secret key and callback token appea
 });
 
 describe('the embedded default', () => {
-  it('run --side receiver without --target: every receiver case PASSes against the reference receiver, exit 0', async () => {
+  it('run --side receiver without --target: every receiver case PASSes against the reference receivers (the confirm cases against the confirming one), exit 0', async () => {
     const reportDir = join(dir, 'embedded');
     const ran = await cli(['run', '--side', 'receiver', '--report-dir', reportDir]);
     expect(ran.code).toBe(0);
@@ -262,7 +279,9 @@ describe('the embedded default', () => {
       expect(ran.code).toBe(0);
       return ran.stdout.split('\n').filter((l) => /^PASS /.test(l)).map((l) => l.split(/\s+/)[1]);
     };
-    const expected = ['preflight.receiver', ...RECEIVER_CASES.map((c) => c.id)];
+    // The reference receiver, then the confirming one for the confirm cases: each side's run in turn, its preflight first.
+    const confirm = (c: { needs: readonly string[] }) => c.needs.includes('confirms');
+    const expected = ['preflight.receiver', ...RECEIVER_CASES.filter((c) => !confirm(c)).map((c) => c.id), 'preflight.receiver', ...RECEIVER_CASES.filter(confirm).map((c) => c.id)];
     expect(await lines('64')).toEqual(expected);
     expect(await lines('1')).toEqual(expected);
   });
