@@ -31,16 +31,18 @@ export class LineProcess extends LineQueue implements LineEnd {
     createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.pushLine(line));
     createInterface({ input: this.child.stderr, crlfDelay: Infinity }).on('line', (line) => this.pushStderr(line));
     this.exited = new Promise((resolve) => {
-      const done = (exit: LineExit) => {
+      this.done = (exit: LineExit) => {
         if (!this.ended(exit)) return;
         process.off('exit', this.killOnExit);
         resolve(exit);
       };
       // 'close' waits for stdout to drain, so a last answer is read before the exit is seen.
-      this.child.on('close', (code, signal) => done({ code, signal }));
-      this.child.on('error', (error) => done({ code: null, signal: null, spawnError: error.message }));
+      this.child.on('close', (code, signal) => this.done({ code, signal }));
+      this.child.on('error', (error) => this.done({ code: null, signal: null, spawnError: error.message }));
     });
   }
+
+  private done: (exit: LineExit) => void = () => {};
 
   /**
    * readline keeps a line until its end: a command that writes without ever ending a line would
@@ -75,7 +77,8 @@ export class LineProcess extends LineQueue implements LineEnd {
 
   async stop(): Promise<void> {
     this.kill('SIGKILL');
-    await Promise.race([this.exited, delay(1000)]);
+    if (await settlesWithin(this.exited, 1000)) return;
+    this.letGo();
   }
 
   async close(graceMs: number): Promise<void> {
@@ -85,5 +88,18 @@ export class LineProcess extends LineQueue implements LineEnd {
     this.kill('SIGTERM');
     if (await settlesWithin(this.exited, 500)) return;
     await this.stop();
+  }
+
+  /**
+   * Its process group was killed, yet its pipes are still open: a descendant that left the group
+   * (a daemon: setsid, a double fork) inherited them and holds them. Nothing more will be read;
+   * the pipes are let go, so that the harness's own process can end (issue 22: a run that
+   * printed its summary and never exited).
+   */
+  private letGo(): void {
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
+    this.child.unref();
+    const { exitCode: code, signalCode: signal } = this.child;
+    this.done({ code, signal, ...(code === null && signal === null ? { thrown: 'was let go: it did not end when killed' } : {}) });
   }
 }
