@@ -36,6 +36,7 @@ export async function openReportDir(options: OpenReportOptions): Promise<ReportD
     add: (result) => session.add(result),
     setDiagnoses: (found) => session.setDiagnoses(found),
     addPreflight: (result) => session.addPreflight(result),
+    setInterrupted: (interrupted) => session.setInterrupted(interrupted),
     async finish() {
       try {
         return await session.finish();

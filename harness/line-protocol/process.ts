@@ -13,6 +13,30 @@ export interface LineProcessOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Every command started here that has not ended: a signal to the harness stops them all (stopAllCommands). */
+const running = new Set<LineProcess>();
+/** Set while the harness is stopping (a signal came): no command is started meanwhile. */
+let stopping: string | undefined;
+
+/**
+ * Stops every command this process started that still runs, each its whole process group
+ * (SIGTERM, then SIGKILL after `graceMs`), and starts no new one until allowCommands(): a run
+ * interrupted by SIGINT or SIGTERM leaves no adapter or signer behind (issue 22). Their own
+ * process groups keep them from the terminal's Ctrl-C, so nobody else would stop them.
+ */
+export async function stopAllCommands(reason: string, graceMs = 500): Promise<void> {
+  stopping = reason;
+  const ends = [...running];
+  for (const end of ends) end.kill('SIGTERM');
+  await Promise.all(ends.map((end) => settlesWithin(end.exited, graceMs)));
+  await Promise.all(ends.filter((end) => end.alive).map((end) => end.stop()));
+}
+
+/** Commands may be started again (after stopAllCommands). */
+export function allowCommands(): void {
+  stopping = undefined;
+}
+
 export class LineProcess extends LineQueue implements LineEnd {
   readonly child: ChildProcessWithoutNullStreams;
   overlong: 'stdout' | 'stderr' | undefined;
@@ -22,9 +46,11 @@ export class LineProcess extends LineQueue implements LineEnd {
 
   constructor(command: string, options: LineProcessOptions = {}) {
     super();
+    if (stopping !== undefined) throw new Error(`not started: ${stopping}`);
     // detached: its own process group, so a kill reaches what `sh` started too.
     this.child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: options.cwd, env: options.env ?? process.env });
     process.on('exit', this.killOnExit);
+    running.add(this);
     this.child.stdin.on('error', () => {}); // EPIPE when the command is gone: seen as its exit.
     this.guardLineLength('stdout');
     this.guardLineLength('stderr');
@@ -33,6 +59,7 @@ export class LineProcess extends LineQueue implements LineEnd {
     this.exited = new Promise((resolve) => {
       this.done = (exit: LineExit) => {
         if (!this.ended(exit)) return;
+        running.delete(this);
         process.off('exit', this.killOnExit);
         resolve(exit);
       };
