@@ -13,7 +13,8 @@ export function clientPreflightCase(out: { preflight?: Preflight }): Conformance
     ...clientCase({ id: 'preflight.client', title: 'a plain call answered as accepted is reported accepted', specRef: '§4.1', level: 'MUST', check: acceptedReported }),
     async run(ctx) {
       try {
-        const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER);
+        // Decisive: when the SDK gives no usable answer to the plain call, no other call is sent.
+        const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER, { decisive: true });
         const outcome = acceptedReported(o);
         const control: Control = outcome.verdict === 'PASS'
           ? { state: 'held', what: WHAT, observed: 'the SDK reported it accepted' }

@@ -49,7 +49,7 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
     side: 'client', fault: 'php-float-signed', expect: 'FAIL', caseIds: ['client.collect.number-float-noise', 'client.collect.number-large-integer'],
     reasonMentions: '`php-float-precision`',
   },
-  { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'] },
+  { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: 'six fields of §2.1 alone: it left out `Reference`, `note`' },
   { side: 'client', fault: 'status-only-answer', expect: 'FAIL', caseIds: ['client.answers.success-false', 'client.answers.error-code'] },
   { side: 'client', fault: 'error-code-ignored', expect: 'FAIL', caseIds: ['client.answers.error-code'] },
   { side: 'client', fault: 'body-only-answer', expect: 'FAIL', caseIds: ['client.answers.client-error', 'client.answers.server-error'] },

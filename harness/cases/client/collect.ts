@@ -5,12 +5,11 @@
 import { encodingsOf } from '../../secrets/index.ts';
 import { readRawJsonObject, SigningError, type RawMember } from '../../signing/index.ts';
 import type { CaseOutcome } from '../model.ts';
-import { bodyText, evidenceOf, firstRequest, header, isOutcome, reported, signatureProblem, type Observation } from './call.ts';
+import { bodyText, evidenceOf, firstRequest, header, isOutcome, reported, signatureProblem, SIX_FIELDS, type Observation } from './call.ts';
 import { clientCase, fail, pass, type CallShape, type ClientCase } from './define.ts';
 
 const COLLECT_PATH = '/api/v1.0/collect/';
 const AUTHORIZATION = /^HMAC ([^:\s]+):([^:\s]+)$/;
-const SIX = ['amount', 'callback_url', 'client_id', 'customer_number', 'network_code', 'transaction_id'] as const;
 
 /** The body's members, or the outcome that says it is not a JSON object. */
 function membersOf(o: Observation, body: string): RawMember[] | CaseOutcome {
@@ -124,7 +123,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     id: 'client.collect.fields', title: 'the six fields of §2.1 are sent once each', specRef: '§2.1, §4.1', level: 'SHOULD',
     check: onRequest((o, members) => {
       const problems: string[] = [];
-      for (const name of SIX) {
+      for (const name of SIX_FIELDS) {
         const count = members.filter((m) => m.key === name).length;
         if (count !== 1) problems.push(`${name} sent ${count} times`);
       }
