@@ -10,6 +10,7 @@ import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
 import { benchOf, type ClientBench } from './bench.ts';
+import { BODY_NOT_JSON, notJsonBecause, pairsAsJson, readSentBody, type SentBody } from './body.ts';
 
 export type ClientContext = CaseContext<ResolvedClientTarget>;
 
@@ -188,6 +189,10 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
     if (error instanceof SigningError) return `${error.message} (got ${auth === undefined ? 'none' : JSON.stringify(auth)})`;
     throw error;
   }
+  const body = readSentBody(request);
+  if (body.kind !== 'json') {
+    return `${BODY_NOT_JSON}: ${notJsonBecause(body)}, which §5.1's message (over a JSON body) cannot be made from; ${signedOverNotJson(o, body, presented)}`;
+  }
   let diagnosis;
   try {
     diagnosis = diagnoseSignature(bodyText(request), o.ctx.target.secretKey, presented);
@@ -203,6 +208,35 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
   const encoding = notUtf8(request.body);
   if (encoding) return `${NOT_SIGNED_AS_SENT}: the body is not UTF-8 (${encoding}; likely ISO-8859-1 or Windows-1252 text), so no signature over its characters can match: JSON is sent as UTF-8 (RFC 8259 §8.1)`;
   return `${NOT_SIGNED_AS_SENT}: ${describeDiagnosis(diagnosis)}`;
+}
+
+/**
+ * What the signature of a body that is not JSON was computed over, when a known form explains
+ * it: the form's pairs read as the one signer reads a body (harness/signing: sorted by key,
+ * joined as key=value, or a labelled alternative of that), or the fields as the caller passed them.
+ */
+function signedOverNotJson(o: Observation, body: Exclude<SentBody, { kind: 'json' }>, presented: string): string {
+  const secret = o.ctx.target.secretKey;
+  if (body.kind === 'form') {
+    try {
+      const text = pairsAsJson(body);
+      const diagnosis = diagnoseSignature(text, secret, presented);
+      if (diagnosis.match === 'canonical' || diagnosis.match === 'case') {
+        const { message } = signBody(text, secret);
+        const shown = message.length > 160 ? `${message.slice(0, 160)}…` : message;
+        return `the signature is the one over the form's pairs (each value decoded), sorted by key and joined as key=value${diagnosis.match === 'case' ? ' (in upper-case hex)' : ''}: \`${shown}\``;
+      }
+      if (diagnosis.match === 'alternative') return `over the form's pairs, ${describeDiagnosis(diagnosis)}`;
+    } catch (error) {
+      if (!(error instanceof SigningError)) throw error;
+    }
+  }
+  try {
+    if (signBody(fieldsJson(o.fields), secret).signature === presented) return 'the signature is the one over the fields as the caller passed them, not over any reading of the body sent';
+  } catch (error) {
+    if (!(error instanceof SigningError)) throw error;
+  }
+  return 'no known form of this body explains the signature (neither its pairs sorted and joined as key=value, nor the fields as the caller passed them)';
 }
 
 /**

@@ -9,5 +9,6 @@ export { callSdk, evidenceOf, reported, signatureProblem, notUtf8, silence, noAn
 export { clientCase, fieldsOf, type ClientCase, type ClientCaseSpec } from './define.ts';
 export { ACCEPTED_ANSWER, acceptedReported } from './answers.ts';
 export { CALLBACK_URL_SUFFIX } from './collect.ts';
+export { readSentBody, bodyNotJsonCause, BODY_NOT_JSON, FORM_MEDIA_TYPE, type SentBody } from './body.ts';
 
 export const CLIENT_CASES: readonly ClientCase[] = [...COLLECT_CASES, ...ANSWERS_CASES];
