@@ -159,7 +159,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
 
   // SIGINT and SIGTERM from here on: the run stops its commands, writes what it can honestly say and ends 130 / 143.
   const signals = watchStopSignals();
-  const state: RunState = { finished: new Set(), underWay: new Map(), interrupted: false, closed: false };
+  const state: RunState = { finished: new Set(), underWay: new Map(), ended: new Map(), interrupted: false, closed: false };
   const work = runSelected({ options, io, fileTarget, selected, seed, waivers, slots, state });
   // Once interrupted, whatever the abandoned work still does (a late failure included) is no one's concern.
   work.catch(() => {});
@@ -192,6 +192,8 @@ interface RunState {
   finished: Set<string>;
   /** Case ids under way, with when they started. */
   underWay: Map<string, number>;
+  /** Cases that ended, with their result, though not yet written (the report keeps the cases' order). */
+  ended: Map<string, CaseResult>;
   /** Writes every result held for the order of the runs (InOrder). */
   flush?: () => Promise<void>;
   stopStatus?: () => void;
@@ -201,7 +203,6 @@ interface RunState {
   /** The report was finished: nothing more is written. */
   closed: boolean;
 }
-
 
 interface SelectedRun {
   options: RunOptions;
@@ -295,14 +296,16 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
           status.started(id);
           state.underWay.set(id, performance.now());
         },
-        onEnd: (id) => {
+        onEnd: (id, result) => {
           status.ended(id);
           state.underWay.delete(id);
+          if (result) state.ended.set(id, result);
         },
         onProgress: (id, line) => status.progress(id, redactor.text(line)),
         onResult: (result) => write(i, result, async (r) => {
-          await session.add(r);
+          // Counted as written from here: a signal that comes during the write must not add it again.
           state.finished.add(r.id);
+          await session.add(r);
         }),
       });
     } finally {
@@ -337,6 +340,9 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
  */
 async function writeInterrupted({ signal, at }: { signal: StopSignal; at: Date }, selected: readonly ConformanceCase[], state: RunState, io: RunIo): Promise<number> {
   state.interrupted = true;
+  // As things stood when the signal came: what ends after it (the adapter stopped under a case) is not the report's.
+  const underWay = new Map(state.underWay);
+  const ended = new Map(state.ended);
   state.stopStatus?.();
   io.stderr(`collect-conformance: interrupted by ${signal}: stopping the run's commands and writing the reports (again to end at once)\n`);
   await stopAllCommands(`the run was interrupted (${signal})`);
@@ -345,7 +351,15 @@ async function writeInterrupted({ signal, at }: { signal: StopSignal; at: Date }
     // What came before the signal is written first, in order (bounded: the process ends next).
     await settlesWithin(state.flush?.() ?? Promise.resolve(), 2000);
     state.closed = true;
-    const notFinished = unfinishedResults(selected, state.finished, state.underWay, signal);
+    // Ended before the signal but held for the cases' order: their verdicts stand.
+    for (const c of selected) {
+      const result = ended.get(c.id);
+      if (!result || state.finished.has(c.id)) continue;
+      state.print?.(result);
+      await session.add(result);
+      state.finished.add(c.id);
+    }
+    const notFinished = unfinishedResults(selected, state.finished, underWay, signal);
     for (const result of notFinished) await session.add(result);
     await session.setInterrupted({ signal, at: at.toISOString(), notFinished: notFinished.map((r) => r.id) });
     if (notFinished.length > 0) await session.setDiagnoses([interruptedDiagnosis(signal, notFinished, selected.length)]);

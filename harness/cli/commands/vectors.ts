@@ -128,8 +128,9 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     onResult: async (result) => {
       if (interrupted) return;
       process.stdout.write(`${formatCaseLine(result, { color })}\n`);
-      await report.add(result);
+      // Counted as written from here: a signal that comes during the write must not add it again.
       finished.add(result.id);
+      await report.add(result);
     },
   });
   work.catch(() => {});
