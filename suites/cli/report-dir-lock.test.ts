@@ -69,8 +69,8 @@ describe.concurrent('a stale lock naming the run\'s own pid (pid 1 in a containe
 describe.concurrent('a lock is its owner\'s while the owner runs, and not after', () => {
   it('a run under way holds the directory: a second run is refused (exit 2) naming its pid; the lock names pid, token and process start', async () => {
     const dir = reportDir();
-    // A signer that never answers: the run holds the lock for the vector's 3 s time limit.
-    const first = startBin([...ONE_VECTOR, '--signer', 'sleep 30', '--timeout', '3000', '--report-dir', dir]);
+    // A signer that never answers: the run holds the lock until it is stopped.
+    const first = startBin([...ONE_VECTOR, '--signer', 'sleep 60', '--timeout', '60000', '--report-dir', dir]);
     const lockPath = join(dir, LOCK_FILE);
     for (let i = 0; i < 300 && !existsSync(lockPath); i++) await new Promise((r) => setTimeout(r, 20));
     const owner = JSON.parse(readFileSync(lockPath, 'utf8')) as Record<string, unknown>;
@@ -79,7 +79,9 @@ describe.concurrent('a lock is its owner\'s while the owner runs, and not after'
     const second = await runBin([...ONE_VECTOR, '--report-dir', dir]);
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`is in use by another run (pid ${first.child.pid}`);
-    expect(await first.exit).toBe(1);
+    // Stopped, the first run gives the directory back.
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(143);
     expect(existsSync(lockPath)).toBe(false);
   });
   it('a lock whose pid is alive but is another process than the one that wrote it (the pid reused): taken over', async () => {
