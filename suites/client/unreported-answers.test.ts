@@ -10,6 +10,8 @@
 //   limit at all is an ERROR worded as a configuration hint, not a finding.
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES, noAnswerGraceMs } from '../../harness/cases/index.ts';
+import { diagnose } from '../../harness/diagnoses/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
 import { runClient, targetFile, verdicts } from './run-client.ts';
 
 const NEVER_SETTLING = 'node suites/client/fixtures/never-settling-adapter.mjs';
@@ -81,5 +83,18 @@ describe.concurrent('a correct SDK whose own time limit is the deadline: client.
     const run = await runClient('examples/sdk-adapters/node/client.json', { COLLECT_SDK_TIMEOUT_MS: '10000' });
     expect(run.code, run.stdout).toBe(0);
     expect(verdicts(run)).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, 'PASS'])));
+  });
+});
+
+describe('adapter time-outs with no request sent are not blamed on load', () => {
+  it('three client calls that timed out before any request: "stuck before sending", not "--concurrency 1"', () => {
+    const results: CaseResult[] = ['a', 'b', 'c'].map((leaf) => ({
+      id: `client.collect.${leaf}`, title: leaf, level: 'MUST', specRef: '§4.1', verdict: 'ERROR', durationMs: 2000,
+      reason: 'ERR_ADAPTER_TIMEOUT: no answer within 2000 ms; the adapter was killed and is restarted for the next request',
+    }));
+    const [cause] = diagnose([{ preflight: { side: 'client', controls: {}, findings: [] }, results }]);
+    expect(cause?.id).toBe('client.answers-timed-out');
+    expect(cause?.summary).toContain('no request of theirs reached the service, so likely the SDK or its adapter is stuck before sending on these calls');
+    expect(cause?.summary).not.toMatch(/concurrency|answers slowly/);
   });
 });
