@@ -17,7 +17,7 @@ export { holdStatusEndpoint, provideStatusEndpoint, withdrawStatusEndpoint, stat
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
 export {
   CLIENT_CASES, clientCase, callSdk, closeClientBench, probeAdapter, adapterNeverStarted, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
-  signatureProblem, NOT_SIGNED_AS_SENT,
+  signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON,
   type ClientCase, type ClientContext, type Observation,
 } from './client/index.ts';
 import { CLIENT_CASES } from './client/index.ts';

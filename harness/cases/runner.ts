@@ -28,9 +28,9 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
    * each call is awaited before the next.
    */
   onResult?: (result: CaseResult) => void | Promise<void>;
-  /** A case got its slot and started; then it ended (before its turn in onResult). */
+  /** A case got its slot and started; then it ended (before its turn in onResult), with its result unless it threw. */
   onStart?: (caseId: string) => void;
-  onEnd?: (caseId: string) => void;
+  onEnd?: (caseId: string, result?: CaseResult) => void;
   /** What a case is waiting for now; '' when it no longer waits for anything it said. */
   onProgress?: (caseId: string, line: string) => void;
   /** Cases at once (default DEFAULT_CONCURRENCY; 1: one after another). Ignored when `slots` is given. */
@@ -112,6 +112,7 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
 
   const runHeld = async (testCase: ConformanceCase<T>): Promise<CaseResult> => {
     const release = await slots.acquire();
+    let ended: CaseResult | undefined;
     try {
       options.onStart?.(testCase.id);
       const started = performance.now();
@@ -147,10 +148,11 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
         durationMs: Math.round(performance.now() - started),
       };
       watch.observe(result);
-      return applyWaivers(result, options.waivers ?? [], now());
+      ended = applyWaivers(result, options.waivers ?? [], now());
+      return ended;
     } finally {
       release();
-      options.onEnd?.(testCase.id);
+      options.onEnd?.(testCase.id, ended);
     }
   };
 

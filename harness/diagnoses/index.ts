@@ -4,7 +4,7 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import { SIGNATURE_NOT_MATCHING, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
@@ -89,10 +89,16 @@ function timedOut(side: string, results: readonly CaseResult[], all: readonly Ca
   const first = cases[0]!;
   // A PASS rests on an answer (PASS evidence is not kept), as does any exchange answered.
   const answered = all.some((r) => r.verdict === 'PASS' || statuses(r).length > 0);
+  const limitMs = timedOutIn(first)![1];
+  // The SDK's adapter takes one call at a time, so its time-outs say nothing of load: a call that
+  // the service answered and the SDK never reported is a finding of its own (refusals-unreported).
+  const likely = side === 'client'
+    ? 'no request of theirs reached the service, so likely the SDK or its adapter is stuck before sending on these calls'
+    : 'likely it answers slowly, or cannot serve this many requests at once (run with --concurrency 1 to tell which)';
   return {
     id: `${side}.answers-timed-out`,
-    summary: `${cases.length} ${side} cases got no answer within a request's time limit (${timedOutIn(first)![1]} ms)${answered ? `, while the ${side} answered other requests of the run` : ''}: `
-      + `likely it answers slowly, or cannot serve this many requests at once (run with --concurrency 1 to tell which) (the first: ${first.id}: ${first.reason ?? ''})`,
+    summary: `${cases.length} ${side} cases got no answer within a request's time limit (${limitMs} ms)${answered ? `, while the ${side} answered other requests of the run` : ''}: `
+      + `${likely} (the first: ${first.id}: ${first.reason ?? ''})`,
     cases: cases.map((r) => r.id),
   };
 }
@@ -108,13 +114,19 @@ interface StatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'rejections-unread' | 'signatures-not-verified';
+type StatedCauseId = 'given-up' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified';
 
 const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
   'given-up': {
     phrase: GIVEN_UP, min: 1,
     summary: (side, cases) => `${cases.length} ${side} ${cases.length === 1 ? 'case was' : 'cases were'} not sent, so their rules were not exercised: ${cases[0]!.reason!.replace(/^.*?not sent: /, '')}`,
+  },
+  // An SDK whose promise settles only on some answers: the service refused, the SDK never said so.
+  'refusals-unreported': {
+    phrase: SILENT_AFTER_REFUSAL, min: 2,
+    summary: (side, cases) => `on ${cases.length} ${side} calls ${SILENT_AFTER_REFUSAL} (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''}): `
+      + 'likely it settles (resolves, rejects, calls back) only on success and some errors, and leaves its caller waiting for ever on any other refusal',
   },
   // Due rejections answered 2xx meeting no rejection rule, no callback after.
   'rejections-unread': {
@@ -160,6 +172,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     const side = preflight.side;
     const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
       (cases) => stated(side, 'given-up', cases),
+      (cases) => stated(side, 'refusals-unreported', cases),
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),

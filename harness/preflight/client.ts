@@ -2,7 +2,10 @@
 // a collection. It is the positive control of the client.answers refusal cases (an SDK that
 // reports every answer as rejected would pass them all), and names what it saw when the
 // adapter gives no usable answer (every case will likely see the same).
-import { ACCEPTED_ANSWER, acceptedReported, callSdk, clientCase, evidenceOf, fieldsOf, NOT_SIGNED_AS_SENT, signatureProblem, type ConformanceCase } from '../cases/index.ts';
+import {
+  ACCEPTED_ANSWER, acceptedReported, BODY_NOT_JSON, bodyNotJsonCause, callSdk, clientCase, evidenceOf, fieldsOf, NOT_SIGNED_AS_SENT, readSentBody, signatureProblem,
+  type ConformanceCase,
+} from '../cases/index.ts';
 import type { ResolvedClientTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
 
@@ -13,21 +16,35 @@ export function clientPreflightCase(out: { preflight?: Preflight }): Conformance
     ...clientCase({ id: 'preflight.client', title: 'a plain call answered as accepted is reported accepted', specRef: '§4.1', level: 'MUST', check: acceptedReported }),
     async run(ctx) {
       try {
-        const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER);
+        // Decisive: when the SDK gives no usable answer to the plain call, no other call is sent.
+        const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER, { decisive: true });
         const outcome = acceptedReported(o);
         const control: Control = outcome.verdict === 'PASS'
           ? { state: 'held', what: WHAT, observed: 'the SDK reported it accepted' }
           : { state: 'failed', what: WHAT, observed: outcome.reason ?? 'the SDK did not report it accepted' };
-        // A signer wrong on the plain call is wrong on every call: named once, as the cause of
-        // every signature FAIL, instead of one FAIL after another with no cause (issue 9).
+        // A body that is not JSON (a form) is not JSON on every call: named once, first, with
+        // the body quoted, as the cause of every rule that reads its JSON or its signature (issue 22).
+        // Otherwise a signer wrong on the plain call is wrong on every call: named once, as the
+        // cause of every signature FAIL, instead of one FAIL after another with no cause (issue 9).
         const request = o.requests[0];
-        const problem = request ? signatureProblem(o, request) : undefined;
-        const findings: Finding[] = problem ? [{
-          id: 'client.signature-mismatch',
-          summary: `on the preflight's plain call (string amount, six fields) ${problem}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
-          symptom: { kind: 'reason', text: NOT_SIGNED_AS_SENT },
-          evidence: evidenceOf(o),
-        }] : [];
+        const body = request ? readSentBody(request) : undefined;
+        const problem = request && body?.kind === 'json' ? signatureProblem(o, request) : undefined;
+        const findings: Finding[] = [];
+        if (request && body && body.kind !== 'json') {
+          findings.push({
+            id: 'client.body-not-json',
+            summary: bodyNotJsonCause(request, body, (text) => ctx.redactor.text(text)),
+            symptom: { kind: 'reason', text: BODY_NOT_JSON },
+            evidence: evidenceOf(o),
+          });
+        } else if (problem) {
+          findings.push({
+            id: 'client.signature-mismatch',
+            summary: `on the preflight's plain call (string amount, six fields) ${problem}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
+            symptom: { kind: 'reason', text: NOT_SIGNED_AS_SENT },
+            evidence: evidenceOf(o),
+          });
+        }
         out.preflight = { side: 'client', controls: { refusal: control }, findings };
         return outcome.verdict === 'PASS' ? outcome : { ...outcome, reason: `${WHAT}: ${control.observed}` };
       } catch (error) {

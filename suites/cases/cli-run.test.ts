@@ -2,7 +2,7 @@
 // listing, usage errors (exit 2), an unreachable target (exit 3), a run against a target file
 // (exit 0 / 1, waivers), and no secret in any output or report file.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -366,12 +366,18 @@ describe('careless input is refused or named, never taken for something else (is
     const shared = join(dir, 'shared');
     mkdirSync(shared, { recursive: true });
     const lockPath = join(shared, '.collect-conformance.lock');
-    // A live run: this very process (alive for as long as the test runs).
-    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, startedAt: '2026-01-01T00:00:00.000Z' }));
-    const refused = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`is in use by another run (pid ${process.pid}`);
-    expect(readdirSync(shared)).toEqual(['.collect-conformance.lock']);
+    // A live run: another process, alive for as long as the test runs (this process's own pid
+    // would be a dead run's lock: suites/cli/report-dir-lock.test.ts).
+    const live = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      writeFileSync(lockPath, JSON.stringify({ pid: live.pid, startedAt: '2026-01-01T00:00:00.000Z' }));
+      const refused = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`is in use by another run (pid ${live.pid}`);
+      expect(readdirSync(shared)).toEqual(['.collect-conformance.lock']);
+    } finally {
+      live.kill('SIGKILL');
+    }
     // A run that was killed: its pid is gone.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(lockPath, JSON.stringify({ pid: dead }));
