@@ -6,6 +6,7 @@
 // got. A summary states what was observed.
 import { SIGNATURE_NOT_MATCHING, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
+import { RATE_LIMITED } from '../wire/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 
@@ -108,13 +109,18 @@ interface StatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'rejections-unread' | 'signatures-not-verified';
+type StatedCauseId = 'given-up' | 'rate-limited' | 'rejections-unread' | 'signatures-not-verified';
 
 const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
   'given-up': {
     phrase: GIVEN_UP, min: 1,
     summary: (side, cases) => `${cases.length} ${side} ${cases.length === 1 ? 'case was' : 'cases were'} not sent, so their rules were not exercised: ${cases[0]!.reason!.replace(/^.*?not sent: /, '')}`,
+  },
+  // Requests that stayed 429 Too Many Requests (harness/wire): the target's throttle, not its rules.
+  'rate-limited': {
+    phrase: RATE_LIMITED, min: 2,
+    summary: (side, cases) => `the ${side} limits the request rate: ${cases.length} ${cases.length === 1 ? 'case' : 'cases'} got 429 Too Many Requests that waiting out its Retry-After did not end, so their rules were not exercised (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
   // Due rejections answered 2xx meeting no rejection rule, no callback after.
   'rejections-unread': {
@@ -160,6 +166,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     const side = preflight.side;
     const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
       (cases) => stated(side, 'given-up', cases),
+      (cases) => stated(side, 'rate-limited', cases),
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),

@@ -4,10 +4,16 @@
 // exchanges already in flight end, while exchanges asked for meanwhile wait until it is done.
 // Strictly first come, first served: an exchange asked for after a measurement waits behind it,
 // so a measurement is never starved, and one asked for before the next measurement goes first.
+// An exchange to a paced target (pace.ts) also waits for its target's turn: it is let on the wire
+// only when that pace is due, in its target's order; an exchange to another target behind it
+// need not wait for that turn, but none passes a measurement asked for before it.
+import type { Pace } from './pace.ts';
 
 interface Waiter {
   /** The measurement's name; undefined for an exchange. */
   measures?: string;
+  /** Its target's pace: an exchange goes, a measurement starts, only when it is due. */
+  pace?: Pace;
   grant: () => void;
   /** Removes an abandoned waiter (its signal aborted). */
   drop?: () => void;
@@ -22,24 +28,33 @@ export class WireWaitAborted extends Error {
   }
 }
 
+export interface SharedOptions {
+  /** The target's pace (default: unpaced). */
+  pace?: Pace;
+  /** Ahead of every waiter (the one retry of an exchange answered 429, which has waited already). */
+  first?: boolean;
+}
+
 export class WireGate {
   private exchanges = 0;
   private holder: string | undefined;
   private readonly queue: Waiter[] = [];
+  /** Wakes the queue when the first pace it waits for is due. */
+  private timer: NodeJS.Timeout | undefined;
 
   /** The measurement on the wire, else the first one waiting for it (progress lines name it). */
   get measuring(): string | undefined {
     return this.holder ?? this.queue.find((w) => w.measures !== undefined)?.measures;
   }
 
-  /** Whether an exchange (or a measurement, `exclusive`) asked for now would wait. */
-  wouldWait(exclusive: boolean): boolean {
-    return this.holder !== undefined || this.queue.length > 0 || (exclusive && this.exchanges > 0);
+  /** Whether an exchange (or a measurement, `exclusive`) of a target with `pace` asked for now would wait. */
+  wouldWait(exclusive: boolean, pace?: Pace): boolean {
+    return this.holder !== undefined || this.queue.length > 0 || (exclusive && this.exchanges > 0) || (pace !== undefined && pace.dueInMs() > 0);
   }
 
-  /** Resolves with the release once the exchange may go on the wire. */
-  shared(signal?: AbortSignal): Promise<() => void> {
-    return this.wait({}, signal, () => {
+  /** Resolves with the release once the exchange may go on the wire (its pace's turn taken). */
+  shared(signal?: AbortSignal, options: SharedOptions = {}): Promise<() => void> {
+    return this.wait({ ...(options.pace ? { pace: options.pace } : {}) }, options.first === true, signal, () => {
       this.exchanges++;
       return () => {
         this.exchanges--;
@@ -48,9 +63,12 @@ export class WireGate {
     });
   }
 
-  /** Resolves with the release once `measures` has the wire to itself. */
-  exclusive(measures: string, signal?: AbortSignal): Promise<() => void> {
-    return this.wait({ measures }, signal, () => {
+  /**
+   * Resolves with the release once `measures` has the wire to itself and its target's pace is
+   * due; the measurement's own requests then go at once and are charged to the pace one by one.
+   */
+  exclusive(measures: string, signal?: AbortSignal, pace?: Pace): Promise<() => void> {
+    return this.wait({ measures, ...(pace ? { pace } : {}) }, false, signal, () => {
       this.holder = measures;
       return () => {
         this.holder = undefined;
@@ -59,7 +77,7 @@ export class WireGate {
     });
   }
 
-  private wait(kind: { measures?: string }, signal: AbortSignal | undefined, take: () => () => void): Promise<() => void> {
+  private wait(kind: { measures?: string; pace?: Pace }, first: boolean, signal: AbortSignal | undefined, take: () => () => void): Promise<() => void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));
       const onAbort = () => {
@@ -86,18 +104,41 @@ export class WireGate {
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(waiter);
+      if (first) this.queue.unshift(waiter);
+      else this.queue.push(waiter);
       this.pump();
     });
   }
 
   private pump(): void {
-    for (;;) {
-      const head = this.queue[0];
-      if (!head || this.holder !== undefined) return;
-      if (head.measures !== undefined && this.exchanges > 0) return;
-      this.queue.shift();
-      head.grant();
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    // Paces found not due in this pass: their later exchanges wait too (each target in its order).
+    const notDue = new Set<Pace>();
+    for (let i = 0; i < this.queue.length && this.holder === undefined;) {
+      const waiter = this.queue[i]!;
+      if (waiter.measures !== undefined) {
+        // Only at the head (nothing asked for before it still waits) and with nothing in flight.
+        if (i > 0 || this.exchanges > 0) break;
+        if (waiter.pace && waiter.pace.dueInMs() > 0) {
+          notDue.add(waiter.pace);
+          break;
+        }
+        this.queue.shift();
+        waiter.grant();
+        break;
+      }
+      if (waiter.pace && (notDue.has(waiter.pace) || !waiter.pace.tryTake())) {
+        notDue.add(waiter.pace);
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      waiter.grant();
+    }
+    if (notDue.size > 0 && this.holder === undefined) {
+      const dueInMs = Math.min(...[...notDue].map((p) => p.dueInMs()));
+      this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(dueInMs)));
     }
   }
 }

@@ -1,0 +1,156 @@
+// `run --rate`: the requests to a target are paced, apart from how many cases wait side by side
+// (harness/wire/pace.ts). The rate as written, Retry-After as sent, the pace and the gate with a
+// measurement's burst, and the runner: time spent waiting for the pace is not a case's own.
+import { describe, expect, it } from 'vitest';
+import { runCases, type ConformanceCase } from '../../harness/cases/index.ts';
+import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { CaseWire, Pace, parseRate, RateError, retryAfterMs, WireGate } from '../../harness/wire/index.ts';
+
+describe('--rate: N/s or N/min, or off', () => {
+  it('reads requests per second as written', () => {
+    expect(parseRate('5/s')).toEqual({ perSecond: 5, text: '5/s' });
+    expect(parseRate('60/min')).toEqual({ perSecond: 1, text: '60/min' });
+    expect(parseRate('0.5/s')?.perSecond).toBe(0.5);
+    expect(parseRate('off')).toBeUndefined();
+  });
+  it.each(['5', '0/s', '-1/s', 'fast', '5/h', '2000/s', '1e3/s', '', '5/s/s'])('refuses %j, naming it', (bad) => {
+    expect(() => parseRate(bad)).toThrow(RateError);
+    expect(() => parseRate(bad)).toThrow(`(got ${JSON.stringify(bad)})`);
+  });
+});
+
+describe('Retry-After: seconds or an HTTP date, never less than a second', () => {
+  const now = Date.parse('2026-06-01T12:00:00Z');
+  it('delay-seconds', () => {
+    expect(retryAfterMs('2', now)).toBe(2000);
+    expect(retryAfterMs(['7'], now)).toBe(7000);
+    // Whole seconds: "0" is "within the second", not "now".
+    expect(retryAfterMs('0', now)).toBe(1000);
+  });
+  it('an HTTP date', () => {
+    expect(retryAfterMs('Mon, 01 Jun 2026 12:00:30 GMT', now)).toBe(30_000);
+    expect(retryAfterMs('Mon, 01 Jun 2026 11:00:00 GMT', now)).toBe(1000);
+  });
+  it('absent or unreadable: undefined', () => {
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs('2026-06-01', now)).toBeUndefined();
+  });
+});
+
+describe('the pace: one request every 1/rate seconds; a burst charged; a 429 pauses it', () => {
+  function clocked(rate: string) {
+    let t = 1000;
+    const pace = new Pace(parseRate(rate), () => t);
+    return { pace, advance: (ms: number) => { t += ms; } };
+  }
+  it('a turn every interval, no burst after an idle spell', () => {
+    const { pace, advance } = clocked('10/s');
+    expect(pace.tryTake()).toBe(true);
+    expect(pace.tryTake()).toBe(false);
+    expect(pace.dueInMs()).toBe(100);
+    advance(100);
+    expect(pace.tryTake()).toBe(true);
+    // Idle for a second: one turn is due, not ten.
+    advance(1000);
+    expect(pace.tryTake()).toBe(true);
+    expect(pace.tryTake()).toBe(false);
+  });
+  it("a measurement's burst of 5 goes at once and is paid back before the next turn", () => {
+    const { pace } = clocked('10/s');
+    for (let i = 0; i < 5; i++) pace.charge();
+    expect(pace.sent).toBe(5);
+    expect(pace.dueInMs()).toBe(500);
+  });
+  it("a 429's Retry-After holds every request, even unpaced", () => {
+    let t = 0;
+    const unpaced = new Pace(undefined, () => t);
+    expect(unpaced.tryTake()).toBe(true);
+    unpaced.pauseFor(2000);
+    expect(unpaced.tryTake()).toBe(false);
+    expect(unpaced.waitingFor()).toMatch(/Retry-After/);
+    t = 2000;
+    expect(unpaced.tryTake()).toBe(true);
+    expect(unpaced.throttled).toBe(1);
+  });
+});
+
+/** Arrival times of `count` exchanges of `wire`s asked for at once. */
+async function sendTimes(wires: readonly CaseWire[]): Promise<number[]> {
+  const at: number[] = [];
+  await Promise.all(wires.map((w) => w.exchange(async () => { at.push(performance.now()); })));
+  return at;
+}
+
+describe('the gate lets paced exchanges on the wire at their target\'s turn', () => {
+  it('six exchanges of six cases asked for at once go 50 ms apart (20/s)', async () => {
+    const gate = new WireGate();
+    const pace = new Pace(parseRate('20/s'));
+    const at = await sendTimes(Array.from({ length: 6 }, (_, i) => new CaseWire(gate, `c${i}`, { pace })));
+    // Any two k turns apart are k intervals apart. Measured where the exchange starts, a few
+    // promise turns after the gate let it go, so allow 10 ms of that delivery on a loaded machine.
+    for (let i = 0; i < at.length; i++) {
+      for (let j = i + 1; j < at.length; j++) expect(at[j]! - at[i]!, `exchanges ${i} and ${j}`).toBeGreaterThanOrEqual((j - i) * 50 - 10);
+    }
+  });
+
+  it("another target's exchange does not wait for this target's turn, but none passes a measurement asked for before it", async () => {
+    const gate = new WireGate();
+    const slow = new Pace(parseRate('2/s'));
+    const order: string[] = [];
+    await new CaseWire(gate, 'paced0', { pace: slow }).exchange(async () => { order.push('paced0'); });
+    // Its target's next turn is 500 ms away.
+    const paced1 = new CaseWire(gate, 'paced1', { pace: slow }).exchange(async () => { order.push('paced1'); });
+    await new CaseWire(gate, 'unpaced').exchange(async () => { order.push('unpaced'); });
+    expect(order).toEqual(['paced0', 'unpaced']);
+    const measuring = new CaseWire(gate, 'measures').alone(async () => { order.push('measures'); });
+    const after = new CaseWire(gate, 'after').exchange(async () => { order.push('after'); });
+    await Promise.all([paced1, measuring, after]);
+    expect(order).toEqual(['paced0', 'unpaced', 'paced1', 'measures', 'after']);
+  });
+
+  it("a measurement's own burst goes at once; the next exchange waits until the burst is paid back", async () => {
+    const gate = new WireGate();
+    const pace = new Pace(parseRate('20/s'));
+    const measuring = new CaseWire(gate, 'receiver.latency.burst', { pace });
+    const other = new CaseWire(gate, 'receiver.token.missing', { pace });
+    let burst: number[] = [];
+    await measuring.alone(async () => { burst = await sendTimes(Array.from({ length: 5 }, () => measuring)); });
+    expect(burst.at(-1)! - burst[0]!).toBeLessThan(20);
+    const [next] = await sendTimes([other]);
+    // Five turns of 50 ms charged at once.
+    expect(next! - burst[0]!).toBeGreaterThanOrEqual(5 * 50 - 1);
+    expect(pace.sent).toBe(6);
+  });
+
+  it('the case is told it waits for its turn, and the wait is counted as waited', async () => {
+    const gate = new WireGate();
+    const pace = new Pace(parseRate('10/s'));
+    const said: Array<string | undefined> = [];
+    const first = new CaseWire(gate, 'first', { pace });
+    const second = new CaseWire(gate, 'second', { pace, onWait: (line) => said.push(line) });
+    await sendTimes([first, second]);
+    expect(said).toEqual(['waiting for its turn to send (requests to the target paced at 10/s)', undefined]);
+    expect(second.waitedMs()).toBeGreaterThanOrEqual(90);
+  });
+});
+
+describe('the runner: a case that waited for its turn to send is not cut off by its time limit', () => {
+  const target: ResolvedReceiverTarget = { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 300 } };
+  it('twelve cases with a 150 ms limit, one exchange each at 20/s (the last waits 550 ms): all PASS', async () => {
+    const sentAt: number[] = [];
+    const cases = Array.from({ length: 12 }, (_, i): ConformanceCase<ResolvedReceiverTarget> => ({
+      id: `receiver.synthetic.paced-${i}`, title: 'synthetic', specRef: '§0', level: 'MUST', side: 'receiver', needs: [],
+      run: async (ctx) => {
+        await ctx.wire.exchange(async () => { sentAt.push(performance.now()); });
+        // Some of the case's own time after its turn, well within its limit.
+        await new Promise((r) => setTimeout(r, 30));
+        return { verdict: 'PASS' };
+      },
+    }));
+    const results = await runCases({ cases, target, seed: 1, caseTimeoutMs: 150, concurrency: 12, pace: new Pace(parseRate('20/s')) });
+    expect(results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(Math.max(...results.map((r) => r.durationMs))).toBeGreaterThan(500);
+    expect(Math.max(...sentAt) - Math.min(...sentAt)).toBeGreaterThanOrEqual(11 * 50 - 1);
+  });
+});
