@@ -135,6 +135,23 @@ describe('exit 2: bad usage and invalid target files', () => {
   });
 });
 
+describe('exit 2: --rate names the bad value', () => {
+  it('not N/s or N/min, zero, or past 1000/s', async () => {
+    const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
+    for (const bad of ['5', '0/s', 'fast', '5/h', '2000/s', '-1/s']) {
+      const ran = await cliHere(['run', '--target', target, '--rate', bad]);
+      expect(ran.code, bad).toBe(2);
+      expect(ran.stderr, bad).toContain(`--rate: must be N/s or N/min with N a positive number up to 1000/s (e.g. 5/s, 0.5/s, 60/min), or off (got ${JSON.stringify(bad)})`);
+    }
+  });
+  it('a rate for a client target, whose SDK sends to the harness itself', async () => {
+    const target = writeJson('client-rate.json', { side: 'client', command: 'true' });
+    const ran = await cliHere(['run', '--target', target, '--rate', '5/s']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain("--rate 5/s: a client target is not paced (its SDK sends to the harness's own service in this process, not to a target)");
+  });
+});
+
 describe('exit 2: a --report-dir that cannot be created', () => {
   it('names the directory, without an internal-error stack', async () => {
     const blocker = writeJson('not-a-dir.json', {});
