@@ -150,8 +150,11 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
     }
   };
 
-  // Every case asks for its slot at once, in case order (first come, first served).
-  const running = selected.map((c) => runHeld(c));
+  // Every case asks for its slot at once, in case order (first come, first served), those that
+  // watch retries first: under a pace their requests then go first (ConformanceCase.watchesRetries).
+  const started = new Map<ConformanceCase<T>, Promise<CaseResult>>();
+  for (const c of [...selected.filter((c) => c.watchesRetries), ...selected.filter((c) => !c.watchesRetries)]) started.set(c, runHeld(c));
+  const running = selected.map((c) => started.get(c)!);
   const results: CaseResult[] = [];
   for (const result of running) {
     results.push(await result);

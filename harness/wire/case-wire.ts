@@ -58,6 +58,8 @@ export class CaseWire implements CaseWireUse {
   private waiting = 0;
   private waitingSince = 0;
   private waitedBefore = 0;
+  /** Exchanges this case made: its rank at its target's turn (harness/wire/gate.ts). */
+  private made = 0;
   /** Unpaced unless given: a 429's Retry-After still pauses it. */
   private readonly paced: Pace;
 
@@ -86,7 +88,8 @@ export class CaseWire implements CaseWireUse {
       this.paced.charge();
       return send();
     }
-    const release = await this.waitFor(false, () => this.gate.shared(this.options.signal, { pace: this.paced, first: options.retry === true }));
+    const release = await this.waitFor(false, () => this.gate.shared(this.options.signal, { pace: this.paced, rank: this.made, first: options.retry === true }));
+    this.made++;
     try {
       return await send();
     } finally {

@@ -5,8 +5,11 @@
 // Strictly first come, first served: an exchange asked for after a measurement waits behind it,
 // so a measurement is never starved, and one asked for before the next measurement goes first.
 // An exchange to a paced target (pace.ts) also waits for its target's turn: it is let on the wire
-// only when that pace is due, in its target's order; an exchange to another target behind it
-// need not wait for that turn, but none passes a measurement asked for before it.
+// only when that pace is due; an exchange to another target behind it need not wait for that
+// turn, but none passes a measurement asked for before it. Among a target's waiting exchanges the
+// turn goes to the case furthest along (the most exchanges already made; ties first come, first
+// served): a case's next step does not queue behind the first requests of every other case, so a
+// paced run ends about when its longest case would.
 import type { Pace } from './pace.ts';
 
 interface Waiter {
@@ -14,6 +17,8 @@ interface Waiter {
   measures?: string;
   /** Its target's pace: an exchange goes, a measurement starts, only when it is due. */
   pace?: Pace;
+  /** Who goes first at its pace's turn: higher first (the exchanges its case already made). */
+  rank: number;
   grant: () => void;
   /** Removes an abandoned waiter (its signal aborted). */
   drop?: () => void;
@@ -31,7 +36,9 @@ export class WireWaitAborted extends Error {
 export interface SharedOptions {
   /** The target's pace (default: unpaced). */
   pace?: Pace;
-  /** Ahead of every waiter (the one retry of an exchange answered 429, which has waited already). */
+  /** How many exchanges the case made already: its turn comes before cases with fewer (default 0). */
+  rank?: number;
+  /** Before every other exchange of its pace (the one retry of an exchange answered 429, which has waited already). */
   first?: boolean;
 }
 
@@ -54,7 +61,8 @@ export class WireGate {
 
   /** Resolves with the release once the exchange may go on the wire (its pace's turn taken). */
   shared(signal?: AbortSignal, options: SharedOptions = {}): Promise<() => void> {
-    return this.wait({ ...(options.pace ? { pace: options.pace } : {}) }, options.first === true, signal, () => {
+    const rank = options.first ? Number.POSITIVE_INFINITY : options.rank ?? 0;
+    return this.wait({ rank, ...(options.pace ? { pace: options.pace } : {}) }, signal, () => {
       this.exchanges++;
       return () => {
         this.exchanges--;
@@ -68,7 +76,7 @@ export class WireGate {
    * due; the measurement's own requests then go at once and are charged to the pace one by one.
    */
   exclusive(measures: string, signal?: AbortSignal, pace?: Pace): Promise<() => void> {
-    return this.wait({ measures, ...(pace ? { pace } : {}) }, false, signal, () => {
+    return this.wait({ measures, rank: 0, ...(pace ? { pace } : {}) }, signal, () => {
       this.holder = measures;
       return () => {
         this.holder = undefined;
@@ -77,7 +85,7 @@ export class WireGate {
     });
   }
 
-  private wait(kind: { measures?: string; pace?: Pace }, first: boolean, signal: AbortSignal | undefined, take: () => () => void): Promise<() => void> {
+  private wait(kind: { measures?: string; pace?: Pace; rank: number }, signal: AbortSignal | undefined, take: () => () => void): Promise<() => void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));
       const onAbort = () => {
@@ -104,8 +112,7 @@ export class WireGate {
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (first) this.queue.unshift(waiter);
-      else this.queue.push(waiter);
+      this.queue.push(waiter);
       this.pump();
     });
   }
@@ -113,33 +120,50 @@ export class WireGate {
   private pump(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    // Paces found not due in this pass: their later exchanges wait too (each target in its order).
+    // Paces found not due: the earliest of them wakes the queue again.
     const notDue = new Set<Pace>();
-    for (let i = 0; i < this.queue.length && this.holder === undefined;) {
-      const waiter = this.queue[i]!;
-      if (waiter.measures !== undefined) {
-        // Only at the head (nothing asked for before it still waits) and with nothing in flight.
-        if (i > 0 || this.exchanges > 0) break;
-        if (waiter.pace && waiter.pace.dueInMs() > 0) {
-          notDue.add(waiter.pace);
+    while (this.holder === undefined) {
+      const head = this.queue[0];
+      if (!head) break;
+      if (head.measures !== undefined) {
+        // A measurement starts at the head (nothing asked for before it still waits), with nothing in flight, at its turn.
+        if (this.exchanges > 0) break;
+        if (head.pace && !head.pace.tryStart()) {
+          notDue.add(head.pace);
           break;
         }
         this.queue.shift();
-        waiter.grant();
+        head.grant();
         break;
       }
-      if (waiter.pace && (notDue.has(waiter.pace) || !waiter.pace.tryTake())) {
-        notDue.add(waiter.pace);
-        i++;
-        continue;
-      }
-      this.queue.splice(i, 1);
-      waiter.grant();
+      const next = this.nextExchange(notDue);
+      if (!next) break;
+      this.queue.splice(this.queue.indexOf(next), 1);
+      next.grant();
     }
     if (notDue.size > 0 && this.holder === undefined) {
       const dueInMs = Math.min(...[...notDue].map((p) => p.dueInMs()));
       this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(dueInMs)));
     }
+  }
+
+  /**
+   * The exchange that may go now, among those asked for before the first measurement waiting:
+   * an unpaced one, or the best-ranked of a pace whose turn it is (the turn is taken). Paces not
+   * due are added to `notDue`.
+   */
+  private nextExchange(notDue: Set<Pace>): Waiter | undefined {
+    const end = this.queue.findIndex((w) => w.measures !== undefined);
+    const before = end < 0 ? this.queue : this.queue.slice(0, end);
+    for (const waiter of before) {
+      const pace = waiter.pace;
+      if (!pace) return waiter;
+      if (notDue.has(pace)) continue;
+      const best = before.reduce((a, b) => (b.pace === pace && b.rank > a.rank ? b : a), waiter);
+      if (pace.tryTake()) return best;
+      notDue.add(pace);
+    }
+    return undefined;
   }
 }
 

@@ -76,6 +76,11 @@ export class Pace {
     return true;
   }
 
+  /** Whether a measurement may start now (its first request's turn; its requests are charged as they go). */
+  tryStart(): boolean {
+    return this.dueInMs() === 0;
+  }
+
   /**
    * Charges one request that goes now whatever the pace (a measurement's own request): the
    * next turn moves on by one interval from it, so a burst of N is paid back before the next.

@@ -123,6 +123,18 @@ describe('the gate lets paced exchanges on the wire at their target\'s turn', ()
     expect(pace.sent).toBe(6);
   });
 
+  it("at its target's turn, the case furthest along goes first: a case's next step does not queue behind every other case's first", async () => {
+    const gate = new WireGate();
+    const pace = new Pace(parseRate('20/s'));
+    const order: string[] = [];
+    const a = new CaseWire(gate, 'a', { pace });
+    await a.exchange(async () => { order.push('a1'); });
+    const firsts = ['b', 'c'].map((id) => new CaseWire(gate, id, { pace }).exchange(async () => { order.push(`${id}1`); }));
+    const next = a.exchange(async () => { order.push('a2'); });
+    await Promise.all([...firsts, next]);
+    expect(order).toEqual(['a1', 'a2', 'b1', 'c1']);
+  });
+
   it('the case is told it waits for its turn, and the wait is counted as waited', async () => {
     const gate = new WireGate();
     const pace = new Pace(parseRate('10/s'));
@@ -135,8 +147,22 @@ describe('the gate lets paced exchanges on the wire at their target\'s turn', ()
   });
 });
 
-describe('the runner: a case that waited for its turn to send is not cut off by its time limit', () => {
+describe('the runner: pace turns and time limits', () => {
   const target: ResolvedReceiverTarget = { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 300 } };
+  it('the cases that watch retries (the longest) start first, so their requests get the first turns; results stay in case order', async () => {
+    const order: string[] = [];
+    const cases = ['a', 'b', 'c', 'retries'].map((leaf): ConformanceCase<ResolvedReceiverTarget> => ({
+      id: `receiver.synthetic.${leaf}`, title: 'synthetic', specRef: '§0', level: 'MUST', side: 'receiver', needs: [],
+      ...(leaf === 'retries' ? { watchesRetries: true as const } : {}),
+      run: async (ctx) => {
+        await ctx.wire.exchange(async () => { order.push(leaf); });
+        return { verdict: 'PASS' };
+      },
+    }));
+    const results = await runCases({ cases, target, seed: 1, concurrency: 4, pace: new Pace(parseRate('50/s')) });
+    expect(order).toEqual(['retries', 'a', 'b', 'c']);
+    expect(results.map((r) => r.id)).toEqual(cases.map((c) => c.id));
+  });
   it('twelve cases with a 150 ms limit, one exchange each at 20/s (the last waits 550 ms): all PASS', async () => {
     const sentAt: number[] = [];
     const cases = Array.from({ length: 12 }, (_, i): ConformanceCase<ResolvedReceiverTarget> => ({
