@@ -110,11 +110,12 @@ export class CaseWire implements CaseWireUse {
   }
 
   throttled(retryAfterMs: number): NoRetry | undefined {
-    // The target said when it takes requests again: none of ours goes before, retried or not.
-    this.paced.pauseFor(Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
-    if (this.holding > 0) return 'measuring';
+    // Longer than the harness waits (a quota spent for the day): no pause, or every case would
+    // wait it out in turn only to be told the same; each ends ERROR with the same cause instead.
     if (retryAfterMs > MAX_RETRY_AFTER_MS) return 'too-long';
-    return undefined;
+    // The target said when it takes requests again: none of ours goes before, retried or not.
+    this.paced.pauseFor(retryAfterMs);
+    return this.holding > 0 ? 'measuring' : undefined;
   }
 
   waitedMs(): number {

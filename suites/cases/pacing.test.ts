@@ -82,6 +82,25 @@ async function sendTimes(wires: readonly CaseWire[]): Promise<number[]> {
   return at;
 }
 
+describe("a 429's Retry-After, told to a case's wire", () => {
+  it('pauses every request to the target and allows the one retry; inside a measurement it pauses but allows none', async () => {
+    const pace = new Pace(parseRate('100/s'));
+    const gate = new WireGate();
+    const wire = new CaseWire(gate, 'c', { pace });
+    expect(wire.throttled(200)).toBeUndefined();
+    expect(pace.dueInMs()).toBeGreaterThan(150);
+    expect(pace.throttled).toBe(1);
+    // The measurement itself starts once the pause is over.
+    await wire.alone(async () => { expect(wire.throttled(100)).toBe('measuring'); });
+    expect(pace.throttled).toBe(2);
+  });
+  it('longer than 60 s (a spent quota): neither waited out nor a pause for the others', () => {
+    const pace = new Pace(parseRate('100/s'));
+    expect(new CaseWire(new WireGate(), 'c', { pace }).throttled(3_600_000)).toBe('too-long');
+    expect(pace.dueInMs()).toBe(0);
+  });
+});
+
 describe('the gate lets paced exchanges on the wire at their target\'s turn', () => {
   it('six exchanges of six cases asked for at once go 50 ms apart (20/s)', async () => {
     const gate = new WireGate();
