@@ -41,7 +41,11 @@ function differences(a: CheckedRun, b: CheckedRun): string[] {
   });
 }
 
-const cases = SERVICE_CASES.filter((c) => c.side === 'service');
+// Every service case but the back-off judgement, whose verdict rests on timer precision (retry
+// intervals of 200 ms at the embedded service's time scale): a machine loaded tenfold blurs it in
+// any run, throttled or not (suites/service/backoff.test.ts proves that case). The other cases
+// that watch retries are here.
+const cases = SERVICE_CASES.filter((c) => c.side === 'service' && c.id !== 'service.callback.retry-back-off');
 // A request's limit well above what three servers in this process take on a loaded machine: the
 // verdicts here are about the throttle, not about answers slow to come.
 const runAgainst = (baseUrl: string, pace?: Pace) => runChecked({
