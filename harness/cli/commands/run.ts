@@ -29,8 +29,8 @@ export const DEFAULT_REPORT_DIR = 'reports/latest';
 /**
  * `run --target` of a service without --rate: a vendor's sandbox is someone else's, often behind
  * a throttle (the issue's measured one allowed 5 a second), and a service run sends about 45
- * requests, most at its start; at 5/s they go within 10 s while the longest cases wait 30 s for
- * callbacks and retries. A receiver target and the embedded run are unpaced unless --rate says:
+ * requests, most at its start; at 5/s they go within 9 s while its longest cases wait 10 to 20 s
+ * for callbacks and retries anyway (docs/pacing.md: the example run 16 s paced, 13 s not). A receiver target and the embedded run are unpaced unless --rate says:
  * a receiver run sends about 200 requests (hooks readings most of them) to the team's own app.
  * A client target is never paced: its SDK sends to the harness's own service in this process.
  */
