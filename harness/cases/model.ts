@@ -83,6 +83,12 @@ export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
    * preflight, harness/preflight). Without a passing control, its PASS becomes ERROR or SKIP.
    */
   negative?: NegativeKind;
+  /**
+   * The case watches a retry schedule (up to timing.retryWindowMs), the longest wait of its side:
+   * it starts before the others, so under a pace (`run --rate`) its requests go first and the run
+   * ends about when it does, not a backlog of other cases' requests later.
+   */
+  watchesRetries?: true;
   /** A thrown error → ERROR with its message. */
   run(ctx: CaseContext<T>): Promise<CaseOutcome>;
 }

@@ -6,6 +6,7 @@
 // got. A summary states what was observed.
 import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
+import { RATE_LIMITED } from '../wire/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 
@@ -114,13 +115,18 @@ interface StatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified';
+type StatedCauseId = 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified';
 
 const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
   'given-up': {
     phrase: GIVEN_UP, min: 1,
     summary: (side, cases) => `${cases.length} ${side} ${cases.length === 1 ? 'case was' : 'cases were'} not sent, so their rules were not exercised: ${cases[0]!.reason!.replace(/^.*?not sent: /, '')}`,
+  },
+  // Requests that stayed 429 Too Many Requests (harness/wire): the target's throttle, not its rules.
+  'rate-limited': {
+    phrase: RATE_LIMITED, min: 2,
+    summary: (side, cases) => `the ${side} limits the request rate: ${cases.length} ${cases.length === 1 ? 'case' : 'cases'} got 429 Too Many Requests that waiting out its Retry-After did not end, so their rules were not exercised (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
   // An SDK whose promise settles only on some answers: the service refused, the SDK never said so.
   'refusals-unreported': {
@@ -172,6 +178,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     const side = preflight.side;
     const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
       (cases) => stated(side, 'given-up', cases),
+      (cases) => stated(side, 'rate-limited', cases),
       (cases) => stated(side, 'refusals-unreported', cases),
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),

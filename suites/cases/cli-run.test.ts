@@ -12,6 +12,7 @@ import { startEmbeddedReceiver, startEmbeddedService, type EmbeddedReceiver } fr
 import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts';
 import { main } from '../../harness/cli/index.ts';
 import { runBin, type Ran } from '../support/cli-process.ts';
+import { startThrottle } from '../support/throttle.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-cli-run-'));
 
@@ -141,6 +142,49 @@ describe('exit 2: bad usage and invalid target files', () => {
       expect(ran.code, bad).toBe(2);
       expect(ran.stderr, bad).toContain(`--concurrency: must be an integer from 1 to 64 (got ${JSON.stringify(bad)})`);
     }
+  });
+});
+
+describe('--rate: the default pace of a service target file, and its usage errors', () => {
+  it('a service target file is paced at 5/s unless told (the first line says so); 429s waited out are noted after the summary', async () => {
+    const service = await startEmbeddedService();
+    // One request a second: the preflight's and the case's collect, 200 ms apart, meet it.
+    const throttle = await startThrottle(service.target.baseUrl, { limit: 1, windowMs: 1000 });
+    try {
+      const t = service.target;
+      const path = writeJson('service-paced.json', {
+        side: 'service', baseUrl: throttle.origin, mode: t.mode, clientId: t.clientId,
+        clientKey: { env: 'SVC_CLIENT_KEY' }, secretKey: { env: 'SVC_SECRET_KEY' }, callbackToken: { env: 'SVC_CALLBACK_TOKEN' },
+        networkCode: t.networkCode, customerNumbers: t.customerNumbers, sources: t.sources,
+        listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false }, timing: t.timing,
+      });
+      const ran = await cliHere(['run', '--target', path, '--report-dir', join(dir, 'service-paced'), '--only', 'service.auth.valid-accepted'], {
+        SVC_CLIENT_KEY: t.clientKey, SVC_SECRET_KEY: t.secretKey, SVC_CALLBACK_TOKEN: t.callbackToken!,
+      });
+      expect(ran.stdout.split('\n')[0]).toMatch(/; requests paced at 5\/s\)$/);
+      expect(ran.stdout, ran.stdout).toMatch(/^1 cases?: 1 PASS/m);
+      expect(ran.code).toBe(0);
+      expect(throttle.refused).toBeGreaterThanOrEqual(1);
+      expect(ran.stderr).toMatch(new RegExp(`note: the service answered 429 Too Many Requests ${throttle.refused} time\\(s\\) \\(requests paced at 5/s\\); each time every request to it waited out the Retry-After; a lower --rate avoids the waits`));
+    } finally {
+      await throttle.close();
+      await service.close();
+    }
+  });
+
+  it('not N/s or N/min, zero, or past 1000/s', async () => {
+    const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
+    for (const bad of ['5', '0/s', 'fast', '5/h', '2000/s', '-1/s']) {
+      const ran = await cliHere(['run', '--target', target, '--rate', bad]);
+      expect(ran.code, bad).toBe(2);
+      expect(ran.stderr, bad).toContain(`--rate: must be N/s or N/min with N a positive number up to 1000/s (e.g. 5/s, 0.5/s, 60/min), or off (got ${JSON.stringify(bad)})`);
+    }
+  });
+  it('a rate for a client target, whose SDK sends to the harness itself', async () => {
+    const target = writeJson('client-rate.json', { side: 'client', command: 'true' });
+    const ran = await cliHere(['run', '--target', target, '--rate', '5/s']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain("--rate 5/s: a client target is not paced (its SDK sends to the harness's own service in this process, not to a target)");
   });
 });
 

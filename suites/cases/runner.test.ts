@@ -385,9 +385,11 @@ describe('run --concurrency: cases at once, bounded; the ones that measure time 
           return c.run({
             ...ctx,
             wire: {
-              exchange: (send) => wire.exchange(send),
+              exchange: (send, options) => wire.exchange(send, options),
               alone: (measure) => { alone.add(c.id); return wire.alone(measure); },
               waitedMs: () => wire.waitedMs(),
+              throttled: (ms) => wire.throttled(ms),
+              pace: wire.pace,
             },
           });
         },

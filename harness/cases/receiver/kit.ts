@@ -6,6 +6,7 @@ import type { Evidence, Level } from '../../results/index.ts';
 import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { HooksClient, type HookReading } from '../hooks.ts';
 import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
+import { rateLimitedReason } from '../../wire/index.ts';
 import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from '../model.ts';
 import type { RunningStatusEndpoint } from '../../status/index.ts';
 import { statusEndpointOf, statusQueryEvidence } from './status-endpoint.ts';
@@ -134,6 +135,12 @@ export class ReceiverProbe {
       url,
       headers: this.tokenHeaders(options.token ?? 'configured'),
     });
+    if (result.retried) {
+      this.notes.push(`answered 429 Too Many Requests (Retry-After: ${result.retried.retryAfter}); sent again once after waiting ${(result.retried.waitedMs / 1000).toFixed(1)} s`);
+    }
+    // A rate limit answered before the receiver's own code: it says nothing about the rule (a
+    // token case would read it as "not 403", FAIL, for a receiver that never saw the callback).
+    if (result.final429) throw this.error(rateLimitedReason('the receiver', result.final429, this.http.pace));
     if (!result.ok && !tolerateFailure) throw this.error(`the callback got no usable answer: ${result.error}`);
     return result;
   }

@@ -25,8 +25,18 @@ import {
 import { TargetUnreachableError, UsageError } from '../errors.ts';
 import type { SetExitCode } from '../index.ts';
 import { toolVersion } from '../version.ts';
+import { Pace, parseRate, RateError, type Rate } from '../../wire/index.ts';
 
 export const DEFAULT_REPORT_DIR = 'reports/latest';
+/**
+ * `run --target` of a service without --rate: a vendor's sandbox is someone else's, often behind
+ * a throttle (the issue's measured one allowed 5 a second), and a service run sends about 45
+ * requests, most at its start; at 5/s they go within 9 s while its longest cases wait 10 to 20 s
+ * for callbacks and retries anyway (docs/pacing.md: the example run 16 s paced, 13 s not). A receiver target and the embedded run are unpaced unless --rate says:
+ * a receiver run sends about 200 requests (hooks readings most of them) to the team's own app.
+ * A client target is never paced: its SDK sends to the harness's own service in this process.
+ */
+export const SERVICE_TARGET_RATE = '5/s';
 
 export interface RunOptions {
   side?: EmbeddedSide;
@@ -37,6 +47,7 @@ export interface RunOptions {
   seed?: string;
   waivers?: string;
   concurrency?: string;
+  rate?: string;
 }
 
 export interface RunIo {
@@ -75,6 +86,7 @@ export function runCommand(setExitCode: SetExitCode): Command {
     .option('--seed <n>', 'seed for transaction ids and random values (default: random, printed)')
     .option('--waivers <file>', 'waiver file: [{"id", "reason", "expires"?}]')
     .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always measure with nothing else on the wire; default: ${TARGET_FILE_CONCURRENCY} with --target, ${DEFAULT_CONCURRENCY} without)`)
+    .option('--rate <rate>', `requests per second to the target, however many cases run at once: N/s or N/min (e.g. 5/s, 60/min), or off; measurements still send their bursts at once (default: ${SERVICE_TARGET_RATE} for a service target file, off for a receiver target and the embedded run; a client's SDK is never paced)`)
     .action(async (options: RunOptions) => {
       setExitCode(await runConformance(options));
     });
@@ -92,6 +104,24 @@ function parseConcurrency(text: string | undefined, embedded: boolean): number {
     throw new UsageError(`--concurrency: must be an integer from 1 to ${MAX_CONCURRENCY} (got ${JSON.stringify(text)})`);
   }
   return Number(text);
+}
+
+/** `--rate` as given (undefined: the side's default), as a Rate or unpaced (undefined). */
+function parseRateOption(text: string | undefined): { given: false } | { given: true; rate: Rate | undefined } {
+  if (text === undefined) return { given: false };
+  try {
+    return { given: true, rate: parseRate(text) };
+  } catch (error) {
+    if (error instanceof RateError) throw new UsageError(`--rate: ${error.message}`, error.code);
+    throw error;
+  }
+}
+
+/** The pace of one target's requests: --rate, else its side's default (SERVICE_TARGET_RATE). */
+function paceFor(target: ResolvedTarget, rate: ReturnType<typeof parseRateOption>, fromFile: boolean): Pace {
+  if (target.side === 'client') return new Pace(undefined);
+  if (rate.given) return new Pace(rate.rate);
+  return new Pace(fromFile && target.side === 'service' ? parseRate(SERVICE_TARGET_RATE) : undefined);
 }
 
 function casesFor(side: EmbeddedSide, only?: string): ConformanceCase[] {
@@ -131,6 +161,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   }
   onlyMatcher(options.only);
   const slots = new CaseSlots(parseConcurrency(options.concurrency, options.target === undefined));
+  const rate = parseRateOption(options.rate);
   // A listing needs the target's side, not its secrets: every variable reads as set.
   const env = options.list ? new Proxy({}, { get: () => 'not-needed-for-list' }) : io.env;
   const fileTarget = options.target !== undefined ? loadTarget(options.target, env) : undefined;
@@ -138,6 +169,9 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     throw new UsageError(`--side ${options.side} contradicts the target file ${options.target}, which is a ${fileTarget.side} target`);
   }
   const side: EmbeddedSide = fileTarget ? fileTarget.side : options.side ?? 'all';
+  if (rate.given && rate.rate !== undefined && side === 'client') {
+    throw new UsageError(`--rate ${options.rate}: a client target is not paced (its SDK sends to the harness's own service in this process, not to a target)`);
+  }
 
   if (options.list) {
     const cases = casesFor(side, options.only);
@@ -160,7 +194,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   // SIGINT and SIGTERM from here on: the run stops its commands, writes what it can honestly say and ends 130 / 143.
   const signals = watchStopSignals();
   const state: RunState = { finished: new Set(), underWay: new Map(), ended: new Map(), interrupted: false, closed: false };
-  const work = runSelected({ options, io, fileTarget, selected, seed, waivers, slots, state });
+  const work = runSelected({ options, io, fileTarget, selected, seed, waivers, slots, rate, state });
   // Once interrupted, whatever the abandoned work still does (a late failure included) is no one's concern.
   work.catch(() => {});
   try {
@@ -212,11 +246,12 @@ interface SelectedRun {
   seed: number;
   waivers: WaiverEntry[];
   slots: CaseSlots;
+  rate: ReturnType<typeof parseRateOption>;
   state: RunState;
 }
 
 /** The run of the selected cases, from the targets' start to the summary; returns the exit status. */
-async function runSelected({ options, io, fileTarget, selected, seed, waivers, slots, state }: SelectedRun): Promise<number> {
+async function runSelected({ options, io, fileTarget, selected, seed, waivers, slots, rate, state }: SelectedRun): Promise<number> {
   // The embedded default starts only the sides that have selected cases.
   // The reference implementations load only for the embedded run, not for a target file's.
   const embedded = fileTarget ? undefined : await (await import('../../embedded/index.ts')).startEmbedded([...new Set(selected.map((c) => c.side))]);
@@ -253,7 +288,9 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
   const session = await state.opening;
   state.session = session;
   if (state.interrupted) return 1;
-  io.stdout(`collect-conformance ${toolVersion()}: ${selected.length} case(s) against ${fileTarget ? `${options.target}` : 'the embedded reference implementations'} (seed ${seed}; repeat with --seed ${seed})\n`);
+  const paces = new Map(runs.map(({ target }) => [target, paceFor(target, rate, fileTarget !== undefined)]));
+  const paced = [...new Set([...paces.values()].flatMap((p) => (p.rate ? [p.rate.text] : [])))];
+  io.stdout(`collect-conformance ${toolVersion()}: ${selected.length} case(s) against ${fileTarget ? `${options.target}` : 'the embedded reference implementations'} (seed ${seed}; repeat with --seed ${seed}${paced.length > 0 ? `; requests paced at ${paced.join(', ')}` : ''})\n`);
 
   const ids = transactionIds(seed);
   // The targets' runs go at once, sharing the bound; their lines and report entries keep the order of `runs`.
@@ -291,6 +328,7 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
         redactor,
         ids,
         slots,
+        pace: paces.get(target)!,
         ...(options.only !== undefined ? { only: options.only } : {}),
         onStart: (id) => {
           status.started(id);
@@ -324,6 +362,11 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
   state.closed = true;
   const { report, files } = await session.finish();
   io.stdout(`${redactor.text(formatSummary(report, files, { color: io.color, cwd: io.cwd }))}\n`);
+  // 429s waited out leave no mark on a verdict, but the run went slower for them.
+  for (const [target, pace] of paces) {
+    if (pace.throttled === 0) continue;
+    io.stderr(`note: the ${target.side} answered 429 Too Many Requests ${pace.throttled} time(s) (requests ${pace.rate ? `paced at ${pace.rate.text}` : 'unpaced'}); each time every request to it waited out the Retry-After; a lower --rate avoids the waits\n`);
+  }
   // A client adapter that outlived the probe but never started: the target was not reached at all.
   for (const target of targets) {
     const never = target.side === 'client' ? await adapterNeverStarted(target) : undefined;
