@@ -21,6 +21,8 @@ export {
   RECEIVER_CASES, SERVICE_CASES, CLIENT_CASES, allCases, runCases,
   type ConformanceCase, type CaseContext, type CaseOutcome, type Capability,
 } from './cases/index.ts';
+// runCases({ pace: new Pace(parseRate('5/s')) }): the requests to a target at a pace (docs/pacing.md).
+export { Pace, parseRate, RateError, type Rate } from './wire/index.ts';
 export { startEmbedded, type EmbeddedSide } from './embedded/index.ts';
 export {
   SdkAdapter, startSdkService, encodeCollectLine, parseAdapterLine,

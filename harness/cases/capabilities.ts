@@ -8,6 +8,11 @@ export function unmetReason(target: ResolvedTarget, need: Capability): string | 
     case 'hooks':
       if (target.side !== 'receiver') return 'test hooks exist on the receiver side only';
       return target.hooksUrl ? undefined : 'the target file names no hooksUrl: the receiver exposes no test hooks';
+    case 'confirms':
+      if (target.side !== 'receiver') return 'confirming outcomes is a receiver\'s choice (§6 rule 5)';
+      return target.confirms
+        ? undefined
+        : 'the target file has no "confirms": the receiver does not confirm outcomes with the status endpoint (§6 rule 5 says it may)';
     case 'token':
       return target.callbackToken
         ? undefined

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Exchange } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
-import { OPEN_WIRE, type Wire } from '../wire/index.ts';
+import { OPEN_WIRE, retryLabel, sendThrottled, type FinalThrottle, type Wire } from '../wire/index.ts';
 import { curlCommand, type CurlSecret } from './curl.ts';
 import { ClientError } from './errors.ts';
 import { readCapped, truncationNote } from './read.ts';
@@ -41,8 +41,8 @@ export interface CollectClientOptions extends CollectCredentials {
 }
 
 /**
- * A request signed elsewhere, sent as a collect is (the same routes, limits, wire, evidence): a
- * status query of harness/status. `body` absent for a GET.
+ * A request signed elsewhere, sent as a collect is (the same routes, limits, wire, pacing,
+ * evidence): a status query of harness/status. `body` absent for a GET.
  */
 export interface SignedRequest {
   method: 'POST' | 'GET';
@@ -68,6 +68,10 @@ export interface SentAnswer {
    * says nothing about the service.
    */
   routeError?: string;
+  /** The attempt answered 429 before this answer, its Retry-After waited out (harness/wire). */
+  retried?: { exchange: Exchange; retryAfter: string; waitedMs: number };
+  /** The answer is still 429: how (its ERROR's words: rateLimitedReason). */
+  final429?: FinalThrottle;
 }
 
 export interface CollectAnswer extends SentAnswer {
@@ -157,34 +161,42 @@ export class CollectClient {
     const route = this.route(source);
     const headers: Record<string, string> = { ...signed.headers, ...opts.headers };
     const request: SignedRequest = { ...signed, headers };
-    const exchange: Exchange = {
-      ...(opts.label ? { label: opts.label } : {}),
-      request: {
-        method: signed.method,
-        url: this.redactor.text(signed.url),
-        headers: this.redactor.value(headers),
-        ...(signed.body !== undefined ? { body: this.redactor.text(signed.body) } : {}),
-        ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
-      },
-      curl: this.redactor.text(curlCommand({
-        method: signed.method,
-        url: signed.url,
-        headers,
-        ...(signed.body !== undefined ? { body: signed.body } : {}),
-        ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
-        ...(route && 'proxy' in route ? { proxy: route.proxy } : {}),
-        ...(this.options.caCert ? { caFile: 'ca.pem' } : {}),
-      }, this.curlSecrets)),
+    const shown = {
+      method: signed.method,
+      url: this.redactor.text(signed.url),
+      headers: this.redactor.value(headers),
+      ...(signed.body !== undefined ? { body: this.redactor.text(signed.body) } : {}),
+      ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
     };
-    // The time limit starts once the exchange is on the wire, not while it waits at the gate.
-    try {
-      return await (this.options.wire ?? OPEN_WIRE).exchange(() => this.onTheWire(request, exchange, source, route, opts.signal));
-    } catch (error) {
-      if (error instanceof ClientError) throw error;
-      // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
-      exchange.error = this.redactor.text(`not sent: ${error instanceof Error ? error.message : String(error)}`);
-      return { exchange, sentAt: performance.now(), judgement: 'no-answer' };
-    }
+    const curl = this.redactor.text(curlCommand({
+      method: signed.method,
+      url: signed.url,
+      headers,
+      ...(signed.body !== undefined ? { body: signed.body } : {}),
+      ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
+      ...(route && 'proxy' in route ? { proxy: route.proxy } : {}),
+      ...(this.options.caCert ? { caFile: 'ca.pem' } : {}),
+    }, this.curlSecrets));
+    const wire = this.options.wire ?? OPEN_WIRE;
+    const sent = await sendThrottled(wire, async (retry): Promise<SentAnswer> => {
+      const label = retry ? retryLabel(opts.label) : opts.label;
+      const exchange: Exchange = { ...(label ? { label } : {}), request: { ...shown }, curl };
+      // The time limit starts once the exchange is on the wire, not while it waits at the gate.
+      try {
+        return await wire.exchange(() => this.onTheWire(request, exchange, source, route, opts.signal), { retry });
+      } catch (error) {
+        if (error instanceof ClientError) throw error;
+        // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
+        exchange.error = this.redactor.text(`not sent: ${error instanceof Error ? error.message : String(error)}`);
+        return { exchange, sentAt: performance.now(), judgement: 'no-answer' };
+      }
+    }, (a) => (a.status !== undefined ? { status: a.status, retryAfter: a.exchange.response?.headers?.['retry-after'] } : undefined));
+    const { retried, final429 } = sent;
+    return {
+      ...sent.result,
+      ...(retried ? { retried: { exchange: retried.first.exchange, retryAfter: retried.retryAfter, waitedMs: retried.waitedMs } } : {}),
+      ...(final429 ? { final429 } : {}),
+    };
   }
 
   private async onTheWire(

@@ -4,8 +4,8 @@
 // reports every answer as rejected would pass them all), and name what they saw when the
 // adapter gives no usable answer (every case will likely see the same).
 import {
-  ACCEPTED_ANSWER, acceptedReported, callSdk, clientCase, evidenceOf, fieldsOf, NOT_SIGNED_AS_SENT, plainStatusCall, reported, signatureProblem,
-  STATUS_CALL_FAILED, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
+  ACCEPTED_ANSWER, acceptedReported, BODY_NOT_JSON, bodyNotJsonCause, callSdk, clientCase, evidenceOf, fieldsOf, NOT_SIGNED_AS_SENT, plainStatusCall,
+  readSentBody, reported, signatureProblem, STATUS_CALL_FAILED, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
 } from '../cases/index.ts';
 import type { Evidence } from '../results/index.ts';
 import type { ResolvedClientTarget } from '../targets/index.ts';
@@ -45,8 +45,11 @@ export function clientPreflightCase(out: { preflight?: Preflight }, options: { s
     ...clientCase({ id: 'preflight.client', title: 'a plain call answered as accepted is reported accepted', specRef: '§4.1', level: 'MUST', check: acceptedReported }),
     async run(ctx) {
       const collect = await collectHalf(ctx);
-      // The status half: its call is shared with the client.status cases (whoever asks first makes it).
-      const status = options.statusQuery ? await statusControl(ctx) : undefined;
+      // The status half: its call is shared with the client.status cases. After a plain call with
+      // no usable answer nothing more is sent (harness/sdk), so there is no status half to judge.
+      const status = !options.statusQuery ? undefined
+        : collect.kind === 'threw' ? { control: { state: 'not-run' as const, what: WHAT_STATUS, observed: 'the plain call got no usable answer, so no status query was sent' }, findings: [] }
+        : await statusControl(ctx);
       out.preflight = {
         side: 'client',
         controls: { refusal: collect.control, ...(status ? { 'status-refusal': status.control } : {}) },
@@ -67,21 +70,35 @@ type CollectHalf =
 
 async function collectHalf(ctx: ClientContext): Promise<CollectHalf> {
   try {
-    const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER);
+    // Decisive: when the SDK gives no usable answer to the plain call, no other call is sent.
+    const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER, { decisive: true });
     const outcome = acceptedReported(o);
     const control: Control = outcome.verdict === 'PASS'
       ? { state: 'held', what: WHAT, observed: 'the SDK reported it accepted' }
       : { state: 'failed', what: WHAT, observed: outcome.reason ?? 'the SDK did not report it accepted' };
-    // A signer wrong on the plain call is wrong on every call: named once, as the cause of
-    // every signature FAIL, instead of one FAIL after another with no cause (issue 9).
+    // A body that is not JSON (a form) is not JSON on every call: named once, first, with
+    // the body quoted, as the cause of every rule that reads its JSON or its signature (issue 22).
+    // Otherwise a signer wrong on the plain call is wrong on every call: named once, as the
+    // cause of every signature FAIL, instead of one FAIL after another with no cause (issue 9).
     const request = o.requests[0];
-    const problem = request ? signatureProblem(o, request) : undefined;
-    const findings: Finding[] = problem ? [{
-      id: 'client.signature-mismatch',
-      summary: `on the preflight's plain call (string amount, six fields) ${problem}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
-      symptom: { kind: 'reason', text: NOT_SIGNED_AS_SENT },
-      evidence: evidenceOf(o),
-    }] : [];
+    const body = request ? readSentBody(request) : undefined;
+    const problem = request && body?.kind === 'json' ? signatureProblem(o, request) : undefined;
+    const findings: Finding[] = [];
+    if (request && body && body.kind !== 'json') {
+      findings.push({
+        id: 'client.body-not-json',
+        summary: bodyNotJsonCause(request, body, (text) => ctx.redactor.text(text)),
+        symptom: { kind: 'reason', text: BODY_NOT_JSON },
+        evidence: evidenceOf(o),
+      });
+    } else if (problem) {
+      findings.push({
+        id: 'client.signature-mismatch',
+        summary: `on the preflight's plain call (string amount, six fields) ${problem}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
+        symptom: { kind: 'reason', text: NOT_SIGNED_AS_SENT },
+        evidence: evidenceOf(o),
+      });
+    }
     return { kind: 'answered', outcome, control, findings };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -50,6 +50,7 @@ export async function runPreflight<T extends ResolvedTarget>(
     controls: {
       refusal: { state: 'failed', what: 'the preflight', observed },
       'no-delivery': { state: 'failed', what: 'the preflight', observed },
+      confirmation: { state: 'failed', what: 'the preflight', observed },
       'status-refusal': { state: 'failed', what: 'the preflight', observed },
     },
     findings: stopped ? [] : [{
@@ -72,7 +73,8 @@ export interface CheckedRun {
 
 /**
  * The phase before the cases and the cases: the preflight, and the selected cases with every
- * negative case guarded by its control. They go at once (the preflight takes the first slot);
+ * negative case guarded by its control. They go at once (the preflight takes the first slot;
+ * a client's cases start once its plain call is done);
  * a negative case waits for the preflight only to judge its PASS, and `onPreflight` is told
  * before the first case's `onResult` (the terminal names the preflight first).
  */
@@ -89,16 +91,19 @@ export async function runChecked<T extends ResolvedTarget>(
   const preflightRun = runPreflight({ ...rest, slots, ids, watch, statusQuery });
   const told = preflightRun.then((run) => onPreflight?.(run));
   const unproven: string[] = [];
+  // An SDK's adapter takes one call at a time, so its cases gain nothing by starting beside the
+  // plain call; they wait for it, which decides whether any other call is sent (harness/sdk).
+  const casesMayStart = rest.target.side === 'client' ? preflightRun.then(() => undefined, () => undefined) : undefined;
   const [preflight, results] = await Promise.all([
     preflightRun,
-    runCases({
+    (casesMayStart ?? Promise.resolve()).then(() => runCases({
       ...rest, slots, ids, watch, cases: guardNegatives(cases, preflightRun.then((run) => run.preflight), unproven),
       ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}),
       onResult: async (result) => {
         await told;
         await onResult?.(result);
       },
-    }),
+    })),
     told,
   ]);
   // In case order, whatever order the cases ended in.

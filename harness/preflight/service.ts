@@ -5,7 +5,7 @@
 // status query proves nothing when a correctly signed one is refused too) and names what it saw
 // when it does not hold.
 import {
-  askStatus, describeAnswer, firstCallback, notReadReason, serviceCase, statusEndpointOf, STATUS_NOT_READ,
+  askStatus, describeAnswer, firstCallback, notReadReason, serviceCase, serviceStatusEndpoint, STATUS_NOT_READ,
   type ConformanceCase,
 } from '../cases/index.ts';
 import type { ResolvedServiceTarget } from '../targets/index.ts';
@@ -24,7 +24,7 @@ export function servicePreflightCase(out: { preflight?: Preflight }, options: { 
       const findings: Finding[] = [];
       let accepted: Control;
       let delivered: Control;
-      const queried = options.statusQuery && statusEndpointOf(s.target) !== undefined;
+      const queried = options.statusQuery && serviceStatusEndpoint(s.target) !== undefined;
       let status: Control = {
         state: 'not-run', what: WHAT_STATUS,
         observed: options.statusQuery ? 'the target file says "status": false: no status endpoint to query' : 'no case of this run queries the status endpoint',

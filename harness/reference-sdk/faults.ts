@@ -7,6 +7,7 @@
 export type ReferenceSdkFault =
   | 'wrong-path'
   | 'no-content-type'
+  | 'form-params'
   | 'uppercase-hex'
   | 'client-id-as-key'
   | 'client-key-as-secret'
@@ -49,6 +50,7 @@ export interface ReferenceSdkFaultInfo {
 export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.freeze([
   { name: 'wrong-path', description: 'posts to /api/v1.0/collect, without the trailing slash', specRef: '§4.1' },
   { name: 'no-content-type', description: 'sets no Content-Type header', specRef: '§4' },
+  { name: 'form-params', description: 'posts the fields as a form (application/x-www-form-urlencoded, as Guzzle\'s form_params does), signed over their pairs as ever', specRef: '§4, §4.1' },
   { name: 'uppercase-hex', description: 'writes the signature in upper-case hex', specRef: '§5.1 step 5, §5.2' },
   { name: 'client-id-as-key', description: 'puts the client id where the client key goes: Authorization: HMAC 2:{signature}', specRef: '§5.2' },
   { name: 'client-key-as-secret', description: 'keys the HMAC with the client key instead of the secret key (the two credentials swapped)', specRef: '§5.1 step 4' },

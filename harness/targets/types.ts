@@ -13,6 +13,21 @@ export interface ResolvedReceiverTarget {
   caCert?: string;
   /** The ids the receiver accepts (absent: the harness's own ids, template `{id}`). */
   transactionIds?: TransactionIdShape;
+  /** The receiver confirms outcomes with the status endpoint before fulfilment (§6 rule 5); absent: it does not. */
+  confirms?: ReceiverConfirms;
+}
+
+/**
+ * Where the harness serves the status endpoint a confirming receiver calls (its port fixed: the
+ * receiver is configured with it before the run), and the credentials its queries are signed with.
+ */
+export interface ReceiverConfirms {
+  listener: { host: string; port: number; publicUrl: string | null };
+  clientId: number;
+  clientKey: string;
+  secretKey: string;
+  /** What the receiver calls: the target file's `status` over the suite's position. */
+  status: StatusEndpoint;
 }
 
 export interface ResolvedServiceTarget {
@@ -81,3 +96,5 @@ export const TARGET_DEFAULTS = {
 /** Keys whose values are `{"env": "NAME"}` references, never literal secrets. */
 export const SECRET_KEYS = ['clientKey', 'secretKey', 'callbackToken'] as const;
 export type SecretKey = (typeof SECRET_KEYS)[number];
+/** The same, inside a receiver target's `confirms`. */
+export const CONFIRMS_SECRET_KEYS = ['clientKey', 'secretKey'] as const;

@@ -34,6 +34,13 @@ const STATUS_ALL = [
 export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   { side: 'client', fault: 'wrong-path', expect: 'FAIL', caseIds: ['client.collect.method-path'] },
   { side: 'client', fault: 'no-content-type', expect: 'FAIL', caseIds: ['client.collect.content-type'] },
+  {
+    // Issue 22: the rules that need no JSON (method, path, Authorization, the secret, the fields and their text) hold.
+    side: 'client', fault: 'form-params', expect: 'FAIL', caseIds: [
+      'client.collect.content-type', 'client.collect.amount-string', 'client.collect.customer-number-zeros', 'client.collect.client-id-integer', ...SIGNED,
+    ],
+    reasonMentions: 'the body sent is not JSON',
+  },
   { side: 'client', fault: 'uppercase-hex', expect: 'FAIL', caseIds: ['client.collect.signature-lowercase'], reasonMentions: 'upper-case' },
   { side: 'client', fault: 'client-id-as-key', expect: 'FAIL', caseIds: ['client.collect.authorization'] },
   { side: 'client', fault: 'client-key-as-secret', expect: 'FAIL', caseIds: SIGNED, reasonMentions: 'not the one over the bytes sent' },
@@ -57,7 +64,7 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
     side: 'client', fault: 'php-float-signed', expect: 'FAIL', caseIds: ['client.collect.number-float-noise', 'client.collect.number-large-integer'],
     reasonMentions: '`php-float-precision`',
   },
-  { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'] },
+  { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: 'six fields of §2.1 alone: it left out `Reference`, `note`' },
   { side: 'client', fault: 'status-only-answer', expect: 'FAIL', caseIds: ['client.answers.success-false', 'client.answers.error-code'] },
   { side: 'client', fault: 'error-code-ignored', expect: 'FAIL', caseIds: ['client.answers.error-code'] },
   { side: 'client', fault: 'body-only-answer', expect: 'FAIL', caseIds: ['client.answers.client-error', 'client.answers.server-error'] },

@@ -85,3 +85,15 @@ describe.concurrent('a signer wrong on every call is one cause, named once (clie
     }
   });
 });
+
+describe.concurrent('a body that is not JSON is one cause, named once (client.body-not-json)', () => {
+  it('form-params: every FAIL points to it, it quotes the body, and no signature cause is named beside it', async () => {
+    const run = await runWith(['form-params']);
+    const [cause, ...more] = diagnose([{ preflight: run.preflight.preflight, results: run.results }]);
+    expect(more).toEqual([]);
+    expect(cause?.id).toBe('client.body-not-json');
+    expect(cause?.summary).toMatch(/^the SDK sends `application\/x-www-form-urlencoded`, not JSON: the plain call's body was `amount=1\.00&callback_url=http%3A%2F%2F127\.0\.0\.1/);
+    const failed = run.results.filter((r) => r.verdict === 'FAIL').map((r) => r.id);
+    expect([...cause!.cases].sort()).toEqual(failed.sort());
+  });
+});

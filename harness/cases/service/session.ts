@@ -8,6 +8,7 @@ import {
 import { toDelivery, type DeliveryFilter, type ListenerDelivery, type RunningListener } from '../../listener/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
 import { secretEnvName, type ResolvedServiceTarget } from '../../targets/index.ts';
+import { rateLimitedReason } from '../../wire/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
 import { acquireListener } from './listener-pool.ts';
@@ -114,13 +115,14 @@ export class ServiceSession {
   private took<A extends SentAnswer>(answer: A): A {
     // When it went on the wire (a wait at the gate before it is not the target's time).
     this.t0 = Math.min(this.t0 ?? answer.sentAt, answer.sentAt);
-    this.exchanges.push(answer.exchange);
-    if (answer.status === 429) {
-      // A rate limit is neither an acceptance nor a rejection of what the case sent: counted as a
-      // rejection it would PASS a negative case whose rule was never exercised.
-      const retryAfter = answer.exchange.response?.headers?.['retry-after'];
-      throw new CaseError(`the service answered 429 Too Many Requests${retryAfter ? ` (Retry-After: ${retryAfter})` : ''}: it limits the request rate, so this answer says nothing about the rule this case checks; run again with a lower --concurrency (1 runs one case at a time)`, this.evidence());
+    if (answer.retried) {
+      this.exchanges.push(answer.retried.exchange);
+      this.note(`answered 429 Too Many Requests (Retry-After: ${answer.retried.retryAfter}); sent again once after waiting ${(answer.retried.waitedMs / 1000).toFixed(1)} s`);
     }
+    this.exchanges.push(answer.exchange);
+    // A rate limit is neither an acceptance nor a rejection of what the case sent: counted as a
+    // rejection it would PASS a negative case whose rule was never exercised.
+    if (answer.final429) throw new CaseError(rateLimitedReason('the service', answer.final429, this.ctx.wire.pace), this.evidence());
     return answer;
   }
 

@@ -27,7 +27,7 @@ import { describeAnswer, type ServiceSession } from './session.ts';
 export const STATUS_NOT_READ = 'a correctly signed status query got no status';
 
 /** The target's status endpoint: its `status` block, or the suite's position; undefined for `"status": false`. */
-export function statusEndpointOf(target: ResolvedServiceTarget): StatusEndpoint | undefined {
+export function serviceStatusEndpoint(target: ResolvedServiceTarget): StatusEndpoint | undefined {
   return target.status === false ? undefined : target.status ?? STATUS_POSITION;
 }
 
@@ -47,7 +47,7 @@ const TAMPERS: Readonly<Record<QueryTamper, string>> = {
 /** A status query of the target's shape for `transactionId`, correctly signed unless a tamper spoils it. */
 export function statusQuery(s: ServiceSession, transactionId: string, tamper?: QueryTamper): SignedRequest {
   const t = s.target;
-  const endpoint = statusEndpointOf(t) ?? STATUS_POSITION;
+  const endpoint = serviceStatusEndpoint(t) ?? STATUS_POSITION;
   const query = signedStatusQuery({
     baseUrl: t.baseUrl, endpoint, transactionId, clientId: t.clientId,
     clientKey: tamper === 'unknown-client-key' ? WRONG_CLIENT_KEY : t.clientKey,
@@ -101,7 +101,7 @@ export interface Asked {
 export async function askStatus(
   s: ServiceSession, transactionId: string, options: { tamper?: QueryTamper; source?: SourceName; label: string },
 ): Promise<Asked> {
-  const endpoint = statusEndpointOf(s.target) ?? STATUS_POSITION;
+  const endpoint = serviceStatusEndpoint(s.target) ?? STATUS_POSITION;
   const answer = await s.sendSigned(statusQuery(s, transactionId, options.tamper), {
     label: options.label, ...(options.source ? { source: options.source } : {}),
   });
@@ -116,7 +116,7 @@ export function notReadReason(s: ServiceSession, asked: Asked): string {
 }
 
 function likelyCause(s: ServiceSession, reading: StatusReading): string {
-  const endpoint = statusEndpointOf(s.target) ?? STATUS_POSITION;
+  const endpoint = serviceStatusEndpoint(s.target) ?? STATUS_POSITION;
   const where = `${endpoint.method} ${endpoint.path}`;
   switch (reading.kind) {
     case 'refused':
