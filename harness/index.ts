@@ -32,3 +32,7 @@ export {
   collect as referenceCollect, serveReferenceAdapter, REFERENCE_SDK_FAULTS,
   type ReferenceSdkFault, type SdkConfig, type SdkResult,
 } from './reference-sdk/index.ts';
+// §4.2 as the suite takes it (docs/status.md): the shape, the adapter's status request, the reference SDK's call.
+export * from './status/index.ts';
+export { encodeStatusLine, type StatusCall, type AdapterRequest } from './sdk/index.ts';
+export { transactionStatus as referenceTransactionStatus, type SdkStatusResult } from './reference-sdk/index.ts';

@@ -8,14 +8,16 @@ import type { CaseWireUse } from '../wire/index.ts';
 /**
  * What a negative case's PASS rests on: see ConformanceCase.negative. `confirmation`: a
  * confirming receiver queried the status endpoint for a valid SUCCESS callback and applied it
- * once confirmed (receiver.confirm).
+ * once confirmed (receiver.confirm). `status-refusal`: a status query refused (§4.2), resting on
+ * a correctly signed one answered with a status (service.status, client.status).
  */
-export type NegativeKind = 'refusal' | 'no-delivery' | 'confirmation';
+export type NegativeKind = 'refusal' | 'no-delivery' | 'confirmation' | 'status-refusal';
 
 /** What a case needs from the target; unmet → SKIP with the reason, without running. */
 export type Capability =
   | 'hooks' | 'token' | 'confirms'             // receiver side
-  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production'; // service side
+  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production' // service side
+  | 'statusEndpoint';                          // service side: §4.2, unless the target says "status": false
 
 export interface CaseContext<T extends ResolvedTarget> {
   target: T;

@@ -4,7 +4,7 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, STATUS_NOT_READ, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
 import { RATE_LIMITED } from '../wire/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
@@ -115,7 +115,7 @@ interface StatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified';
+type StatedCauseId = 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
 
 const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
@@ -143,6 +143,12 @@ const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   'signatures-not-verified': {
     phrase: SIGNATURE_NOT_MATCHING, min: SHARED_ANSWER_MIN_CASES,
     summary: (_side, cases) => `${cases.length} requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures, or verifies them over something other than the body it received (§5.2) (the first: ${cases[0]!.id})`,
+  },
+  // §4.2: the status endpoint refused or answered otherwise as a whole, where the preflight's own
+  // query did not show it (its query got a status, or it made none): one cause, not a case each.
+  'status-not-read': {
+    phrase: STATUS_NOT_READ, min: SHARED_ANSWER_MIN_CASES,
+    summary: (side, cases) => `${cases.length} ${side} cases' correctly signed status queries got no status: likely the service's status endpoint differs from the suite's position (the status query's signature, its method or path, or where its answer holds the status; docs/status.md), which the target file can state as "status" (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
 };
 
@@ -183,6 +189,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),
+      (cases) => stated(side, 'status-not-read', cases),
       (cases) => sharedAnswer(side, cases),
     ];
     for (const causeOf of fromResults) {

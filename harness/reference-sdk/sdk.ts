@@ -27,7 +27,7 @@ export interface SdkResult {
 const SIX_FIELDS = new Set(['amount', 'callback_url', 'client_id', 'customer_number', 'network_code', 'transaction_id']);
 
 /** Code-point order of keys (§5.1 step 2), not UTF-16 units and not the locale's collation. */
-function byCodePoint(a: string, b: string): number {
+export function byCodePoint(a: string, b: string): number {
   const x = [...a].map((c) => c.codePointAt(0)!);
   const y = [...b].map((c) => c.codePointAt(0)!);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;

@@ -6,7 +6,8 @@
 // call, which every case rests on, gets no usable answer are the rest not sent (`decisive`).
 import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type ExchangeOptions, type LineEnd, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
 import type { Redactor } from '../secrets/index.ts';
-import { encodeCollectLine, parseAdapterLine, type CollectCall } from './protocol.ts';
+import type { StatusValue } from '../status/index.ts';
+import { encodeRequestLine, parseAdapterLine, type AdapterRequest, type CollectCall, type StatusCall } from './protocol.ts';
 
 export type AdapterFailureCode = 'ERR_ADAPTER_START' | 'ERR_ADAPTER_TIMEOUT' | 'ERR_ADAPTER_CRASHED' | 'ERR_ADAPTER_PROTOCOL';
 
@@ -20,6 +21,8 @@ const CODES: Record<LineFailure, AdapterFailureCode> = {
 /** What the adapter said (with its line, for the evidence), or why nothing usable came. */
 export type AdapterAnswer =
   | { kind: 'outcome'; outcome: 'accepted' | 'rejected'; detail?: string; line: string }
+  /** What the SDK reported a status query answered (op "status" only). */
+  | { kind: 'status'; status: StatusValue; detail?: string; line: string }
   /** The SDK threw (`{"id", "error"}`). */
   | { kind: 'error'; error: string; line: string }
   /** The harness got no usable answer: an ERROR verdict, not the SDK's report. */
@@ -80,17 +83,27 @@ export class SdkAdapter {
 
   /** One call: `timeoutMs` when this call is allowed more than answerDeadlineMs; `decisive` for the plain call (when it fails, the rest are not sent). */
   async collect(call: CollectCall, options: ExchangeOptions = {}): Promise<AdapterAnswer> {
+    return this.exchange({ op: 'collect', ...call }, options);
+  }
+
+  /** A status query (§4.2) through the SDK; the same options as a collect call. */
+  async status(call: StatusCall, options: ExchangeOptions = {}): Promise<AdapterAnswer> {
+    return this.exchange({ op: 'status', ...call }, options);
+  }
+
+  private async exchange(request: AdapterRequest, options: ExchangeOptions): Promise<AdapterAnswer> {
     let answerLine = '';
-    const result = await this.driver.exchange(call.id, encodeCollectLine(call), (line) => {
+    const result = await this.driver.exchange(request.id, encodeRequestLine(request), (line) => {
       answerLine = line;
-      return parseAdapterLine(line);
+      return parseAdapterLine(line, request.op);
     }, options);
     if (!result.ok) return { kind: 'failed', code: CODES[result.failure], reason: result.reason, ...(result.unsent ? { unsent: true as const } : {}) };
     const answer = result.answer;
     const line = this.driver.redact(answerLine);
-    return 'error' in answer
-      ? { kind: 'error', error: this.driver.redact(answer.error), line }
-      : { kind: 'outcome', outcome: answer.outcome, ...(answer.detail !== undefined ? { detail: this.driver.redact(answer.detail) } : {}), line };
+    const detail = 'detail' in answer && answer.detail !== undefined ? { detail: this.driver.redact(answer.detail) } : {};
+    if ('error' in answer) return { kind: 'error', error: this.driver.redact(answer.error), line };
+    if ('status' in answer) return { kind: 'status', status: answer.status, ...detail, line };
+    return { kind: 'outcome', outcome: answer.outcome, ...detail, line };
   }
 
   async close(): Promise<void> {

@@ -48,7 +48,10 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
   const literal = literalSecrets(value);
   if (literal.length > 0) throw new TargetFileError(literal, options.source);
   const problems = checkTarget(value);
-  if (problems.length > 0) throw new TargetFileError(problems.map(describe), options.source);
+  if (problems.length > 0) {
+    const described = withoutAnyOfNoise(problems).map(describe);
+    throw new TargetFileError(described.filter((p, i) => described.findIndex((q) => q.pointer === p.pointer && q.message === p.message) === i), options.source);
+  }
   const file = value as Record<string, unknown>;
   const beyondSchema = [...urlCredentials(file), ...idShapeProblems(file)];
   if (beyondSchema.length > 0) throw new TargetFileError(beyondSchema, options.source);
@@ -114,6 +117,14 @@ function idShapeOf(file: Record<string, unknown>): TransactionIdShape | undefine
   return { template: given.template ?? DEFAULT_ID_TEMPLATE, ...(given.maxLength !== undefined ? { maxLength: given.maxLength } : {}) };
 }
 
+/**
+ * `"status"` is `false` or an object: a wrong object is named by its own bad key, without the
+ * other branch's "must be false" beside it.
+ */
+function withoutAnyOfNoise(problems: readonly SchemaProblem[]): SchemaProblem[] {
+  return problems.filter((p) => !(p.keyword === 'const' && p.schemaPath.includes('statusEndpoint') && problems.some((q) => q.path.startsWith(`${p.path}/`))));
+}
+
 function describe(problem: SchemaProblem): { pointer: string; message: string } {
   // The shared wording, but for URLs: "must match pattern ^https?://…" says less than this.
   let message = problem.keyword === 'pattern' && problem.schemaPath.includes('httpUrl') ? 'must be an http:// or https:// URL' : problem.message;
@@ -121,6 +132,12 @@ function describe(problem: SchemaProblem): { pointer: string; message: string } 
     message = 'a rule is {"pointer", "in": [values that mean rejected]} or {"pointer", "notIn": [values that mean accepted]}: exactly one of "in" and "notIn"';
   }
   if (problem.keyword === 'pattern' && problem.schemaPath.includes('/rejection/')) message = 'must be a JSON pointer (RFC 6901): "" or "/name/…"';
+  if (problem.keyword === 'pattern' && problem.schemaPath.includes('statusEndpoint')) {
+    message = problem.path.endsWith('/pointer') ? 'must be a JSON pointer (RFC 6901): "" or "/name/…"' : 'must be a path under baseUrl, starting with /';
+  }
+  if (problem.schemaPath.includes('statusEndpoint') && (problem.keyword === 'const' || problem.keyword === 'type')) {
+    message = 'must be false (no status endpoint) or {"method", "path", "pointer"}';
+  }
   return { pointer: problem.path, message };
 }
 
@@ -231,6 +248,9 @@ function serviceFrom(file: Record<string, unknown>, secrets: Partial<Record<stri
   if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
   if (file.sources !== undefined) target.sources = structuredClone(file.sources) as ResolvedServiceTarget['sources'] & object;
   if (file.rejection !== undefined) target.rejection = structuredClone(file.rejection) as NonNullable<ResolvedServiceTarget['rejection']>;
+  // Each key the file leaves out keeps the suite's position.
+  if (file.status === false) target.status = false;
+  else if (file.status !== undefined) target.status = { ...STATUS_POSITION, ...(file.status as Partial<StatusEndpoint>) };
   if (caCert !== undefined) target.caCert = caCert;
   const ids = idShapeOf(file);
   if (ids) target.transactionIds = ids;

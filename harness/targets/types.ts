@@ -49,6 +49,11 @@ export interface ResolvedServiceTarget {
   transactionIds?: TransactionIdShape;
   /** How a 2xx answer says "rejected" (absent: DEFAULT_REJECTION of harness/client). */
   rejection?: RejectionRule[];
+  /**
+   * The transaction status endpoint (§4.2): the target file's `status` over the suite's position
+   * (absent: STATUS_POSITION of harness/status); `false`: none the harness can query.
+   */
+  status?: StatusEndpoint | false;
 }
 
 /**

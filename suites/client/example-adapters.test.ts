@@ -11,8 +11,11 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent', 'client.collect.number-large-integer'];
 
-function expectOnly(run: Awaited<ReturnType<typeof runClient>>, failing: readonly string[]): void {
-  expect(verdicts(run), run.stdout).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, failing.includes(c.id) ? 'FAIL' : 'PASS'])));
+/** The status cases (§4.2): SKIP for an SDK without a status call. */
+const STATUS_CASES = CLIENT_CASES.filter((c) => c.id.startsWith('client.status.')).map((c) => c.id);
+
+function expectOnly(run: Awaited<ReturnType<typeof runClient>>, failing: readonly string[], skipped: readonly string[] = []): void {
+  expect(verdicts(run), run.stdout).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, failing.includes(c.id) ? 'FAIL' : skipped.includes(c.id) ? 'SKIP' : 'PASS'])));
 }
 
 describe.concurrent('a Python adapter around its own SDK (examples/sdk-adapters/python, stdlib only)', () => {
@@ -62,15 +65,18 @@ describe.concurrent('a correct SDK unlike the reference is never flagged (suites
 
 describe.concurrent('the PHP SDK bug of issue 14, in real PHP (suites/client/fixtures/php/adapter.php)', () => {
   const php = targetFile({ side: 'client', command: 'php suites/client/fixtures/php/adapter.php', timing: { answerDeadlineMs: 10000 } });
-  it('correct (non-strings signed as their JSON text): every client case PASSes', async () => {
+  it('correct (non-strings signed as their JSON text): every client case PASSes; it has no status call, so the status cases SKIP', async () => {
     const run = await runClient(php);
     expect(run.code, run.stdout).toBe(0);
-    expectOnly(run, []);
+    expectOnly(run, [], STATUS_CASES);
+    for (const c of run.report!.cases.filter((x) => STATUS_CASES.includes(x.id))) {
+      expect(c.reason, c.id).toBe('not exercised: the adapter answered error to this status call (this SDK has no transaction status call) and to a plain one answered 200 SUCCESS (this SDK has no transaction status call): the SDK likely has no status call');
+    }
   });
   it('"$key=$value" (precision 14) beside json_encode: the number cases FAIL, naming 3.3 against 3.3000000000000003 and 15 against 15.0', async () => {
     const run = await runClient(php, { COLLECT_SDK_FAULT: 'php-string' });
     expect(run.code).toBe(1);
-    expectOnly(run, NUMBER_CASES);
+    expectOnly(run, NUMBER_CASES, STATUS_CASES);
     const reason = (id: string) => run.report!.cases.find((c) => c.id === id)!.reason!;
     expect(reason('client.collect.number-float-noise')).toContain('signed `amount=3.3`, the body has `amount=3.3000000000000003`');
     expect(reason('client.collect.number-float-noise')).toContain('`php-float-precision`');

@@ -13,6 +13,8 @@ export interface ClientFaultEntry {
   errors?: string[];
   /** Words the reason of every listed case must carry: the deviation named, not only "it differs". */
   reasonMentions?: string;
+  /** Cases that are SKIP with the fault on (not exercised): an SDK without a status call. */
+  skips?: string[];
 }
 
 /** Every case whose check includes the signature over the bytes sent. */
@@ -22,6 +24,12 @@ const SIGNED = [
   'client.collect.number-large-integer', 'client.collect.extra-fields',
 ];
 const REFUSALS = ['client.answers.client-error', 'client.answers.success-false', 'client.answers.error-code', 'client.answers.server-error', 'client.answers.no-answer'];
+/** The client.status cases that pass when the SDK reports no status (a refusal or an error). */
+const STATUS_REFUSALS = ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error', 'client.status.unreadable'];
+const STATUS_ALL = [
+  'client.status.method-path', 'client.status.headers', 'client.status.body', 'client.status.signature',
+  'client.status.reports-pending', 'client.status.reports-success', 'client.status.reports-failed', ...STATUS_REFUSALS,
+];
 
 export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   { side: 'client', fault: 'wrong-path', expect: 'FAIL', caseIds: ['client.collect.method-path'] },
@@ -63,4 +71,21 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   { side: 'client', fault: 'server-error-accepted', expect: 'FAIL', caseIds: ['client.answers.server-error'] },
   { side: 'client', fault: 'timeout-accepted', expect: 'FAIL', caseIds: ['client.answers.no-answer'] },
   { side: 'client', fault: 'success-string-compare', expect: 'FAIL', caseIds: ['client.answers.accepted'], errors: REFUSALS },
+  // §4.2, the status query (docs/status.md).
+  { side: 'client', fault: 'status-get-query', expect: 'FAIL', caseIds: ['client.status.method-path', 'client.status.body'], reasonMentions: 'GET' },
+  { side: 'client', fault: 'status-wrong-path', expect: 'FAIL', caseIds: ['client.status.method-path'] },
+  { side: 'client', fault: 'status-unsigned', expect: 'FAIL', caseIds: ['client.status.headers', 'client.status.signature'] },
+  { side: 'client', fault: 'status-client-id-string', expect: 'FAIL', caseIds: ['client.status.body'], reasonMentions: 'client_id sent as "2"' },
+  { side: 'client', fault: 'status-signs-id-only', expect: 'FAIL', caseIds: ['client.status.signature'], reasonMentions: 'the signature over transaction_id alone' },
+  {
+    side: 'client', fault: 'status-success-only', expect: 'FAIL',
+    caseIds: ['client.status.reports-pending', 'client.status.reports-failed', 'client.status.unreadable'], reasonMentions: 'reported status SUCCESS',
+  },
+  {
+    // The plain status query (the preflight's, answered SUCCESS) is reported FAILED too: the refusal cases prove nothing.
+    side: 'client', fault: 'status-successful-spelling', expect: 'FAIL', caseIds: ['client.status.reports-success'], errors: STATUS_REFUSALS,
+  },
+  { side: 'client', fault: 'status-not-found-as-failed', expect: 'FAIL', caseIds: ['client.status.unknown-id'] },
+  { side: 'client', fault: 'status-error-as-pending', expect: 'FAIL', caseIds: ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error'] },
+  { side: 'client', fault: 'status-not-implemented', expect: 'FAIL', caseIds: [], skips: STATUS_ALL },
 ];

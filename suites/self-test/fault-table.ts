@@ -15,12 +15,14 @@ export const README_PATH = fileURLToPath(new URL('../../README.md', import.meta.
 export const TABLE_START = '<!-- fault-table:start (generated from suites/self-test/*fault-catalog.ts by `npm run readme:faults`) -->';
 export const TABLE_END = '<!-- fault-table:end -->';
 
-interface Row { side: 'service' | 'receiver' | 'client'; fault: string; caseIds: readonly string[]; expect: 'FAIL' | 'WARN'; mode?: string }
+interface Row { side: 'service' | 'receiver' | 'client'; fault: string; caseIds: readonly string[]; expect: 'FAIL' | 'WARN'; mode?: string; skips?: readonly string[] }
 
 const LEVELS = new Map([...RECEIVER_CASES, ...SERVICE_CASES, ...CLIENT_CASES].map((c) => [c.id, c.level]));
 
 /** `FAIL`, or `FAIL; WARN for x` when some listed cases are SHOULD. */
 function verdictCell(row: Row): string {
+  // A fault no case catches but whose cases are not exercised (an SDK without a status call).
+  if (row.caseIds.length === 0) return 'SKIP (not exercised)';
   const verdicts = row.caseIds.map((id) => caughtVerdict(row.expect, LEVELS.get(id) ?? 'MUST'));
   const distinct = [...new Set(verdicts)];
   if (distinct.length === 1) return distinct[0]!;
@@ -40,7 +42,7 @@ export function faultTable(): string {
   const lines = rows.map((row) => {
     const about = info.get(`${row.side}:${row.fault}`);
     const fault = `\`${row.fault}\`${row.mode === 'production' ? ' (production)' : ''}`;
-    const cases = row.caseIds.map((id) => `\`${id}\``).join(', ');
+    const cases = row.caseIds.length > 0 ? row.caseIds.map((id) => `\`${id}\``).join(', ') : (row.skips ?? []).map((id) => `\`${id}\``).join(', ');
     return `| ${row.side} | ${fault} | ${cell(about?.description ?? '')} | ${cell(about?.specRef ?? '')} | ${cases} | ${verdictCell(row)} |`;
   });
   return ['| side | fault switch | what the faulty target does | rule | caught by | verdict |', '|---|---|---|---|---|---|', ...lines].join('\n');

@@ -84,6 +84,13 @@ describe('DESIGN.md target files: the documented examples load', () => {
     expect((parseTarget({ ...serviceFile, rejection }, env) as ResolvedServiceTarget).rejection).toEqual(rejection);
     expect((parseTarget(serviceFile, env) as ResolvedServiceTarget).rejection).toBeUndefined();
   });
+  it('status (§4.2): keys left out keep the suite\'s position; false says there is none; absent stays absent', () => {
+    const status = (file: unknown) => (parseTarget(file, env) as ResolvedServiceTarget).status;
+    expect(status({ ...serviceFile, status: { method: 'GET', path: '/api/v2/payments/status' } })).toEqual({ method: 'GET', path: '/api/v2/payments/status', pointer: '/status' });
+    expect(status({ ...serviceFile, status: { pointer: '/data/state' } })).toEqual({ method: 'POST', path: '/api/v1.0/transaction_status/', pointer: '/data/state' });
+    expect(status({ ...serviceFile, status: false })).toBe(false);
+    expect(status(serviceFile)).toBeUndefined();
+  });
   it('sources.notWhitelisted may be a proxy', () => {
     const t = parseTarget({ ...serviceFile, sources: { notWhitelisted: { proxy: 'http://127.0.0.1:3128' } } }, env) as ResolvedServiceTarget;
     expect(t.sources).toEqual({ notWhitelisted: { proxy: 'http://127.0.0.1:3128' } });
@@ -116,6 +123,11 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
     ['rejection: not a JSON pointer', { ...serviceFile, rejection: [{ pointer: 'status', in: ['error'] }] }, '/rejection/0/pointer: must be a JSON pointer (RFC 6901)'],
     ['rejection: empty list', { ...serviceFile, rejection: [] }, '/rejection: must NOT have fewer than 1 items'],
     ['rejection on the receiver side', { ...receiverFile, rejection: [{ pointer: '/s', in: [1] }] }, '/rejection: unknown key'],
+    ['status: true', { ...serviceFile, status: true }, '/status: must be false (no status endpoint) or {"method", "path", "pointer"}'],
+    ['status: an unknown method', { ...serviceFile, status: { method: 'PUT' } }, '/status/method: must be one of ["POST","GET"]'],
+    ['status: a path without /', { ...serviceFile, status: { path: 'transaction_status' } }, '/status/path: must be a path under baseUrl, starting with /'],
+    ['status: not a JSON pointer', { ...serviceFile, status: { pointer: 'status' } }, '/status/pointer: must be a JSON pointer (RFC 6901)'],
+    ['status: an unknown key', { ...serviceFile, status: { url: '/x' } }, '/status/url: unknown key'],
     ['transactionIds: maxLength 0', { ...receiverFile, transactionIds: { maxLength: 0 } }, '/transactionIds/maxLength: must be >= 1'],
   ];
   for (const [name, file, expected] of rows) {

@@ -14,7 +14,8 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
   const client = new CollectClient({ baseUrl: request.baseUrl, ...request.credentials, ...timeout });
   let answer;
   try {
-    answer = { id: request.id, ...(await client.collect(request.fields)) };
+    const result = request.op === 'status' ? await client.transactionStatus(request.transaction_id) : await client.collect(request.fields);
+    answer = { id: request.id, ...result };
   } catch (error) {
     if (!(error instanceof CollectError)) throw error;
     answer = { id: request.id, error: error.message };

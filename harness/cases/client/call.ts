@@ -4,7 +4,7 @@
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
 import { curlCommand, judgeAnswer } from '../../client/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
-import { encodeCollectLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
+import { encodeCollectLine, encodeStatusLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, readRawJsonObject, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
@@ -15,18 +15,19 @@ import { BODY_NOT_JSON, notJsonBecause, pairsAsJson, readSentBody, type SentBody
 export type ClientContext = CaseContext<ResolvedClientTarget>;
 
 /**
- * What the SDK told its caller: an outcome or its error; or nothing at all within the time
- * allowed, although the service had answered (the adapter was stopped). A failed exchange
- * (a crash, garbage, a hang before any request) never gets here: ERROR.
+ * What the SDK told its caller: an outcome, a status (a status query) or its error; or nothing
+ * at all within the time allowed, although the service had answered (the adapter was stopped).
+ * A failed exchange (a crash, garbage, a hang before any request) never gets here: ERROR.
  */
 export type SdkReport =
-  | Extract<AdapterAnswer, { kind: 'outcome' | 'error' }>
+  | Extract<AdapterAnswer, { kind: 'outcome' | 'status' | 'error' }>
   | { kind: 'nothing'; waitedMs: number; line: '' };
 
 /** What one call showed: the fields passed, the requests that arrived, what the adapter said. */
 export interface Observation {
   ctx: ClientContext;
   bench: ClientBench;
+  /** A collect's fields; for a status query, the members its body carries (transaction_id, client_id). */
   fields: readonly RawField[];
   script: ServiceScript;
   requests: ReceivedRequest[];
@@ -61,18 +62,37 @@ export interface CallOptions {
 /** Makes the call through the target's bench; an adapter that gave no usable answer throws (ERROR). */
 export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }, options: CallOptions = {}): Promise<Observation> {
   const bench = await benchOf(ctx.target, ctx.redactor);
-  const call = {
+  const call = { ...callBase(ctx, bench), fields };
+  const decisive = options.decisive ? { decisive: 'the plain call (string amount, six fields, answered as accepted)' } : {};
+  return observe(ctx, bench, fields, script, encodeCollectLine(call), (exchange) => bench.adapter.collect(call, { ...exchange, ...decisive }));
+}
+
+/** A status query (§4.2) for `transactionId` through the SDK; the same rules as a collect call. */
+export async function callSdkStatus(ctx: ClientContext, transactionId: string, script: ServiceScript): Promise<Observation> {
+  const bench = await benchOf(ctx.target, ctx.redactor);
+  const call = { ...callBase(ctx, bench), transactionId };
+  const members: RawField[] = [['transaction_id', JSON.stringify(transactionId)], ['client_id', String(ctx.target.clientId)]];
+  return observe(ctx, bench, members, script, encodeStatusLine(call), (exchange) => bench.adapter.status(call, exchange));
+}
+
+function callBase(ctx: ClientContext, bench: ClientBench) {
+  return {
     id: ctx.newTag(),
     baseUrl: bench.service.baseUrl,
     credentials: { clientId: ctx.target.clientId, clientKey: ctx.target.clientKey, secretKey: ctx.target.secretKey },
-    fields,
   };
-  const line = encodeCollectLine(call).trimEnd();
+}
+
+async function observe(
+  ctx: ClientContext, bench: ClientBench, fields: readonly RawField[], script: ServiceScript, requestLine: string,
+  send: (exchange: { timeoutMs: number }) => Promise<AdapterAnswer>,
+): Promise<Observation> {
+  const line = requestLine.trimEnd();
   const deadline = ctx.target.timing.answerDeadlineMs;
   const grace = script.kind === 'silent' ? noAnswerGraceMs(deadline) : 0;
-  const exchange = { timeoutMs: deadline + grace, ...(options.decisive ? { decisive: 'the plain call (string amount, six fields, answered as accepted)' } : {}) };
+  const exchange = { timeoutMs: deadline + grace };
   // A call to the SDK is an exchange with the target like any other: it waits while a measurement has the wire.
-  const { value: answer, received } = await ctx.wire.exchange(() => bench.service.during(script, () => bench.adapter.collect(call, exchange)));
+  const { value: answer, received } = await ctx.wire.exchange(() => bench.service.during(script, () => send(exchange)));
   const partial = { ctx, bench, fields, script, requests: received, line };
   if (answer.kind === 'failed') {
     const timedOut = answer.code === 'ERR_ADAPTER_TIMEOUT' && answer.unsent !== true;
@@ -118,6 +138,8 @@ export function reported(o: Observation): string {
   switch (o.answer.kind) {
     case 'outcome':
       return `${o.answer.outcome}${o.answer.detail ? ` (${o.answer.detail})` : ''}`;
+    case 'status':
+      return `status ${o.answer.status}${o.answer.detail ? ` (${o.answer.detail})` : ''}`;
     case 'error':
       return `an error (${o.answer.error})`;
     case 'nothing':

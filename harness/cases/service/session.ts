@@ -3,7 +3,7 @@
 // without secrets, answers, deliveries with their times).
 import { performance } from 'node:perf_hooks';
 import {
-  CollectClient, type CollectAnswer, type CollectFields, type CollectInput, type SendOptions,
+  CollectClient, type CollectAnswer, type CollectFields, type CollectInput, type SendOptions, type SentAnswer, type SignedRequest,
 } from '../../client/index.ts';
 import { toDelivery, type DeliveryFilter, type ListenerDelivery, type RunningListener } from '../../listener/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
@@ -104,7 +104,15 @@ export class ServiceSession {
 
   async send(input: CollectInput, options: Omit<SendOptions, 'signal'> = {}): Promise<CollectAnswer> {
     const { tag: _tag, ...fields } = input.fields as CollectFields & { tag?: string };
-    const answer = await this.client.send({ ...input, fields }, { ...options, signal: this.ctx.signal });
+    return this.took(await this.client.send({ ...input, fields }, { ...options, signal: this.ctx.signal }));
+  }
+
+  /** Sends a request signed elsewhere (a status query of harness/status), kept in the evidence like a collect. */
+  async sendSigned(signed: SignedRequest, options: Omit<SendOptions, 'signal'> = {}): Promise<SentAnswer> {
+    return this.took(await this.client.sendRequest(signed, { ...options, signal: this.ctx.signal }));
+  }
+
+  private took<A extends SentAnswer>(answer: A): A {
     // When it went on the wire (a wait at the gate before it is not the target's time).
     this.t0 = Math.min(this.t0 ?? answer.sentAt, answer.sentAt);
     if (answer.retried) {
@@ -177,7 +185,7 @@ export class ServiceSession {
   }
 }
 
-export function describeAnswer(answer: CollectAnswer): string {
+export function describeAnswer(answer: SentAnswer): string {
   if (answer.judgement === 'no-answer') return `no answer (${answer.exchange.error ?? 'error'})`;
   const excerpt = (answer.exchange.response?.bodyExcerpt ?? '').slice(0, 120);
   return `HTTP ${answer.status}${excerpt ? ` ${excerpt}` : ''}`;
