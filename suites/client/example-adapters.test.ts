@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
+import { describeNeeding } from '../support/programs.ts';
 import { ROOT, runClient, targetFile, verdicts } from './run-client.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -60,7 +61,7 @@ describe.concurrent('a correct SDK unlike the reference is never flagged (suites
   });
 });
 
-describe.concurrent('the PHP SDK bug of issue 14, in real PHP (suites/client/fixtures/php/adapter.php)', () => {
+describeNeeding(['php'], 'the PHP SDK bug of issue 14, in real PHP (suites/client/fixtures/php/adapter.php)', () => {
   const php = targetFile({ side: 'client', command: 'php suites/client/fixtures/php/adapter.php', timing: { answerDeadlineMs: 10000 } });
   it('correct (non-strings signed as their JSON text): every client case PASSes', async () => {
     const run = await runClient(php);
@@ -76,4 +77,4 @@ describe.concurrent('the PHP SDK bug of issue 14, in real PHP (suites/client/fix
     expect(reason('client.collect.number-float-noise')).toContain('`php-float-precision`');
     expect(reason('client.collect.number-whole-float')).toContain('signed `amount=15`, the body has `amount=15.0`');
   });
-});
+}, { concurrent: true });

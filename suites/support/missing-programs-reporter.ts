@@ -8,9 +8,10 @@ import { isPresent, PROGRAM_NAMES, PROGRAMS, type ProgramName } from './programs
 
 const TAG = /\[needs ([a-z, ]+)\]/;
 
-/** One plain line per missing program, or none. */
+/** One plain line per missing program, in the order of PROGRAMS, or none. */
 export function missingProgramLines(counts: ReadonlyMap<ProgramName, number>): string[] {
-  return [...counts].map(([name, tests]) => {
+  return PROGRAM_NAMES.filter((name) => counts.has(name)).map((name) => {
+    const tests = counts.get(name)!;
     const p = PROGRAMS[name];
     return `skipped ${tests} test${tests === 1 ? '' : 's'}: ${p.title} is not installed (needed for ${p.neededFor}); install it: ${p.install}`;
   });
