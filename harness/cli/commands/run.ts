@@ -12,6 +12,7 @@ import type { EmbeddedSide } from '../../embedded/index.ts';
 import { runChecked } from '../../preflight/index.ts';
 import { formatCaseLine, formatSummary, printable } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
+import { closingLines } from '../next-steps.ts';
 import { openReportDir, type ReportDirSession } from '../report-dir.ts';
 import { onlyMatcher } from '../only.ts';
 import { RunStatus } from '../run-status.ts';
@@ -242,6 +243,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     if (diagnoses.length > 0) await session.setDiagnoses(diagnoses);
     const { report, files } = await session.finish();
     io.stdout(`${redactor.text(formatSummary(report, files, { color: io.color, cwd: io.cwd }))}\n`);
+    for (const line of closingLines(files, { cwd: io.cwd, embedded: !fileTarget })) io.stdout(`${redactor.text(line)}\n`);
     // A client adapter that outlived the probe but never started: the target was not reached at all.
     for (const target of targets) {
       const never = target.side === 'client' ? await adapterNeverStarted(target) : undefined;
