@@ -8,7 +8,7 @@
 // pages runs once.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeNeeding, missingOf } from '../support/programs.ts';
 import { parsePage, type CommandBlock } from './markdown.ts';
 import { rehearse, ROOT, unmatchedLine, type BlockRun } from './rehearse.ts';
@@ -78,6 +78,10 @@ beforeAll(() => {
   // Start every block now: the tests below only wait for their own.
   for (const { commands } of parsed) for (const block of commands.filter(runnable)) runOf(block);
 });
+// Blocks whose tests were filtered out (vitest -t) still end here, with their servers stopped.
+afterAll(async () => {
+  await Promise.allSettled(runs.values());
+}, 300_000);
 
 for (const { page, commands, problems } of parsed) {
   describe(page, () => {

@@ -171,6 +171,14 @@ function mirror(into: string, files: ReadonlyMap<string, string>, from = ''): vo
 
 const MARK = '@@@cc';
 
+/** The process groups of the blocks running now: stopped if this process exits first (a test run cut short). */
+const live = new Set<number>();
+process.once('exit', () => {
+  for (const group of live) {
+    try { process.kill(-group, 'SIGKILL'); } catch { /* already gone */ }
+  }
+});
+
 const PRELUDE = `
 __cc_wait() { # $1: server number, $2: its pid; waits until it prints "listening on"
   __cc_i=0
@@ -245,6 +253,7 @@ export async function rehearse(block: string, options: RehearseOptions = {}): Pr
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    live.add(child.pid!);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
@@ -258,6 +267,7 @@ export async function rehearse(block: string, options: RehearseOptions = {}): Pr
     clearTimeout(timer);
     // Anything of the block's still alive (a server it started that outlived the shell).
     try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* none left */ }
+    live.delete(child.pid!);
 
     const back = new Map([...ports].map(([doc, used]) => [used, doc]));
     const shownPorts = (s: string) => withPorts(s, back);
