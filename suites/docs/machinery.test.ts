@@ -66,10 +66,12 @@ describe('the block runner', () => {
     expect(backgroundSplit('a && b 2>&1')).toBeUndefined();
     expect(backgroundSplit('echo "a & b" # c & d')).toBeUndefined();
   });
-  it('runs npx collect-conformance and npm start as from a checkout, and refuses other npm and npx commands', () => {
+  it('runs npx collect-conformance and npm start as from a checkout, and refuses other npm and npx commands and a server started through npx', () => {
     expect(localised('npm start\nnpx collect-conformance run --list\n')).toBe('node bin/collect-conformance.js run\nnode bin/collect-conformance.js run --list\n');
     expect(() => localised('npm ci\n')).toThrow(/`npm ci` does not run in the tests/);
     expect(() => localised('npx cowsay hi  # fun\n')).toThrow(/`npx cowsay`/);
+    // npx would not pass kill $!'s SIGTERM on to the server it started (seen: npm exec exits, the server lives on).
+    expect(() => localised('npx collect-conformance receiver --port 8081 &\n')).toThrow(/npx does not pass SIGTERM on/);
   });
   it('reports each command\'s status against the one its comment names, and a server the block leaves running', async () => {
     const server = `node -e 'require("http").createServer().listen(0, "127.0.0.1", function () { console.log("listening on " + this.address().port) })' &`;

@@ -9,7 +9,8 @@
 //   they run from a checkout (without npm's own half second of start-up); any other npm or npx
 //   command is refused (a block that installs or publishes is marked `<!-- not run: … -->`);
 // - a line ending in `&` starts a server: the next line runs once it has printed `listening on`,
-//   as a reader would wait for it, and its output goes to a file instead of the terminal.
+//   as a reader would wait for it, and its output goes to a file instead of the terminal. Such a
+//   server may not be started through npx, which does not pass `kill $!`'s SIGTERM on to it.
 // Only PATH and HOME come from this environment: a block sets what it uses itself.
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -103,6 +104,11 @@ const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'
 
 /** The block's commands as they run from a checkout (see the header); throws for npm/npx commands that must not run here. */
 export function localised(block: string): string {
+  for (const { joined } of logicalLines(block)) {
+    if (/\bnpx\b/.test(backgroundSplit(joined)?.background ?? '')) {
+      throw new Error(`\`${joined.trim()}\`: npx does not pass SIGTERM on to the server it starts, so \`kill $!\` would leave it running: start a background server with \`node bin/collect-conformance.js\` (a checkout) or \`node node_modules/.bin/collect-conformance\` (a project)`);
+    }
+  }
   const text = block
     .replace(/\bnpx collect-conformance\b/g, 'node bin/collect-conformance.js')
     .replace(/\bnpm start(?: --)?\b/g, START_SCRIPT);
