@@ -12,8 +12,8 @@
 //   as a reader would wait for it, and its output goes to a file instead of the terminal. Such a
 //   server may not be started through npx, which does not pass `kill $!`'s SIGTERM on to it.
 // Only PATH and HOME come from this environment: a block sets what it uses itself.
-import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,22 +157,54 @@ function portedFiles(block: string, ports: ReadonlyMap<string, string>): Map<str
   return files;
 }
 
-// Generated or private to this checkout: a fresh clone does not have them.
-const LEFT_OUT = new Set(['.git', '.installed', 'dist', 'reports/latest']);
-
-/** A folder that looks like the checkout: symlinks to its entries, real folders along the files to write. */
-function mirror(into: string, files: ReadonlyMap<string, string>, from = ''): void {
-  const wanted = [...files.keys()].filter((f) => f.startsWith(from));
-  for (const name of readdirSync(join(ROOT, from))) {
-    const rel = from + name;
-    if (LEFT_OUT.has(rel)) continue;
-    const isDir = lstatSync(join(ROOT, rel)).isDirectory();
-    if (files.has(rel)) writeFileSync(join(into, rel), files.get(rel)!);
-    else if ((isDir && wanted.some((f) => f.startsWith(`${rel}/`))) || (isDir && [...LEFT_OUT].some((l) => l.startsWith(`${rel}/`)))) {
-      mkdirSync(join(into, rel));
-      mirror(into, files, `${rel}/`);
-    } else symlinkSync(join(ROOT, rel), join(into, rel));
+/**
+ * What a fresh clone holds after `npm ci`: the tracked files and node_modules. Nothing else of
+ * this checkout is linked (a developer's own my-receiver.json, reports/latest/, .installed/), so
+ * a block that writes such a file writes its own, never through a link into the checkout.
+ */
+function freshCloneEntries(): string[] {
+  let tracked: string[];
+  try {
+    tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((p) => p !== '');
+  } catch {
+    throw new Error('the docs rehearsals mirror the files git tracks: run them in a git checkout');
   }
+  return [...tracked, 'node_modules'];
+}
+
+/** A folder that looks like a fresh clone: links to the files (and whole folders) it would hold, real folders where they differ. */
+function mirror(into: string, files: ReadonlyMap<string, string>): void {
+  const entries = freshCloneEntries();
+  const link = (rel: string) => {
+    mkdirSync(join(into, rel, '..'), { recursive: true });
+    if (!existsSync(join(into, rel))) symlinkSync(join(ROOT, rel), join(into, rel));
+  };
+  /** Links `dir`'s tracked entries one by one when it holds more than a clone would, or a file to write; else links it whole. */
+  const place = (dir: string, inside: readonly string[]) => {
+    const children = new Map<string, string[]>();
+    for (const rel of inside) {
+      const [head, ...rest] = rel.split('/');
+      children.set(head!, [...(children.get(head!) ?? []), rest.join('/')]);
+    }
+    for (const [name, below] of children) {
+      const rel = dir === '' ? name : `${dir}/${name}`;
+      if (files.has(rel)) {
+        mkdirSync(join(into, dir), { recursive: true });
+        writeFileSync(join(into, rel), files.get(rel)!);
+        continue;
+      }
+      const isDir = below.some((b) => b !== '');
+      if (!isDir) {
+        link(rel);
+        continue;
+      }
+      const written = [...files.keys()].some((f) => f.startsWith(`${rel}/`));
+      const extra = readdirSync(join(ROOT, rel)).some((child) => !below.some((b) => b === child || b.startsWith(`${child}/`)));
+      if (written || (extra && rel !== 'node_modules')) place(rel, below.filter((b) => b !== ''));
+      else link(rel);
+    }
+  };
+  place('', entries);
 }
 
 const MARK = '@@@cc';
