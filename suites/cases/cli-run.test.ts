@@ -7,14 +7,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts';
 import { main } from '../../harness/cli/index.ts';
+import { NEXT_COMMAND, NEXT_DOCS } from '../../harness/cli/next-steps.ts';
 import { runBin, type Ran } from '../support/cli-process.ts';
 import { startThrottle } from '../support/throttle.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-cli-run-'));
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return runBin(args, { cwd: dir, env });
@@ -251,6 +254,8 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     expect(ran.stdout.match(/^PASS +receiver\./gm)).toHaveLength(RECEIVER_CASES.length);
     expect(ran.stdout).toMatch(/^PASS +preflight\.receiver /m);
     expect(readdirSync(reportDir).sort()).toEqual([...REPORT_FILES].sort());
+    // A target file's run closes with the HTML report's path, not with the newcomer's next step.
+    expect(ran.stdout.trimEnd().split('\n').at(-1)).toBe('HTML report: good/index.html');
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { seed: number; target: Record<string, unknown>; preflights?: { id: string; verdict: string }[] };
     expect(validateReportJson(report)).toEqual([]);
     expect(report.seed).toBe(77);
@@ -316,6 +321,18 @@ describe('the embedded default', () => {
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('against the embedded reference implementations');
     expect(ran.stdout).toMatch(new RegExp(`${RECEIVER_CASES.length} cases: ${RECEIVER_CASES.length} PASS, 0 FAIL`));
+  });
+  it('closes with the HTML report\'s path and the command that points the kit at your own implementation, naming pages that exist', async () => {
+    const ran = await cli(['run', '--side', 'receiver', '--only', 'receiver.token.missing', '--report-dir', 'first-run']);
+    expect(ran.code).toBe(0);
+    const closing = ran.stdout.trimEnd().split('\n').slice(-3);
+    expect(closing).toEqual([
+      'HTML report: first-run/index.html',
+      `Next, your own receiver, service or SDK: describe it in a target file (${NEXT_DOCS.join(', ')}), then run`,
+      `  ${NEXT_COMMAND}`,
+    ]);
+    expect(existsSync(join(dir, 'first-run/index.html'))).toBe(true);
+    for (const page of NEXT_DOCS) expect(existsSync(join(REPO_ROOT, page)), page).toBe(true);
   });
   it('the lines come in case order, the preflight first, the same with --concurrency 1 and 64', async () => {
     const lines = async (n: string) => {

@@ -1,7 +1,7 @@
 // Which client case catches which fault switch of the reference SDK. Plain data: the self-test
 // (client-faults.test.ts) runs every client case against the reference SDK's adapter with that
-// one fault on and asserts that exactly the listed cases FAIL (the rest PASS); the README's
-// fault table is generated from it (fault-table.ts). Every fault of REFERENCE_SDK_FAULTS appears.
+// one fault on and asserts that exactly the listed cases FAIL (the rest PASS); the fault table
+// of docs/faults.md is generated from it (fault-table.ts). Every fault of REFERENCE_SDK_FAULTS appears.
 
 export interface ClientFaultEntry {
   side: 'client';

@@ -1,7 +1,7 @@
 // Which receiver-side case catches which fault of the reference receiver. Plain data: the
 // self-test (receiver-faults.test.ts) runs the groups of these cases against the reference
 // receiver with that one fault on, and asserts that exactly the listed cases FAIL; the
-// README's fault table is generated from it (fault-table.ts). Every fault of
+// fault table of docs/faults.md is generated from it (fault-table.ts). Every fault of
 // RECEIVER_FAULTS appears (the self-test checks that too).
 
 export interface ReceiverFaultEntry {

@@ -1,6 +1,6 @@
 // Which service-side case catches which fault of the reference service, and with what verdict.
 // Plain data: the self-test (service-faults.test.ts) runs exactly these cases against the
-// simulator with that one fault on, and the README's fault table is generated from it.
+// simulator with that one fault on, and the fault table of docs/faults.md is generated from it.
 // Every fault of SIMULATOR_FAULTS appears at least once, and every service case is caught by at
 // least one fault unless SERVICE_CASES_WITHOUT_FAULT exempts it (the self-test checks both).
 

@@ -13,6 +13,7 @@ import { allowCommands, settlesWithin, stopAllCommands } from '../../line-protoc
 import { runChecked } from '../../preflight/index.ts';
 import { formatCaseLine, formatSummary, printable } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
+import { closingLines } from '../next-steps.ts';
 import { interruptedDiagnosis, SIGNAL_EXIT_STATUS, unfinishedResults, watchStopSignals, type StopSignal } from '../interrupt.ts';
 import { openReportDir, type ReportDirSession } from '../report-dir.ts';
 import { onlyMatcher } from '../only.ts';
@@ -362,6 +363,7 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
   state.closed = true;
   const { report, files } = await session.finish();
   io.stdout(`${redactor.text(formatSummary(report, files, { color: io.color, cwd: io.cwd }))}\n`);
+  for (const line of closingLines(files, { cwd: io.cwd, embedded: !fileTarget })) io.stdout(`${redactor.text(line)}\n`);
   // 429s waited out leave no mark on a verdict, but the run went slower for them.
   for (const [target, pace] of paces) {
     if (pace.throttled === 0) continue;
