@@ -8,6 +8,11 @@ export function unmetReason(target: ResolvedTarget, need: Capability): string | 
     case 'hooks':
       if (target.side !== 'receiver') return 'test hooks exist on the receiver side only';
       return target.hooksUrl ? undefined : 'the target file names no hooksUrl: the receiver exposes no test hooks';
+    case 'confirms':
+      if (target.side !== 'receiver') return 'confirming outcomes is a receiver\'s choice (§6 rule 5)';
+      return target.confirms
+        ? undefined
+        : 'the target file has no "confirms": the receiver does not confirm outcomes with the status endpoint (§6 rule 5 says it may)';
     case 'token':
       return target.callbackToken
         ? undefined
@@ -25,6 +30,11 @@ export function unmetReason(target: ResolvedTarget, need: Capability): string | 
     case 'sandbox':
       if (target.side !== 'service') return 'modes exist on the service side only';
       return target.mode === 'sandbox' ? undefined : 'the target runs in production mode: sandbox cases do not apply';
+    case 'statusEndpoint':
+      if (target.side !== 'service') return 'the status endpoint is queried on the service side only';
+      return target.status === false
+        ? 'the target file says "status": false: the service has no transaction status endpoint the harness can query (§4.2)'
+        : undefined;
     case 'production':
       if (target.side !== 'service') return 'modes exist on the service side only';
       return target.mode === 'production' ? undefined : 'the target runs in sandbox mode: production cases do not apply';

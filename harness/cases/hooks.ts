@@ -1,5 +1,6 @@
 // The receiver test hooks of DESIGN.md, seen from the harness: seed a pending record, read
 // what the receiver did with it. A hook that misbehaves makes the case ERROR, not FAIL.
+import { rateLimitedReason } from '../wire/index.ts';
 import type { HttpClient, HttpResult } from './http.ts';
 import { CaseError } from './http.ts';
 
@@ -26,6 +27,7 @@ export class HooksClient {
       body: JSON.stringify({ transaction_id: id, amount }),
     }, false);
     if (!result.ok) throw hookError(`the test hook POST /transactions failed: ${result.error}`, result);
+    if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result);
     if (result.answer.status < 200 || result.answer.status > 299) {
       throw hookError(`the test hook POST /transactions answered ${result.answer.status}, DESIGN.md expects 2xx`, result);
     }
@@ -38,6 +40,7 @@ export class HooksClient {
       url: this.url(`/transactions/${encodeURIComponent(id)}`),
     }, false);
     if (!result.ok) throw hookError(`the test hook GET /transactions/{id} failed: ${result.error}`, result);
+    if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result);
     if (result.answer.status === 404) return null;
     if (result.answer.status !== 200) {
       throw hookError(`the test hook GET /transactions/{id} answered ${result.answer.status}, DESIGN.md expects 200 or 404`, result);
@@ -60,5 +63,5 @@ export class HooksClient {
 }
 
 function hookError(message: string, result: HttpResult): CaseError {
-  return new CaseError(message, { exchanges: [result.exchange] });
+  return new CaseError(message, { exchanges: [...(result.retried ? [result.retried.exchange] : []), result.exchange] });
 }

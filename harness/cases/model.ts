@@ -5,8 +5,13 @@ import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { CaseWireUse } from '../wire/index.ts';
 
-/** What a negative case's PASS rests on: see ConformanceCase.negative. */
-export type NegativeKind = 'refusal' | 'no-delivery';
+/**
+ * What a negative case's PASS rests on: see ConformanceCase.negative. `confirmation`: a
+ * confirming receiver queried the status endpoint for a valid SUCCESS callback and applied it
+ * once confirmed (receiver.confirm). `status-refusal`: a status query refused (§4.2), resting on
+ * a correctly signed one answered with a status (service.status, client.status).
+ */
+export type NegativeKind = 'refusal' | 'no-delivery' | 'confirmation' | 'status-refusal';
 
 /**
  * The two halves of a positive control (DESIGN.md "A positive control has two halves"): the
@@ -16,8 +21,9 @@ export type ControlHalf = 'answer' | 'effect';
 
 /** What a case needs from the target; unmet → SKIP with the reason, without running. */
 export type Capability =
-  | 'hooks' | 'token'                          // receiver side
-  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production'; // service side
+  | 'hooks' | 'token' | 'confirms'             // receiver side
+  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production' // service side
+  | 'statusEndpoint';                          // service side: §4.2, unless the target says "status": false
 
 export interface CaseContext<T extends ResolvedTarget> {
   target: T;
@@ -88,6 +94,12 @@ export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
    * preflight, harness/preflight). Without a passing control, its PASS becomes ERROR or SKIP.
    */
   negative?: NegativeKind;
+  /**
+   * The case watches a retry schedule (up to timing.retryWindowMs), the longest wait of its side:
+   * it starts before the others, so under a pace (`run --rate`) its requests go first and the run
+   * ends about when it does, not a backlog of other cases' requests later.
+   */
+  watchesRetries?: true;
   /** A thrown error → ERROR with its message. */
   run(ctx: CaseContext<T>): Promise<CaseOutcome>;
 }

@@ -1,6 +1,6 @@
 // What of a target may leave the process: everything but the secret values.
 import { REDACTED } from '../secrets/index.ts';
-import { SECRET_KEYS, type ResolvedTarget } from './types.ts';
+import { CONFIRMS_SECRET_KEYS, SECRET_KEYS, type ResolvedTarget } from './types.ts';
 
 /** The `{"env": …}` references a loaded target came from, to show them instead of the values. */
 const refsOf = new WeakMap<ResolvedTarget, Partial<Record<string, { env: string }>>>();
@@ -11,12 +11,19 @@ export function rememberSecretRefs(target: ResolvedTarget, file: Record<string, 
     const ref = file[key] as { env: string } | undefined;
     if (ref) refs[key] = { env: ref.env };
   }
+  const confirms = file.confirms as Record<string, { env: string } | undefined> | undefined;
+  for (const key of CONFIRMS_SECRET_KEYS) {
+    const ref = confirms?.[key];
+    if (ref) refs[`confirms.${key}`] = { env: ref.env };
+  }
   refsOf.set(target, refs);
 }
 
 /** The secret values of a target, for a Redactor. */
 export function secretsOf(target: ResolvedTarget): string[] {
-  const values = target.side === 'receiver' ? [target.callbackToken] : [target.clientKey, target.secretKey, target.callbackToken];
+  const values = target.side === 'receiver'
+    ? [target.callbackToken, target.confirms?.clientKey, target.confirms?.secretKey]
+    : [target.clientKey, target.secretKey, target.callbackToken];
   return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
 
@@ -29,6 +36,11 @@ export function redactTarget(target: ResolvedTarget): Record<string, unknown> {
   const refs = refsOf.get(target) ?? {};
   for (const key of SECRET_KEYS) {
     if (copy[key] !== undefined) copy[key] = refs[key] ? { env: refs[key].env, value: REDACTED } : REDACTED;
+  }
+  const confirms = copy.confirms as Record<string, unknown> | undefined;
+  for (const key of CONFIRMS_SECRET_KEYS) {
+    const ref = refs[`confirms.${key}`];
+    if (confirms?.[key] !== undefined) confirms[key] = ref ? { env: ref.env, value: REDACTED } : REDACTED;
   }
   if (typeof copy.caCert === 'string') copy.caCert = `(PEM, ${copy.caCert.length} characters)`;
   return copy;

@@ -228,7 +228,7 @@ describe('issue 22 point 7: report.md names the causes before the preflight, and
     expect(text.indexOf('### FAIL: `preflight.receiver`')).toBeGreaterThan(causes);
   });
 
-  it('a 33-case run against a receiver that answers every callback 500 with a non-ASCII error page: at most 60,000 UTF-8 bytes', async () => {
+  it('a whole receiver run (33 cases or more) against a receiver that answers every callback 500 with a non-ASCII error page: at most 60,000 UTF-8 bytes', async () => {
     // Every callback gets the same 4 KB error page in Cyrillic, Chinese and emoji (2 to 4 bytes a character).
     const page = `<h1>Внутренняя ошибка сервера — 内部服务器错误 — 🔥</h1>\n${Array.from({ length: 60 }, (_, i) => `  в модуле «платежи» строка ${i} → обработчик …\n`).join('')}`;
     const records = new Set<string>();
@@ -260,7 +260,7 @@ describe('issue 22 point 7: report.md names the causes before the preflight, and
       expect(ran.code, ran.stderr).toBe(1);
       const text = readFileSync(join(dir, 'out', 'report.md'), 'utf8');
       const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as RunReport;
-      expect(report.cases).toHaveLength(33);
+      expect(report.cases.length).toBeGreaterThanOrEqual(33);
       // The budget was what cut it: the same report without one is far longer.
       expect(renderMarkdown(report, Number.POSITIVE_INFINITY).length).toBeGreaterThan(MARKDOWN_BUDGET);
       expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(MARKDOWN_BUDGET);

@@ -1,6 +1,7 @@
 // Self-test of the receiver-side cases (issue 4 "Proof"): every case PASSes against the
-// fault-free reference receiver, and each fault switch is caught by exactly the cases listed
-// for it in fault-catalog.ts (the other cases of their groups still PASS).
+// fault-free reference receiver (the confirm cases against it in its confirming mode, SKIP
+// without it), and each fault switch is caught by exactly the cases listed for it in
+// fault-catalog.ts (the other cases of their groups still PASS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
@@ -14,6 +15,11 @@ import { caughtVerdict, groupOf, RECEIVER_FAULT_CATALOG } from './fault-catalog.
 // (also with parallel test workers on 2 cores) and keeps the polling of a never-applied
 // record short.
 const TIMING = { timeScale: 0.02, replyDeadlineMs: 500 };
+// A confirming receiver asks the harness's status endpoint before it applies a SUCCESS, within a
+// time limit of half the deadline: 500 ms of it keeps a loaded machine's loopback round trip
+// (the burst's twenty at once) clear of both.
+const CONFIRMING_TIMING = { timeScale: 0.02, replyDeadlineMs: 1000 };
+const CONFIRM_GROUP = 'receiver.confirm';
 const SEED = Number(process.env.CC_SEED ?? 4242);
 
 function verdicts(results: readonly CaseResult[]): Record<string, string> {
@@ -46,11 +52,29 @@ describe('fault-free reference receiver: every receiver case PASSes', () => {
   });
   afterAll(async () => embedded.close());
 
-  it(`all ${RECEIVER_CASES.length} receiver cases PASS (seed ${SEED})`, async () => {
+  it(`all ${RECEIVER_CASES.length} receiver cases PASS, the confirm cases SKIP: it does not confirm (seed ${SEED})`, async () => {
     const { results, preflight } = await runChecked({ cases: RECEIVER_CASES, target: embedded.target, seed: SEED });
     expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
     expect(results).toHaveLength(RECEIVER_CASES.length);
-    expect(explain(results)).toBe('');
+    const confirm = results.filter((r) => groupOf(r.id) === CONFIRM_GROUP);
+    expect(confirm.length).toBeGreaterThan(0);
+    for (const r of confirm) expect([r.verdict, r.reason], r.id).toEqual(['SKIP', expect.stringContaining('the target file has no "confirms"')]);
+    expect(explain(results.filter((r) => groupOf(r.id) !== CONFIRM_GROUP))).toBe('');
+  });
+  it.each([
+    ['confirming its SUCCESS outcomes', false],
+    ['confirming its FAILED outcomes too (a correct choice either way)', true],
+  ])(`confirming (§6 rule 5), %s: all ${RECEIVER_CASES.length} receiver cases PASS (seed ${SEED})`, async (_what, confirmsFailed) => {
+    const confirming = await startEmbeddedReceiver({ ...CONFIRMING_TIMING, confirms: true, confirmsFailed });
+    try {
+      const { results, preflight } = await runChecked({ cases: RECEIVER_CASES, target: confirming.target, seed: SEED });
+      expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
+      expect(preflight.preflight.controls.confirmation?.state).toBe('held');
+      expect(results).toHaveLength(RECEIVER_CASES.length);
+      expect(explain(results)).toBe('');
+    } finally {
+      await confirming.close();
+    }
   });
   it('the slow-reply timing is fair: the latency cases PASS there without the fault', async () => {
     const slowTiming = RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'slow-reply')!.timing!;
@@ -69,24 +93,31 @@ describe.concurrent('each receiver fault switch is caught by its cases', () => {
   for (const entry of RECEIVER_FAULT_CATALOG) {
     const groups = [...new Set(entry.caseIds.map(groupOf))];
     it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect} (${groups.join(', ')}; the rest PASS)`, async () => {
-      const embedded = await startEmbeddedReceiver({ ...(entry.timing ?? TIMING), faults: [entry.fault as ReceiverFault] });
+      const embedded = await startEmbeddedReceiver({
+        ...(entry.timing ?? (entry.confirms ? CONFIRMING_TIMING : TIMING)), faults: [entry.fault as ReceiverFault], ...(entry.confirms ? { confirms: true } : {}),
+      });
       try {
         const { results, preflight, unproven } = await runChecked({ cases: RECEIVER_CASES, target: embedded.target, seed: SEED, only: groups.join(',') });
-        const expected = Object.fromEntries(results.map((r) => [r.id, entry.caseIds.includes(r.id) ? caughtVerdict(entry.expect, r.level) : entry.errors?.includes(r.id) ? 'ERROR' : 'PASS']));
+        const expected = Object.fromEntries(results.map((r) => [r.id, entry.caseIds.includes(r.id) ? caughtVerdict(entry.expect, r.level)
+          : entry.errors?.includes(r.id) ? 'ERROR' : entry.skips?.includes(r.id) ? 'SKIP' : 'PASS']));
         expect(verdicts(results), explain(results)).toEqual(expected);
+        // A SKIP says the rule was not exercised, and why.
+        for (const id of entry.skips ?? []) expect(results.find((r) => r.id === id)?.reason, id).toMatch(/^not exercised: /);
         // An ERROR of an unproven negative case names its control and what the control saw; any
         // other ERROR names the control of its own that says the case could not judge its rule.
         for (const r of results.filter((x) => x.verdict === 'ERROR')) {
-          expect(r.reason, r.id).toMatch(unproven.includes(r.id)
-            ? /positive control \(the preflight.s valid callback.*\) did not hold: it was answered \d{3}/
-            : /says nothing yet about/);
+          expect(r.reason, r.id).toMatch(!unproven.includes(r.id)
+            ? /says nothing yet about/
+            : entry.confirms
+              ? /positive control \(the preflight.s valid SUCCESS callback, which the harness.s status endpoint confirms\) did not hold: \S/
+              : /positive control \(the preflight.s valid callback.*\) did not hold: it was answered \d{3}/);
         }
         const diagnoses = diagnose([{ preflight: preflight.preflight, results, unproven }]);
         if (entry.diagnosis) {
           // One cause explains every case that did not pass: it is named, with the cases it explains.
           const named = diagnoses.find((d) => d.id === entry.diagnosis);
           expect(named, JSON.stringify(diagnoses)).toBeDefined();
-          expect([...named!.cases].sort()).toEqual(results.filter((r) => r.verdict !== 'PASS').map((r) => r.id).sort());
+          expect([...named!.cases].sort()).toEqual(results.filter((r) => r.verdict !== 'PASS' && r.verdict !== 'SKIP').map((r) => r.id).sort());
         } else if (entry.timing === undefined) {
           // The preflight holds and names nothing where the fault shows in a few cases only.
           // (slow-reply answers at about the per-request limit: its preflight may time out.)
