@@ -33,8 +33,9 @@ interface Level {
 
 /**
  * One letter case for comparing: the lower case of the upper case, so `ſ` and `S` both give `s`
- * (and a final `ς` is `σ`). Undefined when that changes the text's length (`ß` → `SS`): then
- * per character, `foldChars`.
+ * (and a final `ς` is `σ`). Undefined when that changes the text's length (`ß` → `SS`), then
+ * it goes character by character; casing never shortens a character, so the same length means
+ * every unit still stands where it stood.
  */
 function foldWhole(text: string): string | undefined {
   const folded = text.toUpperCase().toLowerCase();
