@@ -1,5 +1,7 @@
-// HTTP for cases: every request has a time limit and leaves an Exchange (secrets redacted
-// later by the runner, token variants described rather than shown) with a curl line.
+// HTTP for cases: every request has a time limit and leaves an Exchange (token variants
+// described rather than shown) with a curl line. What a target answers is redacted as it is
+// read, before anything can cut it (an excerpt, a reason quoting the body): a secret cut in
+// half would no longer be found, and its first characters would show.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Evidence, Exchange } from '../results/index.ts';
 import { readCapped, truncationNote } from '../client/index.ts';
@@ -27,8 +29,9 @@ export interface HttpCall {
 
 export interface HttpAnswer {
   status: number;
+  /** Redacted (HttpClientOptions.redactor and the values this request sent but does not show). */
   headers: Record<string, string | string[]>;
-  /** At most ANSWER_READ_LIMIT bytes of it. */
+  /** At most ANSWER_READ_LIMIT bytes of it, redacted as the headers are. */
   body: string;
   bodyTruncated: boolean;
   /** From sending to the last byte of the answer (a reply is not given until it is complete). */
@@ -90,7 +93,11 @@ export interface HttpClientOptions {
   caCert?: string;
   /** The case's way onto the wire (ctx.wire): each exchange holds it; default: no gate. */
   wire?: Wire;
+  /** The run's secrets (ctx.redactor): answers are redacted with it as they are read. */
+  redactor?: Redactor;
 }
+
+const NO_SECRETS = new Redactor([]);
 
 export class HttpClient {
   /** Every exchange made through this client, in order. */
@@ -175,19 +182,21 @@ export class HttpClient {
       // reply that drips in is cut at the limit like one that never starts.
       const { text: body, truncated } = await readCapped(answer.body);
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
-      const headers: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined) headers[k] = v;
-      const echo = new Redactor(hidden);
-      const excerpt = echo.text(body).slice(0, BODY_EXCERPT_CHARS);
+      const raw: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined) raw[k] = v;
+      const run = this.options.redactor ?? NO_SECRETS;
+      const echo = hidden.length > 0 ? run.with(...hidden) : run;
+      const headers = echo.value(raw);
+      const redacted = echo.text(body);
+      const excerpt = echo.clip(redacted, BODY_EXCERPT_CHARS, '');
       exchange.response = {
         status: answer.statusCode,
-        headers: echo.value(headers),
-        // Redacted whole before cutting, so no secret is left half-shown at the cut.
+        headers,
         bodyExcerpt: truncated ? `${excerpt} ${truncationNote()}` : excerpt,
         ...(truncated ? { bodyTruncated: true } : {}),
         durationMs,
       };
-      return { ok: true, exchange, answer: { status: answer.statusCode, headers, body, bodyTruncated: truncated, durationMs } };
+      return { ok: true, exchange, answer: { status: answer.statusCode, headers, body: redacted, bodyTruncated: truncated, durationMs } };
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
       const timedOut = timeout.aborted;

@@ -1,5 +1,5 @@
 // Public face of the conformance cases: the case model, every case, the runner, waivers.
-export type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from './model.ts';
+export type { Capability, CaseContext, CaseOutcome, ConformanceCase, ControlHalf, NegativeKind } from './model.ts';
 export { runCases, defaultTimeouts, watchFor, type RunCasesOptions } from './runner.ts';
 export { CaseSlots, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TARGET_FILE_CONCURRENCY } from './slots.ts';
 export { TargetWatch, SILENT_CASES_TO_STOP, silenceOf, livenessCheck, type LivenessCheck, type Stopped } from './watch.ts';

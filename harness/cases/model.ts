@@ -13,6 +13,12 @@ import type { CaseWireUse } from '../wire/index.ts';
  */
 export type NegativeKind = 'refusal' | 'no-delivery' | 'confirmation' | 'status-refusal';
 
+/**
+ * The two halves of a positive control (DESIGN.md "A positive control has two halves"): the
+ * answer a valid request got, and its effect (the record changed).
+ */
+export type ControlHalf = 'answer' | 'effect';
+
 /** What a case needs from the target; unmet → SKIP with the reason, without running. */
 export type Capability =
   | 'hooks' | 'token' | 'confirms'             // receiver side
@@ -62,10 +68,13 @@ export interface CaseOutcome {
    */
   level?: Level;
   /**
-   * A FAIL whose only finding is the answer's status, the hooks showing nothing was acted on.
-   * Beside a failed positive control it proves nothing about the rule (harness/preflight/guard.ts).
+   * The half of the positive control a negative case's verdict rests on (harness/preflight/
+   * guard.ts): `answer` for a FAIL whose only finding is the answer (the hooks showing nothing
+   * was acted on, or no hooks) and for a PASS on a refusal seen without the hooks; `effect` for
+   * a PASS on "nothing changed". Absent: the control as one whole. A FAIL on the effect (a
+   * request wrongly acted on) is a finding whatever the control saw.
    */
-  onlyTheAnswer?: true;
+  restsOn?: ControlHalf;
 }
 
 export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {

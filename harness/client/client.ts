@@ -217,7 +217,8 @@ export class CollectClient {
       });
       const { text: bodyText, truncated } = await readCapped(response.body);
       const durationMs = Math.round(performance.now() - sentAt);
-      const excerpt = this.redactor.text(bodyText).slice(0, BODY_EXCERPT);
+      // Redacted whole before the cut: a secret cut in half would no longer be found.
+      const excerpt = this.redactor.clip(bodyText, BODY_EXCERPT, '');
       exchange.response = {
         status: response.statusCode,
         headers: this.redactor.value(flattenHeaders(response.headers)),

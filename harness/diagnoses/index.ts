@@ -4,7 +4,7 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, STATUS_NOT_READ, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, STATUS_NOT_READ, TOKEN_VARIANTS, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
 import { RATE_LIMITED } from '../wire/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
@@ -159,6 +159,25 @@ function stated(side: string, id: StatedCauseId, results: readonly CaseResult[])
   return { id: `${side}.${id}`, summary: cause.summary(side, cases), cases: cases.map((r) => r.id) };
 }
 
+/** The receiver cases that send a missing, wrong or near-miss token (one per TOKEN_VARIANTS entry). */
+const BAD_TOKEN_CASES: ReadonlySet<string> = new Set(TOKEN_VARIANTS.map((v) => `receiver.token.${v.leaf}`));
+
+/**
+ * Several bad-token cases that did not pass because their callback was answered 2xx: the
+ * receiver accepted each like a valid callback (read from the case ids and the statuses, not
+ * from the reasons' words).
+ */
+function tokenNotChecked(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
+  if (side !== 'receiver') return undefined;
+  const cases = results.filter((r) => BAD_TOKEN_CASES.has(r.id) && statuses(r).some((s) => s >= 200 && s <= 299));
+  if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
+  return {
+    id: 'receiver.token-not-checked',
+    summary: `${cases.length} callbacks with a missing, wrong or near-miss X-Callback-Token were answered 2xx, accepted like a valid callback: likely the receiver does not check the token (§6 rule 1 says 403 and no action) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+    cases: cases.map((r) => r.id),
+  };
+}
+
 /** A target that stopped answering mid-run: the run stopped its remaining cases (harness/cases TargetWatch). */
 function stoppedAnswering(side: string, stopped: Stopped, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis {
   const ran = new Set(results.map((r) => r.id));
@@ -190,6 +209,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
       (cases) => stated(side, 'rejections-unread', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),
       (cases) => stated(side, 'status-not-read', cases),
+      (cases) => tokenNotChecked(side, cases),
       (cases) => sharedAnswer(side, cases),
     ];
     for (const causeOf of fromResults) {

@@ -158,7 +158,8 @@ export class LineDriver {
           : fail('crashed', `the ${noun} ${how} while ${doing}, after ${answers} (${end.lastStderr()})`);
       }
       case 'line': {
-        const parsed = parse(event.line);
+        // Redacted as it is read: a reason quotes a cut of the line, where a secret cut in half would no longer be found.
+        const parsed = parse(this.redact(event.line));
         if (!parsed.ok) return fail('protocol', parsed.problem);
         if (parsed.id !== id) return fail('protocol', `answer for id ${excerpt(parsed.id)} while waiting for ${JSON.stringify(id)}`);
         end.answered++;

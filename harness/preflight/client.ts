@@ -87,7 +87,7 @@ async function collectHalf(ctx: ClientContext): Promise<CollectHalf> {
     if (request && body && body.kind !== 'json') {
       findings.push({
         id: 'client.body-not-json',
-        summary: bodyNotJsonCause(request, body, (text) => ctx.redactor.text(text)),
+        summary: bodyNotJsonCause(request, body, ctx.redactor),
         symptom: { kind: 'reason', text: BODY_NOT_JSON },
         evidence: evidenceOf(o),
       });

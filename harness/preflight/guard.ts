@@ -2,11 +2,27 @@
 // side's control did not hold, a negative case's PASS becomes ERROR naming the control and what
 // it observed (SKIP when the control could not be exercised at all). A FAIL stays a FAIL: a
 // request wrongly acted on is a finding whatever the control saw. A FAIL on the answer alone
-// (nothing acted on) beside a failed control is ERROR too: the valid request got no proper
-// answer either, so the wrong answer most likely shares the control's cause.
-import type { CaseOutcome, ConformanceCase } from '../cases/index.ts';
+// (nothing acted on) beside a control whose answer did not hold is ERROR too: the valid request
+// got no proper answer either, so the wrong answer most likely shares the control's cause.
+//
+// A control may have two halves (DESIGN.md "A positive control has two halves"), and a case is
+// judged beside the half its verdict rests on (CaseOutcome.restsOn): a valid callback answered
+// 2xx but never applied holds the answer half, so a bad token answered 2xx is a FAIL (accepted
+// like a valid one), while "nothing changed" fails with the effect half: ERROR naming it.
+import type { CaseOutcome, ConformanceCase, ControlHalf } from '../cases/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
-import type { Preflight } from './model.ts';
+import type { Control, ControlState, Preflight } from './model.ts';
+
+/** The state of what a verdict rests on: the half it names, else the whole control. */
+function stateFor(control: Control, half: ControlHalf | undefined): ControlState {
+  return half !== undefined && control.halves ? control.halves[half] : control.state;
+}
+
+/** Why a half of the control proves nothing for this case, after "did not hold: <observed>". */
+const HALF_WORDS: Record<ControlHalf, string> = {
+  answer: '; this case rests on the answer, which says nothing when a valid callback does not get its answer either',
+  effect: '; this case rests on nothing changing, which says nothing when a valid callback changes nothing either',
+};
 
 /**
  * `unproven` collects the ids of the cases whose PASS was taken back: the preflight's causes
@@ -24,16 +40,27 @@ export function guardNegatives<T extends ResolvedTarget>(
       async run(ctx): Promise<CaseOutcome> {
         const outcome = await c.run(ctx);
         const control = (await preflight).controls[kind];
-        const { onlyTheAnswer, ...plain } = outcome;
-        if (!control || control.state === 'held') return plain;
-        if (outcome.verdict === 'FAIL' && onlyTheAnswer && control.state === 'failed') {
+        const { restsOn, ...plain } = outcome;
+        if (!control) return plain;
+        const state = stateFor(control, restsOn);
+        if (state === 'held') {
+          // Accepted like a valid callback, which the receiver does not apply either: the FAIL
+          // stands on its answer; what it did with the request cannot be seen, and is not claimed.
+          if (outcome.verdict === 'FAIL' && restsOn === 'answer' && control.halves?.effect === 'failed') {
+            return { ...plain, reason: `${outcome.reason}; whether the receiver acts on it cannot be seen: ${control.what} was answered 2xx but not applied either` };
+          }
+          return plain;
+        }
+        const halfWords = restsOn !== undefined && control.halves ? HALF_WORDS[restsOn] : '';
+        if (outcome.verdict === 'FAIL') {
+          if (restsOn !== 'answer' || state !== 'failed') return plain;
           takenBack.push(c.id);
           return { ...plain, verdict: 'ERROR', reason: `${outcome.reason}; but that proves nothing here: the positive control (${control.what}) did not hold: ${control.observed}, so this answer likely shares its cause` };
         }
         if (outcome.verdict !== 'PASS') return plain;
         takenBack.push(c.id);
-        const unproven = `the target refused or did nothing, but that proves nothing here: the positive control (${control.what}) did not hold: ${control.observed}`;
-        return control.state === 'failed'
+        const unproven = `the target refused or did nothing, but that proves nothing here: the positive control (${control.what}) did not hold: ${control.observed}${halfWords}`;
+        return state === 'failed'
           ? { ...plain, verdict: 'ERROR', reason: unproven }
           : { verdict: 'SKIP', reason: `not exercised: ${control.what} could not run (${control.observed})` };
       },

@@ -1,6 +1,6 @@
 // What a preflight finds: whether the side's positive controls held (the negative cases rest on
 // them), and the causes it could name, each with the symptom that marks the cases it explains.
-import type { NegativeKind } from '../cases/index.ts';
+import type { ControlHalf, NegativeKind } from '../cases/index.ts';
 import type { Evidence, Side } from '../results/index.ts';
 
 /**
@@ -28,11 +28,18 @@ export interface Finding {
 export type ControlState = 'held' | 'failed' | 'not-run';
 
 export interface Control {
+  /** The whole control: held only when every half it has held. */
   state: ControlState;
   /** What the control is, named in the reasons of the negative cases it guards. */
   what: string;
   /** What it observed, one sentence. */
   observed: string;
+  /**
+   * Each half, for a control that has two (DESIGN.md "A positive control has two halves"): a
+   * valid callback answered 2xx but not applied holds the answer half and fails the effect
+   * half. A negative case is judged beside the half its verdict rests on (CaseOutcome.restsOn).
+   */
+  halves?: Record<ControlHalf, ControlState>;
 }
 
 export interface Preflight {

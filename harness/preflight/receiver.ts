@@ -72,27 +72,42 @@ function findingFor(sent: HttpResult, after: HookReading | null | undefined, evi
     };
   }
   if (after !== undefined && !applied) {
+    // Its symptom is a record left unapplied, not the status: a bad token answered with the
+    // same 2xx is a finding of its own (accepted), not this cause.
     return {
       id: 'receiver.valid-callback-not-applied',
-      summary: `a valid SUCCESS callback for a freshly seeded record was answered ${status}, and the record still reads ${describeReading(after)}`,
-      symptom: { kind: 'status', status }, evidence,
+      summary: `a valid SUCCESS callback for a freshly seeded record was answered ${status}, and the record still reads ${describeReading(after)}: the cases named here expect a valid callback applied, and likely fail for this reason`,
+      symptom: { kind: 'reason', text: `the record reads ${describeReading(after)}` }, evidence,
     };
   }
   return undefined;
 }
 
-/** The control's state: with hooks, whether the record changed; without, whether the callback was answered and not refused. */
+/**
+ * The control, in two halves (DESIGN.md "A positive control has two halves"). With hooks: the
+ * answer half holds when the valid callback got 2xx, the effect half when its record changed.
+ * Without: the answer half holds when it was answered and not refused (the id is unknown to the
+ * receiver, so a 4xx other than a refusal is an answer too); nothing shows the effect.
+ */
 function controlOf(sent: HttpResult, after: HookReading | null | undefined, what: string): Control {
-  if (!sent.ok) return { state: 'failed', what, observed: `it got no answer (${sent.error})` };
+  const hooks = after !== undefined;
+  if (!sent.ok) {
+    return { state: 'failed', what, observed: `it got no answer (${sent.error})`, halves: { answer: 'failed', effect: hooks ? 'failed' : 'not-run' } };
+  }
   const status = sent.answer.status;
-  if (after !== undefined) {
+  if (hooks) {
     const observed = `it was answered ${status} and the record reads ${describeReading(after)}`;
     // The record changed: the receiver acts on valid callbacks, so "nothing changed" means something.
     const applied = after !== null && after.state !== 'pending';
-    return { state: applied ? 'held' : 'failed', what, observed };
+    const answered = status >= 200 && status <= 299;
+    return {
+      state: applied && answered ? 'held' : 'failed', what, observed,
+      halves: { answer: answered ? 'held' : 'failed', effect: applied ? 'held' : 'failed' },
+    };
   }
   const refused = status === 401 || status === 403 || status === 405 || status >= 500;
-  return { state: refused ? 'failed' : 'held', what, observed: `it was answered ${status}` };
+  const answer = refused ? 'failed' : 'held';
+  return { state: answer, what, observed: `it was answered ${status}`, halves: { answer, effect: 'not-run' } };
 }
 
 export function receiverPreflightCase(out: { preflight?: Preflight }): ConformanceCase<ResolvedReceiverTarget> {
@@ -106,8 +121,8 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
       const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'preflight: valid callback' }, true);
       const after = hooks && sent.ok ? await probe.settledReading(id, true) : undefined;
       const what = hooks ? WHAT_HOOKS : WHAT_BLACK_BOX;
-      const control = probe.target.callbackToken === undefined && !hooks
-        ? { state: 'not-run' as const, what, observed: 'the target names no callback token and has no hooks, so nothing shows the receiver acting' }
+      const control: Control = probe.target.callbackToken === undefined && !hooks
+        ? { state: 'not-run', what, observed: 'the target names no callback token and has no hooks, so nothing shows the receiver acting', halves: { answer: 'not-run', effect: 'not-run' } }
         : controlOf(sent, after, what);
       const generic = findingFor(sent, after, probe.evidence());
       // A confirming receiver (§6 rule 5): its queries for this callback are a control of their own;

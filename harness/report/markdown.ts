@@ -1,6 +1,6 @@
-// report.md: for a pull-request comment or a ticket, so it fits one (MARKDOWN_BUDGET characters,
-// under GitHub's 65,536). First what a reviewer needs: the verdict, the shared causes
-// (diagnoses) and the failures; then as much detail as fits (counts by side and group, the
+// report.md: for a pull-request comment or a ticket, so it fits one (MARKDOWN_BUDGET UTF-8 bytes,
+// under GitHub's 65,536 characters). First what a reviewer needs: the verdict, the shared causes
+// (diagnoses), the preflight and the failures; then as much detail as fits (counts by side and group, the
 // evidence of each failure, every case's row, measurements); then where the whole report is;
 // the target last. Plain Markdown: markup characters are backslash-escaped, never written as
 // HTML entities (`&amp;` would show as such in a title).
@@ -12,8 +12,17 @@ import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 
-/** The most report.md holds: a GitHub comment takes 65,536; the rest is room for a heading around it. */
+/**
+ * The most report.md holds: a GitHub comment takes 65,536; the rest is room for a heading around
+ * it. Counted in UTF-8 bytes, so it holds however a reader counts (bytes, code points, UTF-16
+ * units): a report of non-ASCII answers counted in characters was 75,566 bytes.
+ */
 export const MARKDOWN_BUDGET = 60_000;
+
+/** What a text costs of the budget: its UTF-8 bytes. */
+function sizeOf(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
 
 /** One evidence block longer than this is cut (the whole text is in report.json). */
 const BLOCK_LIMIT = 4_000;
@@ -119,9 +128,9 @@ class Budget {
   get left(): number {
     return this.limit - this.used;
   }
-  /** Adds the text when it fits; returns whether it did. */
+  /** Adds the text when it fits (and the line break after it); returns whether it did. */
   add(text: string): boolean {
-    const cost = text.length + 1;
+    const cost = sizeOf(text) + 1;
     if (cost > this.left) return false;
     this.out.push(text);
     this.used += cost;
@@ -131,7 +140,7 @@ class Budget {
   addAll(items: readonly string[], note: (omitted: number) => string, reserve = 0): number {
     let i = 0;
     for (; i < items.length; i++) {
-      if ((items[i] ?? '').length + 1 > this.left - reserve - 300) break;
+      if (sizeOf(items[i] ?? '') + 1 > this.left - reserve - 300) break;
       this.add(items[i] ?? '');
     }
     if (i < items.length) this.add(note(items.length - i));
@@ -198,7 +207,7 @@ function countsLine(cases: readonly CaseResult[]): string {
 export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDGET): string {
   const target = ['## Target (secrets redacted)', '', fenced(clip(JSON.stringify(report.target, null, 2), 8_000), 'json'), ''].join('\n');
   const pointer = '---\n\nThe whole report, every case with its evidence: `index.html` (open it in a browser) and `report.json`, beside this file.\n';
-  const b = new Budget(budget - target.length - pointer.length - 2);
+  const b = new Budget(budget - sizeOf(target) - sizeOf(pointer) - 2);
   const numberOf = new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1]));
   const failed = failures(report);
   const sides = outline(report.cases);
@@ -208,10 +217,12 @@ export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDG
   };
 
   b.add(head(report));
-  const preflights = preflightBlock(report);
-  if (preflights.length > 0) b.addAll(preflights, (n) => `(${n} more lines of the preflight left out: see index.html)`);
+  // The causes first: a reader of a pull-request comment meets the cause before its symptoms,
+  // then the preflight's evidence, which the causes point to.
   const diagnoses = diagnosesBlock(report);
   if (diagnoses.length > 0) b.addAll(diagnoses, (n) => `(${n} more lines of causes left out: see index.html)`);
+  const preflights = preflightBlock(report);
+  if (preflights.length > 0) b.addAll(preflights, (n) => `(${n} more lines of the preflight left out: see index.html)`);
   if (failed.length > 0) {
     b.add(`## ${failuresHeading(failed)}\n`);
     // The list may take most of the budget, leaving room for the counts below it.

@@ -30,7 +30,11 @@ export interface OpenReportOptions {
 }
 
 export interface ReportSession {
-  /** Appends a finished case and rewrites every file. */
+  /**
+   * Appends a finished case and rewrites every file. A case already added (same id) is
+   * replaced in its place: a result revised once the run knows more (a vector whose ambiguity
+   * the signer's summary settled).
+   */
   add(result: CaseResult): Promise<void>;
   /** Sets the shared causes (shown before the cases) and rewrites every file. */
   setDiagnoses(diagnoses: readonly Diagnosis[]): Promise<void>;
@@ -132,7 +136,9 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
   return {
     async add(result: CaseResult): Promise<void> {
       if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `report in ${dir} is finished; case ${result.id} was not added`);
-      cases.push(kept(result));
+      const at = cases.findIndex((c) => c.id === result.id);
+      if (at === -1) cases.push(kept(result));
+      else cases[at] = kept(result);
       await scheduleWrite();
     },
     async addPreflight(result: CaseResult): Promise<void> {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, Options } from 'ajv/dist/2020.js';
+import { MAX_JSON_DEPTH, tooDeep } from './depth.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -76,6 +77,12 @@ export function compileSchema(schema: object, options: CompileSchemaOptions = {}
   if (precompiled) toPrecompile.push({ schema, options: { ...options, precompiled } });
   let validate: Validate | undefined;
   return (value) => {
+    // Before ajv and every walk after it: a value nested this deep would overflow their stacks.
+    const deep = tooDeep(value);
+    if (deep) {
+      const message = `nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; no file of this kit nests more than a few`;
+      return [{ path: deep.path, message, keyword: 'maxDepth', schemaPath: '#', ajv: { path: deep.path, message } }];
+    }
     validate ??= precompiled && existsSync(precompiled) ? require(fileURLToPath(precompiled)) as Validate : compile(schema, options);
     return validate(value) ? [] : problemsOf(validate.errors ?? []);
   };

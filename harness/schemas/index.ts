@@ -5,4 +5,5 @@ export {
   type SchemaProblem, type SchemaCheck, type CompileSchemaOptions, type PrecompiledSchema,
 } from './compile.ts';
 export { writePrecompiledSchemas } from './precompile.ts';
+export { MAX_JSON_DEPTH, tooDeep } from './depth.ts';
 export { readJsonFile, parseJson, type JsonRead } from './json-file.ts';

@@ -1,5 +1,6 @@
 // Secrets never reach output, logs or reports: every writer passes text through a Redactor
 // that knows the secret values of the run.
+import { foldCase, viewsOf } from './views.ts';
 
 export const REDACTED = '[REDACTED]';
 
@@ -75,25 +76,14 @@ function nearlyWhole(secret: string): string[] {
   return [chars.slice(0, -1).join(''), chars.slice(1).join('')];
 }
 
-interface Needle {
-  text: string;
-  lower: string;
-  /** Any letter case: a target may echo the secret upper-cased, or the harness's swapped-case variant. */
-  anyCase: RegExp;
-}
-
 export class Redactor {
   private readonly secrets: string[];
-  /** Every rendering of every secret, longest first, so a rendering that contains another is replaced whole. */
-  private readonly needles: Needle[];
+  /** Every rendering of every secret, its letters folded (any letter case is found). */
+  private readonly needles: string[];
   constructor(secrets: Iterable<string | undefined>) {
     this.secrets = [...new Set([...secrets].filter((s): s is string => typeof s === 'string' && s.length >= REDACTOR_MIN_LENGTH))];
-    const texts = new Set(this.secrets.flatMap((s) => [...encodingsOf(s), ...nearlyWhole(s).flatMap(encodingsOf)]));
-    this.needles = [...texts].sort((a, b) => b.length - a.length).map((text) => ({
-      text,
-      lower: text.toLowerCase(),
-      anyCase: new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'giu'),
-    }));
+    const texts = this.secrets.flatMap((s) => [...encodingsOf(s), ...nearlyWhole(s).flatMap(encodingsOf)]);
+    this.needles = [...new Set(texts.map(foldCase))];
   }
 
   /** Adds secrets learned later (e.g. test credentials generated at start). */
@@ -101,15 +91,53 @@ export class Redactor {
     return new Redactor([...this.secrets, ...more]);
   }
 
+  /**
+   * The text with every rendering of every secret replaced: in any letter case (a target may
+   * echo it upper-cased; the harness sends a swapped-case variant), and inside JSON string
+   * escapes (PHP's json_encode writes `/` as `\/`; JSON quoted in JSON escapes the escapes
+   * again). Each match is replaced with the characters it stands for (`\/` whole, never a stray
+   * backslash), so JSON stays JSON; overlapping matches are replaced as one.
+   */
   text(value: string): string {
-    let out = value;
-    let lower = out.toLowerCase();
-    for (const needle of this.needles) {
-      if (!out.includes(needle.text) && !lower.includes(needle.lower)) continue;
-      out = out.replace(needle.anyCase, REDACTED);
-      lower = out.toLowerCase();
+    if (this.needles.length === 0) return value;
+    const spans: Array<[number, number]> = [];
+    for (const view of viewsOf(value)) {
+      for (const needle of this.needles) {
+        for (let at = view.text.indexOf(needle); at !== -1; at = view.text.indexOf(needle, at + 1)) {
+          spans.push([view.start(at), view.end(at + needle.length - 1)]);
+        }
+      }
     }
-    return out;
+    if (spans.length === 0) return value;
+    spans.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let from = 0;
+    for (let i = 0; i < spans.length;) {
+      const start = spans[i]![0];
+      let end = spans[i]![1];
+      for (i++; i < spans.length && spans[i]![0] < end; i++) end = Math.max(end, spans[i]![1]);
+      out += value.slice(from, start) + REDACTED;
+      from = end;
+    }
+    return out + value.slice(from);
+  }
+
+  /**
+   * The one way to shorten text that may hold a secret: redacted whole first, then cut to its
+   * first `max` characters, `mark` appended when cut. Cut first, a secret would no longer be
+   * found whole, and its first characters would show. The cut never splits a [REDACTED] mark
+   * (it goes before it) or a character outside the BMP.
+   */
+  clip(value: string, max: number, mark = '…'): string {
+    const text = this.text(value);
+    if (text.length <= max) return text;
+    let at = max;
+    // A mark the cut would split is left out whole.
+    const markAt = text.lastIndexOf(REDACTED.charAt(0), at);
+    if (markAt !== -1 && text.startsWith(REDACTED, markAt) && markAt + REDACTED.length > at) at = markAt;
+    const code = text.charCodeAt(at - 1);
+    if (at > 0 && code >= 0xd800 && code <= 0xdbff) at--;
+    return `${text.slice(0, at)}${mark}`;
   }
 
   /** Deep copy of a JSON-like value with every string redacted (keys too). */

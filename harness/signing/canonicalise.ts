@@ -208,12 +208,32 @@ function phpKsort(a: string, b: string): number {
   return phpKeyCompare(phpArrayKey(a), phpArrayKey(b));
 }
 
+/** The largest array index of ECMAScript (2^32 - 2): such keys an object lists first, in numeric order. */
+const MAX_ARRAY_INDEX = 4294967294;
+
+function arrayIndexOf(key: string): number | undefined {
+  if (!/^(?:0|[1-9][0-9]{0,9})$/.test(key)) return undefined;
+  const n = Number(key);
+  return n <= MAX_ARRAY_INDEX ? n : undefined;
+}
+
+/** A plain object's own key order after its keys were added sorted by UTF-16 units (sort()). */
+function jsObjectOrder(a: string, b: string): number {
+  const x = arrayIndexOf(a);
+  const y = arrayIndexOf(b);
+  if (x !== undefined && y !== undefined) return x - y;
+  if (x !== undefined) return -1;
+  if (y !== undefined) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 const KEY_COMPARATORS: Readonly<Record<KeyOrder, (a: string, b: string) => number>> = {
   'code-point': compareCodePoints,
   utf16: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
   locale: (a, b) => a.localeCompare(b, 'en'),
   'php-ksort': phpKsort,
   'php-renumbered': phpKsort,
+  'js-object': jsObjectOrder,
 };
 
 function sortByKey<T extends { key: string } | Pair>(items: T[], order: KeyOrder): T[] {

@@ -6,7 +6,7 @@ import { readRawJsonObject, type RawMember } from './raw-json.ts';
 import { joinPairs, pairsOfMembers, type Pair } from './canonicalise.ts';
 import { hmacHex, signatureMatches } from './sign.ts';
 import { SigningError } from './errors.ts';
-import { ALTERNATIVES, SUITE_PROFILE, profileOfAll, type Alternative, type CanonicalProfile } from './profile.ts';
+import { ALTERNATIVES, SUITE_PROFILE, languageOf, profileOfAll, type Alternative, type CanonicalProfile } from './profile.ts';
 
 /** One way of reproducing a presented message: these alternatives together. */
 export interface Explanation {
@@ -135,10 +135,10 @@ function escapesSignedAsWritten(members: readonly RawMember[], secret: string, p
   return `the strings' JSON escapes were signed as they stand in the body (${escaped.map((m) => `${m.key}=${m.value.raw.slice(1, -1)}`).join(', ').slice(0, 120)}), not as the characters they stand for: §5.1 signs each value's text, a string's characters once its JSON is read`;
 }
 
-/** "`php-float-precision` (PHP: …)", or "`a` with `b` (…; …)" for a combination. */
+/** "`php-float-precision` (PHP: …)", or "`a` with `b` (…; …)" for a combination: each rule with its language. */
 export function describeExplanation(explanation: Pick<Explanation, 'alternatives'>): string {
   const labels = explanation.alternatives.map((a) => `\`${a.label}\``).join(' with ');
-  const what = explanation.alternatives.map((a) => `${a.language === 'any' ? '' : `${a.language}: `}${a.description}`).join('; ');
+  const what = explanation.alternatives.map((a) => `${languageOf(a)}: ${a.description}`).join('; ');
   return `${labels} (${what})`;
 }
 

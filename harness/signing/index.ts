@@ -4,7 +4,7 @@ export { SigningError, type SigningErrorCode } from './errors.ts';
 export { readRawJsonObject, MAX_NESTING_DEPTH, type RawMember, type RawValue } from './raw-json.ts';
 export { canonicalPairs, canonicalMessage, joinPairs, pairsOfMembers, compareCodePoints, type Pair } from './canonicalise.ts';
 export {
-  SUITE_PROFILE, ALTERNATIVES, profileOf, profileOfAll, findAlternative,
+  SUITE_PROFILE, ALTERNATIVES, profileOf, profileOfAll, findAlternative, languageOf, namedLabel, namedLabels,
   type CanonicalProfile, type Alternative, type Language,
 } from './profile.ts';
 export {

@@ -7,7 +7,7 @@
 
 export interface CanonicalProfile {
   /** How keys are ordered. §5.1: "ascending alphabetical order (A to Z)". */
-  keyOrder: 'code-point' | 'utf16' | 'locale' | 'body' | 'php-ksort' | 'php-renumbered';
+  keyOrder: 'code-point' | 'utf16' | 'locale' | 'body' | 'php-ksort' | 'php-renumbered' | 'js-object';
   /** A dotted key (`a.b`) as a key, or as a path into nested objects (lodash `_.set`). */
   keyPaths: 'flat' | 'dotted';
   /** The key `__proto__`: kept, or lost by `obj[key] = value` on a plain JavaScript object. */
@@ -72,6 +72,7 @@ export const ALTERNATIVES: readonly Alternative[] = Object.freeze([
   { label: 'utf16-order', language: 'JavaScript', description: 'keys sorted by UTF-16 code units (JavaScript\'s default sort(), also Java\'s String.compareTo), so a key above U+FFFF sorts before one in U+E000–U+FFFF', affects: 'order of keys outside the Basic Multilingual Plane', deviation: { keyOrder: 'utf16' } },
   { label: 'body-order', language: 'any', description: 'keys left in body order, not sorted', affects: 'key order', deviation: { keyOrder: 'body' } },
   { label: 'php-ksort-numeric', language: 'PHP', description: 'PHP arrays turn integer-like keys ("10", "9") into integers, and ksort() with its default flags compares them as numbers (9 before 10); ksort($a, SORT_STRING) keeps byte order', affects: 'order of integer-like keys', deviation: { keyOrder: 'php-ksort' } },
+  { label: 'js-object-key-order', language: 'JavaScript', description: 'keys sorted with sort(), then put into a plain object and read back (Object.keys, Object.entries, for…in): every JavaScript engine lists integer-like keys (array indices, "0" to "4294967294") first, in numeric order, then the others in the order they were added, so "9" comes before "10", and both before "-1" and "Zeta"', affects: 'order of integer-like keys', deviation: { keyOrder: 'js-object' } },
   { label: 'php-keys-renumbered', language: 'PHP', description: 'integer-like keys renumbered from 0 by a PHP array function (array_merge, array_values) before ksort(): {"10":…,"9":…} is signed as 0=…&1=…', affects: 'integer-like keys', deviation: { keyOrder: 'php-renumbered' } },
   { label: 'js-dotted-path', language: 'JavaScript', description: 'a key with a dot treated as a path (lodash _.set, dot-object): `a` and `a.b` cannot both stand, the later one in the body replaces the other', affects: 'keys that are a dotted path of another key', deviation: { keyPaths: 'dotted' } },
   { label: 'js-proto-dropped', language: 'JavaScript', description: 'the key __proto__ lost: copying fields with obj[key] = value onto a plain object sets the prototype (a string value is ignored) instead of adding a property', affects: 'the key __proto__', deviation: { protoKey: 'drop' } },
@@ -124,4 +125,23 @@ export function profileOfAll(alternatives: readonly Alternative[]): CanonicalPro
 
 export function findAlternative(label: string): Alternative | undefined {
   return ALTERNATIVES.find((a) => a.label === label);
+}
+
+/** Whose rule it is, in words: `PHP`, `JavaScript`, or `any language` for a mistake made in all. */
+export function languageOf(alternative: Pick<Alternative, 'language'>): string {
+  return alternative.language === 'any' ? 'any language' : alternative.language;
+}
+
+/**
+ * A label as every reason names it, with the language whose rule it is: "`php-ksort-numeric`
+ * (PHP)". A label this kit does not know (a vector file from elsewhere) stands alone.
+ */
+export function namedLabel(label: string): string {
+  const alternative = findAlternative(label);
+  return alternative ? `\`${label}\` (${languageOf(alternative)})` : `\`${label}\``;
+}
+
+/** Several labels followed at once: "`php-ksort-numeric` (PHP) with `php-string` (PHP)". */
+export function namedLabels(labels: readonly string[]): string {
+  return labels.map(namedLabel).join(' with ');
 }

@@ -13,4 +13,4 @@ export { BuiltInSigner, type Signer, type SignRequest, type SignerAnswer, type S
 export { ExternalSigner, type ExternalSignerOptions } from './external-signer.ts';
 export { encodeRequestLine, parseAnswerLine, type SignerRequestLine, type SignerAnswerLine, type ParsedAnswerLine } from './protocol.ts';
 export { runVectors, type RunVectorsOptions } from './run.ts';
-export { summariseSigner } from './summary.ts';
+export { summariseSigner, signerSummary, type SignerSummary } from './summary.ts';

@@ -2,7 +2,7 @@
 // languages"). A mismatch names the stage that diverges (message or signature) and, where it
 // can, the labelled alternative the signer follows.
 import {
-  readRawJsonObject, hmacHex, explainPresented, explainRefusal, describeExplanation,
+  readRawJsonObject, hmacHex, explainPresented, explainRefusal, describeExplanation, namedLabels,
   type Alternative, type CanonicalProfile, type RawMember,
 } from '../signing/index.ts';
 import type { Evidence, Level, Verdict } from '../results/index.ts';
@@ -93,7 +93,7 @@ export function judgeSignerAnswer(vector: SignatureVector, answer: SignerAnswer,
     const fits = members ? explainPresented(members, vector.secret, { message: answer.message, signature: answer.signature }).map((f) => f.alternatives.map((a) => a.label)) : [];
     const named = fits.length === 1 ? { fits, ...(fits[0]!.length === 1 ? { alternative: fits[0]![0]! } : {}) } : fits.length > 1 ? { fits } : {};
     if (vector.presentedSignature !== undefined && answer.signature === vector.presentedSignature) {
-      const follows = fits.length === 0 ? '' : `; the signer follows ${fits.map((f) => f.map((l) => `\`${l}\``).join(' with ')).join(' or ')}`;
+      const follows = fits.length === 0 ? '' : `; the signer follows ${fits.map(namedLabels).join(' or ')}`;
       return judged('FAIL', `produces the presented signature ${vector.presentedSignature}, which must be refused (${vector.comment})${follows}; ${sourceOf(vector)}`, { stage: 'signature', ...named });
     }
     return judged('PASS', undefined, named);
@@ -109,7 +109,7 @@ export function judgeSignerAnswer(vector: SignatureVector, answer: SignerAnswer,
     const fits = refusing.map((a) => [a.label]);
     const named = refusing.length === 0 ? ''
       : refusing.length === 1 ? `; follows alternative ${describeExplanation({ alternatives: refusing })}`
-      : `; the evidence is ambiguous: each of ${refusing.map((a) => describeExplanation({ alternatives: [a] })).join(', ')} refuses it`;
+      : `; ${AMBIGUOUS_REFUSAL}${refusing.map((a) => describeExplanation({ alternatives: [a] })).join(', ')} refuses it`;
     return judged('FAIL', `refuses a body the suite signs (signer said: ${quote(answer.error)})${named}; ${sourceOf(vector)}`, {
       ...(fits.length > 0 ? { fits } : {}), ...(refusing.length === 1 ? { alternative: refusing[0]!.label } : {}),
     });
@@ -174,8 +174,8 @@ function describeMismatch(vector: SignatureVector, members: RawMember[] | undefi
     return {
       stage: 'message',
       fits: fits.map((f) => f.alternatives.map((a) => a.label)),
-      reason: `the evidence is ambiguous: the message fits each of ${fits.map((f) => f.alternatives.map((a) => `\`${a.label}\``).join(' with ')).join(', ')} equally; `
-        + `other vectors may tell them apart (see the signer's summary).${position} Message ${diff}${inconsistency}. `
+      reason: `${AMBIGUOUS_MESSAGE}${fits.map((f) => namedLabels(f.alternatives.map((a) => a.label))).join(', ')} equally; `
+        + `${UNTOLD}.${position} Message ${diff}${inconsistency}. `
         + `They are: ${fits.map(describeExplanation).join('; ')}`,
     };
   }
@@ -188,6 +188,27 @@ function describeMismatch(vector: SignatureVector, members: RawMember[] | undefi
     return { stage: 'message', reason: `signature matches but the reported message ${diff}` };
   }
   return { stage: 'message', reason: `message ${diff}; no labelled alternative reproduces it${inconsistency}` };
+}
+
+/** How a vector's reason starts when several alternatives fit its message equally. */
+const AMBIGUOUS_MESSAGE = 'the evidence is ambiguous: the message fits each of ';
+const UNTOLD = 'other vectors may tell them apart (see the signer\'s summary)';
+/** Where a refusal's reason says that several alternatives refuse the body. */
+const AMBIGUOUS_REFUSAL = 'the evidence is ambiguous: each of ';
+
+/**
+ * A vector's reason once the signer's summary has told apart what this vector alone could not
+ * (issue 22 point 6): the label it settled on named first, then what this vector showed.
+ * Undefined when the reason was not ambiguous.
+ */
+export function settledReason(reason: string, labels: readonly string[]): string | undefined {
+  const told = `follows ${namedLabels(labels)}, as the signer's summary tells from other vectors`;
+  if (reason.startsWith(AMBIGUOUS_MESSAGE)) {
+    return `${told}; on this vector alone the message fits each of ${reason.slice(AMBIGUOUS_MESSAGE.length).replace(`; ${UNTOLD}.`, '.')}`;
+  }
+  const at = reason.indexOf(`; ${AMBIGUOUS_REFUSAL}`);
+  if (at === -1) return undefined;
+  return `${reason.slice(0, at)}; ${told}; on this vector alone each of ${reason.slice(at + 2 + AMBIGUOUS_REFUSAL.length)}`;
 }
 
 /** "differs at character 7: expected …"amount=15.0&"…, got …"amount=15&"…". */

@@ -6,11 +6,11 @@
 // vector does not follow a label that would have printed `15`, whatever another vector fits.
 import {
   ALTERNATIVES, findAlternative, joinPairs, pairsOfMembers, readRawJsonObject, renderingsOf, SUITE_PROFILE,
-  describeExplanation, explainPresented, signedVersusSent, type Alternative, type Pair, type RawMember,
+  describeExplanation, explainPresented, namedLabel, namedLabels, signedVersusSent, type Alternative, type Pair, type RawMember,
 } from '../signing/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 import type { SignerAnswer } from './signer.ts';
-import { positionAgainst } from './judge.ts';
+import { positionAgainst, settledReason } from './judge.ts';
 
 interface SignatureCase {
   result: CaseResult;
@@ -21,6 +21,8 @@ interface SignatureCase {
   canonical: Pair[];
   answer: SignerAnswer;
   fits: string[][];
+  /** Its own reason called the evidence ambiguous: several sets of alternatives fit it. */
+  ambiguousAlone: boolean;
 }
 
 const SERVICE_REFUSES = 'the service would refuse such a request (401 INVALID_SIGNATURE)';
@@ -39,7 +41,7 @@ function signatureCases(results: readonly CaseResult[]): SignatureCase[] {
     out.push({
       result, tcId: evidence.vector.tcId, vectorResult: evidence.vector.result, members,
       ...(evidence.vector.source ? { source: evidence.vector.source } : {}),
-      canonical: pairsOfMembers(members, SUITE_PROFILE), answer: evidence.answer, fits: evidence.fits ?? [],
+      canonical: pairsOfMembers(members, SUITE_PROFILE), answer: evidence.answer, fits: evidence.fits ?? [], ambiguousAlone: (evidence.fits ?? []).length > 1,
     });
   }
   return out;
@@ -122,6 +124,21 @@ function example(alternatives: readonly Alternative[], c: SignatureCase): string
  * `signer.ambiguous.<n>`, `signer.unexplained`), in catalogue order. Empty when every vector passes.
  */
 export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
+  return signerSummary(results).diagnoses;
+}
+
+export interface SignerSummary {
+  diagnoses: Diagnosis[];
+  /**
+   * The vectors whose own reason called the evidence ambiguous while the summary told the
+   * alternatives apart with other vectors: their results with the settled label named first
+   * (issue 22 point 6), to replace the ones reported.
+   */
+  settled: CaseResult[];
+}
+
+/** summariseSigner, and the vector results whose ambiguity the summary settled. */
+export function signerSummary(results: readonly CaseResult[]): SignerSummary {
   const cases = signatureCases(results);
   const against = contradictions(cases);
   const usable = (labels: readonly string[]) => labels.every((l) => !against.has(l));
@@ -146,6 +163,7 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
   }
 
   const byLabel = new Map<string, SignatureCase[]>();
+  const settled: CaseResult[] = [];
   const ambiguous = new Map<string, { fits: string[][]; cases: SignatureCase[] }>();
   const unexplained: Array<{ c: SignatureCase; why: string }> = [];
   for (const c of deviating) {
@@ -158,6 +176,8 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
     }
     if (chosen) {
       for (const l of chosen) byLabel.set(l, [...(byLabel.get(l) ?? []), c]);
+      const reason = c.ambiguousAlone && c.result.reason !== undefined ? settledReason(c.result.reason, chosen) : undefined;
+      if (reason !== undefined) settled.push({ ...c.result, reason });
     } else if (fits.length > 1) {
       const k = fits.map(key).join(' | ');
       const group = ambiguous.get(k) ?? { fits, cases: [] };
@@ -166,7 +186,7 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
     } else if (c.result.verdict !== 'PASS') {
       const resembled = c.fits.filter((f) => !usable(f)).flat().filter((l) => against.has(l));
       const resembles = resembled.length > 0
-        ? ` (resembles \`${resembled[0]}\`, but on vector ${against.get(resembled[0]!)!.tcId} the signer does what the service does)`
+        ? ` (resembles ${namedLabel(resembled[0]!)}, but on vector ${against.get(resembled[0]!)!.tcId} the signer does what the service does)`
         : '';
       unexplained.push({ c, why: `${describeAnswer(c)}${resembles}` });
     }
@@ -185,7 +205,7 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
     // Most telling first (label, where, which vectors, what the service does): renderers may clip.
     diagnoses.push({
       id: `signer.${alternative.label}`,
-      summary: `follows \`${alternative.label}\`${alternative.language === 'any' ? '' : ` (${alternative.language})`} `
+      summary: `follows ${namedLabel(alternative.label)} `
         + `on ${whereItShows(alternative, shown)}: vectors ${caseList(shown)}; ${whatTheServiceDoes(shown)}. `
         + `${capitalise(alternative.description)}; ${positionAgainst(alternative)}.`,
       cases: listed.map((c) => c.result.id),
@@ -197,7 +217,7 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
     const alternatives = fits.map((f) => f.map((l) => findAlternative(l)).filter((a): a is Alternative => a !== undefined));
     diagnoses.push({
       id: `signer.ambiguous.${++n}`,
-      summary: `ambiguous: on vectors ${caseList(shown)} the message fits each of ${fits.map((f) => `\`${key(f)}\``).join(', ')} equally, and no other vector tells them apart; `
+      summary: `ambiguous: on vectors ${caseList(shown)} the message fits each of ${fits.map(namedLabels).join(', ')} equally, and no other vector tells them apart; `
         + `${whatTheServiceDoes(shown)}. ${alternatives.map((a) => describeExplanation({ alternatives: a })).join('; ')}.`,
       cases: shown.filter((c) => c.result.verdict !== 'PASS').map((c) => c.result.id),
       evidence: { notes: shown.slice(0, 3).map((c) => example([], c)) },
@@ -211,7 +231,7 @@ export function summariseSigner(results: readonly CaseResult[]): Diagnosis[] {
       evidence: { notes: unexplained.map((u) => `vectors.signature.${u.c.tcId}: ${u.why}`) },
     });
   }
-  return diagnoses;
+  return { diagnoses, settled };
 }
 
 /** "no answer (ERR_SIGNER_CRASHED) on vectors 4, 8; refused the body (…) on vector 23". */

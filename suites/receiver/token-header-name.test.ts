@@ -71,11 +71,12 @@ describe('§6 rule 1, RFC 9110 §5.1: the lower-case name goes on the wire as wr
     ]);
   });
   it('the evidence shows the token redacted and the curl line names the target\'s variable under the lower-case name', async () => {
-    // A token the socket receiver refuses makes the valid case FAIL, with its evidence.
+    // A token the socket receiver refuses under both names: the case says nothing about the name
+    // (ERROR under the shared cause, issue 22 point 4), and keeps its evidence.
     const refusing = parseTarget({ side: 'receiver', callbackUrl: `${base}/cb`, callbackToken: { env: 'MY_TOKEN_VAR' } }, { MY_TOKEN_VAR: 'another-token' });
     const { results } = await runChecked({ cases: RECEIVER_CASES, target: refusing, seed: SEED, only: 'receiver.token.valid-lowercase-name' });
     const [valid] = results;
-    expect(valid?.verdict).toBe('FAIL');
+    expect(valid?.verdict).toBe('ERROR');
     const first = valid!.evidence!.exchanges![0]!;
     expect(first.request.headers).toEqual({ 'x-callback-token': '[REDACTED]' });
     expect(first.curl).toContain('-H "x-callback-token: $MY_TOKEN_VAR"');
@@ -123,8 +124,8 @@ describe('without hooks: both cases judge the reference receiver and its header-
       await receiver.close();
     }
   });
-  it('stale-token: the token is refused under both names, and the reason says so rather than blaming the name', async () => {
+  it('stale-token: the token is refused under both names, and the reason says so rather than blaming the name (ERROR: it says nothing about the name)', async () => {
     const r = await blackBox(['stale-token']);
-    expect(r['receiver.token.valid-lowercase-name']).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('refused as X-Callback-Token too') });
+    expect(r['receiver.token.valid-lowercase-name']).toMatchObject({ verdict: 'ERROR', reason: expect.stringContaining('refused as X-Callback-Token too') });
   });
 });

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MARKDOWN_BUDGET, renderMarkdown } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
 import { sampleReport } from './sample.ts';
-import { BIN } from '../support/cli-process.ts';
+import { BIN, runBin } from '../support/cli-process.ts';
 
 const md = renderMarkdown(sampleReport());
 const lines = md.split('\n');
@@ -210,5 +212,70 @@ describe('report.md fits a pull-request comment (≤ 60,000 characters)', () => 
   });
   it('holds for any budget: the file never exceeds it', () => {
     for (const budget of [3_000, 8_000, 20_000]) expect(renderMarkdown(sampleReport(), budget).length, String(budget)).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('issue 22 point 7: report.md names the causes before the preflight, and holds 60,000 bytes whole', () => {
+  it('the shared causes come before the preflight and its evidence', () => {
+    const report = sampleReport();
+    const failed = report.cases.find((c) => c.verdict === 'FAIL')!;
+    report.preflights = [{ ...failed, id: 'preflight.receiver', title: 'a valid callback is accepted and applied' }];
+    const text = renderMarkdown(report);
+    const causes = text.indexOf('\n## Shared causes\n');
+    const preflight = text.indexOf('\n## Preflight (the positive control of each side)\n');
+    expect(causes).toBeGreaterThan(0);
+    expect(preflight).toBeGreaterThan(causes);
+    expect(text.indexOf('### FAIL: `preflight.receiver`')).toBeGreaterThan(causes);
+  });
+
+  it('a whole receiver run (33 cases or more) against a receiver that answers every callback 500 with a non-ASCII error page: at most 60,000 UTF-8 bytes', async () => {
+    // Every callback gets the same 4 KB error page in Cyrillic, Chinese and emoji (2 to 4 bytes a character).
+    const page = `<h1>Внутренняя ошибка сервера — 内部服务器错误 — 🔥</h1>\n${Array.from({ length: 60 }, (_, i) => `  в модуле «платежи» строка ${i} → обработчик …\n`).join('')}`;
+    const records = new Set<string>();
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      let body = '';
+      req.on('data', (c: Buffer) => { body += c.toString(); });
+      req.on('end', () => {
+        if (req.method === 'POST' && url.pathname === '/_hooks/transactions') {
+          records.add((JSON.parse(body) as { transaction_id: string }).transaction_id);
+          return res.writeHead(201).end('{}');
+        }
+        if (url.pathname.startsWith('/_hooks/transactions/')) {
+          const id = decodeURIComponent(url.pathname.slice('/_hooks/transactions/'.length));
+          return records.has(id) ? res.writeHead(200).end(JSON.stringify({ transaction_id: id, state: 'pending', actions: 0 })) : res.writeHead(404).end('{}');
+        }
+        res.writeHead(500, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'md-bytes-'));
+    try {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      writeFileSync(join(dir, 'target.json'), JSON.stringify({
+        side: 'receiver', callbackUrl: `${origin}/payments/callback`, hooksUrl: `${origin}/_hooks`,
+        callbackToken: { env: 'MD_TOKEN' }, timing: { replyDeadlineMs: 500 },
+      }));
+      const ran = await runBin(['run', '--target', join(dir, 'target.json'), '--report-dir', join(dir, 'out')], { env: { MD_TOKEN: 'md-token-0123456789' }, timeoutMs: 120_000 });
+      expect(ran.code, ran.stderr).toBe(1);
+      const text = readFileSync(join(dir, 'out', 'report.md'), 'utf8');
+      const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as RunReport;
+      expect(report.cases.length).toBeGreaterThanOrEqual(33);
+      // The budget was what cut it: the same report without one is far longer.
+      expect(renderMarkdown(report, Number.POSITIVE_INFINITY).length).toBeGreaterThan(MARKDOWN_BUDGET);
+      expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(MARKDOWN_BUDGET);
+      expect(text.length).toBeLessThanOrEqual(MARKDOWN_BUDGET);
+      expect(text.indexOf('\n## Shared causes\n')).toBeLessThan(text.indexOf('\n## Preflight'));
+      expect(text.trimEnd().endsWith('```')).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+  it('holds for any budget in bytes, whatever the text', () => {
+    const report = sampleReport();
+    for (const c of report.cases) if (c.reason) c.reason = `${c.reason} ${'Ошибка — 错误 🔥 '.repeat(200)}`;
+    for (const budget of [3_000, 8_000, 20_000]) expect(Buffer.byteLength(renderMarkdown(report, budget)), String(budget)).toBeLessThanOrEqual(budget);
   });
 });

@@ -93,3 +93,89 @@ describe('Redactor: a secret echoed in another letter case, or one character sho
     ));
   });
 });
+
+/**
+ * One character of a JSON string as some encoder writes it: itself where JSON allows, its
+ * short escape (`\/`, `\"`, `\n`…), or `\uXXXX` in lower- or upper-case hex (a UTF-16 pair
+ * above U+FFFF).
+ */
+function jsonCharAs(ch: string, how: number): string {
+  const short: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  const units = [...Array(ch.length).keys()].map((i) => ch.charCodeAt(i).toString(16).padStart(4, '0'));
+  const u = (upper: boolean) => units.map((x) => `\\u${upper ? x.toUpperCase() : x}`).join('');
+  const literalAllowed = ch !== '"' && ch !== '\\' && ch.codePointAt(0)! >= 0x20;
+  const choices = [...(literalAllowed ? [ch] : []), ...(short[ch] ? [short[ch]] : []), u(false), u(true)];
+  return choices[how % choices.length]!;
+}
+
+/** PHP's json_encode() of a string with its default flags: `/` as `\/`, every non-ASCII character as `\uxxxx`. */
+function phpJsonEncode(text: string): string {
+  return JSON.stringify(text).replace(/\//g, '\\/').replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+describe('issue 22 point 9: a secret echoed inside JSON escapes is redacted like its other encodings', () => {
+  const token = 'tok/Secret+é/2024=🔑"x\\y';
+  const r = new Redactor([token]);
+  it.each([
+    ['PHP json_encode (\\/ and \\u00e9)', phpJsonEncode(token)],
+    ['JSON.stringify (\\" and \\\\)', JSON.stringify(token)],
+    ['every character as \\u in upper-case hex', JSON.stringify(token).slice(1, -1).replace(/./gsu, (c) => jsonCharAs(c, 3))],
+    ['JSON inside a JSON string (the escapes escaped again)', JSON.stringify(phpJsonEncode(token))],
+    ['base64 of the token, with PHP\'s \\/', phpJsonEncode(Buffer.from(token).toString('base64'))],
+  ])('%s', (_name, shown) => {
+    const out = r.text(`{"debug":{"x-callback-token":${shown}}}`);
+    expect(out).toContain(REDACTED);
+    expect(out).not.toContain('Secret');
+    expect(out).not.toContain('U2VjcmV0'); // "Secret" in base64
+  });
+  it('the JSON stays JSON: the escaped secret is replaced whole, inside its string', () => {
+    const out = r.text(`{"headers":{"x-callback-token":${phpJsonEncode(token)}},"path":"\\/callback"}`);
+    expect(JSON.parse(out)).toEqual({ headers: { 'x-callback-token': `"${REDACTED}"`.slice(1, -1) }, path: '/callback' });
+  });
+  it('text with other escapes nearby is left alone', () => {
+    expect(r.text('{"path":"\\/payments\\/callback","note":"caf\\u00e9"}')).toBe('{"path":"\\/payments\\/callback","note":"caf\\u00e9"}');
+  });
+  it('property: any secret, each character written as a JSON encoder may (the same character the same way), inside a JSON document or a JSON string of one, is gone once decoded and the JSON stays JSON (fast-check, seed printed)', () => {
+    assertProperty(fc.property(
+      fc.string({ minLength: 8, maxLength: 40, unit: fc.oneof(fc.constantFrom('/', '"', '\\', '\n', '\t', '\u0001', 'é', '🔑', '+', '='), fc.string({ minLength: 1, maxLength: 1, unit: 'binary' })) }),
+      fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
+      fc.boolean(),
+      (secret, hows, twice) => {
+        // An encoder writes the same character the same way each time; characters differ.
+        const way = new Map<string, number>();
+        const escaped = [...secret].map((c, i) => jsonCharAs(c, way.get(c) ?? way.set(c, hows[i]!).get(c)!)).join('');
+        const document = `{"echo":"${escaped}","after":"\\/done"}`;
+        const text = twice ? JSON.stringify(document) : document;
+        const out = new Redactor([secret]).text(text);
+        const decoded = JSON.parse(twice ? JSON.parse(out) as string : out) as { echo: string; after: string };
+        return decoded.echo === REDACTED && decoded.after === '/done';
+      },
+    ));
+  });
+});
+
+describe('issue 22 point 8: Redactor.clip redacts before it cuts', () => {
+  const token = 'a'.repeat(20) + 'Z'.repeat(44);
+  const r = new Redactor([token]);
+  it('a cut through the secret leaves none of it (cut first, 61 of its 64 characters would show)', () => {
+    const body = `{"headers":{"x-callback-token":"${token}"}}`;
+    const cut = r.clip(body, 100);
+    expect(cut).toBe(`{"headers":{"x-callback-token":"${REDACTED}"}}`);
+    const shorter = r.clip(body, 40);
+    expect(shorter).not.toMatch(/aaaa|ZZZZ/);
+    expect(shorter.endsWith('…')).toBe(true);
+  });
+  it('never splits a [REDACTED] mark or a character outside the BMP', () => {
+    const text = `ab ${token} cd`;
+    for (let max = 0; max < 20; max++) {
+      const cut = r.clip(text, max, '');
+      expect(`ab ${REDACTED} cd`.startsWith(cut), `${max}: ${cut}`).toBe(true);
+      const open = cut.lastIndexOf('[');
+      expect(open === -1 || cut.slice(open).startsWith(REDACTED), `${max}: ${cut}`).toBe(true);
+    }
+    expect(r.clip('x🔑y', 2, '')).toBe('x');
+  });
+  it('text that fits is returned redacted, without a mark', () => {
+    expect(r.clip(`t ${token}`, 1000)).toBe(`t ${REDACTED}`);
+  });
+});

@@ -16,6 +16,7 @@ import { guardNegatives, type Preflight } from '../../harness/preflight/index.ts
 import type { ConformanceCase } from '../../harness/cases/index.ts';
 import type { CaseResult, RunReport } from '../../harness/results/index.ts';
 import type { ReceiverFault } from '../../harness/receiver/index.ts';
+import { startTemplateReceiver } from './template-receiver.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-preflight-'));
 const SEED = '9009';
@@ -166,6 +167,77 @@ describe('a receiver whose handler fails before applying (500 to every callback,
       }
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
+      await receiver.close();
+    }
+  });
+});
+
+describe('issue 22 point 4: a template receiver (200 OK to every callback, no token check, nothing ever written)', () => {
+  it('the answer half held, the effect half did not: a bad token answered 200 is a FAIL; "nothing changed" is ERROR naming the control', async () => {
+    const receiver = await startTemplateReceiver();
+    try {
+      const { code, report, md } = await run({
+        target: { side: 'receiver', callbackUrl: receiver.callbackUrl, hooksUrl: receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        env: { RCV_TOKEN: 'tpl-Token-0123456789' },
+        only: 'receiver.token.*,receiver.outcome.*',
+      }, 'template');
+      expect(code).toBe(1);
+      expect(receiver.callbacks.length).toBeGreaterThan(10);
+      const verdict = (id: string) => report.cases.find((c) => c.id === id);
+      // Every bad-token case: accepted like a valid callback. A FAIL (WARN at SHOULD), not ERROR.
+      const bad = report.cases.filter((c) => c.id.startsWith('receiver.token.') && !c.id.startsWith('receiver.token.valid'));
+      expect(bad).toHaveLength(9);
+      for (const c of bad) {
+        expect(c.verdict, `${c.id}: ${c.reason}`).toBe(c.level === 'SHOULD' ? 'WARN' : 'FAIL');
+        expect(c.reason).toMatch(/^answered 200 OK; §6 rule 1 says 403; whether the receiver acts on it cannot be seen: the preflight's valid callback .* was answered 2xx but not applied either$/);
+        // A finding of its own, with its own cause, not explained away by the unapplied records.
+        expect(c.diagnoses, c.id).toEqual(['receiver.token-not-checked']);
+      }
+      // "Nothing changed" proves nothing beside a valid callback that changed nothing either.
+      const unproven = ['receiver.outcome.unknown-status-pending', 'receiver.outcome.unknown-status-lowercase', 'receiver.outcome.missing-status', 'receiver.outcome.missing-transaction-id', 'receiver.outcome.unknown-id'];
+      for (const id of unproven) {
+        expect(verdict(id), id).toMatchObject({
+          verdict: 'ERROR',
+          reason: expect.stringMatching(/did not hold: it was answered 200 and the record reads state pending, actions 0; this case rests on nothing changing, which says nothing when a valid callback changes nothing either$/),
+          diagnoses: ['receiver.valid-callback-not-applied'],
+        });
+      }
+      // The valid callbacks: not applied, the one shared cause, named first.
+      for (const id of ['receiver.token.valid', 'receiver.token.valid-lowercase-name', 'receiver.outcome.success-applied', 'receiver.outcome.failed-applied']) {
+        expect(verdict(id), id).toMatchObject({ verdict: 'FAIL', diagnoses: ['receiver.valid-callback-not-applied'] });
+      }
+      expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.valid-callback-not-applied', 'receiver.token-not-checked']);
+      expect(report.diagnoses![1]!.summary).toMatch(/^9 callbacks with a missing, wrong or near-miss X-Callback-Token were answered 2xx, accepted like a valid callback: likely the receiver does not check the token/);
+      expect(md).toContain('`receiver.token.missing`');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('issue 22 point 4: the reference receiver with a wrong token in the target file (the valid callback answered 403)', () => {
+  it('receiver.token.valid-lowercase-name says nothing about the letter case: ERROR under the shared cause, never FAIL', async () => {
+    const receiver = await startEmbeddedReceiver({ timeScale: 0.02 });
+    try {
+      const t = receiver.target;
+      const { code, report } = await run({
+        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: t.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        env: { RCV_TOKEN: 'not-the-receivers-token-42' },
+        only: 'receiver.token.*',
+      }, 'wrong-token-in-file');
+      expect(code).toBe(1);
+      expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.token-refused']);
+      const lower = report.cases.find((c) => c.id === 'receiver.token.valid-lowercase-name')!;
+      expect(lower).toMatchObject({ verdict: 'ERROR', diagnoses: ['receiver.token-refused'] });
+      expect(lower.reason).toMatch(/refused as X-Callback-Token too \(answered 403\): likely the target file's callbackToken is not the receiver's token, so this says nothing yet about the name's letter case/);
+      // No FAIL says it says nothing; the one FAIL is the valid token refused, which is what was seen.
+      for (const c of report.cases.filter((x) => x.verdict === 'FAIL')) expect(c.reason, c.id).not.toMatch(/says nothing/);
+      expect(report.cases.filter((c) => c.verdict === 'FAIL').map((c) => c.id)).toEqual(['receiver.token.valid']);
+      // The bad-token cases got 403 and changed nothing: both halves failed, so no PASS.
+      const negatives = report.cases.filter((c) => !c.id.startsWith('receiver.token.valid') && c.verdict !== 'SKIP');
+      expect(negatives.length).toBeGreaterThan(5);
+      for (const c of negatives) expect(c, c.id).toMatchObject({ verdict: 'ERROR', diagnoses: ['receiver.token-refused'] });
+    } finally {
       await receiver.close();
     }
   });
@@ -352,6 +424,27 @@ describe('guardNegatives: a control that could not run makes a negative PASS a S
     side: 'receiver', findings: [], controls: { refusal: { state, what: 'the control', observed: 'it saw X' } },
   });
   const ctx = {} as Parameters<ConformanceCase['run']>[0];
+  const halves = (answer: 'held' | 'failed', effect: 'held' | 'failed' | 'not-run'): Preflight => ({
+    side: 'receiver', findings: [], controls: { refusal: { state: 'failed', what: 'the control', observed: 'it saw X', halves: { answer, effect } } },
+  });
+  const resting = (outcome: Awaited<ReturnType<ConformanceCase['run']>>): ConformanceCase => ({ ...negative, run: async () => outcome });
+  it('two halves: each verdict is judged beside the half it rests on (DESIGN.md "A positive control has two halves")', async () => {
+    const answered = halves('held', 'failed');
+    const onAnswer = { verdict: 'FAIL' as const, reason: 'answered 200; §6 rule 1 says 403', restsOn: 'answer' as const };
+    // The valid callback got 2xx: the bad one answered 2xx was accepted like it.
+    expect(await guardNegatives([resting(onAnswer)], answered)[0]!.run(ctx)).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('cannot be seen') });
+    // "Nothing changed" rests on the effect, which did not hold.
+    expect(await guardNegatives([resting({ verdict: 'PASS', restsOn: 'effect' })], answered)[0]!.run(ctx)).toMatchObject({ verdict: 'ERROR', reason: expect.stringContaining('rests on nothing changing') });
+    // A refusal seen without the hooks rests on the answer, which held.
+    expect((await guardNegatives([resting({ verdict: 'PASS', restsOn: 'answer' })], halves('held', 'not-run'))[0]!.run(ctx)).verdict).toBe('PASS');
+    // The other way round: applied but answered 500: "nothing changed" stands, a wrong answer shares the cause.
+    const applied = halves('failed', 'held');
+    expect((await guardNegatives([resting({ verdict: 'PASS', restsOn: 'effect' })], applied)[0]!.run(ctx)).verdict).toBe('PASS');
+    expect(await guardNegatives([resting(onAnswer)], applied)[0]!.run(ctx)).toMatchObject({ verdict: 'ERROR', reason: expect.stringContaining('likely shares its cause') });
+    // A FAIL on the effect (acted on) stands whatever the control saw; restsOn never reaches the result.
+    const acted = await guardNegatives([resting({ verdict: 'FAIL', reason: 'the record changed', restsOn: 'effect' })], halves('failed', 'failed'))[0]!.run(ctx);
+    expect(acted).toEqual({ verdict: 'FAIL', reason: 'the record changed' });
+  });
   it('held: PASS stays; failed: ERROR naming the control; not-run: SKIP; a positive case is never touched', async () => {
     expect((await guardNegatives([negative], withControl('held'))[0]!.run(ctx)).verdict).toBe('PASS');
     expect(await guardNegatives([negative], withControl('failed'))[0]!.run(ctx)).toMatchObject({ verdict: 'ERROR', reason: expect.stringContaining('(the control) did not hold: it saw X') });

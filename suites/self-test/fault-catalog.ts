@@ -89,8 +89,10 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
   { side: 'receiver', fault: 'rejects-extra-params', expect: 'FAIL', caseIds: ['receiver.params.existing-query', 'receiver.params.extra-params'] },
   { side: 'receiver', fault: 'rejects-existing-query', expect: 'FAIL', caseIds: ['receiver.params.existing-query'] },
   {
-    // The configured token is refused: the 403s of the bad-token cases prove nothing beside it.
-    side: 'receiver', fault: 'stale-token', expect: 'FAIL', caseIds: ['receiver.token.valid', 'receiver.token.valid-lowercase-name'], errors: TOKEN_ALL_BAD,
+    // The configured token is refused: the 403s of the bad-token cases prove nothing beside it,
+    // and the lower-case name, refused under the exact name too, says nothing about the name
+    // (ERROR under the shared cause, issue 22 point 4).
+    side: 'receiver', fault: 'stale-token', expect: 'FAIL', caseIds: ['receiver.token.valid'], errors: [...TOKEN_ALL_BAD, 'receiver.token.valid-lowercase-name'],
     diagnosis: 'receiver.token-refused',
   },
   { side: 'receiver', fault: 'inverted-status', expect: 'FAIL', caseIds: ['receiver.outcome.success-applied', 'receiver.outcome.failed-applied'] },

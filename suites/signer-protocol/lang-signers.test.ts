@@ -5,10 +5,15 @@
 // the end of `npm test` on a machine without them, a failing test under CI=true (.ci/run installs them).
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { summariseSigner } from '../../harness/vectors/index.ts';
+import { ALTERNATIVES } from '../../harness/signing/index.ts';
+import type { RunReport } from '../../harness/results/index.ts';
+import { signerSummary } from '../../harness/vectors/index.ts';
+import { runBin } from '../support/cli-process.ts';
 import { describeNeeding } from '../support/programs.ts';
-import { FIXTURES, runSigner } from './helpers.ts';
+import { FIXTURES, REPO_ROOT, runSigner } from './helpers.ts';
 
 const LANG = join(FIXTURES, 'lang');
 
@@ -42,11 +47,27 @@ const REAL_SIGNERS: RealSigner[] = [
   { name: 'Ruby amount.to_f + "#{k}=#{v}"', runtime: 'ruby', file: 'ruby-signer.rb', mode: 'float-amount', follows: ['ruby-float-amount', 'ruby-to-s'] },
   { name: 'JavaScript JSON.parse + sort() + `${k}=${v}`', runtime: 'node', file: 'js-signer.mjs', mode: 'json-parse', follows: ['utf16-order', 'float-printer', 'nested-js-string'] },
   { name: 'JavaScript default sort()', runtime: 'node', file: 'js-signer.mjs', mode: 'sort', follows: ['utf16-order'] },
+  // Issue 22 point 5: once told it "follows php-ksort-numeric (PHP arrays …)"; it is JavaScript's own rule.
+  { name: 'JavaScript keys sorted into a plain object (a ksort helper)', runtime: 'node', file: 'js-signer.mjs', mode: 'object', follows: ['js-object-key-order', 'js-proto-dropped'] },
   { name: 'JavaScript obj[key] = value copy', runtime: 'node', file: 'js-signer.mjs', mode: 'proto', follows: ['js-proto-dropped'] },
   { name: 'JavaScript keys as lodash-style paths (model of _.set)', runtime: 'node', file: 'js-signer.mjs', mode: 'dotted', follows: ['js-dotted-path'] },
   { name: 'JavaScript encodeURI on values', runtime: 'node', file: 'js-signer.mjs', mode: 'encode-uri', follows: ['encode-uri'] },
   { name: 'JavaScript URLSearchParams on values', runtime: 'node', file: 'js-signer.mjs', mode: 'form', follows: ['form-encoded-values'] },
 ];
+
+const LANGUAGE = /^ \((?:JavaScript|PHP|Python|Ruby|Java|any language)\b/;
+
+/**
+ * Issue 22 point 5: a label is named with the language whose rule it is, "`php-ksort-numeric`
+ * (PHP)", or in a combination "`a` with `b` (PHP: …; PHP: …)".
+ */
+function expectLabelsWithLanguage(text: string): void {
+  const labels = new Set(ALTERNATIVES.map((a) => a.label));
+  for (const m of text.matchAll(/`([a-z0-9-]+)`((?: with `[a-z0-9-]+`)*)/g)) {
+    if (!labels.has(m[1]!)) continue;
+    expect(text.slice(m.index + m[0].length), `${m[0]} in: ${text}`).toMatch(LANGUAGE);
+  }
+}
 
 /** Runs one real signer over the vectors: the summary names exactly the alternatives it follows. */
 async function followsExactly({ runtime: command, file, mode, follows }: RealSigner): Promise<void> {
@@ -55,11 +76,23 @@ async function followsExactly({ runtime: command, file, mode, follows }: RealSig
   const cmd = [command, join(LANG, file), ...(mode ? [mode] : [])].map(quoted).join(' ');
   const run = await runSigner(cmd, undefined, { timeoutMs: 5000 });
   expect(run.results.filter((r) => r.verdict === 'ERROR').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
-  const diagnoses = summariseSigner(run.results);
+  const { diagnoses, settled } = signerSummary(run.results);
   expect(diagnoses.map((d) => d.id).sort()).toEqual(expected.map((l) => `signer.${l}`).sort());
   // Every non-PASS vector is explained by one of the named deviations.
   const explained = new Set(diagnoses.flatMap((d) => d.cases));
   expect(run.results.filter((r) => r.verdict !== 'PASS' && !explained.has(r.id)).map((r) => r.id)).toEqual([]);
+  // Issue 22 point 6: no reason left saying "other vectors may tell them apart" once they did.
+  const reasons = new Map(run.results.map((r) => [r.id, r.reason ?? '']));
+  for (const r of settled) {
+    expect(r.reason, r.id).toMatch(/^follows `[a-z0-9-]+` \([A-Za-z ]+\)(?: with `[a-z0-9-]+` \([A-Za-z ]+\))*, as the signer's summary tells from other vectors; on this vector alone/);
+    reasons.set(r.id, r.reason!);
+  }
+  const named = diagnoses.map((d) => d.id.replace(/^signer\./, ''));
+  for (const [id, reason] of reasons) {
+    if (/may tell them apart/.test(reason)) expect(named.some((l) => l.startsWith('ambiguous')), `${id}: ${reason}`).toBe(true);
+    expectLabelsWithLanguage(`${id}: ${reason}`);
+  }
+  for (const d of diagnoses) expectLabelsWithLanguage(d.summary);
 }
 
 const signersOf = (...runtimes: RealSigner['runtime'][]) => REAL_SIGNERS.filter((s) => runtimes.includes(s.runtime));
@@ -80,4 +113,24 @@ describeNeeding(['ruby'], 'the signer summary names exactly what real Ruby clien
     expect(runtime('ruby')).toMatch(/^ruby 3/);
   });
   it.each(signersOf('ruby'))('$name follows $follows', followsExactly, 60_000);
+});
+
+describe('issue 22 points 5 and 6: a JavaScript signer that builds an object, through `vectors --signer` as installed', () => {
+  it('labelled `js-object-key-order` (JavaScript), not PHP; vector 105, ambiguous alone, names that label first in report.json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-js-object-'));
+    const cmd = ['node', join(LANG, 'js-signer.mjs'), 'object'].map(quoted).join(' ');
+    const ran = await runBin(['vectors', '--signer', cmd, '--report-dir', dir], { cwd: REPO_ROOT, timeoutMs: 60_000 });
+    expect(ran.code, ran.stderr).toBe(1);
+    expect(ran.stdout).not.toContain('php-ksort-numeric` (PHP) on');
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
+    const cause = report.diagnoses?.find((d) => d.id === 'signer.js-object-key-order');
+    expect(cause?.summary).toMatch(/^follows `js-object-key-order` \(JavaScript\) on key order: vectors 16, 105, 106, 120, 123, 125;/);
+    expect(report.diagnoses?.map((d) => d.id)).not.toContain('signer.php-ksort-numeric');
+    const v105 = report.cases.find((c) => c.id === 'vectors.signature.105')!;
+    expect(v105.reason).toMatch(/^follows `js-object-key-order` \(JavaScript\), as the signer's summary tells from other vectors; on this vector alone the message fits each of `php-ksort-numeric` \(PHP\), `js-object-key-order` \(JavaScript\) equally\./);
+    expect(v105.reason).not.toContain('may tell them apart');
+    // Vector 123 alone tells them apart: -1 follows 9 and 10 in an object; PHP puts it first.
+    expect(report.cases.find((c) => c.id === 'vectors.signature.123')?.reason).toMatch(/^follows alternative `js-object-key-order` \(JavaScript: keys sorted with sort\(\), then put into a plain object/);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('follows `js-object-key-order` (JavaScript), as the signer');
+  }, 60_000);
 });

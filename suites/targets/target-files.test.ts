@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { execFileSync } from 'node:child_process';
+import { runBin } from '../support/cli-process.ts';
 import {
   loadTargetFile, parseTarget, TargetFileError, secretsOf, redactTarget, probeTarget, TargetUnreachable, isDefaulted,
   type ResolvedServiceTarget,
@@ -205,6 +206,37 @@ describe('target files on disk: what an editor or a shell may hand over', () => 
     expect(errorOf(() => loadTargetFile(join(dir, 'fifo.json'), env)).message).toContain('not a regular file (a FIFO)');
     expect(errorOf(() => loadTargetFile(dir, env)).message).toContain('not a regular file (a directory)');
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+/** `[[[…]]]` nested `depth` levels: JSON.parse reads it; a recursive walk over it overflows the stack. */
+function nested(depth: number): unknown {
+  return JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+}
+
+describe('issue 22 point 13: a value nested 20,000 levels deep is exit 2 naming the field, not a stack overflow', () => {
+  // `rejection[].in` takes any JSON values, so the schema lets it through to the loader's walks.
+  const deepService = { ...serviceFile, rejection: [{ pointer: '/status', in: [nested(20_000)] }] };
+  it('the command as installed: exit 2, the field named, no stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cc-target-deep-'));
+    const file = join(dir, 'deep.json');
+    // JSON.stringify would overflow on it too: the text is written as a user's tool would.
+    writeFileSync(file, JSON.stringify({ ...deepService, rejection: [{ pointer: '/status', in: ['X'] }] }).replace('["X"]', `[${'['.repeat(20_000)}${']'.repeat(20_000)}]`));
+    const ran = await runBin(['run', '--target', file, '--report-dir', join(dir, 'out')], { env, timeoutMs: 60_000 });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('/rejection/0/in/0/0/0: nests arrays or objects more than 128 levels deep');
+    expect(ran.stderr).not.toMatch(/RangeError|call stack|\n\s+at /);
+  }, 60_000);
+  it('loadTargetFile and parseTarget: ERR_TARGET_INVALID, the pointer of the field', () => {
+    const error = errorOf(() => parseTarget(deepService, env));
+    expect(error.code).toBe('ERR_TARGET_INVALID');
+    expect(error.pointer).toBe('/rejection/0/in/0/0/0');
+    // Nested where the schema allows no value at all: the same answer, before ajv looks.
+    expect(errorOf(() => parseTarget({ ...receiverFile, extra: nested(20_000) }, env)).pointer).toBe('/extra/0/0/0/0/0');
+  });
+  it('a value nested 128 levels is still read (the limit is far above any real file)', () => {
+    const rules = [{ pointer: '/status', in: [nested(120)] }];
+    expect(parseTarget({ ...serviceFile, rejection: rules }, env).side).toBe('service');
   });
 });
 

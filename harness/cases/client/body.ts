@@ -7,6 +7,7 @@
 // cause once, first, with the body quoted).
 import { formDecode } from '../../callback/index.ts';
 import type { ReceivedRequest } from '../../sdk/index.ts';
+import type { Redactor } from '../../secrets/index.ts';
 import { readRawJsonObject, SigningError, type RawMember } from '../../signing/index.ts';
 
 /** How every reason of a rule that needs a JSON body begins when the body is not one. */
@@ -63,15 +64,14 @@ export function pairsAsJson(body: Extract<SentBody, { kind: 'form' }>): string {
 
 /**
  * The shared cause, in words, for the preflight to name once: "the SDK sends
- * `application/x-www-form-urlencoded`, not JSON", the body quoted (`redact` applied before it is cut).
+ * `application/x-www-form-urlencoded`, not JSON", the body quoted (Redactor.clip: redacted before it is cut).
  */
-export function bodyNotJsonCause(request: ReceivedRequest, body: Exclude<SentBody, { kind: 'json' }>, redact: (text: string) => string): string {
+export function bodyNotJsonCause(request: ReceivedRequest, body: Exclude<SentBody, { kind: 'json' }>, redactor: Redactor): string {
   const media = mediaOf(body.contentType);
   const sends = body.kind === 'form'
     ? media === FORM_MEDIA_TYPE ? `the SDK sends \`${FORM_MEDIA_TYPE}\`, not JSON` : `the SDK sends a form-encoded body (${body.contentType === undefined ? 'no Content-Type' : `Content-Type: ${body.contentType}`}), not JSON`
     : `the SDK sends a body that is not JSON (${notJsonBecause(body)})`;
-  const text = redact(request.body.toString('utf8'));
-  const quoted = text.length > 240 ? `${text.slice(0, 240)}…` : text;
+  const quoted = redactor.clip(request.body.toString('utf8'), 240);
   return `${sends}: the plain call's body was \`${quoted}\` (§4, §4.1: a JSON body, Content-Type: application/json); `
     + 'every rule that reads the body\'s JSON or its signature fails on it the same way, so the cases named here share this one cause';
 }

@@ -126,9 +126,9 @@ export function silence(o: Observation): string | undefined {
   if (!answered?.answer) return undefined;
   const { status, body, durationMs } = answered.answer;
   const refused = judgeAnswer(status, body) !== 'accepted';
-  // Redacted before it is cut: a cut secret is no longer found whole.
-  const text = o.ctx.redactor.text(body).replace(/\s+/g, ' ').trim();
-  const when = `in ${durationMs} ms (HTTP ${status}${text === '' ? '' : ` ${text.length > 90 ? `${text.slice(0, 90)}…` : text}`})`;
+  // Redacted before it is cut (Redactor.clip): a cut secret is no longer found whole.
+  const text = o.ctx.redactor.clip(body.replace(/\s+/g, ' ').trim(), 90);
+  const when = `in ${durationMs} ms (HTTP ${status}${text === '' ? '' : ` ${text}`})`;
   return `${refused ? `${SILENT_AFTER_REFUSAL} ${when}` : `the SDK reported nothing after the service accepted ${when}`}: `
     + `nothing within ${duration(o.answer.waitedMs)}, so its caller would wait for ever`;
 }
@@ -245,7 +245,8 @@ function signedOverNotJson(o: Observation, body: Exclude<SentBody, { kind: 'json
       const diagnosis = diagnoseSignature(text, secret, presented);
       if (diagnosis.match === 'canonical' || diagnosis.match === 'case') {
         const { message } = signBody(text, secret);
-        const shown = message.length > 160 ? `${message.slice(0, 160)}…` : message;
+        // The SDK's own values, which may hold a secret it should not send: redacted before the cut.
+        const shown = o.ctx.redactor.clip(message, 160);
         return `the signature is the one over the form's pairs (each value decoded), sorted by key and joined as key=value${diagnosis.match === 'case' ? ' (in upper-case hex)' : ''}: \`${shown}\``;
       }
       if (diagnosis.match === 'alternative') return `over the form's pairs, ${describeDiagnosis(diagnosis)}`;

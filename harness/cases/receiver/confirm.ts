@@ -33,6 +33,8 @@ interface Exercise {
   id: string;
   endpoint: RunningStatusEndpoint;
   reply: HttpResult;
+  /** The reply in words for a reason (answerText: redacted before it is cut), or its transport error. */
+  replyText: string;
   /** performance.now() just before the callback went out. */
   sentAt: number;
   after: HookReading | null;
@@ -67,7 +69,7 @@ async function exercise(
     await Promise.race([held, sleep(Math.max(0, left) + probe.settleMs, probe.ctx.signal)]);
   }
   const after = await probe.settledReading(id, options.expectChange ?? false);
-  return { id, endpoint, reply, sentAt, after };
+  return { id, endpoint, reply, replyText: reply.ok ? answerText(reply.answer, probe.ctx.redactor) : reply.error, sentAt, after };
 }
 
 function statusQueryNotes(x: Exercise): Evidence {
@@ -75,9 +77,6 @@ function statusQueryNotes(x: Exercise): Evidence {
   return stray.length > 0 ? { notes: [`${stray.length} status quer${stray.length === 1 ? 'y' : 'ies'} naming no id the harness sent arrived meanwhile`] } : {};
 }
 
-function replyText(reply: HttpResult): string {
-  return reply.ok ? answerText(reply.answer) : reply.error;
-}
 
 /** What the receiver asked, for a reason: "it asked the status endpoint once (answered FAILED)". */
 function askedText(x: Exercise, scripted: string): string {
@@ -106,7 +105,7 @@ function contradicted(leaf: string, title: string, script: ScriptedAnswer, scrip
       if (!wrong) return probe.pass();
       const ends = allowFailed ? 'pending or FAILED' : 'pending';
       return probe.fail(
-        `${wrong} after a SUCCESS callback the status endpoint contradicted; ${askedText(x, scripted)}: §6 rule 5, an outcome the status endpoint does not confirm is not fulfilled (the record ends ${ends}, no action for SUCCESS; the reply was ${replyText(x.reply)}, which is free here)`,
+        `${wrong} after a SUCCESS callback the status endpoint contradicted; ${askedText(x, scripted)}: §6 rule 5, an outcome the status endpoint does not confirm is not fulfilled (the record ends ${ends}, no action for SUCCESS; the reply was ${x.replyText}, which is free here)`,
         statusQueryNotes(x),
       );
     },
@@ -165,7 +164,7 @@ function queryCase(
 }
 
 function noQuery(x: Exercise): string {
-  return `${NO_STATUS_QUERY} while the SUCCESS callback was handled (it was answered ${replyText(x.reply)}, and the record reads ${describeReading(x.after)}): the target says the receiver confirms outcomes (§6 rule 5)`;
+  return `${NO_STATUS_QUERY} while the SUCCESS callback was handled (it was answered ${x.replyText}, and the record reads ${describeReading(x.after)}): the target says the receiver confirms outcomes (§6 rule 5)`;
 }
 
 export const CONFIRM_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
@@ -191,7 +190,7 @@ export const CONFIRM_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
         return { verdict: 'SKIP', reason: `not exercised: the receiver did not leave the record unconfirmed (it reads ${describeReading(x.after)}); receiver.confirm.endpoint-error judges that` };
       }
       if (x.reply.ok && isSuccess(x.reply.answer.status)) {
-        return probe.fail(`answered ${answerText(x.reply.answer)} to a SUCCESS callback it could not confirm (the status endpoint answered 503; the record still reads ${describeReading(x.after)}): a 2xx tells the service the callback was handled, so it is never retried (§4.3) and the outcome never fulfilled; a non-2xx makes the service retry`);
+        return probe.fail(`answered ${x.replyText} to a SUCCESS callback it could not confirm (the status endpoint answered 503; the record still reads ${describeReading(x.after)}): a 2xx tells the service the callback was handled, so it is never retried (§4.3) and the outcome never fulfilled; a non-2xx makes the service retry`);
       }
       return probe.pass();
     },

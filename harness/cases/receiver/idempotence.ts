@@ -18,11 +18,11 @@ function conflictingCase(leaf: string, first: 'SUCCESS' | 'FAILED', second: 'SUC
       await probe.settledReading(id, true);
       const later = await probe.callback({ transaction_id: id, status: second, message: MESSAGES[second] }, { label: `callback ${second}, after ${first}` });
       const problems: string[] = [];
-      if (!isSuccess(sent.answer.status)) problems.push(`the ${first} callback was answered ${answerText(sent.answer)}, expected 2xx`);
+      if (!isSuccess(sent.answer.status)) problems.push(`the ${first} callback was answered ${answerText(sent.answer, probe.ctx.redactor)}, expected 2xx`);
       // The record is no longer pending: the receiver takes no action, and answers 2xx like any
       // repeated callback (§6 rule 3): a 409 or a 5xx only makes the service retry it (§4.3).
       if (!isSuccess(later.answer.status)) {
-        problems.push(`the late ${second} callback was answered ${answerText(later.answer)}: any non-2xx makes the service retry (§4.3) a callback that can never apply; §6 rule 3: the receiver replies 200`);
+        problems.push(`the late ${second} callback was answered ${answerText(later.answer, probe.ctx.redactor)}: any non-2xx makes the service retry (§4.3) a callback that can never apply; §6 rule 3: the receiver replies 200`);
       }
       const after = await probe.settledReading(id, false);
       if (!after || after.state !== first || after.actions !== 1) {

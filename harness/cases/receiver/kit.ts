@@ -8,6 +8,7 @@ import { HooksClient, type HookReading } from '../hooks.ts';
 import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
 import { rateLimitedReason } from '../../wire/index.ts';
 import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from '../model.ts';
+import type { Redactor } from '../../secrets/index.ts';
 import type { RunningStatusEndpoint } from '../../status/index.ts';
 import { statusEndpointOf, statusQueryEvidence } from './status-endpoint.ts';
 
@@ -38,7 +39,7 @@ export class ReceiverProbe {
 
   constructor(readonly ctx: ReceiverContext) {
     this.http = new HttpClient({
-      requestTimeoutMs: ctx.requestTimeoutMs, signal: ctx.signal, wire: ctx.wire, ...(ctx.target.caCert ? { caCert: ctx.target.caCert } : {}),
+      requestTimeoutMs: ctx.requestTimeoutMs, signal: ctx.signal, wire: ctx.wire, redactor: ctx.redactor, ...(ctx.target.caCert ? { caCert: ctx.target.caCert } : {}),
     });
     if (ctx.target.hooksUrl) this.hooks = new HooksClient(this.http, ctx.target.hooksUrl);
   }
@@ -190,10 +191,10 @@ export function describeReading(reading: HookReading | null): string {
   return reading ? `state ${reading.state}, actions ${reading.actions}` : '404 (no record)';
 }
 
-/** `400 {"error_code":"ERR_…"}`: the status and the start of the body, as observed. */
-export function answerText(answer: { status: number; body: string }): string {
-  const body = answer.body.replace(/\s+/g, ' ').trim();
-  return body ? `${answer.status} ${body.length > 120 ? `${body.slice(0, 120)}…` : body}` : String(answer.status);
+/** `400 {"error_code":"ERR_…"}`: the status and the start of the body, as observed; cut only once redacted. */
+export function answerText(answer: { status: number; body: string }, redactor: Redactor): string {
+  const body = redactor.clip(answer.body.replace(/\s+/g, ' ').trim(), 120);
+  return body ? `${answer.status} ${body}` : String(answer.status);
 }
 
 export function isSuccess(status: number): boolean {
@@ -259,7 +260,7 @@ export async function expectAppliedOnce(
   rule = '§6 rule 2',
 ): Promise<CaseOutcome> {
   const problems: string[] = [];
-  const statuses = results.map((r) => (r.ok ? answerText(r.answer) : r.error));
+  const statuses = results.map((r) => (r.ok ? answerText(r.answer, probe.ctx.redactor) : r.error));
   const bad = results.filter((r) => !r.ok || !isSuccess(r.answer.status));
   if (bad.length > 0) {
     problems.push(results.length === 1

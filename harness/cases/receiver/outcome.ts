@@ -10,14 +10,16 @@ function acceptableForNoAction(status: number): boolean {
 }
 
 /**
- * FAIL on `problems`; when the answer was the only one (the hooks show nothing acted on), marked
- * so that beside a failed positive control it is ERROR (harness/preflight/guard.ts): a receiver
- * that answers 500 to every callback fails the valid one too, and that is the finding.
+ * A PASS rests on the effect: "nothing changed" proves something only beside a valid callback
+ * that changed its record. A FAIL whose only finding is the answer (the hooks show nothing acted
+ * on) rests on the answer: beside a valid callback that got no 2xx either it is ERROR
+ * (harness/preflight/guard.ts): a receiver that answers 500 to every callback fails the valid
+ * one too, and that is the finding.
  */
 function noActionOutcome(probe: ReceiverProbe, problems: string[], answerWrong: boolean): CaseOutcome {
-  if (problems.length === 0) return probe.pass();
+  if (problems.length === 0) return { ...probe.pass(), restsOn: 'effect' };
   const failed = probe.fail(problems);
-  return answerWrong && problems.length === 1 ? { ...failed, onlyTheAnswer: true } : failed;
+  return answerWrong && problems.length === 1 ? { ...failed, restsOn: 'answer' } : failed;
 }
 
 /** How a callback that must change nothing is spoilt, and why nothing may change. */
@@ -40,7 +42,7 @@ async function changesNothing(probe: ReceiverProbe, sent: NoActionCallback): Pro
   const problems: string[] = [];
   const answerWrong = !acceptableForNoAction(answer.answer.status);
   if (answerWrong) {
-    problems.push(`answered ${answerText(answer.answer)} to a callback ${sent.what}; any 2xx or 4xx is accepted there (DESIGN.md), a 5xx makes the service retry`);
+    problems.push(`answered ${answerText(answer.answer, probe.ctx.redactor)} to a callback ${sent.what}; any 2xx or 4xx is accepted there (DESIGN.md), a 5xx makes the service retry`);
   }
   const after = await probe.settledReading(id, false);
   if (!after || after.state !== 'pending' || after.actions !== 0) {
@@ -112,7 +114,7 @@ export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       const problems: string[] = [];
       const answerWrong = !acceptableForNoAction(sent.answer.status);
       if (answerWrong) {
-        problems.push(`answered ${answerText(sent.answer)}; for an unknown transaction_id any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
+        problems.push(`answered ${answerText(sent.answer, probe.ctx.redactor)}; for an unknown transaction_id any 2xx or 4xx is accepted (DESIGN.md), a 5xx makes the service retry`);
       }
       const after = await probe.settledReading(id, false);
       if (after) problems.push(`the receiver now holds a record for the unknown id (${describeReading(after)}): an unknown transaction_id must change nothing`);

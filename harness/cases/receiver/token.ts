@@ -115,16 +115,18 @@ async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant)
   const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { token: choice, label: `callback with ${choice.describe}` });
   const problems: string[] = [];
   const status = sent.answer.status;
-  if (status !== 403) problems.push(`answered ${answerText(sent.answer)}; §6 rule 1 says 403`);
+  if (status !== 403) problems.push(`answered ${answerText(sent.answer, probe.ctx.redactor)}; §6 rule 1 says 403`);
   if (probe.hooks) {
     const after = await probe.settledReading(id, false);
     if (!after || after.state !== 'pending' || after.actions !== 0) {
       problems.push(`the record changed to ${describeReading(after)}: §6 rule 1 says the receiver takes no action`);
     }
   }
-  if (problems.length === 0) return probe.pass();
+  // With the hooks, the PASS rests on the record not changing; without, on the refusal alone.
+  if (problems.length === 0) return { ...probe.pass(), restsOn: probe.hooks ? 'effect' : 'answer' };
   const failed = probe.fail(problems);
-  return probe.hooks && problems.length === 1 && status !== 403 ? { ...failed, onlyTheAnswer: true } : failed;
+  // The answer the only finding (the hooks show nothing acted on, or there are none to show it).
+  return problems.length === 1 && status !== 403 ? { ...failed, restsOn: 'answer' } : failed;
 }
 
 /** A refusal of the token, as §6 rule 1 and §7 word it (401 is the common mistake). */
@@ -136,7 +138,9 @@ function isRefusal(status: number): boolean {
  * The configured token under the lower-case name is a valid callback (MUST: the spec names an
  * HTTP header, and HTTP names are case-insensitive). With hooks it must be applied; without,
  * the id is unknown, so any 2xx or 4xx but a refusal (401/403) is accepted. A refusal is
- * compared with the same callback under the exact name, so the reason says which it was.
+ * compared with the same callback under the exact name: refused there too, the case says
+ * nothing about the name (ERROR, under the preflight's shared cause); accepted there, the name
+ * is matched case-sensitively (FAIL).
  */
 async function acceptedUnderLowerCaseName(probe: ReceiverProbe): Promise<CaseOutcome> {
   const params = (id: string) => ({ transaction_id: id, status: 'SUCCESS' as const, message: SUCCESS_MESSAGE });
@@ -152,15 +156,23 @@ async function acceptedUnderLowerCaseName(probe: ReceiverProbe): Promise<CaseOut
     ? await expectAppliedOnce(probe, id, [sent], 'SUCCESS', '§6 rule 1')
     : isSuccess(status) || (status >= 400 && status <= 499 && !isRefusal(status))
       ? probe.pass()
-      : probe.fail(`answered ${answerText(sent.answer)}, neither 2xx nor a 4xx other than 401/403`);
+      : probe.fail(`answered ${answerText(sent.answer, probe.ctx.redactor)}, neither 2xx nor a 4xx other than 401/403`);
   if (judged.verdict === 'PASS' || !isRefusal(status)) return judged;
   // The control is a callback of its own (seeded too, with hooks), differing only in the name.
   const controlId = probe.ctx.newTransactionId();
   if (probe.hooks) await probe.seed(controlId);
   const control = await probe.callback(params(controlId), { label: `control: the same callback as ${TOKEN_HEADER}` });
-  return probe.fail([judged.reason ?? `answered ${status}`, isRefusal(control.answer.status)
-    ? `the configured token was refused as ${TOKEN_HEADER} too (answered ${control.answer.status}): likely the target file's callbackToken is not the receiver's token, so this says nothing yet about the name's letter case`
-    : `the same callback with the token as ${TOKEN_HEADER} was not refused (answered ${control.answer.status}): the header name is likely matched case-sensitively, but HTTP field names are case-insensitive (RFC 9110 §5.1) and HTTP/2 always sends them in lower case`]);
+  const observed = judged.reason ?? `answered ${status}`;
+  if (isRefusal(control.answer.status)) {
+    // Refused under either name: this says nothing about the letter case; the shared cause (the
+    // token refused, named by the preflight) explains it, and it is no finding of its own.
+    return {
+      verdict: 'ERROR',
+      reason: `${observed}; but the configured token was refused as ${TOKEN_HEADER} too (answered ${control.answer.status}): likely the target file's callbackToken is not the receiver's token, so this says nothing yet about the name's letter case`,
+      evidence: probe.evidence(),
+    };
+  }
+  return probe.fail([observed, `the same callback with the token as ${TOKEN_HEADER} was not refused (answered ${control.answer.status}): the header name is likely matched case-sensitively, but HTTP field names are case-insensitive (RFC 9110 §5.1) and HTTP/2 always sends them in lower case`]);
 }
 
 export const TOKEN_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [

@@ -15,7 +15,7 @@ import { onlyMatcher } from '../only.ts';
 import { interruptedDiagnosis, SIGNAL_EXIT_STATUS, unfinishedResults, watchStopSignals, type PlannedCase } from '../interrupt.ts';
 import { allowCommands, settlesWithin, stopAllCommands } from '../../line-protocol/index.ts';
 import {
-  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner,
+  BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, signerSummary,
   type Signer, type VectorFileName,
 } from '../../vectors/index.ts';
 
@@ -161,8 +161,13 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     }
   }
   // The signer's deviations, once each: the report's diagnoses, which formatSummary prints as the
-  // "Shared causes" before the summary line, as every report format does.
-  if (files.includes('signature')) await report.setDiagnoses(summariseSigner(results));
+  // "Shared causes" before the summary line, as every report format does. A vector that alone
+  // was ambiguous, told apart by the others, is reported again naming the label settled on.
+  if (files.includes('signature')) {
+    const { diagnoses, settled } = signerSummary(results);
+    await Promise.all(settled.map((result) => report.add(result)));
+    await report.setDiagnoses(diagnoses);
+  }
   const { report: finishedReport, files: written } = await report.finish();
   process.stdout.write(`${formatSummary(finishedReport, written, { color })}\n`);
   return exitCodeFor(finishedReport.cases);

@@ -32,7 +32,8 @@ export const SIGNATURE_HEADER: FileHeader = {
   algorithm: 'HMAC-SHA256 over the canonical message of a JSON body (k1=v1&k2=v2, keys sorted)',
   schema: 'signature.schema.json',
   // 1.1.0: tests 105-122, a `source` per test and `sources`, language-labelled alternatives.
-  version: '1.1.0',
+  // 1.2.0: tests 123-125 and the alternative js-object-key-order (a JavaScript object's key order).
+  version: '1.2.0',
   specRef: '§5.1, §5.2',
   header: [
     'Each test gives a raw JSON body (the bytes sent) and every signing stage the suite computes:',
@@ -78,7 +79,8 @@ export const SIGNATURE_HEADER: FileHeader = {
     FlippedSignature: { bugType: 'MODIFIED_SIGNATURE', description: 'The right signature with its last hex digit changed.', effect: 'A comparison of only part of the signature accepts it.' },
     OtherBody: { bugType: 'MODIFIED_SIGNATURE', description: 'The signature of another, unrelated body.', effect: 'A verifier that does not bind the signature to the body accepts a replay.' },
     WrongCanonicalisation: { bugType: 'MODIFIED_SIGNATURE', description: 'The signature a signer following a wrong rendering presents, where §5.1 states the rule.', effect: 'A verifier with the same bug accepts it; the service refuses it.' },
-    IntegerLikeKey: { bugType: 'EDGE_CASE', description: 'Keys made of digits ("10", "9") sort as text by code point: 10 before 9.', effect: 'PHP arrays make them integers: ksort() puts 9 before 10, and array_merge() renumbers them from 0.' },
+    IntegerLikeKey: { bugType: 'EDGE_CASE', description: 'Keys made of digits ("10", "9") sort as text by code point: 10 before 9.', effect: 'PHP arrays make them integers: ksort() puts 9 before 10, and array_merge() renumbers them from 0. A JavaScript object lists them first, 9 before 10.' },
+    NegativeIntegerKey: { bugType: 'EDGE_CASE', description: 'Keys such as "-1" and "-2" sort as text by code point: -1 before -2, and before any digit key.', effect: 'PHP makes them integers too (ksort() puts -2 before -1 before 9); a JavaScript object does not (they follow its array-index keys, 9 before -1).' },
     LongFloat: { bugType: 'INTERPRETIVE', description: 'A JSON number with 15 or more significant digits (3.3000000000000003, 3.14159265358979): the suite keeps its text.', effect: 'PHP string conversion prints 14 significant digits (3.3, 3.1415926535898); other float printers keep 17.' },
     DottedKey: { bugType: 'BASIC', description: 'A key with a dot is a key: `a` and `a.b` are two pairs.', effect: 'Libraries that treat a.b as a path (lodash _.set, dot-object) keep only one of them.' },
     PrototypeKey: { bugType: 'BASIC', description: 'Keys named __proto__, constructor or toString are ordinary keys.', effect: 'JavaScript code that copies fields with obj[key] = value loses __proto__; code that tests key in obj skips constructor.' },
@@ -229,6 +231,10 @@ export const SIGNATURE_ROWS: SignatureRow[] = [
   { tcId: 120, comment: 'astral, ligature and B b keys in code-point order', flags: ['AstralKey', 'KeyOrderCase'], specRef: '§5.1 step 2', body: '{"\u{1F600}":"1","\uFB01":"2","b":"3","B":"4"}', result: 'acceptable', source: 'suite' },
   { tcId: 121, comment: 'null next to true: neither left out nor rewritten', flags: ['NullValue', 'BooleanValue'], specRef: '§5.1 (not shown)', body: '{"c":null,"b":true}', result: 'acceptable', source: 'suite' },
   { tcId: 122, comment: '15 significant digits next to true', flags: ['LongFloat', 'BooleanValue'], specRef: '§5.1 step 3', body: '{"paid":true,"rate":3.14159265358979}', result: 'acceptable', source: 'suite' },
+  // --- integer-like keys: PHP's ksort() and a JavaScript object order them differently (appended) ---
+  { tcId: 123, comment: 'digit keys 10 and 9 with -1: -1 sorts first by code point', flags: ['IntegerLikeKey', 'NegativeIntegerKey'], specRef: '§5.1 step 2', body: '{"10":"ten","9":"nine","-1":"minus"}', result: 'valid', source: 'spec' },
+  { tcId: 124, comment: 'keys -1 and -2 by code point: -1 first', flags: ['NegativeIntegerKey'], specRef: '§5.1 step 2', body: '{"-2":"b","-1":"a"}', result: 'valid', source: 'spec' },
+  { tcId: 125, comment: 'digit keys beside astral and ligature keys', flags: ['IntegerLikeKey', 'AstralKey'], specRef: '§5.1 step 2', body: '{"\u{1F600}":"1","\uFB01":"2","9":"nine","10":"ten"}', result: 'acceptable', source: 'suite' },
 ];
 
 /** Where a row's position comes from when the row does not say: the spec for what it states, the suite where it is silent. */
