@@ -1,0 +1,106 @@
+// PostgreSQL through node-postgres (pg 8): a pool whose connections carry the statement and lock
+// time-outs, so the server itself stops a statement that runs or waits too long.
+import { Redactor } from '../secrets/index.ts';
+import { exportOf, loadDriver } from './drivers.ts';
+import { wrapped } from './wrap.ts';
+import { clientTimeoutMs, lockTimeoutMs, type Database, type OpenDatabaseOptions, type Row, type Session, type StatementResult } from './model.ts';
+import { boundValues, type CompiledStatement } from './statement.ts';
+import { PRODUCT, type DatabaseUrl } from './url.ts';
+
+// The little of pg this file uses (pg ships no types; @types/pg is not worth a dependency).
+interface PgResult {
+  rows?: Row[];
+  fields?: Array<{ name: string }>;
+  rowCount: number | null;
+  command?: string;
+}
+interface PgClient {
+  query(config: { text: string; values: readonly unknown[]; query_timeout?: number }): Promise<PgResult>;
+  release(destroy?: Error | boolean): void;
+}
+interface PgPool {
+  connect(): Promise<PgClient>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+type PgPoolClass = new (config: Record<string, unknown>) => PgPool;
+
+export async function openPostgres(url: DatabaseUrl, options: OpenDatabaseOptions): Promise<Database> {
+  const Pool = exportOf(await loadDriver('postgres'), 'Pool') as PgPoolClass;
+  const pool = new Pool({
+    host: url.host,
+    ...(url.port !== undefined ? { port: url.port } : {}),
+    user: url.user,
+    password: url.password,
+    database: url.database,
+    max: options.poolSize ?? 4,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    idleTimeoutMillis: 10_000,
+    statement_timeout: options.statementTimeoutMs,
+    lock_timeout: lockTimeoutMs(options.statementTimeoutMs),
+    application_name: options.applicationName ?? 'collect-conformance',
+    // The pool does not keep the process alive once its connections are idle.
+    allowExitOnIdle: true,
+  });
+  // An idle connection the server dropped is reported here; the pool forgets it and opens another.
+  pool.on('error', () => {});
+  const redactor = new Redactor(url.secrets);
+  const wrap = wrapped('postgres', url, redactor);
+  const timeout = clientTimeoutMs(options.statementTimeoutMs);
+
+  const runOn = async (client: PgClient, statement: CompiledStatement | string, values: readonly unknown[]): Promise<StatementResult> => {
+    const text = typeof statement === 'string' ? statement : statement.text;
+    const result = await client.query({ text, values, query_timeout: timeout });
+    const rows = result.rows ?? [];
+    return { rows, columns: (result.fields ?? []).map((f) => f.name), affected: result.command === 'SELECT' ? 0 : result.rowCount ?? 0 };
+  };
+  const connect = () => wrap.connect(() => pool.connect());
+  /** A connection whose statement failed without a server's answer (dropped, client time-out) is not reused. */
+  const release = (client: PgClient, error?: unknown) => {
+    const serverAnswered = typeof (error as { code?: unknown } | undefined)?.code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
+    client.release(error === undefined || serverAnswered ? undefined : true);
+  };
+  /** One statement on a connection of the pool. */
+  const single = async (statement: CompiledStatement | string, values: readonly unknown[]): Promise<StatementResult> => {
+    const client = await connect();
+    try {
+      const result = await wrap.statement(() => runOn(client, statement, values));
+      release(client);
+      return result;
+    } catch (error) {
+      release(client, (error as { cause?: unknown }).cause);
+      throw error;
+    }
+  };
+  let closed: Promise<void> | undefined;
+
+  const database: Database = {
+    dialect: 'postgres',
+    product: PRODUCT.postgres,
+    shown: url.shown,
+    run: (statement, values) => single(statement, boundValues(statement, values)),
+    execute: (sql) => single(sql, []),
+    async transaction(work, end) {
+      const client = await connect();
+      let failure: unknown;
+      try {
+        await wrap.statement(() => runOn(client, 'BEGIN', []));
+        const session: Session = { run: (statement, values) => wrap.statement(() => runOn(client, statement, boundValues(statement, values))) };
+        const result = await work(session);
+        await wrap.statement(() => runOn(client, end === 'commit' ? 'COMMIT' : 'ROLLBACK', []));
+        return result;
+      } catch (error) {
+        failure = (error as { cause?: unknown }).cause ?? error;
+        await runOn(client, 'ROLLBACK', []).catch(() => {});
+        throw error;
+      } finally {
+        release(client, failure);
+      }
+    },
+    close() {
+      closed ??= pool.end().catch(() => {});
+      return closed;
+    },
+  };
+  return database;
+}
