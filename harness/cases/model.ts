@@ -1,5 +1,6 @@
 // A conformance case is data (id, title, spec reference, level, needs) plus a check.
 import type { IdRequest } from '../ids/index.ts';
+import type { Observation } from '../observe/index.ts';
 import type { Evidence, Level, Verdict } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
@@ -8,9 +9,13 @@ import type { CaseWireUse } from '../wire/index.ts';
 /** What a negative case's PASS rests on: see ConformanceCase.negative. */
 export type NegativeKind = 'refusal' | 'no-delivery';
 
-/** What a case needs from the target; unmet → SKIP with the reason, without running. */
+/**
+ * What a case needs from the target; unmet → SKIP with the reason, without running. Receiver
+ * side: `records` (the harness sees the receiver's records: hooks or observe), `seed` (it can
+ * make a pending record), `actions` (it can count the outcomes applied), `token`.
+ */
 export type Capability =
-  | 'hooks' | 'token'                          // receiver side
+  | 'records' | 'seed' | 'actions' | 'token'   // receiver side
   | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production'; // service side
 
 export interface CaseContext<T extends ResolvedTarget> {
@@ -44,6 +49,8 @@ export interface CaseContext<T extends ResolvedTarget> {
    * against the case's time limit.
    */
   wire: CaseWireUse;
+  /** The run's view of a receiver's records (opened once per run; receiver side, when the target observes). */
+  records?: Observation;
 }
 
 export interface CaseOutcome {

@@ -48,7 +48,7 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     timing: { replyDeadlineMs: options.replyDeadlineMs ?? EMBEDDED_RECEIVER_DEFAULTS.replyDeadlineMs },
   };
   if (options.tokenInTarget ?? true) target.callbackToken = callbackToken;
-  if (receiver.hooksUrl) target.hooksUrl = receiver.hooksUrl;
+  if (receiver.hooksUrl) target.observe = { kind: 'hooks', url: receiver.hooksUrl };
   if (options.tls) target.caCert = options.tls.ca;
   if (options.transactionIds && (options.idsInTarget ?? true)) target.transactionIds = { ...options.transactionIds };
   return { target, receiver, close: () => receiver.close() };
