@@ -20,6 +20,8 @@ export interface EmbeddedReceiverOptions {
   transactionIds?: TransactionIdShape;
   /** Whether the target file states that shape (default true); false shows a target that does not. */
   idsInTarget?: boolean;
+  /** Keep the records in this database instead of in memory (the receiver's SQL store). */
+  store?: ReceiverConfig['store'];
 }
 
 export interface EmbeddedReceiver {
@@ -40,6 +42,7 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     log: options.log ?? (() => {}),
     ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
     ...(options.transactionIds ? { transactionIds: options.transactionIds } : {}),
+    ...(options.store ? { store: options.store } : {}),
   };
   const receiver = await startReceiver(config, { host: '127.0.0.1', port: 0 });
   const target: ResolvedReceiverTarget = {

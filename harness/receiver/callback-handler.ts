@@ -14,6 +14,7 @@ import { parseAlternative, parseCallbackQuery, queryOf, type ParsedCallbackQuery
 import { matchesShape } from '../ids/index.ts';
 import type { ReceiverContext } from './context.ts';
 import { errorBody, sendJson } from './http.ts';
+import type { ApplyPolicy } from './records.ts';
 import type { ApplyResult } from './store.ts';
 import { checkToken, tokenLines } from './token.ts';
 
@@ -82,21 +83,16 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
       : `status must be SUCCESS or FAILED (got ${JSON.stringify(params.status)})`);
   }
 
-  let outcome: ApplyResult;
-  if (faults.has('racy-idempotence')) {
-    outcome = await store.applyRacy(id, state, racyRoundTripMs(ctx));
-  } else if (faults.has('not-idempotent')) {
-    outcome = store.applyAlways(id, state);
-  } else if (faults.has('failed-not-final')) {
-    outcome = store.applyUnlessSuccess(id, state);
-  } else {
-    outcome = store.applyIfPending(id, state);
-  }
+  const policy: ApplyPolicy = faults.has('racy-idempotence') ? { racy: racyRoundTripMs(ctx) }
+    : faults.has('not-idempotent') ? 'always'
+    : faults.has('failed-not-final') ? 'unless-success'
+    : 'if-pending';
+  const outcome: ApplyResult = await store.apply(id, state, policy);
 
   switch (outcome.kind) {
     case 'unknown':
       if (faults.has('unknown-id-created')) {
-        store.createApplied(id, state);
+        await store.createApplied(id, state);
         return { status: 200, result: 'applied (created)', body: { result: 'applied' }, applied: true };
       }
       return refuse(404, 'ERR_UNKNOWN_TRANSACTION', `no transaction ${JSON.stringify(id)}`);
@@ -110,7 +106,11 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
   }
 }
 
-/** A simulated database round-trip: long enough for concurrent duplicates to overlap. */
+/**
+ * The work between reading pending and writing the state (in memory, a simulated database
+ * round trip; with a SQL store, real statements around it): long enough for concurrent
+ * duplicates to overlap.
+ */
 function racyRoundTripMs(ctx: ReceiverContext): number {
   return Math.max(50, 100 * ctx.config.timeScale);
 }

@@ -3,26 +3,14 @@
 // for it in fault-catalog.ts (the other cases of their groups still PASS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
-import { diagnose } from '../../harness/diagnoses/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { RECEIVER_FAULTS, type ReceiverFault } from '../../harness/receiver/index.ts';
-import type { CaseResult } from '../../harness/results/index.ts';
-import { caughtVerdict, groupOf, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
+import { groupOf, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
+import { expectAllPass, expectFaultCaught, RECEIVER_TIMING } from './receiver-fault-check.ts';
 
-// Scaled timing: 5 s of fulfilment work becomes 100 ms; 500 ms is far above loopback replies
-// (also with parallel test workers on 2 cores) and keeps the polling of a never-applied
-// record short.
-const TIMING = { timeScale: 0.02, replyDeadlineMs: 500 };
+const TIMING = RECEIVER_TIMING;
 const SEED = Number(process.env.CC_SEED ?? 4242);
-
-function verdicts(results: readonly CaseResult[]): Record<string, string> {
-  return Object.fromEntries(results.map((r) => [r.id, r.verdict]));
-}
-
-function explain(results: readonly CaseResult[]): string {
-  return results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`).join('\n');
-}
 
 describe('fault catalog covers every receiver fault switch', () => {
   it('each fault of RECEIVER_FAULTS has an entry, and each entry names existing cases', () => {
@@ -47,10 +35,7 @@ describe('fault-free reference receiver: every receiver case PASSes', () => {
   afterAll(async () => embedded.close());
 
   it(`all ${RECEIVER_CASES.length} receiver cases PASS (seed ${SEED})`, async () => {
-    const { results, preflight } = await runChecked({ cases: RECEIVER_CASES, target: embedded.target, seed: SEED });
-    expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
-    expect(results).toHaveLength(RECEIVER_CASES.length);
-    expect(explain(results)).toBe('');
+    await expectAllPass(embedded.target, SEED);
   });
   it('the slow-reply timing is fair: the latency cases PASS there without the fault', async () => {
     const slowTiming = RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'slow-reply')!.timing!;
@@ -71,28 +56,7 @@ describe.concurrent('each receiver fault switch is caught by its cases', () => {
     it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect} (${groups.join(', ')}; the rest PASS)`, async () => {
       const embedded = await startEmbeddedReceiver({ ...(entry.timing ?? TIMING), faults: [entry.fault as ReceiverFault] });
       try {
-        const { results, preflight, unproven } = await runChecked({ cases: RECEIVER_CASES, target: embedded.target, seed: SEED, only: groups.join(',') });
-        const expected = Object.fromEntries(results.map((r) => [r.id, entry.caseIds.includes(r.id) ? caughtVerdict(entry.expect, r.level) : entry.errors?.includes(r.id) ? 'ERROR' : 'PASS']));
-        expect(verdicts(results), explain(results)).toEqual(expected);
-        // An ERROR of an unproven negative case names its control and what the control saw.
-        for (const r of results.filter((x) => x.verdict === 'ERROR')) expect(r.reason, r.id).toMatch(/positive control \(the preflight.s valid callback.*\) did not hold: it was answered \d{3}/);
-        const diagnoses = diagnose([{ preflight: preflight.preflight, results, unproven }]);
-        if (entry.diagnosis) {
-          // One cause explains every case that did not pass: it is named, with the cases it explains.
-          const named = diagnoses.find((d) => d.id === entry.diagnosis);
-          expect(named, JSON.stringify(diagnoses)).toBeDefined();
-          expect([...named!.cases].sort()).toEqual(results.filter((r) => r.verdict !== 'PASS').map((r) => r.id).sort());
-        } else if (entry.timing === undefined) {
-          // The preflight holds and names nothing where the fault shows in a few cases only.
-          // (slow-reply answers at about the per-request limit: its preflight may time out.)
-          expect(preflight.preflight.findings, JSON.stringify(preflight.preflight.findings)).toEqual([]);
-        }
-        // A FAIL explains itself: a reason, and the requests that show it.
-        for (const r of results.filter((x) => x.verdict === 'FAIL' || x.verdict === 'WARN')) {
-          expect(r.reason, r.id).toBeTruthy();
-          expect(r.evidence?.exchanges?.length, r.id).toBeGreaterThan(0);
-          expect(r.evidence?.exchanges?.[0]?.curl, r.id).toMatch(/^curl /);
-        }
+        await expectFaultCaught(entry, embedded.target, SEED);
       } finally {
         await embedded.close();
       }

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
 import { refuseUnusableSecrets } from '../secret-env.ts';
+import { DatabaseError } from '../../database/index.ts';
 import {
   RECEIVER_FAULTS, ReceiverConfigError, generateTestToken, isReceiverFault, loadReceiverConfigFile, startReceiver,
   type ReceiverConfig, type ReceiverFault,
@@ -77,6 +78,8 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
     receiver = await startReceiver(config, listen);
   } catch (error) {
     if (error instanceof ReceiverConfigError) throw new UsageError(error.message, error.code);
+    // A store (config file "store") that cannot be opened: no driver, no connection, a refused password.
+    if (error instanceof DatabaseError) throw new UsageError(`the receiver's database: ${error.message}`, error.code);
     const errno = error as NodeJS.ErrnoException;
     if (errno.code === 'EADDRINUSE' || errno.code === 'EACCES' || errno.code === 'EADDRNOTAVAIL') {
       throw new UsageError(`cannot listen on ${listen.host ?? '127.0.0.1'}:${listen.port ?? 0} (${errno.code})`, 'ERR_LISTEN');
@@ -92,6 +95,7 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
   process.stderr.write(`callback URL: ${receiver.callbackUrl}\n`);
   process.stderr.write(receiver.hooksUrl ? `hooks URL: ${receiver.hooksUrl}\n` : 'hooks: off\n');
   if (faults.length > 0) process.stderr.write(`faults on: ${faults.join(', ')}\n`);
+  if (config.store) process.stderr.write(`records kept in the database named by the config file's store (${config.store.mode})\n`);
   process.stdout.write(`listening on ${receiver.url}\n`);
 
   await new Promise<void>((resolve) => {

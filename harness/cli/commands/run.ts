@@ -4,10 +4,11 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed, TARGET_FILE_CONCURRENCY,
-  selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
+  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, defaultTimeouts, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
+  shapedIds, TARGET_FILE_CONCURRENCY, selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
+import { openCheckedObservation, ObserveCheckError, type Observation } from '../../observe/index.ts';
 import type { EmbeddedSide } from '../../embedded/index.ts';
 import { runChecked } from '../../preflight/index.ts';
 import { formatCaseLine, formatSummary, printable } from '../../report/index.ts';
@@ -160,6 +161,8 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   const embedded = fileTarget ? undefined : await (await import('../../embedded/index.ts')).startEmbedded([...new Set(selected.map((c) => c.side))]);
   let session: ReportDirSession | undefined;
   let stopStatus = () => {};
+  let records: Observation | undefined;
+  let closeOnSignal = () => {};
   try {
     const runs = fileTarget ? [{ target: fileTarget, runs: () => true }] : embedded!.runs;
     const targets = runs.map((r) => r.target);
@@ -170,6 +173,25 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
         await (target.side === 'client' ? probeAdapter(target, redactor) : probeTarget(target));
       } catch (error) {
         if (error instanceof TargetUnreachable) throw new TargetUnreachableError(redactor.text(error.message));
+        throw error;
+      }
+    }
+
+    // The receiver's records, one way for the whole run (a pool, a process), checked before any
+    // case: a mapping that cannot work is exit 2 naming the key, the statement and the store's message.
+    const ids = transactionIds(seed);
+    if (fileTarget?.side === 'receiver' && fileTarget.observe) {
+      const target = fileTarget;
+      closeOnSignal = closedOnSignal(() => records);
+      try {
+        records = await openCheckedObservation(target.observe!, { timeoutMs: defaultTimeouts(target).perRequestTimeoutMs, redactor, cwd: io.cwd }, () => {
+          const shaped = shapedIds(ids, target.transactionIds);
+          return { seeded: shaped.newTransactionId(), unseeded: shaped.newTransactionId() };
+        });
+      } catch (error) {
+        if (error instanceof ObserveCheckError) {
+          throw new UsageError(redactor.text(`${options.target}: observe: ${error.message} (collect-conformance observe-check --target ${options.target} shows each step)`), error.code);
+        }
         throw error;
       }
     }
@@ -191,7 +213,6 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     });
     io.stdout(`collect-conformance ${toolVersion()}: ${selected.length} case(s) against ${fileTarget ? `${options.target}` : 'the embedded reference implementations'} (seed ${seed}; repeat with --seed ${seed})\n`);
 
-    const ids = transactionIds(seed);
     // The targets' runs go at once, sharing the bound; their lines and report entries keep the order of `runs`.
     const active = runs
       .map(({ target, runs: runsCase }) => ({ target, cases: selected.filter(runsCase) as ConformanceCase<typeof target>[] }))
@@ -219,6 +240,7 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
           redactor,
           ids,
           slots,
+          ...(records && target === fileTarget ? { records } : {}),
           ...(options.only !== undefined ? { only: options.only } : {}),
           onStart: (id) => status.started(id),
           onEnd: (id) => status.ended(id),
@@ -251,9 +273,32 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
   } finally {
     stopStatus();
     session?.release();
+    await records?.close();
+    closeOnSignal();
     await embedded?.close();
     if (fileTarget?.side === 'client') await closeClientBench(fileTarget);
   }
+}
+
+/**
+ * While the run holds the receiver's records open (a database pool, an observer command in its
+ * own process group), SIGINT and SIGTERM close them before the process ends with the signal, as
+ * it would have. Returns the function that removes the handlers.
+ */
+function closedOnSignal(open: () => Observation | undefined): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    remove();
+    const closing = open()?.close() ?? Promise.resolve();
+    // Ended with the signal once closed (or after 3 s, whatever a command does meanwhile).
+    void Promise.race([closing, new Promise((r) => setTimeout(r, 3000).unref())]).finally(() => process.kill(process.pid, signal));
+  };
+  const remove = () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return remove;
 }
 
 /**
