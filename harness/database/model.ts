@@ -26,6 +26,8 @@ export interface Database extends Session {
   readonly product: string;
   /** The URL with its password replaced, for messages. */
   readonly shown: string;
+  /** The limits in force: a statement's, and a lock wait's (MySQL counts the latter in whole seconds). */
+  readonly limits: { statementMs: number; lockMs: number };
   /**
    * `work` on one connection inside a transaction: committed when it resolves and `end` is
    * 'commit', rolled back otherwise (a check that leaves nothing behind).

@@ -24,9 +24,9 @@ interface MysqlPool {
 }
 type CreatePool = (config: Record<string, unknown>) => MysqlPool;
 
-/** Whole seconds, at least one: the unit of MySQL's lock wait settings. */
+/** Whole seconds, at least one (the unit of MySQL's lock wait settings), rounded down so a lock wait ends before the statement's limit where they can differ. */
 function seconds(ms: number): number {
-  return Math.max(1, Math.ceil(ms / 1000));
+  return Math.max(1, Math.floor(ms / 1000));
 }
 
 export async function openMysql(url: DatabaseUrl, options: OpenDatabaseOptions): Promise<Database> {
@@ -96,6 +96,7 @@ export async function openMysql(url: DatabaseUrl, options: OpenDatabaseOptions):
     dialect: 'mysql',
     product: PRODUCT.mysql,
     shown: url.shown,
+    limits: { statementMs: statementMs, lockMs: seconds(lockTimeoutMs(statementMs)) * 1000 },
     run: (statement, values) => single(statement, boundValues(statement, values)),
     execute: (sql) => single(sql, []),
     async transaction(work, end) {

@@ -78,6 +78,7 @@ export async function openPostgres(url: DatabaseUrl, options: OpenDatabaseOption
     dialect: 'postgres',
     product: PRODUCT.postgres,
     shown: url.shown,
+    limits: { statementMs: options.statementTimeoutMs, lockMs: lockTimeoutMs(options.statementTimeoutMs) },
     run: (statement, values) => single(statement, boundValues(statement, values)),
     execute: (sql) => single(sql, []),
     async transaction(work, end) {

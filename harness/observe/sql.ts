@@ -1,7 +1,7 @@
 // Observing through the receiver's own database: the target's `seed`, `read` and `actions`
 // statements, run with the transaction id (and amount) bound, never pasted into the text. One
 // pool for the run; each statement of a case goes through the case's way onto the wire.
-import { DatabaseError, lockTimeoutMs, openDatabase, type CompiledStatement, type Database, type Session } from '../database/index.ts';
+import { DatabaseError, openDatabase, type CompiledStatement, type Database, type Session } from '../database/index.ts';
 import { abilitiesOf, ObserveError, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
 import { mapState, valueText } from './states.ts';
 
@@ -21,7 +21,7 @@ export class SqlObservation implements Observation {
   readonly can;
   readonly describe: string;
 
-  private constructor(readonly spec: SqlSpec, readonly database: Database, private readonly statementTimeoutMs: number) {
+  private constructor(readonly spec: SqlSpec, readonly database: Database) {
     this.can = abilitiesOf(spec);
     this.describe = `sql (${database.product} at ${database.shown})`;
   }
@@ -32,7 +32,7 @@ export class SqlObservation implements Observation {
       poolSize: options.poolSize ?? 8,
       applicationName: 'collect-conformance observe',
     });
-    return new SqlObservation(spec, database, options.statementTimeoutMs);
+    return new SqlObservation(spec, database);
   }
 
   forCase(use: CaseUse): RecordObserver {
@@ -120,14 +120,15 @@ export class SqlObservation implements Observation {
   failureText(name: StatementName, error: DatabaseError): string {
     switch (error.failure) {
       case 'timeout':
-        return `the ${name} statement ran past its time limit of ${this.statementTimeoutMs} ms: ${error.message}`;
+        return `the ${name} statement ran past its time limit of ${this.database.limits.statementMs} ms: ${error.message}`;
       case 'lock':
-        return `the ${name} statement waited for a lock held elsewhere past its limit of ${lockTimeoutMs(this.statementTimeoutMs)} ms: ${error.message}`;
+        return `the ${name} statement waited for a lock held elsewhere past its limit of ${this.database.limits.lockMs} ms: ${error.message}`;
       case 'connection-lost':
         return `the connection to the database dropped during the ${name} statement: ${error.message}`;
       case 'connect':
+        return `cannot connect to the database: ${error.message}`;
       case 'auth':
-        return `no connection to the database for the ${name} statement: ${error.message}`;
+        return `the database refused the user name or password: ${error.message}`;
       case 'driver-missing':
         return error.message;
       default:

@@ -105,7 +105,7 @@ export async function openSqlStore(options: SqlStoreOptions): Promise<RecordStor
   const dialect = parsed.value.dialect;
   const flavour = FLAVOURS[dialect];
   const database = await openDatabase(parsed.value, {
-    statementTimeoutMs: options.statementTimeoutMs ?? 5000, poolSize: 10, applicationName: 'collect-conformance receiver',
+    statementTimeoutMs: options.statementTimeoutMs ?? 5000, poolSize: 20, applicationName: 'collect-conformance receiver',
   });
   try {
     for (const ddl of schemaOf(dialect).replace(/^--.*$/gm, '').split(/;\s*$/m).map((s) => s.trim()).filter(Boolean)) await database.execute(ddl);

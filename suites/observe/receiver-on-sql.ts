@@ -1,9 +1,11 @@
-// Issue 23 "Done when": each fault switch of the reference receiver, keeping its records in
-// PostgreSQL (a Supabase-style payments table) or MariaDB (a Laravel-style orders table), is
-// caught through `observe` by exactly the cases that catch it through the test hooks
-// (fault-catalog.ts), and a correct receiver on each (both ways of applying only while pending)
-// is all PASS. The receiver has no hooks here: the harness reads its tables through the example
-// target files a team would copy (examples/observe/), and through a command observer too.
+// Issue 23 "Done when", as one suite per database (sql-faults-postgres.test.ts,
+// sql-faults-mariadb.test.ts, so the two servers' runs go side by side): each fault switch of the
+// reference receiver, keeping its records in PostgreSQL (a Supabase-style payments table) or
+// MariaDB (a Laravel-style orders table), is caught through `observe` by exactly the cases that
+// catch it through the test hooks (fault-catalog.ts), and a correct receiver on each (both ways
+// of applying only while pending) is all PASS. The receiver has no hooks here: the harness reads
+// its tables through the example target files a team would copy (examples/observe/), and
+// through a command observer too.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +25,7 @@ const SEED = Number(process.env.CC_SEED ?? 4242);
 const EXAMPLE: Record<DatabaseKind, string> = { postgresql: 'supabase-payments', mariadb: 'laravel-orders' };
 const PAYMENTS_OBSERVER = join(ROOT, 'suites/observe/fixtures/payments-observer.mjs');
 
-type Way = 'sql' | 'command';
+export type Way = 'sql' | 'command';
 
 interface Observed {
   target: ResolvedReceiverTarget;
@@ -73,15 +75,11 @@ const CAUGHT_BY_THE_RECORD = new Set([
   'inverted-status', 'failed-not-final', 'not-success-as-failed',
 ]);
 
-const WAYS: Record<DatabaseKind, Way[]> = {
-  postgresql: ['sql', 'command'],
-  mariadb: ['sql'],
-};
-
-for (const kind of ['postgresql', 'mariadb'] as const) {
+/** The suite of one database server: the receiver on it observed each way in `ways`. */
+export function receiverOnSqlSuite(kind: DatabaseKind, ways: readonly Way[]): void {
   describeNeeding([kind], `the reference receiver keeping its records in ${kind}`, () => {
     const server = useDatabaseServer(kind);
-    for (const way of WAYS[kind]) {
+    for (const way of ways) {
       describe(`observed through ${way === 'sql' ? `its database (examples/observe/${EXAMPLE[kind]})` : 'a command of its own (the line protocol)'}`, () => {
         const modes: SqlApplyMode[] = way === 'sql' ? ['conditional-update', 'select-for-update'] : ['conditional-update'];
         for (const mode of modes) {
