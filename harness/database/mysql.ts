@@ -3,6 +3,7 @@
 // knows (MariaDB max_statement_time or MySQL max_execution_time, lock waits in whole seconds).
 import { Redactor } from '../secrets/index.ts';
 import { exportOf, loadDriver } from './drivers.ts';
+import { DatabaseError } from './errors.ts';
 import { wrapped } from './wrap.ts';
 import { clientTimeoutMs, lockTimeoutMs, type Database, type OpenDatabaseOptions, type Row, type Session, type StatementResult } from './model.ts';
 import { boundValues, type CompiledStatement } from './statement.ts';
@@ -72,9 +73,12 @@ export async function openMysql(url: DatabaseUrl, options: OpenDatabaseOptions):
     return { rows: [], columns: [], affected: answer.affectedRows ?? 0 };
   };
   const connect = () => wrap.connect(() => pool.getConnection());
-  /** A connection whose statement failed without the server's answer (dropped, client time-out) is not reused. */
+  /**
+   * A connection is reused after a statement the server answered with an error of its own; one
+   * that dropped (or that the client gave up on: mysql2 marks those fatal) is not.
+   */
   const release = (connection: MysqlConnection, error?: unknown) => {
-    const fatal = (error as { fatal?: unknown } | undefined)?.fatal === true;
+    const fatal = error instanceof DatabaseError && (error.failure === 'connection-lost' || (error as { cause?: { fatal?: unknown } }).cause?.fatal === true);
     if (fatal) connection.destroy();
     else connection.release();
   };
@@ -86,7 +90,7 @@ export async function openMysql(url: DatabaseUrl, options: OpenDatabaseOptions):
       release(connection);
       return result;
     } catch (error) {
-      release(connection, (error as { cause?: unknown }).cause);
+      release(connection, error);
       throw error;
     }
   };
@@ -109,7 +113,8 @@ export async function openMysql(url: DatabaseUrl, options: OpenDatabaseOptions):
         await wrap.statement(() => runOn(connection, end === 'commit' ? 'COMMIT' : 'ROLLBACK', []));
         return result;
       } catch (error) {
-        failure = (error as { cause?: unknown }).cause ?? error;
+        // An error of the work itself (not the database's) leaves the connection usable once rolled back.
+        failure = error instanceof DatabaseError ? error : undefined;
         await runOn(connection, 'ROLLBACK', []).catch(() => {});
         throw error;
       } finally {

@@ -2,6 +2,7 @@
 // time-outs, so the server itself stops a statement that runs or waits too long.
 import { Redactor } from '../secrets/index.ts';
 import { exportOf, loadDriver } from './drivers.ts';
+import { DatabaseError } from './errors.ts';
 import { wrapped } from './wrap.ts';
 import { clientTimeoutMs, lockTimeoutMs, type Database, type OpenDatabaseOptions, type Row, type Session, type StatementResult } from './model.ts';
 import { boundValues, type CompiledStatement } from './statement.ts';
@@ -15,6 +16,7 @@ interface PgResult {
   command?: string;
 }
 interface PgClient {
+  on(event: 'error', listener: (error: Error) => void): unknown;
   query(config: { text: string; values: readonly unknown[]; query_timeout?: number }): Promise<PgResult>;
   release(destroy?: Error | boolean): void;
 }
@@ -54,11 +56,24 @@ export async function openPostgres(url: DatabaseUrl, options: OpenDatabaseOption
     const rows = result.rows ?? [];
     return { rows, columns: (result.fields ?? []).map((f) => f.name), affected: result.command === 'SELECT' ? 0 : result.rowCount ?? 0 };
   };
-  const connect = () => wrap.connect(() => pool.connect());
-  /** A connection whose statement failed without a server's answer (dropped, client time-out) is not reused. */
+  // A connection dropped while a statement runs fails that statement, and its client also emits
+  // 'error': listened to once per client, so it is not an unhandled error of the process.
+  const listened = new WeakSet<PgClient>();
+  const connect = () => wrap.connect(async () => {
+    const client = await pool.connect();
+    if (!listened.has(client)) {
+      listened.add(client);
+      client.on('error', () => {});
+    }
+    return client;
+  });
+  /**
+   * A connection is reused after a statement the server answered with an error of its own; one
+   * that dropped (or that the client gave up on) is not.
+   */
   const release = (client: PgClient, error?: unknown) => {
-    const serverAnswered = typeof (error as { code?: unknown } | undefined)?.code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
-    client.release(error === undefined || serverAnswered ? undefined : true);
+    const reusable = error === undefined || (error instanceof DatabaseError && error.databaseCode !== undefined && error.failure !== 'connection-lost');
+    client.release(reusable ? undefined : true);
   };
   /** One statement on a connection of the pool. */
   const single = async (statement: CompiledStatement | string, values: readonly unknown[]): Promise<StatementResult> => {
@@ -68,7 +83,7 @@ export async function openPostgres(url: DatabaseUrl, options: OpenDatabaseOption
       release(client);
       return result;
     } catch (error) {
-      release(client, (error as { cause?: unknown }).cause);
+      release(client, error);
       throw error;
     }
   };
@@ -91,7 +106,8 @@ export async function openPostgres(url: DatabaseUrl, options: OpenDatabaseOption
         await wrap.statement(() => runOn(client, end === 'commit' ? 'COMMIT' : 'ROLLBACK', []));
         return result;
       } catch (error) {
-        failure = (error as { cause?: unknown }).cause ?? error;
+        // An error of the work itself (not the database's) leaves the connection usable once rolled back.
+        failure = error instanceof DatabaseError ? error : undefined;
         await runOn(client, 'ROLLBACK', []).catch(() => {});
         throw error;
       } finally {

@@ -1,5 +1,5 @@
-// Issue 23 "Done when", as one suite per database (sql-faults-postgres.test.ts,
-// sql-faults-mariadb.test.ts, so the two servers' runs go side by side): each fault switch of the
+// Issue 23 "Done when", run on each database's server (observe-postgres.test.ts,
+// observe-mariadb.test.ts, so the two servers' runs go side by side): each fault switch of the
 // reference receiver, keeping its records in PostgreSQL (a Supabase-style payments table) or
 // MariaDB (a Laravel-style orders table), is caught through `observe` by exactly the cases that
 // catch it through the test hooks (fault-catalog.ts), and a correct receiver on each (both ways
@@ -17,12 +17,11 @@ import type { CaseResult } from '../../harness/results/index.ts';
 import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { RECEIVER_FAULT_CATALOG, type ReceiverFaultEntry } from '../self-test/fault-catalog.ts';
 import { expectAllPass, expectFaultCaught, RECEIVER_TIMING } from '../self-test/receiver-fault-check.ts';
-import { useDatabaseServer, type DatabaseKind, type TestDatabaseServer } from '../support/databases.ts';
-import { describeNeeding } from '../support/programs.ts';
+import type { DatabaseKind, TestDatabaseServer } from '../support/databases.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SEED = Number(process.env.CC_SEED ?? 4242);
-const EXAMPLE: Record<DatabaseKind, string> = { postgresql: 'supabase-payments', mariadb: 'laravel-orders' };
+export const EXAMPLE: Record<DatabaseKind, string> = { postgresql: 'supabase-payments', mariadb: 'laravel-orders' };
 const PAYMENTS_OBSERVER = join(ROOT, 'suites/observe/fixtures/payments-observer.mjs');
 
 export type Way = 'sql' | 'command';
@@ -75,10 +74,9 @@ const CAUGHT_BY_THE_RECORD = new Set([
   'inverted-status', 'failed-not-final', 'not-success-as-failed',
 ]);
 
-/** The suite of one database server: the receiver on it observed each way in `ways`. */
-export function receiverOnSqlSuite(kind: DatabaseKind, ways: readonly Way[]): void {
-  describeNeeding([kind], `the reference receiver keeping its records in ${kind}`, () => {
-    const server = useDatabaseServer(kind);
+/** The reference receiver on `server` (of `kind`), observed each way in `ways`. */
+export function receiverOnSqlSuite(kind: DatabaseKind, server: () => TestDatabaseServer, ways: readonly Way[]): void {
+  describe(`the reference receiver keeping its records in ${kind}`, () => {
     for (const way of ways) {
       describe(`observed through ${way === 'sql' ? `its database (examples/observe/${EXAMPLE[kind]})` : 'a command of its own (the line protocol)'}`, () => {
         const modes: SqlApplyMode[] = way === 'sql' ? ['conditional-update', 'select-for-update'] : ['conditional-update'];
