@@ -31,7 +31,7 @@ export async function checkObservation(observation: Observation, use: CaseUse, i
       return await observation.database.transaction((session) => steps({
         way: 'sql', can: observation.can,
         seed: (id, amount) => observation.seedOn(session, id, amount),
-        read: (id) => observation.readOn(session, id),
+        read: (id, steps) => observation.readOn(session, id, steps),
         close: async () => {},
       }, ids, lines), 'rollback');
     } catch (error) {
@@ -49,12 +49,13 @@ async function steps(observer: RecordObserver, ids: CheckIds, lines: string[]): 
   const seedField = observer.way === 'sql' ? '/observe/seed' : '/observe';
 
   let absent: RecordReading | null;
+  const absentSteps: ObservedStep[] = [];
   try {
-    absent = await observer.read(ids.unseeded);
+    absent = await observer.read(ids.unseeded, absentSteps);
   } catch (error) {
     return fail(fieldOf(error, readField), messageOf(error));
   }
-  lines.push(`read ${JSON.stringify(ids.unseeded)} (never seeded): ${describeRecord(absent)}${stepsText(absent?.read)}`);
+  lines.push(`read ${JSON.stringify(ids.unseeded)} (never seeded): ${describeRecord(absent)}${stepsText(absentSteps)}`);
   if (absent) {
     return fail(readField, `an id never seeded reads ${describeRecord(absent)}: the read must find only the record of the transaction id it is given (no row for an id the receiver does not hold)`);
   }

@@ -68,7 +68,7 @@ export class CommandObservation implements Observation {
       way: 'command',
       can: this.can,
       seed: (id, amount) => onWire(() => this.seed(id, amount)),
-      read: (id) => onWire(() => this.read(id)),
+      read: (id, steps) => onWire(() => this.read(id, steps)),
       close: async () => {},
     };
   }
@@ -80,8 +80,9 @@ export class CommandObservation implements Observation {
     return [step];
   }
 
-  async read(transactionId: string): Promise<RecordReading | null> {
+  async read(transactionId: string, steps?: ObservedStep[]): Promise<RecordReading | null> {
     const { answer, step } = await this.exchange({ op: 'read', transaction_id: transactionId });
+    steps?.push(step);
     if (answer.kind === 'error') throw this.failure(`the observer command could not read ${JSON.stringify(transactionId)}: it answered error ${excerpt(answer.error)}`, step);
     if (answer.kind === 'absent') return null;
     return { transaction_id: transactionId, state: mapState(answer.state, this.spec.states), value: answer.state, actions: answer.actions, read: [step] };

@@ -51,7 +51,8 @@ export interface RecordObserver {
   readonly can: ObserverAbilities;
   /** A pending record for `transactionId`; resolves with what ran. */
   seed(transactionId: string, amount: string): Promise<ObservedStep[]>;
-  read(transactionId: string): Promise<RecordReading | null>;
+  /** `steps`, when given, gets what ran: also for an id not held, whose reading is null. */
+  read(transactionId: string, steps?: ObservedStep[]): Promise<RecordReading | null>;
   close(): Promise<void>;
 }
 

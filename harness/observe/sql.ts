@@ -45,7 +45,7 @@ export class SqlObservation implements Observation {
       way: 'sql',
       can: this.can,
       seed: (id, amount) => onWire(() => observation.seedOn(observation.database, id, amount)),
-      read: (id) => onWire(() => observation.readOn(observation.database, id)),
+      read: (id, steps) => onWire(() => observation.readOn(observation.database, id, steps)),
       close: async () => {},
     };
   }
@@ -61,8 +61,9 @@ export class SqlObservation implements Observation {
    * Runs the read statement (no row: the receiver does not hold the id; one row with a `state`
    * column: the reading), then the actions statement when there is one.
    */
-  async readOn(session: Session, id: string): Promise<RecordReading | null> {
+  async readOn(session: Session, id: string, steps?: ObservedStep[]): Promise<RecordReading | null> {
     const read = await this.run(session, 'read', this.spec.read, { transaction_id: id });
+    steps?.push(read.step);
     const stateColumn = column(read.columns, 'state');
     if (stateColumn === undefined) {
       throw this.shapeError(`the read statement returns no column named state (it returns ${listed(read.columns)}): name the receiver's status column "AS state"`, read.step);
@@ -77,6 +78,7 @@ export class SqlObservation implements Observation {
     if (this.spec.actions) {
       const counted = await this.run(session, 'actions', this.spec.actions, { transaction_id: id });
       reading.read!.push(counted.step);
+      steps?.push(counted.step);
       reading.actions = this.actionsOf(counted);
     }
     return reading;
