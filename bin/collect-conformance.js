@@ -24,4 +24,12 @@ if (existsSync(source)) {
 } else {
   ({ main } = await import('../dist/cli/index.js'));
 }
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// The command's work is done: end now, once stdout and stderr are flushed, whatever is left
+// holding the event loop open (a pipe a daemonised grandchild of an adapter or signer still
+// holds, a case an interrupted run left waiting). Waiting for it would never end.
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => {
+  if (stream.destroyed || !stream.writable) resolve();
+  else stream.write('', () => resolve());
+})));
+process.exit(code);

@@ -52,6 +52,6 @@ for (const [name, step] of [['type check (tsc --noEmit -p tsconfig.json)', typec
 }
 const missing = existsSync(missingFile) ? JSON.parse(readFileSync(missingFile, 'utf8')) : [];
 rmSync(scratch, { recursive: true, force: true });
-if (missing.length > 0) process.stdout.write(`\nNot run on this machine (CI=true requires them):\n${missing.map((l) => `  ${l}`).join('\n')}\n`);
+if (missing.length > 0) process.stdout.write(`\nPrograms this machine lacks (CI=true requires them):\n${missing.map((l) => `  ${l}`).join('\n')}\n`);
 process.stdout.write(`\nnpm test: ${failed ? 'FAILED' : 'passed'}${missing.length > 0 ? `, ${missing.length} program(s) missing` : ''}\n`);
 process.exitCode = failed ? 1 : 0;

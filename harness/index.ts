@@ -21,6 +21,8 @@ export {
   RECEIVER_CASES, SERVICE_CASES, CLIENT_CASES, allCases, runCases,
   type ConformanceCase, type CaseContext, type CaseOutcome, type Capability,
 } from './cases/index.ts';
+// runCases({ pace: new Pace(parseRate('5/s')) }): the requests to a target at a pace (docs/pacing.md).
+export { Pace, parseRate, RateError, type Rate } from './wire/index.ts';
 export { startEmbedded, type EmbeddedSide } from './embedded/index.ts';
 export {
   SdkAdapter, startSdkService, encodeCollectLine, parseAdapterLine,
@@ -30,3 +32,7 @@ export {
   collect as referenceCollect, serveReferenceAdapter, REFERENCE_SDK_FAULTS,
   type ReferenceSdkFault, type SdkConfig, type SdkResult,
 } from './reference-sdk/index.ts';
+// §4.2 as the suite takes it (docs/status.md): the shape, the adapter's status request, the reference SDK's call.
+export * from './status/index.ts';
+export { encodeStatusLine, type StatusCall, type AdapterRequest } from './sdk/index.ts';
+export { transactionStatus as referenceTransactionStatus, type SdkStatusResult } from './reference-sdk/index.ts';

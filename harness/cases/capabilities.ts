@@ -19,6 +19,11 @@ export function unmetReason(target: ResolvedTarget, need: Capability): string | 
       return abilitiesOf(target.observe).actions
         ? undefined
         : 'the target\'s observe names no actions statement: this case\'s verdict rests on the count of outcomes applied (a duplicate applied twice leaves the state as it was)';
+    case 'confirms':
+      if (target.side !== 'receiver') return 'confirming outcomes is a receiver\'s choice (§6 rule 5)';
+      return target.confirms
+        ? undefined
+        : 'the target file has no "confirms": the receiver does not confirm outcomes with the status endpoint (§6 rule 5 says it may)';
     case 'token':
       return target.callbackToken
         ? undefined
@@ -36,6 +41,11 @@ export function unmetReason(target: ResolvedTarget, need: Capability): string | 
     case 'sandbox':
       if (target.side !== 'service') return 'modes exist on the service side only';
       return target.mode === 'sandbox' ? undefined : 'the target runs in production mode: sandbox cases do not apply';
+    case 'statusEndpoint':
+      if (target.side !== 'service') return 'the status endpoint is queried on the service side only';
+      return target.status === false
+        ? 'the target file says "status": false: the service has no transaction status endpoint the harness can query (§4.2)'
+        : undefined;
     case 'production':
       if (target.side !== 'service') return 'modes exist on the service side only';
       return target.mode === 'production' ? undefined : 'the target runs in sandbox mode: production cases do not apply';

@@ -4,7 +4,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { Evidence, Exchange } from '../results/index.ts';
 import { readCapped, truncationNote } from '../client/index.ts';
 import { REDACTED, Redactor } from '../secrets/index.ts';
-import { OPEN_WIRE, type Wire } from '../wire/index.ts';
+import { OPEN_WIRE, retryLabel, sendThrottled, type FinalThrottle, type Wire } from '../wire/index.ts';
 
 /** One header line. `shown` replaces the value in evidence; `shell` is its curl word. */
 export interface HeaderSpec {
@@ -35,9 +35,19 @@ export interface HttpAnswer {
   durationMs: number;
 }
 
-export type HttpResult =
+/** A 429 on the way (harness/wire: its Retry-After waited out, sent once more). */
+export interface Throttling {
+  /** The attempt answered 429 before this answer (its exchange is recorded too). */
+  retried?: { exchange: Exchange; retryAfter: string; waitedMs: number };
+  /** The answer is still 429: how (its ERROR's words: rateLimitedReason). */
+  final429?: FinalThrottle;
+}
+
+export type HttpResult = (
   | { ok: true; exchange: Exchange; answer: HttpAnswer }
-  | { ok: false; exchange: Exchange; error: string; timedOut: boolean; durationMs: number };
+  | { ok: false; exchange: Exchange; error: string; timedOut: boolean; durationMs: number }
+) & Throttling;
+
 
 /** An ERROR with evidence: the runner keeps `evidence` on the result. */
 export class CaseError extends Error {
@@ -94,6 +104,11 @@ export class HttpClient {
     });
   }
 
+  /** The pace of the target's requests, for messages (`5/s`, `unpaced`). */
+  get pace(): string {
+    return (this.options.wire ?? OPEN_WIRE).pace;
+  }
+
   async send(call: HttpCall, record = true): Promise<HttpResult> {
     const timeoutMs = call.timeoutMs ?? this.options.requestTimeoutMs;
     const method = call.method ?? 'GET';
@@ -113,22 +128,32 @@ export class HttpClient {
       shownHeaders[key] = prior === undefined ? shown : [...(Array.isArray(prior) ? prior : [prior]), shown];
       rawHeaders.push(h.name, h.value);
     }
-    const exchange: Exchange = {
-      ...(call.label ? { label: call.label } : {}),
-      request: { method, url: call.url, headers: shownHeaders, ...(call.body !== undefined ? { body: call.body } : {}) },
-      curl: curlLine(call, timeoutMs),
+    const curl = curlLine(call, timeoutMs);
+    const wire = this.options.wire ?? OPEN_WIRE;
+    const sent = await sendThrottled(wire, async (retry): Promise<HttpResult> => {
+      const label = retry ? retryLabel(call.label) : call.label;
+      const exchange: Exchange = {
+        ...(label ? { label } : {}),
+        request: { method, url: call.url, headers: shownHeaders, ...(call.body !== undefined ? { body: call.body } : {}) },
+        curl,
+      };
+      if (record) this.exchanges.push(exchange);
+      // The time limit starts once the exchange is on the wire, not while it waits at the gate.
+      try {
+        return await wire.exchange(() => this.onTheWire(call, rawHeaders, timeoutMs, exchange, hidden), { retry });
+      } catch (error) {
+        // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
+        const reason = `not sent: ${error instanceof Error ? error.message : String(error)}`;
+        exchange.error = reason;
+        return { ok: false, exchange, error: reason, timedOut: false, durationMs: 0 };
+      }
+    }, (r) => (r.ok ? { status: r.answer.status, retryAfter: r.answer.headers['retry-after'] } : undefined));
+    const { retried, final429 } = sent;
+    return {
+      ...sent.result,
+      ...(retried ? { retried: { exchange: retried.first.exchange, retryAfter: retried.retryAfter, waitedMs: retried.waitedMs } } : {}),
+      ...(final429 ? { final429 } : {}),
     };
-    if (record) this.exchanges.push(exchange);
-
-    // The time limit starts once the exchange is on the wire, not while it waits at the gate.
-    try {
-      return await (this.options.wire ?? OPEN_WIRE).exchange(() => this.onTheWire(call, rawHeaders, timeoutMs, exchange, hidden));
-    } catch (error) {
-      // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
-      const reason = `not sent: ${error instanceof Error ? error.message : String(error)}`;
-      exchange.error = reason;
-      return { ok: false, exchange, error: reason, timedOut: false, durationMs: 0 };
-    }
   }
 
   private async onTheWire(call: HttpCall, rawHeaders: string[], timeoutMs: number, exchange: Exchange, hidden: string[]): Promise<HttpResult> {

@@ -6,8 +6,13 @@ import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { CaseWireUse } from '../wire/index.ts';
 
-/** What a negative case's PASS rests on: see ConformanceCase.negative. */
-export type NegativeKind = 'refusal' | 'no-delivery';
+/**
+ * What a negative case's PASS rests on: see ConformanceCase.negative. `confirmation`: a
+ * confirming receiver queried the status endpoint for a valid SUCCESS callback and applied it
+ * once confirmed (receiver.confirm). `status-refusal`: a status query refused (§4.2), resting on
+ * a correctly signed one answered with a status (service.status, client.status).
+ */
+export type NegativeKind = 'refusal' | 'no-delivery' | 'confirmation' | 'status-refusal';
 
 /**
  * What a case needs from the target; unmet → SKIP with the reason, without running. Receiver
@@ -15,8 +20,9 @@ export type NegativeKind = 'refusal' | 'no-delivery';
  * make a pending record), `actions` (it can count the outcomes applied), `token`.
  */
 export type Capability =
-  | 'records' | 'seed' | 'actions' | 'token'   // receiver side
-  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production'; // service side
+  | 'records' | 'seed' | 'actions' | 'token' | 'confirms' // receiver side
+  | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production' // service side
+  | 'statusEndpoint';                          // service side: §4.2, unless the target says "status": false
 
 export interface CaseContext<T extends ResolvedTarget> {
   target: T;
@@ -86,6 +92,12 @@ export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
    * preflight, harness/preflight). Without a passing control, its PASS becomes ERROR or SKIP.
    */
   negative?: NegativeKind;
+  /**
+   * The case watches a retry schedule (up to timing.retryWindowMs), the longest wait of its side:
+   * it starts before the others, so under a pace (`run --rate`) its requests go first and the run
+   * ends about when it does, not a backlog of other cases' requests later.
+   */
+  watchesRetries?: true;
   /** A thrown error → ERROR with its message. */
   run(ctx: CaseContext<T>): Promise<CaseOutcome>;
 }

@@ -8,12 +8,13 @@ import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
 import { firstUnmet } from './capabilities.ts';
 import { clientCaseTimeoutMs } from './client/bench.ts';
+import { holdStatusEndpoint } from './receiver/status-endpoint.ts';
 import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts';
 import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
 import { CaseSlots } from './slots.ts';
 import { livenessCheck, TargetWatch } from './watch.ts';
-import { CaseWire } from '../wire/index.ts';
+import { CaseWire, Pace } from '../wire/index.ts';
 import { applyWaivers, type WaiverEntry } from './waivers.ts';
 
 export interface RunCasesOptions<T extends ResolvedTarget> {
@@ -28,15 +29,21 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
    * each call is awaited before the next.
    */
   onResult?: (result: CaseResult) => void | Promise<void>;
-  /** A case got its slot and started; then it ended (before its turn in onResult). */
+  /** A case got its slot and started; then it ended (before its turn in onResult), with its result unless it threw. */
   onStart?: (caseId: string) => void;
-  onEnd?: (caseId: string) => void;
+  onEnd?: (caseId: string, result?: CaseResult) => void;
   /** What a case is waiting for now; '' when it no longer waits for anything it said. */
   onProgress?: (caseId: string, line: string) => void;
   /** Cases at once (default DEFAULT_CONCURRENCY; 1: one after another). Ignored when `slots` is given. */
   concurrency?: number;
   /** Shared by the runs of several targets, so that the bound and the wire gate hold across them. */
   slots?: CaseSlots;
+  /**
+   * The pace of the requests to this target (`run --rate`), apart from how many cases run at
+   * once; share it between a target's preflight and cases. Default: unpaced (a 429's
+   * Retry-After still holds every request to the target until it has passed).
+   */
+  pace?: Pace;
   /** Gives up on a target that stopped answering (default: one per call; share it with the preflight). */
   watch?: TargetWatch;
   /** Time limit of one HTTP request (default: per side, see defaultTimeouts). */
@@ -92,6 +99,17 @@ export function watchFor(target: ResolvedTarget, perRequestTimeoutMs = defaultTi
 }
 
 export async function runCases<T extends ResolvedTarget>(options: RunCasesOptions<T>): Promise<CaseResult[]> {
+  // A confirming receiver calls the harness's status endpoint while it handles a callback: it
+  // serves for as long as cases run, and is closed after them whatever happens.
+  const endpoint = await holdStatusEndpoint(options.target);
+  try {
+    return await runHeldCases(options);
+  } finally {
+    await endpoint.release();
+  }
+}
+
+async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T>): Promise<CaseResult[]> {
   const { target, seed } = options;
   const defaults = defaultTimeouts(target);
   const perRequestTimeoutMs = options.perRequestTimeoutMs ?? defaults.perRequestTimeoutMs;
@@ -103,6 +121,7 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
   const shaped = shapedIds(ids, target.transactionIds);
   const slots = options.slots ?? new CaseSlots(options.concurrency);
   const watch = options.watch ?? watchFor(target, perRequestTimeoutMs);
+  const pace = options.pace ?? new Pace(undefined);
   const owned = options.records === undefined && target.side === 'receiver' && target.observe
     ? await openObservation(target.observe, { timeoutMs: perRequestTimeoutMs, redactor })
     : undefined;
@@ -110,6 +129,7 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
 
   const runHeld = async (testCase: ConformanceCase<T>): Promise<CaseResult> => {
     const release = await slots.acquire();
+    let ended: CaseResult | undefined;
     try {
       options.onStart?.(testCase.id);
       const started = performance.now();
@@ -127,6 +147,7 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
         },
       }, caseTimeoutMs, watch, (signal) => new CaseWire(slots.wire, testCase.id, {
         signal,
+        pace,
         onWait: (waitingFor) => {
           waiting = waitingFor !== undefined;
           // '' once the wait is over and the case had said nothing: the status line drops the wait.
@@ -146,15 +167,19 @@ export async function runCases<T extends ResolvedTarget>(options: RunCasesOption
         durationMs: Math.round(performance.now() - started),
       };
       watch.observe(result);
-      return applyWaivers(result, options.waivers ?? [], now());
+      ended = applyWaivers(result, options.waivers ?? [], now());
+      return ended;
     } finally {
       release();
-      options.onEnd?.(testCase.id);
+      options.onEnd?.(testCase.id, ended);
     }
   };
 
-  // Every case asks for its slot at once, in case order (first come, first served).
-  const running = selected.map((c) => runHeld(c));
+  // Every case asks for its slot at once, in case order (first come, first served), those that
+  // watch retries first: under a pace their requests then go first (ConformanceCase.watchesRetries).
+  const started = new Map<ConformanceCase<T>, Promise<CaseResult>>();
+  for (const c of [...selected.filter((c) => c.watchesRetries), ...selected.filter((c) => !c.watchesRetries)]) started.set(c, runHeld(c));
+  const running = selected.map((c) => started.get(c)!);
   const results: CaseResult[] = [];
   try {
     for (const result of running) {
@@ -184,8 +209,9 @@ async function runOne<T extends ResolvedTarget>(
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    // Time spent waiting for another case's measurement to leave the wire is not the case's own:
-    // the limit is moved on by it, so a slow target's measurements do not turn waiting cases into ERROR.
+    // Time spent waiting at the wire (for another case's measurement to leave it, for the target's
+    // turn under --rate, for a 429's Retry-After) is not the case's own: the limit is moved on by
+    // it, so neither a slow target's measurements nor the pace turn waiting cases into ERROR.
     const check = () => {
       const left = caseTimeoutMs - (performance.now() - started - wire.waitedMs());
       if (left > 0) {
@@ -193,7 +219,7 @@ async function runOne<T extends ResolvedTarget>(
         return;
       }
       const waited = Math.round(wire.waitedMs());
-      reject(new CaseTimeout(`the case did not finish within ${caseTimeoutMs} ms${waited > 0 ? ` (not counting ${waited} ms it waited for another case's measurement to leave the wire)` : ''}`));
+      reject(new CaseTimeout(`the case did not finish within ${caseTimeoutMs} ms${waited > 0 ? ` (not counting ${waited} ms it waited at the wire: for another case's measurement, or for its turn to send)` : ''}`));
       controller.abort(new CaseTimeout('case time limit reached'));
     };
     timer = setTimeout(check, caseTimeoutMs);

@@ -1,7 +1,7 @@
 // One style for every command's --help, applied in one place (index.ts) so no command drifts:
 // descriptions start with a capital letter; choices and defaults are written unquoted as
 // `(one of: a, b; default: x)`; placeholders are lower case (`<dir>`, `<file>`); the usage line
-// is the command's synopsis, built from its options (the README's "Command line" block is
+// is the command's synopsis, built from its options (the synopsis of docs/command-line.md is
 // checked against it); and every command ends with the same list of exit statuses. Nothing
 // heavy is imported here: commands stay cheap to declare.
 import type { Command, Help, Option } from 'commander';

@@ -2,11 +2,12 @@
 // the user's to fix (exit 2, one line, no stack), and two runs never write into one directory
 // at once (each would silently replace the other's files after every case).
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openReport, ReportError, type OpenReportOptions, type ReportSession } from '../report/index.ts';
 import { UsageError } from './errors.ts';
 
-/** Held while a run writes into the directory: `{"pid": …, "startedAt": …}`. */
+/** Held while a run writes into the directory: `{"pid", "startedAt", "token", "processStart"?}` (LockOwner). */
 export const LOCK_FILE = '.collect-conformance.lock';
 
 export interface ReportDirSession extends ReportSession {
@@ -35,6 +36,7 @@ export async function openReportDir(options: OpenReportOptions): Promise<ReportD
     add: (result) => session.add(result),
     setDiagnoses: (found) => session.setDiagnoses(found),
     addPreflight: (result) => session.addPreflight(result),
+    setInterrupted: (interrupted) => session.setInterrupted(interrupted),
     async finish() {
       try {
         return await session.finish();
@@ -46,18 +48,44 @@ export async function openReportDir(options: OpenReportOptions): Promise<ReportD
   };
 }
 
-/** Takes the directory's lock, or refuses (exit 2) naming the run that holds it. A lock whose process is gone is taken over. */
+/**
+ * Who holds a lock: a pid alone does not say (in a container the tool is often pid 1, in every
+ * run; a pid is reused), so also a random token, and, where /proc tells it, when that process
+ * started (`<boot id>:<start time in clock ticks>`).
+ */
+interface LockOwner {
+  pid: number;
+  startedAt?: string;
+  token?: string;
+  processStart?: string;
+}
+
+/** Tokens of the locks this process holds: a lock with our pid and another token is a dead run's. */
+const heldHere = new Set<string>();
+
+/**
+ * Takes the directory's lock, or refuses (exit 2) naming the run that holds it. A lock whose
+ * owner is gone (its pid is not alive, or is alive but started at another time: the pid was
+ * reused) or is this process under a token it does not hold (a run before it, with the same pid)
+ * is taken over.
+ */
 function lock(dir: string): () => void {
   const path = join(dir, LOCK_FILE);
-  const mine = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() });
+  const token = randomBytes(12).toString('hex');
+  const processStart = processStartOf(process.pid);
+  const mine = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), token, ...(processStart ? { processStart } : {}) });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(path, mine, { flag: 'wx' });
+      heldHere.add(token);
       let held = true;
       const release = () => {
         if (!held) return;
         held = false;
+        heldHere.delete(token);
         process.off('exit', release);
+        // Only our own lock: one taken over meanwhile (it should not be, but) stays its owner's.
+        if (readOwner(path)?.token !== token) return;
         try {
           unlinkSync(path);
         } catch {
@@ -70,8 +98,8 @@ function lock(dir: string): () => void {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') throw new UsageError(`--report-dir: cannot write in report directory ${dir}: ${(error as Error).message}`, 'ERR_REPORT_WRITE');
     }
-    const holder = readHolder(path);
-    if (holder !== undefined && isAlive(holder.pid)) {
+    const holder = readOwner(path);
+    if (holder !== undefined && holds(holder)) {
       throw new UsageError(
         `--report-dir: ${dir} is in use by another run (pid ${holder.pid}, started ${holder.startedAt ?? 'at an unknown time'}); `
         + `give this run its own --report-dir, or remove ${path} if that run is gone`,
@@ -88,11 +116,36 @@ function lock(dir: string): () => void {
   throw new UsageError(`--report-dir: ${dir} is being taken by another run at this moment; give this run its own --report-dir`, 'ERR_REPORT_DIR_IN_USE');
 }
 
-function readHolder(path: string): { pid: number; startedAt?: string } | undefined {
+/** Whether the lock's owner still runs. */
+function holds(owner: LockOwner): boolean {
+  // Our pid: a run of this process holds it only under a token it holds; any other is a dead
+  // run's that had our pid (pid 1 in a container, every time).
+  if (owner.pid === process.pid) return owner.token !== undefined && heldHere.has(owner.token);
+  if (!isAlive(owner.pid)) return false;
+  // Alive, but another process than the one that wrote the lock: the pid was reused.
+  const now = owner.processStart === undefined ? undefined : processStartOf(owner.pid);
+  return now === undefined || now === owner.processStart;
+}
+
+function readOwner(path: string): LockOwner | undefined {
   try {
-    const value = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; startedAt?: unknown };
+    const value = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     if (!Number.isInteger(value.pid)) return undefined;
-    return { pid: value.pid as number, ...(typeof value.startedAt === 'string' ? { startedAt: value.startedAt } : {}) };
+    const text = (key: string) => (typeof value[key] === 'string' ? { [key]: value[key] as string } : {});
+    return { pid: value.pid as number, ...text('startedAt'), ...text('token'), ...text('processStart') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `<boot id>:<start time>` of a process (Linux /proc), undefined where /proc does not say. */
+function processStartOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22, counted after the command name (in parentheses, which may hold spaces).
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return ticks === undefined ? undefined : `${boot}:${ticks}`;
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Exchange } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
-import { OPEN_WIRE, type Wire } from '../wire/index.ts';
+import { OPEN_WIRE, retryLabel, sendThrottled, type FinalThrottle, type Wire } from '../wire/index.ts';
 import { curlCommand, type CurlSecret } from './curl.ts';
 import { ClientError } from './errors.ts';
 import { readCapped, truncationNote } from './read.ts';
@@ -40,8 +40,19 @@ export interface CollectClientOptions extends CollectCredentials {
   wire?: Wire;
 }
 
-export interface CollectAnswer {
-  prepared: PreparedCollect;
+/**
+ * A request signed elsewhere, sent as a collect is (the same routes, limits, wire, pacing,
+ * evidence): a status query of harness/status. `body` absent for a GET.
+ */
+export interface SignedRequest {
+  method: 'POST' | 'GET';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** What came back for any request the client sent. */
+export interface SentAnswer {
   exchange: Exchange;
   judgement: Judgement;
   /** For a rejection candidate, what made it one as observed (`HTTP 403`, `HTTP 200 with error_code 410`). */
@@ -57,6 +68,14 @@ export interface CollectAnswer {
    * says nothing about the service.
    */
   routeError?: string;
+  /** The attempt answered 429 before this answer, its Retry-After waited out (harness/wire). */
+  retried?: { exchange: Exchange; retryAfter: string; waitedMs: number };
+  /** The answer is still 429: how (its ERROR's words: rateLimitedReason). */
+  final429?: FinalThrottle;
+}
+
+export interface CollectAnswer extends SentAnswer {
+  prepared: PreparedCollect;
 }
 
 const BODY_EXCERPT = 2000;
@@ -129,54 +148,70 @@ export class CollectClient {
   }
 
   async sendPrepared(prepared: PreparedCollect, opts: SendOptions = {}): Promise<CollectAnswer> {
-    const source = opts.source ?? 'default';
-    const route = this.route(source);
     const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
     if (prepared.authorization !== undefined) headers['authorization'] = prepared.authorization;
-    const exchange: Exchange = {
-      ...(opts.label ? { label: opts.label } : {}),
-      request: {
-        method: 'POST',
-        url: this.url,
-        headers: this.redactor.value(headers),
-        body: this.redactor.text(prepared.sentBody),
-        ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
-      },
-      curl: this.redactor.text(curlCommand({
-        method: 'POST',
-        url: this.url,
-        headers,
-        body: prepared.sentBody,
-        ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
-        ...(route && 'proxy' in route ? { proxy: route.proxy } : {}),
-        ...(this.options.caCert ? { caFile: 'ca.pem' } : {}),
-      }, this.curlSecrets)),
+    const { headers: _added, ...rest } = opts;
+    const answer = await this.sendRequest({ method: 'POST', url: this.url, headers, body: prepared.sentBody }, rest);
+    return { prepared, ...answer };
+  }
+
+  /** Sends a request signed elsewhere (headers as given, `opts.headers` added). Never throws for network errors. */
+  async sendRequest(signed: SignedRequest, opts: SendOptions = {}): Promise<SentAnswer> {
+    const source = opts.source ?? 'default';
+    const route = this.route(source);
+    const headers: Record<string, string> = { ...signed.headers, ...opts.headers };
+    const request: SignedRequest = { ...signed, headers };
+    const shown = {
+      method: signed.method,
+      url: this.redactor.text(signed.url),
+      headers: this.redactor.value(headers),
+      ...(signed.body !== undefined ? { body: this.redactor.text(signed.body) } : {}),
+      ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
     };
-    // The time limit starts once the exchange is on the wire, not while it waits at the gate.
-    try {
-      return await (this.options.wire ?? OPEN_WIRE).exchange(() => this.onTheWire(prepared, exchange, headers, source, route, opts.signal));
-    } catch (error) {
-      if (error instanceof ClientError) throw error;
-      // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
-      exchange.error = this.redactor.text(`not sent: ${error instanceof Error ? error.message : String(error)}`);
-      return { prepared, exchange, sentAt: performance.now(), judgement: 'no-answer' };
-    }
+    const curl = this.redactor.text(curlCommand({
+      method: signed.method,
+      url: signed.url,
+      headers,
+      ...(signed.body !== undefined ? { body: signed.body } : {}),
+      ...(route && 'localAddress' in route ? { localAddress: route.localAddress } : {}),
+      ...(route && 'proxy' in route ? { proxy: route.proxy } : {}),
+      ...(this.options.caCert ? { caFile: 'ca.pem' } : {}),
+    }, this.curlSecrets));
+    const wire = this.options.wire ?? OPEN_WIRE;
+    const sent = await sendThrottled(wire, async (retry): Promise<SentAnswer> => {
+      const label = retry ? retryLabel(opts.label) : opts.label;
+      const exchange: Exchange = { ...(label ? { label } : {}), request: { ...shown }, curl };
+      // The time limit starts once the exchange is on the wire, not while it waits at the gate.
+      try {
+        return await wire.exchange(() => this.onTheWire(request, exchange, source, route, opts.signal), { retry });
+      } catch (error) {
+        if (error instanceof ClientError) throw error;
+        // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
+        exchange.error = this.redactor.text(`not sent: ${error instanceof Error ? error.message : String(error)}`);
+        return { exchange, sentAt: performance.now(), judgement: 'no-answer' };
+      }
+    }, (a) => (a.status !== undefined ? { status: a.status, retryAfter: a.exchange.response?.headers?.['retry-after'] } : undefined));
+    const { retried, final429 } = sent;
+    return {
+      ...sent.result,
+      ...(retried ? { retried: { exchange: retried.first.exchange, retryAfter: retried.retryAfter, waitedMs: retried.waitedMs } } : {}),
+      ...(final429 ? { final429 } : {}),
+    };
   }
 
   private async onTheWire(
-    prepared: PreparedCollect, exchange: Exchange, headers: Record<string, string>,
-    source: SourceName, route: SourceRoute | undefined, signal: AbortSignal | undefined,
-  ): Promise<CollectAnswer> {
+    signed: SignedRequest, exchange: Exchange, source: SourceName, route: SourceRoute | undefined, signal: AbortSignal | undefined,
+  ): Promise<SentAnswer> {
     const sentAt = performance.now();
     // One limit for the whole exchange, body included: undici's own timeouts are idle times, so
     // an answer that drips one byte a second would never end.
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const limit = AbortSignal.timeout(timeoutMs);
     try {
-      const response = await request(this.url, {
-        method: 'POST',
-        headers,
-        body: Buffer.from(prepared.sentBody, 'utf8'),
+      const response = await request(signed.url, {
+        method: signed.method,
+        headers: signed.headers,
+        ...(signed.body !== undefined ? { body: Buffer.from(signed.body, 'utf8') } : {}),
         dispatcher: this.dispatcher(source),
         signal: signal ? AbortSignal.any([signal, limit]) : limit,
       });
@@ -192,7 +227,7 @@ export class CollectClient {
       };
       const judged = judgeAnswerWhy(response.statusCode, bodyText, this.options.rejection);
       return {
-        prepared, exchange, sentAt, bodyText,
+        exchange, sentAt, bodyText,
         status: response.statusCode,
         json: parseJsonOrUndefined(bodyText),
         judgement: judged.judgement,
@@ -205,7 +240,7 @@ export class CollectClient {
         ? `no complete answer within ${timeoutMs} ms`
         : this.redactor.text(`${err.code ?? 'ERROR'}: ${err.message ?? String(error)}`);
       const routeError = route ? routeFailure(route, error) : undefined;
-      return { prepared, exchange, sentAt, judgement: 'no-answer', ...(routeError ? { routeError: this.redactor.text(routeError) } : {}) };
+      return { exchange, sentAt, judgement: 'no-answer', ...(routeError ? { routeError: this.redactor.text(routeError) } : {}) };
     }
   }
 

@@ -12,7 +12,7 @@ export { curlCommand, shellWord, type CurlRequest, type CurlSecret } from './cur
 export { prepareCollect, WRONG_CLIENT_KEY, type CollectInput, type CollectCredentials, type PreparedCollect } from './prepare.ts';
 export {
   CollectClient, collectUrl, routeFailure, COLLECT_PATH,
-  type CollectClientOptions, type CollectAnswer, type SourceRoute, type SourceName, type SendOptions,
+  type CollectClientOptions, type CollectAnswer, type SentAnswer, type SignedRequest, type SourceRoute, type SourceName, type SendOptions,
 } from './client.ts';
 export { ownAddressTowards } from './own-address.ts';
 export { ClientError, type ClientErrorCode } from './errors.ts';

@@ -3,6 +3,7 @@
 // golden artefacts, and their content must be the same on every run (no clocks, no randomness).
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { STATUS_POSITION } from '../status/index.ts';
 
 export const PARTICIPANTS = {
   client: 'collect-client',
@@ -25,9 +26,9 @@ export function shippedPactPath(side: PactSide, dir: string = PACTS_DIR): string
   return join(dir, PACT_FILES[side]);
 }
 
-/** §4.1 and the status endpoint the reference service offers (§4.2 leaves it open). */
+/** §4.1, and the status endpoint as the suite takes it (§4.2 leaves it open: harness/status). */
 export const COLLECT_PATH = '/api/v1.0/collect/';
-export const STATUS_PATH = '/api/v1.0/transaction_status/';
+export const STATUS_PATH = STATUS_POSITION.path;
 /** The callback path of the pact; a receiver elsewhere is reached through `callbackPath`. */
 export const PACT_CALLBACK_PATH = '/callback';
 
@@ -49,6 +50,8 @@ export const EXAMPLE_VALUES = {
   networkCode: 'MTN',
   callbackUrl: 'https://merchant.example/payments/callback',
   transactionId: 'PACT-TX-0001',
+  /** The status request's id of the "unknown id" interaction. */
+  unknownTransactionId: 'PACT-TX-UNKNOWN',
   successMessage: 'Transaction successful',
   failedMessage: 'Transaction failed',
 } as const;
@@ -59,6 +62,7 @@ export const STATES = {
   notWhitelisted: `customer number ${EXAMPLE_VALUES.notWhitelistedNumber} is not whitelisted in sandbox`,
   badSignature: 'the signature does not match the body',
   transactionExists: 'a collect request for customer number 0244000001 was accepted',
+  transactionUnknown: 'no transaction has the transaction_id of the status request',
   pending: 'transaction {id} is pending',
   alreadySuccess: 'transaction {id} already SUCCESS',
 } as const;

@@ -10,6 +10,8 @@ export const AMOUNT_PATTERN = '^[0-9]+(\\.[0-9]+)?$';
 export const DIGITS_PATTERN = '^[0-9]+$';
 export const HTTPS_URL_PATTERN = '^https://[^\\s]+$';
 export const CALLBACK_STATUS_PATTERN = '^(SUCCESS|FAILED)$';
+/** A status answer's value (§4.2 as the suite takes it: harness/status STATUS_VALUES). */
+export const TRANSACTION_STATUS_PATTERN = '^(PENDING|SUCCESS|FAILED)$';
 
 /**
  * A regex matcher whose value the provider state may replace (`fromProviderState` keeps only a

@@ -46,6 +46,11 @@ export function serviceStates(options: ServiceVerifyOptions, flags: ServiceRunFl
       }
       return { [INJECTED.transactionId]: transactionId };
     },
+    // A fresh id no collect used (§4.2 position: answered 404, never a status).
+    [STATES.transactionUnknown]: async () => {
+      flags.signWithWrongSecret = false;
+      return { [INJECTED.transactionId]: fresh(EXAMPLE_VALUES.unknownTransactionId) };
+    },
   };
 }
 

@@ -4,8 +4,9 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import { SIGNATURE_NOT_MATCHING, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, STATUS_NOT_READ, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
+import { RATE_LIMITED } from '../wire/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis } from '../results/index.ts';
 
@@ -89,10 +90,16 @@ function timedOut(side: string, results: readonly CaseResult[], all: readonly Ca
   const first = cases[0]!;
   // A PASS rests on an answer (PASS evidence is not kept), as does any exchange answered.
   const answered = all.some((r) => r.verdict === 'PASS' || statuses(r).length > 0);
+  const limitMs = timedOutIn(first)![1];
+  // The SDK's adapter takes one call at a time, so its time-outs say nothing of load: a call that
+  // the service answered and the SDK never reported is a finding of its own (refusals-unreported).
+  const likely = side === 'client'
+    ? 'no request of theirs reached the service, so likely the SDK or its adapter is stuck before sending on these calls'
+    : 'likely it answers slowly, or cannot serve this many requests at once (run with --concurrency 1 to tell which)';
   return {
     id: `${side}.answers-timed-out`,
-    summary: `${cases.length} ${side} cases got no answer within a request's time limit (${timedOutIn(first)![1]} ms)${answered ? `, while the ${side} answered other requests of the run` : ''}: `
-      + `likely it answers slowly, or cannot serve this many requests at once (run with --concurrency 1 to tell which) (the first: ${first.id}: ${first.reason ?? ''})`,
+    summary: `${cases.length} ${side} cases got no answer within a request's time limit (${limitMs} ms)${answered ? `, while the ${side} answered other requests of the run` : ''}: `
+      + `${likely} (the first: ${first.id}: ${first.reason ?? ''})`,
     cases: cases.map((r) => r.id),
   };
 }
@@ -108,13 +115,24 @@ interface StatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'rejections-unread' | 'signatures-not-verified';
+type StatedCauseId = 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
 
 const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
   'given-up': {
     phrase: GIVEN_UP, min: 1,
     summary: (side, cases) => `${cases.length} ${side} ${cases.length === 1 ? 'case was' : 'cases were'} not sent, so their rules were not exercised: ${cases[0]!.reason!.replace(/^.*?not sent: /, '')}`,
+  },
+  // Requests that stayed 429 Too Many Requests (harness/wire): the target's throttle, not its rules.
+  'rate-limited': {
+    phrase: RATE_LIMITED, min: 2,
+    summary: (side, cases) => `the ${side} limits the request rate: ${cases.length} ${cases.length === 1 ? 'case' : 'cases'} got 429 Too Many Requests that waiting out its Retry-After did not end, so their rules were not exercised (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+  },
+  // An SDK whose promise settles only on some answers: the service refused, the SDK never said so.
+  'refusals-unreported': {
+    phrase: SILENT_AFTER_REFUSAL, min: 2,
+    summary: (side, cases) => `on ${cases.length} ${side} calls ${SILENT_AFTER_REFUSAL} (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''}): `
+      + 'likely it settles (resolves, rejects, calls back) only on success and some errors, and leaves its caller waiting for ever on any other refusal',
   },
   // Due rejections answered 2xx meeting no rejection rule, no callback after.
   'rejections-unread': {
@@ -125,6 +143,12 @@ const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   'signatures-not-verified': {
     phrase: SIGNATURE_NOT_MATCHING, min: SHARED_ANSWER_MIN_CASES,
     summary: (_side, cases) => `${cases.length} requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures, or verifies them over something other than the body it received (§5.2) (the first: ${cases[0]!.id})`,
+  },
+  // §4.2: the status endpoint refused or answered otherwise as a whole, where the preflight's own
+  // query did not show it (its query got a status, or it made none): one cause, not a case each.
+  'status-not-read': {
+    phrase: STATUS_NOT_READ, min: SHARED_ANSWER_MIN_CASES,
+    summary: (side, cases) => `${cases.length} ${side} cases' correctly signed status queries got no status: likely the service's status endpoint differs from the suite's position (the status query's signature, its method or path, or where its answer holds the status; docs/status.md), which the target file can state as "status" (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
 };
 
@@ -160,9 +184,12 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     const side = preflight.side;
     const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
       (cases) => stated(side, 'given-up', cases),
+      (cases) => stated(side, 'rate-limited', cases),
+      (cases) => stated(side, 'refusals-unreported', cases),
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),
+      (cases) => stated(side, 'status-not-read', cases),
       (cases) => sharedAnswer(side, cases),
     ];
     for (const causeOf of fromResults) {

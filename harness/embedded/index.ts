@@ -19,17 +19,19 @@ export interface EmbeddedRun {
 }
 
 export interface EmbeddedTargets {
-  /** Receiver first, then the sandbox service, then the production service, then the client. */
+  /** Receiver first (then the confirming one), then the sandbox service, then the production service, then the client. */
   runs: EmbeddedRun[];
   close(): Promise<void>;
 }
 
 const needsProduction = (c: Pick<ConformanceCase, 'needs'>) => c.needs.includes('production');
+const needsConfirms = (c: Pick<ConformanceCase, 'needs'>) => c.needs.includes('confirms');
 
 /**
  * The reference implementations in-process. The service runs twice: in sandbox mode for every
- * case but the production ones, and in production mode over https for those, so each case runs
- * exactly once and none is SKIP.
+ * case but the production ones, and in production mode over https for those; the receiver runs
+ * twice too: as it comes for every case but the confirm ones, and confirming its outcomes with the
+ * harness's status endpoint (§6 rule 5) for those. Each case runs exactly once and none is SKIP.
  */
 export async function startEmbedded(side: EmbeddedSide | readonly Exclude<EmbeddedSide, 'all'>[]): Promise<EmbeddedTargets> {
   const wanted = (s: Exclude<EmbeddedSide, 'all'>) => (typeof side === 'string' ? side === s || side === 'all' : side.includes(s));
@@ -44,7 +46,10 @@ export async function startEmbedded(side: EmbeddedSide | readonly Exclude<Embedd
     runs.push({ target: running.target, runs: runsCase });
   };
   try {
-    if (wanted('receiver')) await start(startEmbeddedReceiver(), (c) => c.side === 'receiver');
+    if (wanted('receiver')) {
+      await start(startEmbeddedReceiver(), (c) => c.side === 'receiver' && !needsConfirms(c));
+      await start(startEmbeddedReceiver({ confirms: true }), (c) => c.side === 'receiver' && needsConfirms(c));
+    }
     if (wanted('service')) {
       await start(startEmbeddedService(), (c) => c.side === 'service' && !needsProduction(c));
       await start(startEmbeddedService({ mode: 'production' }), (c) => c.side === 'service' && needsProduction(c));

@@ -1,8 +1,10 @@
 // The embedded receiver target: the reference receiver in-process on 127.0.0.1:0, with a
 // generated token, hooks on and scaled time, resolved as a target file would be.
+import { provideStatusEndpoint, withdrawStatusEndpoint } from '../cases/index.ts';
 import { generateTestToken, startReceiver, type ReceiverConfig, type ReceiverFault, type RunningReceiver } from '../receiver/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
-import type { ResolvedReceiverTarget } from '../targets/index.ts';
+import { STATUS_POSITION, startStatusEndpoint, type RunningStatusEndpoint } from '../status/index.ts';
+import { generateClientCredentials, type ResolvedReceiverTarget } from '../targets/index.ts';
 
 export interface EmbeddedReceiverOptions {
   faults?: ReceiverFault[];
@@ -20,6 +22,15 @@ export interface EmbeddedReceiverOptions {
   transactionIds?: TransactionIdShape;
   /** Whether the target file states that shape (default true); false shows a target that does not. */
   idsInTarget?: boolean;
+  /**
+   * The receiver confirms outcomes with the status endpoint (§6 rule 5), and the target says
+   * `confirms`. `true`: the harness's endpoint starts with it (port 0, provided to the runs of
+   * this target). `{port}`: the receiver calls 127.0.0.1:port, where each run serves the endpoint
+   * itself, as for a target file.
+   */
+  confirms?: boolean | { port: number };
+  /** A confirming receiver confirms FAILED outcomes too (a correct choice either way; default false). */
+  confirmsFailed?: boolean;
   /** Keep the records in this database instead of in memory (the receiver's SQL store). */
   store?: ReceiverConfig['store'];
 }
@@ -34,6 +45,12 @@ export const EMBEDDED_RECEIVER_DEFAULTS = { timeScale: 0.02, replyDeadlineMs: 10
 
 export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {}): Promise<EmbeddedReceiver> {
   const callbackToken = generateTestToken();
+  const replyDeadlineMs = options.replyDeadlineMs ?? EMBEDDED_RECEIVER_DEFAULTS.replyDeadlineMs;
+  const credentials = generateClientCredentials();
+  const endpoint: RunningStatusEndpoint | undefined = options.confirms === true
+    ? await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...credentials })
+    : undefined;
+  const statusPort = typeof options.confirms === 'object' ? options.confirms.port : endpoint ? Number(new URL(endpoint.url).port) : undefined;
   const config: Partial<ReceiverConfig> = {
     callbackToken,
     hooks: options.hooks ?? true,
@@ -42,17 +59,41 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     log: options.log ?? (() => {}),
     ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
     ...(options.transactionIds ? { transactionIds: options.transactionIds } : {}),
+    // Its own time limit on a status query: half the reply deadline, so a slow endpoint still
+    // leaves time to answer within it (§6 rule 3).
+    ...(statusPort !== undefined
+      ? { confirms: { baseUrl: `http://127.0.0.1:${statusPort}`, ...credentials, timeoutMs: replyDeadlineMs / 2, failed: options.confirmsFailed ?? false } }
+      : {}),
     ...(options.store ? { store: options.store } : {}),
   };
-  const receiver = await startReceiver(config, { host: '127.0.0.1', port: 0 });
+  let receiver: RunningReceiver;
+  try {
+    receiver = await startReceiver(config, { host: '127.0.0.1', port: 0 });
+  } catch (error) {
+    await endpoint?.close();
+    throw error;
+  }
   const target: ResolvedReceiverTarget = {
     side: 'receiver',
     callbackUrl: receiver.callbackUrl,
-    timing: { replyDeadlineMs: options.replyDeadlineMs ?? EMBEDDED_RECEIVER_DEFAULTS.replyDeadlineMs },
+    timing: { replyDeadlineMs },
   };
   if (options.tokenInTarget ?? true) target.callbackToken = callbackToken;
   if (receiver.hooksUrl) target.observe = { kind: 'hooks', url: receiver.hooksUrl };
   if (options.tls) target.caCert = options.tls.ca;
   if (options.transactionIds && (options.idsInTarget ?? true)) target.transactionIds = { ...options.transactionIds };
-  return { target, receiver, close: () => receiver.close() };
+  if (statusPort !== undefined) target.confirms = { listener: { host: '127.0.0.1', port: statusPort, publicUrl: null }, ...credentials, status: { ...STATUS_POSITION } };
+  if (endpoint) provideStatusEndpoint(target, endpoint);
+  return {
+    target,
+    receiver,
+    async close() {
+      // The endpoint first: a query it still holds would keep the receiver's handler waiting.
+      if (endpoint) {
+        withdrawStatusEndpoint(target);
+        await endpoint.close();
+      }
+      await receiver.close();
+    },
+  };
 }

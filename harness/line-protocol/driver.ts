@@ -27,7 +27,7 @@ export interface LineDriverOptions {
   words: LineWords;
   /** Time allowed for one answer. */
   timeoutMs: number;
-  /** After this many failed exchanges in a row, the rest fail without being sent (default 3). */
+  /** After this many failed exchanges in a row, the rest fail without being sent (default 3; Infinity: never). */
   maxConsecutiveFailures?: number;
   /** An end that ends this soon after starting, before answering anything, failed to start (default 2000). */
   startGraceMs?: number;
@@ -56,9 +56,21 @@ export function linePolicy(options: LinePolicy): LinePolicy {
 /** An answer line after the shared checks: its id and what the protocol made of it. */
 export type ParsedAnswer<A> = { ok: true; id: string; answer: A } | { ok: false; problem: string };
 
+/** One exchange's own terms. */
+export interface ExchangeOptions {
+  /** Time allowed for this answer (default: the driver's timeoutMs). */
+  timeoutMs?: number;
+  /**
+   * The exchange every other one rests on (the SDK's plain call), in words for the reason: when
+   * it gets no usable answer, the rest are not sent.
+   */
+  decisive?: string;
+}
+
 export type Exchanged<A> =
   | { ok: true; answer: A }
-  | { ok: false; failure: LineFailure; reason: string };
+  /** `unsent`: not sent at all, the driver having given up (the failure is the one it gave up on). */
+  | { ok: false; failure: LineFailure; reason: string; unsent?: true };
 
 export class LineDriver {
   private readonly maxConsecutiveFailures: number;
@@ -84,9 +96,9 @@ export class LineDriver {
     return this.givenUp;
   }
 
-  async exchange<A>(id: string, line: string, parse: (line: string) => ParsedAnswer<A>, timeoutMs = this.options.timeoutMs): Promise<Exchanged<A>> {
-    if (this.givenUp) return { ok: false, failure: this.givenUp.failure, reason: `not sent: ${this.givenUp.reason}` };
-    const result = await this.once(id, line, parse, timeoutMs);
+  async exchange<A>(id: string, line: string, parse: (line: string) => ParsedAnswer<A>, options: ExchangeOptions = {}): Promise<Exchanged<A>> {
+    if (this.givenUp) return { ok: false, failure: this.givenUp.failure, reason: `not sent: ${this.givenUp.reason}`, unsent: true };
+    const result = await this.once(id, line, parse, options.timeoutMs ?? this.options.timeoutMs);
     if (result.ok) {
       this.consecutiveFailures = 0;
       this.startFailures = 0;
@@ -97,14 +109,17 @@ export class LineDriver {
     // An end that has never answered in this run and ends at once twice in a row (so not
     // because of one request it choked on) will not start next time either.
     this.startFailures = result.failure === 'start' ? this.startFailures + 1 : 0;
-    const cannotStart = this.startFailures >= 2 && this.answersInRun === 0;
+    // So does one that ends at once on the decisive exchange, the first it is given.
+    const cannotStart = (this.startFailures >= 2 || (options.decisive !== undefined && result.failure === 'start')) && this.answersInRun === 0;
     const { noun, unit } = this.options.words;
-    if (cannotStart || this.consecutiveFailures >= this.maxConsecutiveFailures) {
+    if (cannotStart || options.decisive !== undefined || this.consecutiveFailures >= this.maxConsecutiveFailures) {
       this.givenUp = {
         failure: result.failure,
         reason: cannotStart
           ? `the ${noun} command cannot be started (${result.reason})`
-          : `the ${noun} failed ${this.consecutiveFailures} ${unit}s in a row (${GIVEN_UP}); last: ${result.failure}: ${result.reason}`,
+          : options.decisive !== undefined
+            ? `the ${noun} gave no usable answer to ${options.decisive} (${GIVEN_UP}): ${result.failure}: ${result.reason.replace(/(?: and|; it) is restarted for the next \w+$/, '')}`
+            : `the ${noun} failed ${this.consecutiveFailures} ${unit}s in a row (${GIVEN_UP}); last: ${result.failure}: ${result.reason}`,
       };
       this.options.onNotice?.(`${noun} given up: ${this.givenUp.reason}`);
     }

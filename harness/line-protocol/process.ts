@@ -13,6 +13,30 @@ export interface LineProcessOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Every command started here that has not ended: a signal to the harness stops them all (stopAllCommands). */
+const running = new Set<LineProcess>();
+/** Set while the harness is stopping (a signal came): no command is started meanwhile. */
+let stopping: string | undefined;
+
+/**
+ * Stops every command this process started that still runs, each its whole process group
+ * (SIGTERM, then SIGKILL after `graceMs`), and starts no new one until allowCommands(): a run
+ * interrupted by SIGINT or SIGTERM leaves no adapter or signer behind (issue 22). Their own
+ * process groups keep them from the terminal's Ctrl-C, so nobody else would stop them.
+ */
+export async function stopAllCommands(reason: string, graceMs = 500): Promise<void> {
+  stopping = reason;
+  const ends = [...running];
+  for (const end of ends) end.kill('SIGTERM');
+  await Promise.all(ends.map((end) => settlesWithin(end.exited, graceMs)));
+  await Promise.all(ends.filter((end) => end.alive).map((end) => end.stop()));
+}
+
+/** Commands may be started again (after stopAllCommands). */
+export function allowCommands(): void {
+  stopping = undefined;
+}
+
 export class LineProcess extends LineQueue implements LineEnd {
   readonly child: ChildProcessWithoutNullStreams;
   overlong: 'stdout' | 'stderr' | undefined;
@@ -22,25 +46,30 @@ export class LineProcess extends LineQueue implements LineEnd {
 
   constructor(command: string, options: LineProcessOptions = {}) {
     super();
+    if (stopping !== undefined) throw new Error(`not started: ${stopping}`);
     // detached: its own process group, so a kill reaches what `sh` started too.
     this.child = spawn('sh', ['-c', command], { stdio: ['pipe', 'pipe', 'pipe'], detached: true, cwd: options.cwd, env: options.env ?? process.env });
     process.on('exit', this.killOnExit);
+    running.add(this);
     this.child.stdin.on('error', () => {}); // EPIPE when the command is gone: seen as its exit.
     this.guardLineLength('stdout');
     this.guardLineLength('stderr');
     createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => this.pushLine(line));
     createInterface({ input: this.child.stderr, crlfDelay: Infinity }).on('line', (line) => this.pushStderr(line));
     this.exited = new Promise((resolve) => {
-      const done = (exit: LineExit) => {
+      this.done = (exit: LineExit) => {
         if (!this.ended(exit)) return;
+        running.delete(this);
         process.off('exit', this.killOnExit);
         resolve(exit);
       };
       // 'close' waits for stdout to drain, so a last answer is read before the exit is seen.
-      this.child.on('close', (code, signal) => done({ code, signal }));
-      this.child.on('error', (error) => done({ code: null, signal: null, spawnError: error.message }));
+      this.child.on('close', (code, signal) => this.done({ code, signal }));
+      this.child.on('error', (error) => this.done({ code: null, signal: null, spawnError: error.message }));
     });
   }
+
+  private done: (exit: LineExit) => void = () => {};
 
   /**
    * readline keeps a line until its end: a command that writes without ever ending a line would
@@ -75,7 +104,8 @@ export class LineProcess extends LineQueue implements LineEnd {
 
   async stop(): Promise<void> {
     this.kill('SIGKILL');
-    await Promise.race([this.exited, delay(1000)]);
+    if (await settlesWithin(this.exited, 1000)) return;
+    this.letGo();
   }
 
   async close(graceMs: number): Promise<void> {
@@ -85,5 +115,18 @@ export class LineProcess extends LineQueue implements LineEnd {
     this.kill('SIGTERM');
     if (await settlesWithin(this.exited, 500)) return;
     await this.stop();
+  }
+
+  /**
+   * Its process group was killed, yet its pipes are still open: a descendant that left the group
+   * (a daemon: setsid, a double fork) inherited them and holds them. Nothing more will be read;
+   * the pipes are let go, so that the harness's own process can end (issue 22: a run that
+   * printed its summary and never exited).
+   */
+  private letGo(): void {
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
+    this.child.unref();
+    const { exitCode: code, signalCode: signal } = this.child;
+    this.done({ code, signal, ...(code === null && signal === null ? { thrown: 'was let go: it did not end when killed' } : {}) });
   }
 }

@@ -3,7 +3,7 @@
 // three, so a case reads a record the same way whichever the target names.
 import type { CompiledStatement, DatabaseUrl } from '../database/index.ts';
 import type { Exchange } from '../results/index.ts';
-import type { Wire } from '../wire/index.ts';
+import type { FinalThrottle, Wire } from '../wire/index.ts';
 
 /** The receiver's state as the suite judges it; `unmapped`: a value `states` does not map (neither terminal state). */
 export type RecordState = 'pending' | 'SUCCESS' | 'FAILED' | 'unmapped';
@@ -78,7 +78,12 @@ export interface HookHttp {
   send(
     call: { label?: string; method?: 'GET' | 'POST'; url: string; headers?: ReadonlyArray<{ name: string; value: string }>; body?: string },
     record: boolean,
-  ): Promise<{ ok: true; exchange: Exchange; answer: { status: number; body: string } } | { ok: false; exchange: Exchange; error: string }>;
+  ): Promise<
+    | { ok: true; exchange: Exchange; answer: { status: number; body: string }; retried?: { exchange: Exchange }; final429?: FinalThrottle }
+    | { ok: false; exchange: Exchange; error: string; retried?: { exchange: Exchange } }
+  >;
+  /** The pace of the target's requests, for messages (`5/s`, `unpaced`). */
+  readonly pace: string;
 }
 
 /** What a case lends its observer: its HTTP client (hooks), its way onto the wire and its signal. */

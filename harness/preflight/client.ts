@@ -1,48 +1,115 @@
 // The client's preflight: one plain call through the adapter, answered as the service accepts
-// a collection. It is the positive control of the client.answers refusal cases (an SDK that
-// reports every answer as rejected would pass them all), and names what it saw when the
+// a collection, and (when a status case runs) one plain status query answered SUCCESS. They are
+// the positive controls of the client.answers and client.status refusal cases (an SDK that
+// reports every answer as rejected would pass them all), and name what they saw when the
 // adapter gives no usable answer (every case will likely see the same).
-import { ACCEPTED_ANSWER, acceptedReported, callSdk, clientCase, evidenceOf, fieldsOf, NOT_SIGNED_AS_SENT, signatureProblem, type ConformanceCase } from '../cases/index.ts';
+import {
+  ACCEPTED_ANSWER, acceptedReported, BODY_NOT_JSON, bodyNotJsonCause, callSdk, clientCase, evidenceOf, fieldsOf, NOT_SIGNED_AS_SENT, plainStatusCall,
+  readSentBody, reported, signatureProblem, STATUS_CALL_FAILED, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
+} from '../cases/index.ts';
+import type { Evidence } from '../results/index.ts';
 import type { ResolvedClientTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
 
 const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
+const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success": true, "status": "SUCCESS"}';
 
-export function clientPreflightCase(out: { preflight?: Preflight }): ConformanceCase<ResolvedClientTarget> {
+/** The status half: the plain status call (shared with the client.status cases) reported SUCCESS. */
+async function statusControl(ctx: ClientContext): Promise<{ control: Control; findings: Finding[]; evidence?: Evidence }> {
+  const plain = await plainStatusCall(ctx).catch((error: unknown) => ({ kind: 'failed' as const, reason: error instanceof Error ? error.message : String(error) }));
+  if (plain.kind === 'failed') {
+    return {
+      control: { state: 'failed', what: WHAT_STATUS, observed: `the adapter gave no usable answer (${plain.reason})` },
+      findings: [{
+        id: 'client.status-call-failed',
+        summary: `${STATUS_CALL_FAILED} (${plain.reason}): likely the adapter does not know "op": "status" (an adapter whose SDK has no status call answers {"id", "error"}); the client.status cases named here share this cause and say nothing yet about the SDK`,
+        symptom: { kind: 'reason', text: STATUS_CALL_FAILED },
+      }],
+    };
+  }
+  if (plain.o.answer.kind === 'error') {
+    return { control: { state: 'not-run', what: WHAT_STATUS, observed: `the adapter answered error (${plain.o.answer.error}): the SDK likely has no status call` }, findings: [] };
+  }
+  const outcome = successReported(plain.o);
+  return {
+    evidence: evidenceOf(plain.o),
+    control: outcome.verdict === 'PASS'
+      ? { state: 'held', what: WHAT_STATUS, observed: 'the SDK reported status SUCCESS' }
+      : { state: 'failed', what: WHAT_STATUS, observed: `the SDK reported ${reported(plain.o)}` },
+    findings: [],
+  };
+}
+
+export function clientPreflightCase(out: { preflight?: Preflight }, options: { statusQuery: boolean }): ConformanceCase<ResolvedClientTarget> {
   return {
     ...clientCase({ id: 'preflight.client', title: 'a plain call answered as accepted is reported accepted', specRef: '§4.1', level: 'MUST', check: acceptedReported }),
     async run(ctx) {
-      try {
-        const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER);
-        const outcome = acceptedReported(o);
-        const control: Control = outcome.verdict === 'PASS'
-          ? { state: 'held', what: WHAT, observed: 'the SDK reported it accepted' }
-          : { state: 'failed', what: WHAT, observed: outcome.reason ?? 'the SDK did not report it accepted' };
-        // A signer wrong on the plain call is wrong on every call: named once, as the cause of
-        // every signature FAIL, instead of one FAIL after another with no cause (issue 9).
-        const request = o.requests[0];
-        const problem = request ? signatureProblem(o, request) : undefined;
-        const findings: Finding[] = problem ? [{
-          id: 'client.signature-mismatch',
-          summary: `on the preflight's plain call (string amount, six fields) ${problem}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
-          symptom: { kind: 'reason', text: NOT_SIGNED_AS_SENT },
-          evidence: evidenceOf(o),
-        }] : [];
-        out.preflight = { side: 'client', controls: { refusal: control }, findings };
-        return outcome.verdict === 'PASS' ? outcome : { ...outcome, reason: `${WHAT}: ${control.observed}` };
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        out.preflight = {
-          side: 'client',
-          controls: { refusal: { state: 'failed', what: WHAT, observed: `the adapter gave no usable answer (${message})` } },
-          findings: [{
-            id: 'client.adapter-failed',
-            summary: `the adapter gave no usable answer to a plain call (${message}); the cases named here likely fail for the same reason and say nothing yet about the SDK`,
-            symptom: { kind: 'transport', error: message.split(':')[0]! },
-          }],
-        };
-        throw error;
-      }
+      const collect = await collectHalf(ctx);
+      // The status half: its call is shared with the client.status cases. After a plain call with
+      // no usable answer nothing more is sent (harness/sdk), so there is no status half to judge.
+      const status = !options.statusQuery ? undefined
+        : collect.kind === 'threw' ? { control: { state: 'not-run' as const, what: WHAT_STATUS, observed: 'the plain call got no usable answer, so no status query was sent' }, findings: [] }
+        : await statusControl(ctx);
+      out.preflight = {
+        side: 'client',
+        controls: { refusal: collect.control, ...(status ? { 'status-refusal': status.control } : {}) },
+        findings: [...collect.findings, ...(status?.findings ?? [])],
+      };
+      if (collect.kind === 'threw') throw collect.error;
+      const { outcome } = collect;
+      if (outcome.verdict !== 'PASS') return { ...outcome, reason: `${WHAT}: ${collect.control.observed}` };
+      if (status?.control.state === 'failed') return { verdict: 'FAIL', reason: `${WHAT_STATUS}: ${status.control.observed}`, evidence: status.evidence ?? {} };
+      return outcome;
     },
   };
+}
+
+type CollectHalf =
+  | { kind: 'answered'; outcome: CaseOutcome; control: Control; findings: Finding[] }
+  | { kind: 'threw'; error: unknown; control: Control; findings: Finding[] };
+
+async function collectHalf(ctx: ClientContext): Promise<CollectHalf> {
+  try {
+    // Decisive: when the SDK gives no usable answer to the plain call, no other call is sent.
+    const o = await callSdk(ctx, await fieldsOf(ctx), ACCEPTED_ANSWER, { decisive: true });
+    const outcome = acceptedReported(o);
+    const control: Control = outcome.verdict === 'PASS'
+      ? { state: 'held', what: WHAT, observed: 'the SDK reported it accepted' }
+      : { state: 'failed', what: WHAT, observed: outcome.reason ?? 'the SDK did not report it accepted' };
+    // A body that is not JSON (a form) is not JSON on every call: named once, first, with
+    // the body quoted, as the cause of every rule that reads its JSON or its signature (issue 22).
+    // Otherwise a signer wrong on the plain call is wrong on every call: named once, as the
+    // cause of every signature FAIL, instead of one FAIL after another with no cause (issue 9).
+    const request = o.requests[0];
+    const body = request ? readSentBody(request) : undefined;
+    const problem = request && body?.kind === 'json' ? signatureProblem(o, request) : undefined;
+    const findings: Finding[] = [];
+    if (request && body && body.kind !== 'json') {
+      findings.push({
+        id: 'client.body-not-json',
+        summary: bodyNotJsonCause(request, body, (text) => ctx.redactor.text(text)),
+        symptom: { kind: 'reason', text: BODY_NOT_JSON },
+        evidence: evidenceOf(o),
+      });
+    } else if (problem) {
+      findings.push({
+        id: 'client.signature-mismatch',
+        summary: `on the preflight's plain call (string amount, six fields) ${problem}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
+        symptom: { kind: 'reason', text: NOT_SIGNED_AS_SENT },
+        evidence: evidenceOf(o),
+      });
+    }
+    return { kind: 'answered', outcome, control, findings };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      kind: 'threw', error,
+      control: { state: 'failed', what: WHAT, observed: `the adapter gave no usable answer (${message})` },
+      findings: [{
+        id: 'client.adapter-failed',
+        summary: `the adapter gave no usable answer to a plain call (${message}); the cases named here likely fail for the same reason and say nothing yet about the SDK`,
+        symptom: { kind: 'transport', error: message.split(':')[0]! },
+      }],
+    };
+  }
 }

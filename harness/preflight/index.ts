@@ -3,7 +3,7 @@
 // the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
 // then points the cases it explains to it).
 import {
-  CaseSlots, defaultTimeouts, runCases, shapedIds, transactionIds, watchFor,
+  CaseSlots, defaultTimeouts, runCases, selectCases, shapedIds, transactionIds, watchFor,
   type ConformanceCase, type RunCasesOptions, type Stopped, type TargetWatch, type TransactionIdGenerator,
 } from '../cases/index.ts';
 import { openCheckedObservation } from '../observe/index.ts';
@@ -26,12 +26,26 @@ export interface PreflightRun {
   result: CaseResult;
 }
 
+export interface PreflightOptions {
+  /**
+   * Whether the preflight also makes a status query (§4.2; service and client sides): when a
+   * selected case uses the status endpoint (default true). A run of other cases leaves an
+   * endpoint that differs from the suite's position out of its verdicts.
+   */
+  statusQuery?: boolean;
+}
+
 /** Runs the side's preflight through the runner (time limit, thrown errors as ERROR, redaction). */
-export async function runPreflight<T extends ResolvedTarget>(options: Omit<RunCasesOptions<T>, 'cases' | 'only' | 'waivers' | 'onResult'>): Promise<PreflightRun> {
+export async function runPreflight<T extends ResolvedTarget>(
+  options: Omit<RunCasesOptions<T>, 'cases' | 'only' | 'waivers' | 'onResult'> & PreflightOptions,
+): Promise<PreflightRun> {
+  const { statusQuery = true, ...runOptions } = options;
   const out: { preflight?: Preflight } = {};
   const side = options.target.side;
-  const preflightCase = (side === 'receiver' ? receiverPreflightCase(out) : side === 'client' ? clientPreflightCase(out) : servicePreflightCase(out)) as unknown as ConformanceCase<T>;
-  const [result] = await runCases({ ...options, cases: [preflightCase] });
+  const preflightCase = (side === 'receiver' ? receiverPreflightCase(out)
+    : side === 'client' ? clientPreflightCase(out, { statusQuery })
+    : servicePreflightCase(out, { statusQuery })) as unknown as ConformanceCase<T>;
+  const [result] = await runCases({ ...runOptions, cases: [preflightCase] });
   const observed = result?.reason ?? 'the preflight did not run';
   // A preflight that could not finish (ERROR: the hooks failed, the time limit) leaves no control
   // standing: that is the cause of every negative case it would have proven, unless the run
@@ -39,7 +53,12 @@ export async function runPreflight<T extends ResolvedTarget>(options: Omit<RunCa
   const stopped = options.watch?.stopped?.cases.includes(preflightCase.id) ?? false;
   const preflight = out.preflight ?? {
     side,
-    controls: { refusal: { state: 'failed', what: 'the preflight', observed }, 'no-delivery': { state: 'failed', what: 'the preflight', observed } },
+    controls: {
+      refusal: { state: 'failed', what: 'the preflight', observed },
+      'no-delivery': { state: 'failed', what: 'the preflight', observed },
+      confirmation: { state: 'failed', what: 'the preflight', observed },
+      'status-refusal': { state: 'failed', what: 'the preflight', observed },
+    },
     findings: stopped ? [] : [{
       id: `${side}.preflight-incomplete`,
       summary: `the preflight could not finish (${observed}): the negative cases, which rest on it, prove nothing`,
@@ -60,7 +79,8 @@ export interface CheckedRun {
 
 /**
  * The phase before the cases and the cases: the preflight, and the selected cases with every
- * negative case guarded by its control. They go at once (the preflight takes the first slot);
+ * negative case guarded by its control. They go at once (the preflight takes the first slot;
+ * a client's cases start once its plain call is done);
  * a negative case waits for the preflight only to judge its PASS, and `onPreflight` is told
  * before the first case's `onResult` (the terminal names the preflight first).
  */
@@ -95,19 +115,24 @@ async function checkedRun<T extends ResolvedTarget>(
 ): Promise<CheckedRun> {
   const { onPreflight, cases, only, waivers, onResult, ...rest } = options;
   const { slots, ids, watch } = rest;
-  const preflightRun = runPreflight({ ...rest, slots, ids, watch });
+  // A status query only when a selected case rests on one (harness/cases: service.status, client.status).
+  const statusQuery = selectCases(cases, only).some((c) => c.negative === 'status-refusal' || c.id.startsWith(`${c.side}.status.`));
+  const preflightRun = runPreflight({ ...rest, slots, ids, watch, statusQuery });
   const told = preflightRun.then((run) => onPreflight?.(run));
   const unproven: string[] = [];
+  // An SDK's adapter takes one call at a time, so its cases gain nothing by starting beside the
+  // plain call; they wait for it, which decides whether any other call is sent (harness/sdk).
+  const casesMayStart = rest.target.side === 'client' ? preflightRun.then(() => undefined, () => undefined) : undefined;
   const [preflight, results] = await Promise.all([
     preflightRun,
-    runCases({
+    (casesMayStart ?? Promise.resolve()).then(() => runCases({
       ...rest, slots, ids, watch, cases: guardNegatives(cases, preflightRun.then((run) => run.preflight), unproven),
       ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}),
       onResult: async (result) => {
         await told;
         await onResult?.(result);
       },
-    }),
+    })),
     told,
   ]);
   // In case order, whatever order the cases ended in.

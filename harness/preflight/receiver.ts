@@ -10,6 +10,7 @@ import type { RecordReading } from '../observe/index.ts';
 import type { Evidence } from '../results/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
+import { confirmationCheck } from './confirm.ts';
 
 const WHAT_HOOKS = 'the preflight\'s valid callback (configured token) for a freshly seeded record';
 const WHAT_BLACK_BOX = 'the preflight\'s valid callback (configured token) for a fresh id';
@@ -103,15 +104,23 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
       // A record to watch: seeded through the hooks, the receiver's database or a command.
       const hooks = probe.seeds;
       if (hooks) await probe.seed(id);
+      const sentAt = performance.now();
       const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'preflight: valid callback' }, true);
       const after = hooks && sent.ok ? await probe.settledReading(id, true) : undefined;
       const what = hooks ? WHAT_HOOKS : WHAT_BLACK_BOX;
       const control = probe.target.callbackToken === undefined && !hooks
         ? { state: 'not-run' as const, what, observed: 'the target names no callback token and has no hooks, so nothing shows the receiver acting' }
         : controlOf(sent, after, what);
-      const finding = findingFor(sent, after, probe.evidence());
-      out.preflight = { side: 'receiver', controls: { refusal: control }, findings: finding ? [finding] : [] };
+      const generic = findingFor(sent, after, probe.evidence());
+      // A confirming receiver (§6 rule 5): its queries for this callback are a control of their own;
+      // a cause they show (no query, a refused one) explains the rest, so it is named instead.
+      const confirmation = await confirmationCheck(probe.target, id, sentAt, sent, after, generic !== undefined, probe.evidence());
+      const finding = confirmation?.finding ?? generic;
+      out.preflight = { side: 'receiver', controls: { refusal: control, ...(confirmation ? { confirmation: confirmation.control } : {}) }, findings: finding ? [finding] : [] };
       // The line states what was seen; the cause it suggests is named once, as a shared cause.
+      if (control.state === 'held' && confirmation?.control.state === 'failed') {
+        return { verdict: 'FAIL', reason: `${confirmation.control.what}: ${confirmation.control.observed}`, evidence: probe.evidence() };
+      }
       return control.state === 'held' && !finding
         ? probe.pass()
         : { verdict: 'FAIL', reason: `${control.what}: ${control.observed}`, evidence: probe.evidence() };

@@ -1,27 +1,39 @@
-// The service's preflight: one correctly signed collect request for a whitelisted number, and
-// its callback arriving at the listener. It is the positive control of the negative service
-// cases (a rejection proves nothing when the valid request is rejected too; "never called"
-// proves nothing when no callback ever arrives) and names what it saw when it does not hold.
-import { describeAnswer, firstCallback, serviceCase, type ConformanceCase } from '../cases/index.ts';
+// The service's preflight: one correctly signed collect request for a whitelisted number, its
+// callback arriving at the listener, and a correctly signed status query for it (§4.2). It is
+// the positive control of the negative service cases (a rejection proves nothing when the valid
+// request is rejected too; "never called" proves nothing when no callback ever arrives; a refused
+// status query proves nothing when a correctly signed one is refused too) and names what it saw
+// when it does not hold.
+import {
+  askStatus, describeAnswer, firstCallback, notReadReason, serviceCase, serviceStatusEndpoint, STATUS_NOT_READ,
+  type ConformanceCase,
+} from '../cases/index.ts';
 import type { ResolvedServiceTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
 
 const WHAT_ACCEPTED = 'the preflight\'s correctly signed collect request';
 const WHAT_DELIVERED = 'the preflight\'s accepted transaction and its callback';
+const WHAT_STATUS = 'the preflight\'s correctly signed status query for its accepted transaction';
 
-export function servicePreflightCase(out: { preflight?: Preflight }): ConformanceCase<ResolvedServiceTarget> {
+export function servicePreflightCase(out: { preflight?: Preflight }, options: { statusQuery: boolean }): ConformanceCase<ResolvedServiceTarget> {
   return serviceCase({
-    id: 'preflight.service', title: 'a valid collect is accepted and called back', specRef: '§4, §6', level: 'MUST', needs: [],
+    id: 'preflight.service', title: 'a valid collect is accepted, called back, its status answered', specRef: '§4, §6', level: 'MUST', needs: [],
     async check(s) {
       const fields = s.fields();
       const answer = await s.send({ fields }, { label: 'preflight: correctly signed collect' });
       const findings: Finding[] = [];
       let accepted: Control;
       let delivered: Control;
+      const queried = options.statusQuery && serviceStatusEndpoint(s.target) !== undefined;
+      let status: Control = {
+        state: 'not-run', what: WHAT_STATUS,
+        observed: options.statusQuery ? 'the target file says "status": false: no status endpoint to query' : 'no case of this run queries the status endpoint',
+      };
       if (answer.judgement !== 'accepted') {
         const observed = `it was ${answer.judgement === 'no-answer' ? 'not answered' : 'rejected'}: ${describeAnswer(answer)}`;
         accepted = { state: 'failed', what: WHAT_ACCEPTED, observed };
         delivered = { state: 'not-run', what: WHAT_DELIVERED, observed: 'no transaction was accepted, so no callback could be awaited' };
+        if (queried) status = { state: 'not-run', what: WHAT_STATUS, observed: 'no transaction was accepted, so there was none to query' };
         findings.push({
           id: 'service.valid-collect-rejected',
           summary: `a correctly signed collect request for the whitelisted number ${fields.customer_number} was ${answer.judgement === 'no-answer' ? 'not answered' : 'rejected'} (${describeAnswer(answer)}): likely the target file's credentials (clientId, clientKey, secretKey), source address or customer numbers do not match the service's; no case that needs an accepted request can judge anything`,
@@ -48,10 +60,26 @@ export function servicePreflightCase(out: { preflight?: Preflight }): Conformanc
             evidence: s.evidence(),
           });
         }
+        if (queried) {
+          const asked = await askStatus(s, fields.transaction_id, { label: 'preflight: correctly signed status query' });
+          if (asked.reading?.kind === 'status') {
+            status = { state: 'held', what: WHAT_STATUS, observed: `it was answered ${asked.reading.status}` };
+          } else {
+            const reason = notReadReason(s, asked);
+            status = { state: 'failed', what: WHAT_STATUS, observed: reason.slice(STATUS_NOT_READ.length + 2) };
+            // Every status query of the run is signed and sent the same way: one cause, not one FAIL after another.
+            findings.push({
+              id: 'service.status-query-refused',
+              summary: `${WHAT_STATUS} got no status: ${status.observed}; every status query of the run likely meets the same, so the service.status cases named here share this one cause`,
+              symptom: { kind: 'reason', text: STATUS_NOT_READ },
+              evidence: s.evidence(),
+            });
+          }
+        }
       }
-      out.preflight = { side: 'service', controls: { refusal: accepted, 'no-delivery': delivered }, findings };
+      out.preflight = { side: 'service', controls: { refusal: accepted, 'no-delivery': delivered, 'status-refusal': status }, findings };
       // The line states what was seen; the cause it suggests is named once, as a shared cause.
-      const unheld = [accepted, delivered].find((c) => c.state !== 'held');
+      const unheld = [accepted, delivered, ...(status.state === 'failed' ? [status] : [])].find((c) => c.state !== 'held');
       return unheld ? s.fail(`${unheld.what}: ${unheld.observed}`) : s.pass();
     },
   });

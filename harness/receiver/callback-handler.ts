@@ -8,10 +8,13 @@
 //   404  transaction_id the receiver does not hold; nothing changes
 //   200  {"result":"applied"}   the record was pending and now holds the outcome
 //   200  {"result":"duplicate"} the record was no longer pending; nothing changes
+//   409  confirming (config confirms): the status endpoint answers another status, or does not know the id
+//   503  confirming: the status endpoint gave no usable answer (5xx, none, its time limit); nothing changes
 // The 200 goes out before the fulfilment work (workMs x timeScale) starts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseAlternative, parseCallbackQuery, queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
 import { matchesShape } from '../ids/index.ts';
+import { confirmOutcome, needsConfirmation } from './confirm.ts';
 import type { ReceiverContext } from './context.ts';
 import { errorBody, sendJson } from './http.ts';
 import type { ApplyPolicy } from './records.ts';
@@ -83,6 +86,9 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
       : `status must be SUCCESS or FAILED (got ${JSON.stringify(params.status)})`);
   }
 
+  const unconfirmed = await confirmBeforeApplying(id, state, ctx);
+  if (unconfirmed) return unconfirmed;
+
   const policy: ApplyPolicy = faults.has('racy-idempotence') ? { racy: racyRoundTripMs(ctx) }
     : faults.has('not-idempotent') ? 'always'
     : faults.has('failed-not-final') ? 'unless-success'
@@ -103,6 +109,27 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
     case 'applied':
       if (faults.has('error-after-applying')) return { ...refuse(500, 'ERR_INTERNAL', 'notification failed after the payment was recorded'), applied: true };
       return { status: 200, result: 'applied', body: { result: 'applied', state: outcome.record.state }, applied: true };
+  }
+}
+
+/**
+ * §6 rule 5 (config `confirms`): the outcome for a pending record is applied only once the
+ * service's status endpoint confirms it; undefined when it may be applied. Duplicates and unknown
+ * ids are answered as before, without a query. The pending check is made again when applying,
+ * so concurrent duplicates that were both confirmed still apply once.
+ */
+async function confirmBeforeApplying(id: string, state: string, ctx: ReceiverContext): Promise<Decision | undefined> {
+  if (!needsConfirmation(state, ctx) || (await ctx.store.get(id))?.state !== 'pending') return undefined;
+  const confirmation = await confirmOutcome(id, state, ctx);
+  switch (confirmation.kind) {
+    case 'confirmed':
+      return undefined;
+    case 'contradicted':
+      return refuse(409, 'ERR_NOT_CONFIRMED', `the status endpoint answers ${confirmation.answered} for this transaction, not ${state}`);
+    case 'unavailable':
+      if (ctx.faults.has('applies-when-status-unavailable')) return undefined;                     // fault: fails open
+      if (ctx.faults.has('unconfirmed-acknowledged')) return { status: 200, result: 'not confirmed (answered 200)', body: { result: 'not confirmed' }, applied: false };
+      return refuse(503, 'ERR_STATUS_UNAVAILABLE', `the outcome could not be confirmed (the status query: ${confirmation.why})`);
   }
 }
 

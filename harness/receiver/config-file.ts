@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileSchema, formatProblem, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import type { ReceiverFault } from './faults.ts';
-import { ReceiverConfigError, type ReceiverConfig } from './config.ts';
+import { ReceiverConfigError, type ReceiverConfig, type ReceiverConfirmConfig } from './config.ts';
 import type { SqlApplyMode } from './sql-store.ts';
 
 export const RECEIVER_CONFIG_SCHEMA_URL = new URL('./config.schema.json', import.meta.url);
@@ -20,15 +20,24 @@ export interface ReceiverConfigFile {
   faults?: ReceiverFault[];
   transactionIds?: { template: string; maxLength?: number };
   tls?: { keyFile: string; certFile: string };
+  confirms?: ConfirmsInFile;
   store?: { database: { env: string }; mode?: SqlApplyMode };
 }
+
+/** `confirms` as a file holds it: everything but the keys, which come from the environment. */
+export type ConfirmsInFile = Omit<ReceiverConfirmConfig, 'clientKey' | 'secretKey' | 'clientId' | 'status'> & {
+  clientId?: number;
+  status?: Partial<NonNullable<ReceiverConfirmConfig['status']>>;
+};
 
 const checkConfig = compileSchema(JSON.parse(readFileSync(RECEIVER_CONFIG_SCHEMA_URL, 'utf8')) as object);
 
 // A token written in the file is refused with a hint: secrets come from the environment only.
 function describe(problem: SchemaProblem): string {
   const hint = problem.keyword === 'additionalProperties' && problem.key === 'callbackToken'
-    ? ' (the token comes from COLLECT_CALLBACK_TOKEN, never from a file)' : '';
+    ? ' (the token comes from COLLECT_CALLBACK_TOKEN, never from a file)'
+    : problem.keyword === 'additionalProperties' && (problem.key === 'clientKey' || problem.key === 'secretKey')
+      ? ' (the keys come from COLLECT_CLIENT_KEY and COLLECT_SECRET_KEY, never from a file)' : '';
   return formatProblem(problem) + hint;
 }
 
@@ -42,6 +51,8 @@ export function parseReceiverConfigFile(value: unknown, source = 'config'): Rece
 export interface LoadedReceiverConfigFile {
   config: Partial<ReceiverConfig>;
   listen: { host?: string; port?: number };
+  /** Confirming, as the file says; the keys are added from the environment (the CLI). */
+  confirms?: ConfirmsInFile;
 }
 
 /** Reads and checks FILE; tls key and cert files are read relative to it, a store's URL from `env`. */
@@ -49,7 +60,7 @@ export function loadReceiverConfigFile(path: string, env: Record<string, string 
   const read = readJsonFile(path);
   if (!read.ok) throw new ReceiverConfigError(`${path}: ${read.reason}`);
   const file = parseReceiverConfigFile(read.value, path);
-  const { host, port, tls, store, ...rest } = file;
+  const { host, port, tls, confirms, store, ...rest } = file;
   const config: Partial<ReceiverConfig> = { ...rest };
   if (store) {
     const url = env[store.database.env];
@@ -70,5 +81,5 @@ export function loadReceiverConfigFile(path: string, env: Record<string, string 
   const listen: { host?: string; port?: number } = {};
   if (host !== undefined) listen.host = host;
   if (port !== undefined) listen.port = port;
-  return { config, listen };
+  return { config, listen, ...(confirms ? { confirms } : {}) };
 }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { shapeProblems, type TransactionIdShape } from '../ids/index.ts';
 import { parseDatabaseUrl } from '../database/index.ts';
+import type { StatusEndpoint } from '../status/index.ts';
 import { isReceiverFault, type ReceiverFault } from './faults.ts';
 import { SQL_APPLY_MODES, type SqlApplyMode } from './sql-store.ts';
 
@@ -29,6 +30,11 @@ export interface ReceiverConfig {
   /** Serve https with this PEM key and certificate. */
   tls?: { key: string; cert: string };
   /**
+   * Confirm outcomes through the service's transaction status endpoint before fulfilment
+   * (§6 rule 5); absent: apply them as they arrive. A correct mode, not a fault.
+   */
+  confirms?: ReceiverConfirmConfig;
+  /**
    * Keep the records in this PostgreSQL or MySQL/MariaDB database (tables created on start:
    * sql/), applying outcomes in `mode`, instead of in memory. `url` carries a password: keep it
    * out of output (the receiver's own log redacts it).
@@ -37,6 +43,26 @@ export interface ReceiverConfig {
   /** Where log lines go (one line each, no newline); default: stderr. */
   log?: (line: string) => void;
 }
+
+/** Where and how a confirming receiver asks the service about a transaction (harness/status). */
+export interface ReceiverConfirmConfig {
+  /** The service's base URL (the status endpoint's path is under it). */
+  baseUrl: string;
+  clientId: number;
+  clientKey: string;
+  secretKey: string;
+  /** What to call (default: the suite's position, STATUS_POSITION). */
+  status?: StatusEndpoint;
+  /**
+   * Time limit of one status query in ms, not scaled by timeScale: it must end well inside the
+   * service's reply deadline (§6 rule 3). Default 1500, half the suite's default deadline.
+   */
+  timeoutMs?: number;
+  /** Confirm FAILED outcomes too (default false: only SUCCESS, the outcome that fulfils). */
+  failed?: boolean;
+}
+
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 1500;
 
 /**
  * 5 s of work: at timeScale 1 it exceeds the default replyDeadlineMs (3000), so `slow-reply`
@@ -123,5 +149,23 @@ function checkConfig(config: ReceiverConfig): void {
   }
   if (config.tls !== undefined && (typeof config.tls.key !== 'string' || typeof config.tls.cert !== 'string')) {
     fail('tls', 'must be {key, cert} PEM strings');
+  }
+  if (config.confirms !== undefined) checkConfirms(config.confirms);
+}
+
+function checkConfirms(c: ReceiverConfirmConfig): void {
+  if (typeof c !== 'object' || c === null) fail('confirms', 'must be {baseUrl, clientId, clientKey, secretKey, status?, timeoutMs?, failed?}');
+  if (typeof c.baseUrl !== 'string' || !/^https?:\/\//i.test(c.baseUrl) || !URL.canParse(c.baseUrl)) fail('confirms.baseUrl', `must be an http:// or https:// URL (got ${JSON.stringify(c.baseUrl)})`);
+  if (!Number.isSafeInteger(c.clientId)) fail('confirms.clientId', `must be an integer (got ${JSON.stringify(c.clientId)})`);
+  for (const key of ['clientKey', 'secretKey'] as const) {
+    if (typeof c[key] !== 'string' || c[key].length === 0) fail(`confirms.${key}`, 'must be a non-empty string');
+  }
+  if (c.timeoutMs !== undefined && (!Number.isFinite(c.timeoutMs) || c.timeoutMs <= 0)) fail('confirms.timeoutMs', `must be a number > 0 (got ${String(c.timeoutMs)})`);
+  if (c.failed !== undefined && typeof c.failed !== 'boolean') fail('confirms.failed', 'must be a boolean');
+  const s = c.status;
+  if (s !== undefined) {
+    if (s.method !== 'POST' && s.method !== 'GET') fail('confirms.status.method', `must be POST or GET (got ${JSON.stringify(s.method)})`);
+    if (typeof s.path !== 'string' || !s.path.startsWith('/')) fail('confirms.status.path', `must start with "/" (got ${JSON.stringify(s.path)})`);
+    if (typeof s.pointer !== 'string' || !/^(\/([^~]|~[01])*)*$/.test(s.pointer)) fail('confirms.status.pointer', `must be a JSON pointer (got ${JSON.stringify(s.pointer)})`);
   }
 }

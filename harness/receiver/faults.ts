@@ -34,6 +34,14 @@ export const RECEIVER_FAULT_NAMES = [
   'error-after-applying',
   'not-success-as-failed',
   'crash-on-missing-id',
+  // A receiver that confirms outcomes with the status endpoint (§6 rule 5, `confirms` config):
+  'confirms-ignores-status',
+  'never-confirms',
+  'status-query-body-order',
+  'status-query-id-encoded',
+  'applies-when-status-unavailable',
+  'no-status-time-limit',
+  'unconfirmed-acknowledged',
 ] as const;
 
 export type ReceiverFault = (typeof RECEIVER_FAULT_NAMES)[number];
@@ -77,6 +85,13 @@ export const RECEIVER_FAULTS: readonly ReceiverFaultInfo[] = [
   { name: 'error-after-applying', specRef: '§4.3, §6 rule 3', description: 'the outcome is applied, then the handler fails and answers 500, so the service retries a callback that was applied' },
   { name: 'not-success-as-failed', specRef: '§4.3, §6 Parameters', description: 'any status other than SUCCESS (PENDING, success, none at all) is applied as FAILED, a boolean status === "SUCCESS"' },
   { name: 'crash-on-missing-id', specRef: '§4.3, §6 Parameters', description: 'a callback without transaction_id crashes the handler (500), so the service retries it forever' },
+  { name: 'confirms-ignores-status', specRef: '§6 rule 5, §4.2', description: 'confirming: the status query is sent, but any answer that reads as a status confirms, whatever status it holds (FAILED and PENDING too)' },
+  { name: 'never-confirms', specRef: '§6 rule 5', description: 'confirming by its configuration, yet every outcome is applied without a status query' },
+  { name: 'status-query-body-order', specRef: '§6 rule 5, §5.1', description: 'confirming: the status query is signed over its pairs in body order (transaction_id before client_id), not sorted: the service refuses every query' },
+  { name: 'status-query-id-encoded', specRef: '§6 rule 5, §4.2', description: 'confirming: the status query names the transaction_id percent-encoded (encodeURIComponent, as if for a URL): an id with reserved characters or a space is asked as another id, answered unknown, and never fulfilled' },
+  { name: 'applies-when-status-unavailable', specRef: '§6 rule 5', description: 'confirming: when the status query fails (5xx, connection dropped, its time limit), the outcome is applied unconfirmed ("fail open")' },
+  { name: 'no-status-time-limit', specRef: '§6 rule 3, §6 rule 5, §8', description: 'confirming: the status query has no time limit of its own, so a slow status endpoint holds the callback\'s reply past the deadline' },
+  { name: 'unconfirmed-acknowledged', specRef: '§6 rule 5, §4.3', description: 'confirming: when the status query fails, the record is left pending but the callback is answered 200, so the service never retries it' },
 ];
 
 export function isReceiverFault(name: string): name is ReceiverFault {

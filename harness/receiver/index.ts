@@ -4,12 +4,12 @@
 // re-export every folder without clashes.
 export { startReceiver, type RunningReceiver, type ListenOptions as ReceiverListenOptions } from './server.ts';
 export {
-  resolveReceiverConfig, generateTestToken, ReceiverConfigError, RECEIVER_DEFAULTS, DEFAULT_WORK_MS,
-  type ReceiverConfig,
+  resolveReceiverConfig, generateTestToken, ReceiverConfigError, RECEIVER_DEFAULTS, DEFAULT_WORK_MS, DEFAULT_CONFIRM_TIMEOUT_MS,
+  type ReceiverConfig, type ReceiverConfirmConfig,
 } from './config.ts';
 export {
   loadReceiverConfigFile, parseReceiverConfigFile, RECEIVER_CONFIG_SCHEMA_URL,
-  type ReceiverConfigFile, type LoadedReceiverConfigFile,
+  type ReceiverConfigFile, type LoadedReceiverConfigFile, type ConfirmsInFile,
 } from './config-file.ts';
 export { RECEIVER_FAULTS, RECEIVER_FAULT_NAMES, isReceiverFault, type ReceiverFault, type ReceiverFaultInfo } from './faults.ts';
 export { tokensEqual } from './token.ts';

@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { LinePeer } from '../line-protocol/index.ts';
 import type { ReferenceSdkFault } from './faults.ts';
 import { collect } from './sdk.ts';
+import { transactionStatus } from './status.ts';
 
 export interface ReferenceAdapterOptions {
   faults?: readonly ReferenceSdkFault[];
@@ -16,12 +17,11 @@ export interface ReferenceAdapterOptions {
 
 export const REFERENCE_SDK_TIMEOUT_MS = 1000;
 
-interface RequestLine {
+type RequestLine = {
   id: string;
   baseUrl: string;
   credentials: { clientId: number; clientKey: string; secretKey: string };
-  fields: Record<string, unknown>;
-}
+} & ({ op: 'collect'; fields: Record<string, unknown> } | { op: 'status'; transaction_id: string });
 
 /** Answers every request line of `input` on `output`, one at a time, until `input` ends. */
 export async function serveReferenceAdapter(input: Readable, output: Writable, options: ReferenceAdapterOptions = {}): Promise<void> {
@@ -30,13 +30,10 @@ export async function serveReferenceAdapter(input: Readable, output: Writable, o
     if (line.trim() === '') continue;
     const request = JSON.parse(line) as RequestLine;
     let answer: Record<string, unknown>;
+    const config = { baseUrl: request.baseUrl, ...request.credentials, timeoutMs: options.timeoutMs ?? REFERENCE_SDK_TIMEOUT_MS, faults };
     try {
-      const result = await collect({
-        baseUrl: request.baseUrl,
-        ...request.credentials,
-        timeoutMs: options.timeoutMs ?? REFERENCE_SDK_TIMEOUT_MS,
-        faults,
-      }, request.fields);
+      if (request.op === 'status' && faults.has('status-not-implemented')) throw new Error('this SDK has no transaction status call');
+      const result = request.op === 'status' ? await transactionStatus(config, request.transaction_id) : await collect(config, request.fields);
       answer = { id: request.id, ...result };
     } catch (error) {
       answer = { id: request.id, error: error instanceof Error ? error.message : String(error) };

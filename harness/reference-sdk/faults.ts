@@ -7,6 +7,7 @@
 export type ReferenceSdkFault =
   | 'wrong-path'
   | 'no-content-type'
+  | 'form-params'
   | 'uppercase-hex'
   | 'client-id-as-key'
   | 'client-key-as-secret'
@@ -28,7 +29,17 @@ export type ReferenceSdkFault =
   | 'body-only-answer'
   | 'server-error-accepted'
   | 'timeout-accepted'
-  | 'success-string-compare';
+  | 'success-string-compare'
+  | 'status-get-query'
+  | 'status-wrong-path'
+  | 'status-unsigned'
+  | 'status-client-id-string'
+  | 'status-signs-id-only'
+  | 'status-success-only'
+  | 'status-successful-spelling'
+  | 'status-not-found-as-failed'
+  | 'status-error-as-pending'
+  | 'status-not-implemented';
 
 export interface ReferenceSdkFaultInfo {
   name: ReferenceSdkFault;
@@ -39,6 +50,7 @@ export interface ReferenceSdkFaultInfo {
 export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.freeze([
   { name: 'wrong-path', description: 'posts to /api/v1.0/collect, without the trailing slash', specRef: '§4.1' },
   { name: 'no-content-type', description: 'sets no Content-Type header', specRef: '§4' },
+  { name: 'form-params', description: 'posts the fields as a form (application/x-www-form-urlencoded, as Guzzle\'s form_params does), signed over their pairs as ever', specRef: '§4, §4.1' },
   { name: 'uppercase-hex', description: 'writes the signature in upper-case hex', specRef: '§5.1 step 5, §5.2' },
   { name: 'client-id-as-key', description: 'puts the client id where the client key goes: Authorization: HMAC 2:{signature}', specRef: '§5.2' },
   { name: 'client-key-as-secret', description: 'keys the HMAC with the client key instead of the secret key (the two credentials swapped)', specRef: '§5.1 step 4' },
@@ -61,6 +73,17 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'server-error-accepted', description: 'reads a 5xx as accepted ("the service will process it")', specRef: '§7' },
   { name: 'timeout-accepted', description: 'reads its own time-out as accepted ("sent; the callback will tell")', specRef: '§4.1' },
   { name: 'success-string-compare', description: 'compares success with the string "true", so every answer reads as rejected', specRef: '§4.1 (interpretive)' },
+  // The status query (§4.2; its shape is the suite's position, docs/status.md).
+  { name: 'status-get-query', description: 'queries the status with GET, transaction_id and client_id in the query string (signed over the pairs), no body', specRef: '§4.2 (the suite\'s position)' },
+  { name: 'status-wrong-path', description: 'queries /api/v1.0/transaction-status/ (a hyphen for the underscore)', specRef: '§4.2 (the suite\'s position)' },
+  { name: 'status-unsigned', description: 'sends the status query without an Authorization header ("it only reads")', specRef: '§4, §5.2' },
+  { name: 'status-client-id-string', description: 'sends client_id in the status query as a JSON string ("2"), signed as sent', specRef: '§2.1, §4.2' },
+  { name: 'status-signs-id-only', description: 'signs the status query over transaction_id alone, not every field of its body', specRef: '§5.1 step 1' },
+  { name: 'status-success-only', description: 'reads only "success" of a status answer: every 2xx with success: true is reported SUCCESS, PENDING and FAILED included', specRef: '§4.2, §6 rule 5' },
+  { name: 'status-successful-spelling', description: 'recognises the outcome only as "SUCCESSFUL" (a sibling API\'s spelling), so a SUCCESS answer is reported FAILED', specRef: '§3, §4.2' },
+  { name: 'status-not-found-as-failed', description: 'reports a 404 (an id the service does not know) as status FAILED', specRef: '§4.2, §7' },
+  { name: 'status-error-as-pending', description: 'reports a 5xx or a refusal of the status query as status PENDING ("try again later")', specRef: '§4.2, §7' },
+  { name: 'status-not-implemented', description: 'has no status call: the adapter answers {"id", "error"} to every status request (the client.status cases are SKIP, not ERROR)', specRef: '§4.2' },
 ] satisfies ReferenceSdkFaultInfo[]);
 
 export function isReferenceSdkFault(name: string): name is ReferenceSdkFault {

@@ -27,7 +27,7 @@ export interface SdkResult {
 const SIX_FIELDS = new Set(['amount', 'callback_url', 'client_id', 'customer_number', 'network_code', 'transaction_id']);
 
 /** Code-point order of keys (§5.1 step 2), not UTF-16 units and not the locale's collation. */
-function byCodePoint(a: string, b: string): number {
+export function byCodePoint(a: string, b: string): number {
   const x = [...a].map((c) => c.codePointAt(0)!);
   const y = [...b].map((c) => c.codePointAt(0)!);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
@@ -65,7 +65,10 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
     if (key === 'callback_url' && typeof value === 'string' && on('encode-uri-callback-signed')) signed = encodeURI(value);
     members.push({ key, json, signed });
   }
-  const body = `{${members.map((m) => `${JSON.stringify(m.key)}:${m.json}`).join(',')}}`;
+  // A form carries text only: each value as the text it is signed as (a string as it stands, any other value as its JSON).
+  const body = on('form-params')
+    ? new URLSearchParams(members.map((m) => [m.key, m.signed])).toString()
+    : `{${members.map((m) => `${JSON.stringify(m.key)}:${m.json}`).join(',')}}`;
   let pairs = members.filter((m) => !on('extra-fields-unsigned') || SIX_FIELDS.has(m.key));
   if (!on('body-order-signature')) {
     pairs = [...pairs].sort((a, b) => (on('locale-order-signature') ? a.key.localeCompare(b.key) : byCodePoint(a.key, b.key)));
@@ -75,7 +78,7 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
   if (on('uppercase-hex')) signature = signature.toUpperCase();
 
   const headers: Record<string, string> = { authorization: `HMAC ${on('client-id-as-key') ? config.clientId : config.clientKey}:${signature}` };
-  if (!on('no-content-type')) headers['content-type'] = 'application/json';
+  if (!on('no-content-type')) headers['content-type'] = on('form-params') ? 'application/x-www-form-urlencoded' : 'application/json';
   if (on('secret-sent')) headers['x-secret-key'] = config.secretKey;
   const path = on('wrong-path') ? '/api/v1.0/collect' : '/api/v1.0/collect/';
 

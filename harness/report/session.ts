@@ -4,7 +4,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { countVerdicts, type CaseResult, type Diagnosis, type RunReport } from '../results/index.ts';
+import { countVerdicts, type CaseResult, type Diagnosis, type Interrupted, type RunReport } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import { htmlWriter } from './html.ts';
 import { jsonWriter } from './json.ts';
@@ -36,6 +36,8 @@ export interface ReportSession {
   setDiagnoses(diagnoses: readonly Diagnosis[]): Promise<void>;
   /** Adds a side's preflight (RunReport.preflights) and rewrites every file. */
   addPreflight(result: CaseResult): Promise<void>;
+  /** Marks the run as interrupted by a signal (RunReport.interrupted) and rewrites every file. */
+  setInterrupted(interrupted: Interrupted): Promise<void>;
   /** Sets finishedAt, writes the final files, returns the report and the files' paths. */
   finish(): Promise<{ report: RunReport; files: string[] }>;
 }
@@ -78,6 +80,7 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
   const cases: CaseResult[] = [];
   const preflights: CaseResult[] = [];
   let diagnoses: Diagnosis[] = [];
+  let interrupted: Interrupted | undefined;
   let finishedAt: string | undefined;
   const files = WRITERS.map((w) => join(dir, w.fileName));
 
@@ -92,6 +95,7 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
     ...(diagnoses.length > 0 ? { diagnoses: [...diagnoses] } : {}),
     ...(preflights.length > 0 ? { preflights: [...preflights] } : {}),
     cases: cases.map((c) => pointedTo(c, diagnoses)),
+    ...(interrupted ? { interrupted } : {}),
   });
 
   // Frozen: a finished case never changes, and the writers may reuse what they rendered for it.
@@ -139,6 +143,10 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
     async setDiagnoses(found: readonly Diagnosis[]): Promise<void> {
       const safe = jsonSafe([...found]);
       diagnoses = deepFreeze(redactor ? redactor.value(safe) : safe);
+      await scheduleWrite();
+    },
+    async setInterrupted(found: Interrupted): Promise<void> {
+      interrupted = deepFreeze({ ...found, notFinished: [...found.notFinished] });
       await scheduleWrite();
     },
     async finish(): Promise<{ report: RunReport; files: string[] }> {

@@ -120,6 +120,20 @@ export interface RunReport {
    */
   preflights?: CaseResult[];
   cases: CaseResult[];
+  /**
+   * Set when the run was stopped by a signal (Ctrl-C, `timeout`, a cancelled CI job): the cases
+   * that had not finished are in `cases` as ERROR (never PASS), and listed here.
+   */
+  interrupted?: Interrupted;
+}
+
+/** A run stopped by SIGINT or SIGTERM before its cases finished. */
+export interface Interrupted {
+  signal: 'SIGINT' | 'SIGTERM';
+  /** When the signal came. */
+  at: string;
+  /** The cases under way or not started when it came: ERROR in `cases`. */
+  notFinished: string[];
 }
 
 export function emptyCounts(): VerdictCounts {

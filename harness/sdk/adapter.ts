@@ -1,10 +1,13 @@
 // Drives an SDK through its adapter: a command in any language (`sh -c CMD`), or an adapter in
 // this process over a stream pair (the embedded default), both through the shared line driver.
 // An adapter that crashes, hangs, writes garbage or answers another id gives a failure with a
-// stable code (an ERROR for the case concerned); it is restarted for the next request.
-import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type LineEnd, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
+// stable code (for the case concerned); it is restarted for the next request, however many
+// failed before: one request an SDK chokes on says nothing about the others. Only when the plain
+// call, which every case rests on, gets no usable answer are the rest not sent (`decisive`).
+import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type ExchangeOptions, type LineEnd, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
 import type { Redactor } from '../secrets/index.ts';
-import { encodeCollectLine, parseAdapterLine, type CollectCall } from './protocol.ts';
+import type { StatusValue } from '../status/index.ts';
+import { encodeRequestLine, parseAdapterLine, type AdapterRequest, type CollectCall, type StatusCall } from './protocol.ts';
 
 export type AdapterFailureCode = 'ERR_ADAPTER_START' | 'ERR_ADAPTER_TIMEOUT' | 'ERR_ADAPTER_CRASHED' | 'ERR_ADAPTER_PROTOCOL';
 
@@ -18,10 +21,12 @@ const CODES: Record<LineFailure, AdapterFailureCode> = {
 /** What the adapter said (with its line, for the evidence), or why nothing usable came. */
 export type AdapterAnswer =
   | { kind: 'outcome'; outcome: 'accepted' | 'rejected'; detail?: string; line: string }
+  /** What the SDK reported a status query answered (op "status" only). */
+  | { kind: 'status'; status: StatusValue; detail?: string; line: string }
   /** The SDK threw (`{"id", "error"}`). */
   | { kind: 'error'; error: string; line: string }
   /** The harness got no usable answer: an ERROR verdict, not the SDK's report. */
-  | { kind: 'failed'; code: AdapterFailureCode; reason: string };
+  | { kind: 'failed'; code: AdapterFailureCode; reason: string; unsent?: true };
 
 /** A command (run in `cwd`, default the current directory) or an in-process peer. */
 export type AdapterLaunch =
@@ -32,7 +37,7 @@ export type AdapterLaunch =
 export interface SdkAdapterOptions {
   /** Time allowed for one answer: the target's timing.answerDeadlineMs. */
   answerDeadlineMs: number;
-  /** After this many failed requests in a row, the rest fail unsent (default 3). */
+  /** After this many failed requests in a row, the rest fail unsent (default: never; see `decisive`). */
   maxConsecutiveFailures?: number;
   startGraceMs?: number;
   closeGraceMs?: number;
@@ -56,7 +61,7 @@ export class SdkAdapter {
       },
       words: { noun: 'adapter', unit: 'request', doing: 'handling this request' },
       timeoutMs: options.answerDeadlineMs,
-      ...linePolicy(options),
+      ...linePolicy({ maxConsecutiveFailures: Infinity, ...options }),
     });
   }
 
@@ -76,18 +81,29 @@ export class SdkAdapter {
     return gaveUp && gaveUp.failure === 'start' && this.driver.answersInRun === 0 ? gaveUp.reason : undefined;
   }
 
-  async collect(call: CollectCall): Promise<AdapterAnswer> {
+  /** One call: `timeoutMs` when this call is allowed more than answerDeadlineMs; `decisive` for the plain call (when it fails, the rest are not sent). */
+  async collect(call: CollectCall, options: ExchangeOptions = {}): Promise<AdapterAnswer> {
+    return this.exchange({ op: 'collect', ...call }, options);
+  }
+
+  /** A status query (§4.2) through the SDK; the same options as a collect call. */
+  async status(call: StatusCall, options: ExchangeOptions = {}): Promise<AdapterAnswer> {
+    return this.exchange({ op: 'status', ...call }, options);
+  }
+
+  private async exchange(request: AdapterRequest, options: ExchangeOptions): Promise<AdapterAnswer> {
     let answerLine = '';
-    const result = await this.driver.exchange(call.id, encodeCollectLine(call), (line) => {
+    const result = await this.driver.exchange(request.id, encodeRequestLine(request), (line) => {
       answerLine = line;
-      return parseAdapterLine(line);
-    });
-    if (!result.ok) return { kind: 'failed', code: CODES[result.failure], reason: result.reason };
+      return parseAdapterLine(line, request.op);
+    }, options);
+    if (!result.ok) return { kind: 'failed', code: CODES[result.failure], reason: result.reason, ...(result.unsent ? { unsent: true as const } : {}) };
     const answer = result.answer;
     const line = this.driver.redact(answerLine);
-    return 'error' in answer
-      ? { kind: 'error', error: this.driver.redact(answer.error), line }
-      : { kind: 'outcome', outcome: answer.outcome, ...(answer.detail !== undefined ? { detail: this.driver.redact(answer.detail) } : {}), line };
+    const detail = 'detail' in answer && answer.detail !== undefined ? { detail: this.driver.redact(answer.detail) } : {};
+    if ('error' in answer) return { kind: 'error', error: this.driver.redact(answer.error), line };
+    if ('status' in answer) return { kind: 'status', status: answer.status, ...detail, line };
+    return { kind: 'outcome', outcome: answer.outcome, ...detail, line };
   }
 
   async close(): Promise<void> {

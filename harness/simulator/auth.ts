@@ -53,6 +53,13 @@ export function findClient(
   return client;
 }
 
+/** Fault `status-unsigned`: the client the body's client_id names, no header looked at. */
+export function clientNamedByBody(clients: readonly SimulatorClient[], members: readonly RawMember[]): SimulatorClient {
+  const client = clientOfBody(clients, members);
+  if (!client) throw new Rejection('CLIENT_ID_MISMATCH', 'client_id names no client');
+  return client;
+}
+
 function clientOfBody(clients: readonly SimulatorClient[], members: readonly RawMember[]): SimulatorClient | undefined {
   const raw = members.find((m) => m.key === 'client_id')?.value;
   const id = raw?.kind === 'number' ? Number(raw.raw) : raw?.kind === 'string' ? Number(raw.value) : NaN;

@@ -36,7 +36,13 @@ export type SimulatorFault =
   | 'no-callback'
   | 'plain-http-in-production'
   | 'https-downgrade'
-  | 'raw-transaction-id';
+  | 'raw-transaction-id'
+  | 'status-unsigned'
+  | 'status-ip-unchecked'
+  | 'status-stays-pending'
+  | 'status-failed-as-success'
+  | 'status-pending-as-success'
+  | 'status-unknown-success';
 
 export interface SimulatorFaultInfo {
   name: SimulatorFault;
@@ -79,6 +85,13 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'plain-http-in-production', specRef: '§2.1, §6 Transport', description: 'in production mode, http:// callback URLs are accepted and called' },
   { name: 'https-downgrade', specRef: '§6 Transport', description: 'in production mode, an https:// callback URL is called over plain http on the same host and port (a TLS receiver sees a failed handshake, no callback)' },
   { name: 'raw-transaction-id', specRef: '§6 Parameters, §2.1', description: 'transaction_id is written into the callback URL as it is, not form-encoded (status and message are): an id holding &, #, + or % reaches the receiver changed' },
+  // §4.2, the transaction status endpoint (its shape is the suite's position, docs/status.md).
+  { name: 'status-unsigned', specRef: '§4.2, §5.2', description: 'the status endpoint "only reads", so it was left outside the authentication: a query without Authorization, with a wrong signature or an unknown client_key gets the status of the transaction its client_id names' },
+  { name: 'status-ip-unchecked', specRef: '§4.2, §5.4', description: 'the source-IP whitelist is checked on collect but not on the status endpoint' },
+  { name: 'status-stays-pending', specRef: '§3, §4.2', description: 'the status endpoint answers PENDING for every transaction, also after its callback said SUCCESS or FAILED (it reads a table the outcome never updates)' },
+  { name: 'status-failed-as-success', specRef: '§3, §4.2', description: 'the status endpoint answers SUCCESS for a transaction that FAILED, disagreeing with its FAILED callback (the answer\'s success: true taken for the outcome)' },
+  { name: 'status-pending-as-success', specRef: '§3, §4.2', description: 'the status endpoint answers SUCCESS while the transaction is still pending, before its callback (accepted taken for paid)' },
+  { name: 'status-unknown-success', specRef: '§4.2', description: 'the status endpoint answers SUCCESS for a transaction_id it never saw' },
 ] satisfies SimulatorFaultInfo[]);
 
 const NAMES = new Set<string>(SIMULATOR_FAULTS.map((f) => f.name));

@@ -3,3 +3,9 @@ export {
   STATUS_POSITION, STATUS_VALUES, statusQueryBody, signedStatusQuery, readStatusAnswer, statusAnswerBody, unknownIdAnswerBody, atPointer,
   type StatusEndpoint, type StatusQuery, type StatusReading, type StatusValue,
 } from './shape.ts';
+
+// The harness's own status endpoint, which a confirming receiver calls (receiver.confirm).
+export {
+  startStatusEndpoint, checkStatusQuery, queryExchange,
+  type RunningStatusEndpoint, type StatusEndpointOptions, type ScriptedAnswer, type ReceivedQuery, type QueryProblem, type QueryAnswer,
+} from './endpoint.ts';

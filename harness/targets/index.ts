@@ -1,6 +1,6 @@
 // Public face of target files (DESIGN.md "Target files"): schema, loading, secret references,
 // redaction, and the reachability probe behind exit status 3.
-export type { ResolvedReceiverTarget, ResolvedServiceTarget, ResolvedClientTarget, ResolvedTarget, InProcessAdapter } from './types.ts';
+export type { ReceiverConfirms, ResolvedReceiverTarget, ResolvedServiceTarget, ResolvedClientTarget, ResolvedTarget, InProcessAdapter } from './types.ts';
 export { generateClientCredentials } from './credentials.ts';
 export { TARGET_DEFAULTS, SECRET_KEYS } from './types.ts';
 export { TargetFileError, TargetUnreachable } from './errors.ts';

@@ -6,10 +6,11 @@ import { DEFAULT_ID_TEMPLATE, shapeProblems, type TransactionIdShape } from '../
 import { compileStatement, parseDatabaseUrl, type CompiledStatement, type Dialect } from '../database/index.ts';
 import { statesProblems, type ObserveSpec, type StateMap } from '../observe/index.ts';
 import { secretValueProblem } from '../secrets/index.ts';
+import { STATUS_POSITION, type StatusEndpoint } from '../status/index.ts';
 import { compileSchema, parseJson, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import { TargetFileError } from './errors.ts';
 import { generateClientCredentials } from './credentials.ts';
-import { SECRET_KEYS, TARGET_DEFAULTS, type ResolvedClientTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
+import { CONFIRMS_SECRET_KEYS, SECRET_KEYS, TARGET_DEFAULTS, type ReceiverConfirms, type ResolvedClientTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedTarget } from './types.ts';
 import { rememberSecretRefs } from './redact.ts';
 import { rememberDefaults } from './defaults.ts';
 
@@ -49,14 +50,17 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
   const literal = literalSecrets(value);
   if (literal.length > 0) throw new TargetFileError(literal, options.source);
   const problems = checkTarget(value);
-  if (problems.length > 0) throw new TargetFileError(problems.map(describe), options.source);
+  if (problems.length > 0) {
+    const described = withoutAnyOfNoise(problems).map(describe);
+    throw new TargetFileError(described.filter((p, i) => described.findIndex((q) => q.pointer === p.pointer && q.message === p.message) === i), options.source);
+  }
   const file = value as Record<string, unknown>;
   const beyondSchema = [...urlCredentials(file), ...idShapeProblems(file)];
   if (beyondSchema.length > 0) throw new TargetFileError(beyondSchema, options.source);
   const secrets = resolveSecrets(file, env, options.source);
   const caCert = readCa(file, options);
   const observe = file.side === 'receiver' ? observeFrom(file, env, options.source) : undefined;
-  const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert, observe)
+  const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert, confirmsFrom(file, env, options.source), observe)
     : file.side === 'client' ? clientFrom(file)
     : serviceFrom(file, secrets, caCert);
   rememberSecretRefs(target, file);
@@ -68,12 +72,15 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
 function literalSecrets(value: unknown): Array<{ pointer: string; message: string }> {
   if (typeof value !== 'object' || value === null) return [];
   const file = value as Record<string, unknown>;
-  const message = 'secrets are not written in target files; use {"env": "NAME"} naming an environment variable';
-  const found = SECRET_KEYS.filter((key) => typeof file[key] === 'string').map((key) => ({ pointer: `/${key}`, message }));
+  const message = `secrets are not written in target files; use {"env": "NAME"} naming an environment variable`;
+  const confirms = typeof file.confirms === 'object' && file.confirms !== null ? file.confirms as Record<string, unknown> : {};
   // A database URL carries its password: the same rule.
-  const observe = file.observe as Record<string, unknown> | undefined;
-  if (typeof observe === 'object' && observe !== null && typeof observe.database === 'string') found.push({ pointer: '/observe/database', message });
-  return found;
+  const observe = typeof file.observe === 'object' && file.observe !== null ? file.observe as Record<string, unknown> : {};
+  return [
+    ...SECRET_KEYS.filter((key) => typeof file[key] === 'string').map((key) => ({ pointer: `/${key}`, message })),
+    ...CONFIRMS_SECRET_KEYS.filter((key) => typeof confirms[key] === 'string').map((key) => ({ pointer: `/confirms/${key}`, message })),
+    ...(typeof observe.database === 'string' ? [{ pointer: '/observe/database', message }] : []),
+  ];
 }
 
 /**
@@ -116,6 +123,14 @@ function idShapeOf(file: Record<string, unknown>): TransactionIdShape | undefine
   return { template: given.template ?? DEFAULT_ID_TEMPLATE, ...(given.maxLength !== undefined ? { maxLength: given.maxLength } : {}) };
 }
 
+/**
+ * `"status"` is `false` or an object: a wrong object is named by its own bad key, without the
+ * other branch's "must be false" beside it.
+ */
+function withoutAnyOfNoise(problems: readonly SchemaProblem[]): SchemaProblem[] {
+  return problems.filter((p) => !(p.keyword === 'const' && p.schemaPath.includes('statusEndpoint') && problems.some((q) => q.path.startsWith(`${p.path}/`))));
+}
+
 function describe(problem: SchemaProblem): { pointer: string; message: string } {
   // The shared wording, but for URLs: "must match pattern ^https?://…" says less than this.
   let message = problem.keyword === 'pattern' && problem.schemaPath.includes('httpUrl') ? 'must be an http:// or https:// URL' : problem.message;
@@ -123,22 +138,44 @@ function describe(problem: SchemaProblem): { pointer: string; message: string } 
     message = 'a rule is {"pointer", "in": [values that mean rejected]} or {"pointer", "notIn": [values that mean accepted]}: exactly one of "in" and "notIn"';
   }
   if (problem.keyword === 'pattern' && problem.schemaPath.includes('/rejection/')) message = 'must be a JSON pointer (RFC 6901): "" or "/name/…"';
+  if (problem.keyword === 'pattern' && problem.schemaPath.includes('statusEndpoint')) {
+    message = problem.path.endsWith('/pointer') ? 'must be a JSON pointer (RFC 6901): "" or "/name/…"' : 'must be a path under baseUrl, starting with /';
+  }
+  if (problem.schemaPath.includes('statusEndpoint') && (problem.keyword === 'const' || problem.keyword === 'type')) {
+    message = 'must be false (no status endpoint) or {"method", "path", "pointer"}';
+  }
   return { pointer: problem.path, message };
 }
 
-function resolveSecrets(file: Record<string, unknown>, env: Env, source?: string): Partial<Record<(typeof SECRET_KEYS)[number], string>> {
-  const resolved: Partial<Record<(typeof SECRET_KEYS)[number], string>> = {};
+function resolveSecrets<K extends string>(
+  file: Record<string, unknown>, env: Env, source?: string, keys: readonly K[] = SECRET_KEYS as unknown as readonly K[], at = '',
+): Partial<Record<K, string>> {
+  const resolved: Partial<Record<K, string>> = {};
   const problems: Array<{ pointer: string; message: string }> = [];
-  for (const key of SECRET_KEYS) {
+  for (const key of keys) {
     const ref = file[key] as { env: string } | undefined;
     if (!ref) continue;
     const value = env[ref.env];
     const problem = value === undefined ? `environment variable ${ref.env} is not set` : secretValueProblem(ref.env, value);
-    if (problem !== undefined) problems.push({ pointer: `/${key}`, message: problem });
+    if (problem !== undefined) problems.push({ pointer: `${at}/${key}`, message: problem });
     else resolved[key] = value as string;
   }
   if (problems.length > 0) throw new TargetFileError(problems, source);
   return resolved;
+}
+
+/** `confirms` with its keys read from the environment, and `status` over the suite's position (each key left out keeps it). */
+function confirmsFrom(file: Record<string, unknown>, env: Env, source?: string): ReceiverConfirms | undefined {
+  const given = file.confirms as { listener: { host?: string; port: number; publicUrl?: string | null }; clientId: number } | undefined;
+  if (!given) return undefined;
+  const keys = resolveSecrets(given as unknown as Record<string, unknown>, env, source, CONFIRMS_SECRET_KEYS, '/confirms');
+  return {
+    listener: { host: given.listener.host ?? '127.0.0.1', port: given.listener.port, publicUrl: given.listener.publicUrl ?? null },
+    clientId: given.clientId,
+    clientKey: keys.clientKey!,
+    secretKey: keys.secretKey!,
+    status: { ...STATUS_POSITION, ...(file.status as Partial<StatusEndpoint> | undefined) },
+  };
 }
 
 function readCa(file: Record<string, unknown>, options: ParseTargetOptions): string | undefined {
@@ -211,7 +248,9 @@ function observeFrom(file: Record<string, unknown>, env: Env, source?: string): 
   };
 }
 
-function receiverFrom(file: Record<string, unknown>, secrets: Partial<Record<string, string>>, caCert: string | undefined, observe: ObserveSpec | undefined): ResolvedReceiverTarget {
+function receiverFrom(
+  file: Record<string, unknown>, secrets: Partial<Record<string, string>>, caCert: string | undefined, confirms: ReceiverConfirms | undefined, observe: ObserveSpec | undefined,
+): ResolvedReceiverTarget {
   const timing = (file.timing ?? {}) as Partial<ResolvedReceiverTarget['timing']>;
   const target: ResolvedReceiverTarget = {
     side: 'receiver',
@@ -223,6 +262,7 @@ function receiverFrom(file: Record<string, unknown>, secrets: Partial<Record<str
   if (caCert !== undefined) target.caCert = caCert;
   const ids = idShapeOf(file);
   if (ids) target.transactionIds = ids;
+  if (confirms) target.confirms = confirms;
   return target;
 }
 
@@ -270,6 +310,9 @@ function serviceFrom(file: Record<string, unknown>, secrets: Partial<Record<stri
   if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
   if (file.sources !== undefined) target.sources = structuredClone(file.sources) as ResolvedServiceTarget['sources'] & object;
   if (file.rejection !== undefined) target.rejection = structuredClone(file.rejection) as NonNullable<ResolvedServiceTarget['rejection']>;
+  // Each key the file leaves out keeps the suite's position.
+  if (file.status === false) target.status = false;
+  else if (file.status !== undefined) target.status = { ...STATUS_POSITION, ...(file.status as Partial<StatusEndpoint>) };
   if (caCert !== undefined) target.caCert = caCert;
   const ids = idShapeOf(file);
   if (ids) target.transactionIds = ids;

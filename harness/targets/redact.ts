@@ -1,7 +1,7 @@
 // What of a target may leave the process: everything but the secret values.
 import type { ObserveSpec } from '../observe/index.ts';
 import { REDACTED } from '../secrets/index.ts';
-import { SECRET_KEYS, type ResolvedTarget } from './types.ts';
+import { CONFIRMS_SECRET_KEYS, SECRET_KEYS, type ResolvedTarget } from './types.ts';
 
 /** The `{"env": …}` references a loaded target came from, to show them instead of the values. */
 const refsOf = new WeakMap<ResolvedTarget, Partial<Record<string, { env: string }>>>();
@@ -15,6 +15,11 @@ export function rememberSecretRefs(target: ResolvedTarget, file: Record<string, 
     const ref = file[key] as { env: string } | undefined;
     if (ref) refs[key] = { env: ref.env };
   }
+  const confirms = file.confirms as Record<string, { env: string } | undefined> | undefined;
+  for (const key of CONFIRMS_SECRET_KEYS) {
+    const ref = confirms?.[key];
+    if (ref) refs[`confirms.${key}`] = { env: ref.env };
+  }
   const database = (file.observe as { database?: { env: string } } | undefined)?.database;
   if (database) refs[DATABASE_REF] = { env: database.env };
   refsOf.set(target, refs);
@@ -23,7 +28,7 @@ export function rememberSecretRefs(target: ResolvedTarget, file: Record<string, 
 /** The secret values of a target, for a Redactor: a database URL's password with the token. */
 export function secretsOf(target: ResolvedTarget): string[] {
   const values = target.side === 'receiver'
-    ? [target.callbackToken, ...(target.observe?.kind === 'sql' ? target.observe.database.secrets : [])]
+    ? [target.callbackToken, target.confirms?.clientKey, target.confirms?.secretKey, ...(target.observe?.kind === 'sql' ? target.observe.database.secrets : [])]
     : [target.clientKey, target.secretKey, target.callbackToken];
   return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
 }
@@ -37,6 +42,11 @@ export function redactTarget(target: ResolvedTarget): Record<string, unknown> {
   const refs = refsOf.get(target) ?? {};
   for (const key of SECRET_KEYS) {
     if (copy[key] !== undefined) copy[key] = refs[key] ? { env: refs[key].env, value: REDACTED } : REDACTED;
+  }
+  const confirms = copy.confirms as Record<string, unknown> | undefined;
+  for (const key of CONFIRMS_SECRET_KEYS) {
+    const ref = refs[`confirms.${key}`];
+    if (confirms?.[key] !== undefined) confirms[key] = ref ? { env: ref.env, value: REDACTED } : REDACTED;
   }
   if (typeof copy.caCert === 'string') copy.caCert = `(PEM, ${copy.caCert.length} characters)`;
   if (target.side === 'receiver' && target.observe) copy.observe = shownObserve(target.observe, refs[DATABASE_REF]?.env);

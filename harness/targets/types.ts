@@ -2,6 +2,7 @@
 import type { RejectionRule } from '../client/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
 import type { ObserveSpec } from '../observe/index.ts';
+import type { StatusEndpoint } from '../status/index.ts';
 
 export interface ResolvedReceiverTarget {
   side: 'receiver';
@@ -17,6 +18,21 @@ export interface ResolvedReceiverTarget {
   caCert?: string;
   /** The ids the receiver accepts (absent: the harness's own ids, template `{id}`). */
   transactionIds?: TransactionIdShape;
+  /** The receiver confirms outcomes with the status endpoint before fulfilment (§6 rule 5); absent: it does not. */
+  confirms?: ReceiverConfirms;
+}
+
+/**
+ * Where the harness serves the status endpoint a confirming receiver calls (its port fixed: the
+ * receiver is configured with it before the run), and the credentials its queries are signed with.
+ */
+export interface ReceiverConfirms {
+  listener: { host: string; port: number; publicUrl: string | null };
+  clientId: number;
+  clientKey: string;
+  secretKey: string;
+  /** What the receiver calls: the target file's `status` over the suite's position. */
+  status: StatusEndpoint;
 }
 
 export interface ResolvedServiceTarget {
@@ -38,6 +54,11 @@ export interface ResolvedServiceTarget {
   transactionIds?: TransactionIdShape;
   /** How a 2xx answer says "rejected" (absent: DEFAULT_REJECTION of harness/client). */
   rejection?: RejectionRule[];
+  /**
+   * The transaction status endpoint (§4.2): the target file's `status` over the suite's position
+   * (absent: STATUS_POSITION of harness/status); `false`: none the harness can query.
+   */
+  status?: StatusEndpoint | false;
 }
 
 /**
@@ -80,3 +101,5 @@ export const TARGET_DEFAULTS = {
 /** Keys whose values are `{"env": "NAME"}` references, never literal secrets. */
 export const SECRET_KEYS = ['clientKey', 'secretKey', 'callbackToken'] as const;
 export type SecretKey = (typeof SECRET_KEYS)[number];
+/** The same, inside a receiver target's `confirms`. */
+export const CONFIRMS_SECRET_KEYS = ['clientKey', 'secretKey'] as const;

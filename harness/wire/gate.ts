@@ -4,10 +4,21 @@
 // exchanges already in flight end, while exchanges asked for meanwhile wait until it is done.
 // Strictly first come, first served: an exchange asked for after a measurement waits behind it,
 // so a measurement is never starved, and one asked for before the next measurement goes first.
+// An exchange to a paced target (pace.ts) also waits for its target's turn: it is let on the wire
+// only when that pace is due; an exchange to another target behind it need not wait for that
+// turn, but none passes a measurement asked for before it. Among a target's waiting exchanges the
+// turn goes to the case furthest along (the most exchanges already made; ties first come, first
+// served): a case's next step does not queue behind the first requests of every other case, so a
+// paced run ends about when its longest case would.
+import type { Pace } from './pace.ts';
 
 interface Waiter {
   /** The measurement's name; undefined for an exchange. */
   measures?: string;
+  /** Its target's pace: an exchange goes, a measurement starts, only when it is due. */
+  pace?: Pace;
+  /** Who goes first at its pace's turn: higher first (the exchanges its case already made). */
+  rank: number;
   grant: () => void;
   /** Removes an abandoned waiter (its signal aborted). */
   drop?: () => void;
@@ -22,24 +33,36 @@ export class WireWaitAborted extends Error {
   }
 }
 
+export interface SharedOptions {
+  /** The target's pace (default: unpaced). */
+  pace?: Pace;
+  /** How many exchanges the case made already: its turn comes before cases with fewer (default 0). */
+  rank?: number;
+  /** Before every other exchange of its pace (the one retry of an exchange answered 429, which has waited already). */
+  first?: boolean;
+}
+
 export class WireGate {
   private exchanges = 0;
   private holder: string | undefined;
   private readonly queue: Waiter[] = [];
+  /** Wakes the queue when the first pace it waits for is due. */
+  private timer: NodeJS.Timeout | undefined;
 
   /** The measurement on the wire, else the first one waiting for it (progress lines name it). */
   get measuring(): string | undefined {
     return this.holder ?? this.queue.find((w) => w.measures !== undefined)?.measures;
   }
 
-  /** Whether an exchange (or a measurement, `exclusive`) asked for now would wait. */
-  wouldWait(exclusive: boolean): boolean {
-    return this.holder !== undefined || this.queue.length > 0 || (exclusive && this.exchanges > 0);
+  /** Whether an exchange (or a measurement, `exclusive`) of a target with `pace` asked for now would wait. */
+  wouldWait(exclusive: boolean, pace?: Pace): boolean {
+    return this.holder !== undefined || this.queue.length > 0 || (exclusive && this.exchanges > 0) || (pace !== undefined && pace.dueInMs() > 0);
   }
 
-  /** Resolves with the release once the exchange may go on the wire. */
-  shared(signal?: AbortSignal): Promise<() => void> {
-    return this.wait({}, signal, () => {
+  /** Resolves with the release once the exchange may go on the wire (its pace's turn taken). */
+  shared(signal?: AbortSignal, options: SharedOptions = {}): Promise<() => void> {
+    const rank = options.first ? Number.POSITIVE_INFINITY : options.rank ?? 0;
+    return this.wait({ rank, ...(options.pace ? { pace: options.pace } : {}) }, signal, () => {
       this.exchanges++;
       return () => {
         this.exchanges--;
@@ -48,9 +71,12 @@ export class WireGate {
     });
   }
 
-  /** Resolves with the release once `measures` has the wire to itself. */
-  exclusive(measures: string, signal?: AbortSignal): Promise<() => void> {
-    return this.wait({ measures }, signal, () => {
+  /**
+   * Resolves with the release once `measures` has the wire to itself and its target's pace is
+   * due; the measurement's own requests then go at once and are charged to the pace one by one.
+   */
+  exclusive(measures: string, signal?: AbortSignal, pace?: Pace): Promise<() => void> {
+    return this.wait({ measures, rank: 0, ...(pace ? { pace } : {}) }, signal, () => {
       this.holder = measures;
       return () => {
         this.holder = undefined;
@@ -59,7 +85,7 @@ export class WireGate {
     });
   }
 
-  private wait(kind: { measures?: string }, signal: AbortSignal | undefined, take: () => () => void): Promise<() => void> {
+  private wait(kind: { measures?: string; pace?: Pace; rank: number }, signal: AbortSignal | undefined, take: () => () => void): Promise<() => void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));
       const onAbort = () => {
@@ -92,13 +118,52 @@ export class WireGate {
   }
 
   private pump(): void {
-    for (;;) {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    // Paces found not due: the earliest of them wakes the queue again.
+    const notDue = new Set<Pace>();
+    while (this.holder === undefined) {
       const head = this.queue[0];
-      if (!head || this.holder !== undefined) return;
-      if (head.measures !== undefined && this.exchanges > 0) return;
-      this.queue.shift();
-      head.grant();
+      if (!head) break;
+      if (head.measures !== undefined) {
+        // A measurement starts at the head (nothing asked for before it still waits), with nothing in flight, at its turn.
+        if (this.exchanges > 0) break;
+        if (head.pace && !head.pace.tryStart()) {
+          notDue.add(head.pace);
+          break;
+        }
+        this.queue.shift();
+        head.grant();
+        break;
+      }
+      const next = this.nextExchange(notDue);
+      if (!next) break;
+      this.queue.splice(this.queue.indexOf(next), 1);
+      next.grant();
     }
+    if (notDue.size > 0 && this.holder === undefined) {
+      const dueInMs = Math.min(...[...notDue].map((p) => p.dueInMs()));
+      this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(dueInMs)));
+    }
+  }
+
+  /**
+   * The exchange that may go now, among those asked for before the first measurement waiting:
+   * an unpaced one, or the best-ranked of a pace whose turn it is (the turn is taken). Paces not
+   * due are added to `notDue`.
+   */
+  private nextExchange(notDue: Set<Pace>): Waiter | undefined {
+    const end = this.queue.findIndex((w) => w.measures !== undefined);
+    const before = end < 0 ? this.queue : this.queue.slice(0, end);
+    for (const waiter of before) {
+      const pace = waiter.pace;
+      if (!pace) return waiter;
+      if (notDue.has(pace)) continue;
+      const best = before.reduce((a, b) => (b.pace === pace && b.rank > a.rank ? b : a), waiter);
+      if (pace.tryTake()) return best;
+      notDue.add(pace);
+    }
+    return undefined;
   }
 }
 

@@ -2,18 +2,22 @@
 // listing, usage errors (exit 2), an unreachable target (exit 3), a run against a target file
 // (exit 0 / 1, waivers), and no secret in any output or report file.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts';
 import { main } from '../../harness/cli/index.ts';
+import { NEXT_COMMAND, NEXT_DOCS } from '../../harness/cli/next-steps.ts';
 import { runBin, type Ran } from '../support/cli-process.ts';
+import { startThrottle } from '../support/throttle.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-cli-run-'));
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return runBin(args, { cwd: dir, env });
@@ -58,6 +62,15 @@ function receiverFile(name: string, embedded: EmbeddedReceiver, extra: Record<st
     timing: { replyDeadlineMs: 1000 },
     ...extra,
   });
+}
+
+/** A port free now, for a listener a receiver is configured with before the run (confirms.listener). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
 }
 
 /** Every file of the report directory and the terminal output, searched for each secret. */
@@ -135,6 +148,49 @@ describe('exit 2: bad usage and invalid target files', () => {
   });
 });
 
+describe('--rate: the default pace of a service target file, and its usage errors', () => {
+  it('a service target file is paced at 5/s unless told (the first line says so); 429s waited out are noted after the summary', async () => {
+    const service = await startEmbeddedService();
+    // One request a second: the preflight's and the case's collect, 200 ms apart, meet it.
+    const throttle = await startThrottle(service.target.baseUrl, { limit: 1, windowMs: 1000 });
+    try {
+      const t = service.target;
+      const path = writeJson('service-paced.json', {
+        side: 'service', baseUrl: throttle.origin, mode: t.mode, clientId: t.clientId,
+        clientKey: { env: 'SVC_CLIENT_KEY' }, secretKey: { env: 'SVC_SECRET_KEY' }, callbackToken: { env: 'SVC_CALLBACK_TOKEN' },
+        networkCode: t.networkCode, customerNumbers: t.customerNumbers, sources: t.sources,
+        listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false }, timing: t.timing,
+      });
+      const ran = await cliHere(['run', '--target', path, '--report-dir', join(dir, 'service-paced'), '--only', 'service.auth.valid-accepted'], {
+        SVC_CLIENT_KEY: t.clientKey, SVC_SECRET_KEY: t.secretKey, SVC_CALLBACK_TOKEN: t.callbackToken!,
+      });
+      expect(ran.stdout.split('\n')[0]).toMatch(/; requests paced at 5\/s\)$/);
+      expect(ran.stdout, ran.stdout).toMatch(/^1 cases?: 1 PASS/m);
+      expect(ran.code).toBe(0);
+      expect(throttle.refused).toBeGreaterThanOrEqual(1);
+      expect(ran.stderr).toMatch(new RegExp(`note: the service answered 429 Too Many Requests ${throttle.refused} time\\(s\\) \\(requests paced at 5/s\\); each time every request to it waited out the Retry-After; a lower --rate avoids the waits`));
+    } finally {
+      await throttle.close();
+      await service.close();
+    }
+  });
+
+  it('not N/s or N/min, zero, or past 1000/s', async () => {
+    const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
+    for (const bad of ['5', '0/s', 'fast', '5/h', '2000/s', '-1/s']) {
+      const ran = await cliHere(['run', '--target', target, '--rate', bad]);
+      expect(ran.code, bad).toBe(2);
+      expect(ran.stderr, bad).toContain(`--rate: must be N/s or N/min with N a positive number up to 1000/s (e.g. 5/s, 0.5/s, 60/min), or off (got ${JSON.stringify(bad)})`);
+    }
+  });
+  it('a rate for a client target, whose SDK sends to the harness itself', async () => {
+    const target = writeJson('client-rate.json', { side: 'client', command: 'true' });
+    const ran = await cliHere(['run', '--target', target, '--rate', '5/s']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain("--rate 5/s: a client target is not paced (its SDK sends to the harness's own service in this process, not to a target)");
+  });
+});
+
 describe('exit 2: a --report-dir that cannot be created', () => {
   it('names the directory, without an internal-error stack', async () => {
     const blocker = writeJson('not-a-dir.json', {});
@@ -170,8 +226,12 @@ describe('exit 3: the target cannot be reached at all', () => {
 describe('a receiver target file: reports, exit status, waivers, no secret anywhere', () => {
   let good: EmbeddedReceiver;
   let faulty: EmbeddedReceiver;
+  let statusPort: number;
   beforeAll(async () => {
-    good = await startEmbeddedReceiver({ timeScale: 0.02 });
+    // The correct receiver confirms its outcomes (§6 rule 5) with the status endpoint the run
+    // serves on this port, as a target file's receiver does: every case runs, none SKIP.
+    statusPort = await freePort();
+    good = await startEmbeddedReceiver({ timeScale: 0.02, confirms: { port: statusPort } });
     faulty = await startEmbeddedReceiver({ timeScale: 0.02, faults: ['no-token-check'] });
   });
   afterAll(async () => {
@@ -179,10 +239,14 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     await faulty.close();
   });
 
-  it('a correct receiver: every case PASS, exit 0, four report files, report.json valid, token nowhere', async () => {
+  it('a correct (confirming) receiver: every case PASS, exit 0, four report files, report.json valid, token and keys nowhere', async () => {
     const reportDir = join(dir, 'good');
     const token = good.target.callbackToken!;
-    const ran = await cli(['run', '--target', receiverFile('good.json', good), '--report-dir', reportDir, '--seed', '77'], { MY_RECEIVER_TOKEN: token });
+    const { clientId, clientKey, secretKey } = good.target.confirms!;
+    const confirms = { listener: { port: statusPort }, clientId, clientKey: { env: 'MY_CLIENT_KEY' }, secretKey: { env: 'MY_SECRET_KEY' } };
+    const ran = await cli(['run', '--target', receiverFile('good.json', good, { confirms }), '--report-dir', reportDir, '--seed', '77'], {
+      MY_RECEIVER_TOKEN: token, MY_CLIENT_KEY: clientKey, MY_SECRET_KEY: secretKey,
+    });
     expect(ran.stderr).toBe('');
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('seed 77');
@@ -190,12 +254,14 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     expect(ran.stdout.match(/^PASS +receiver\./gm)).toHaveLength(RECEIVER_CASES.length);
     expect(ran.stdout).toMatch(/^PASS +preflight\.receiver /m);
     expect(readdirSync(reportDir).sort()).toEqual([...REPORT_FILES].sort());
+    // A target file's run closes with the HTML report's path, not with the newcomer's next step.
+    expect(ran.stdout.trimEnd().split('\n').at(-1)).toBe('HTML report: good/index.html');
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { seed: number; target: Record<string, unknown>; preflights?: { id: string; verdict: string }[] };
     expect(validateReportJson(report)).toEqual([]);
     expect(report.seed).toBe(77);
     expect(report.preflights?.map((p) => `${p.id} ${p.verdict}`)).toEqual(['preflight.receiver PASS']);
     expect(report.target.callbackToken).toEqual({ env: 'MY_RECEIVER_TOKEN', value: '[REDACTED]' });
-    expect(leaks(ran, reportDir, [token])).toEqual([]);
+    expect(leaks(ran, reportDir, [token, clientKey, secretKey])).toEqual([]);
   });
 
   it('a receiver with a fault: the case FAILs with evidence, exit 1, token nowhere (also not in curl lines)', async () => {
@@ -251,12 +317,24 @@ describe('a service target file: client key, secret key and callback token appea
 });
 
 describe('the embedded default', () => {
-  it('run --side receiver without --target: every receiver case PASSes against the reference receiver, exit 0', async () => {
+  it('run --side receiver without --target: every receiver case PASSes against the reference receivers (the confirm cases against the confirming one), exit 0', async () => {
     const reportDir = join(dir, 'embedded');
     const ran = await cli(['run', '--side', 'receiver', '--report-dir', reportDir]);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain('against the embedded reference implementations');
     expect(ran.stdout).toMatch(new RegExp(`${RECEIVER_CASES.length} cases: ${RECEIVER_CASES.length} PASS, 0 FAIL`));
+  });
+  it('closes with the HTML report\'s path and the command that points the kit at your own implementation, naming pages that exist', async () => {
+    const ran = await cli(['run', '--side', 'receiver', '--only', 'receiver.token.missing', '--report-dir', 'first-run']);
+    expect(ran.code).toBe(0);
+    const closing = ran.stdout.trimEnd().split('\n').slice(-3);
+    expect(closing).toEqual([
+      'HTML report: first-run/index.html',
+      `Next, your own receiver, service or SDK: describe it in a target file (${NEXT_DOCS.join(', ')}), then run`,
+      `  ${NEXT_COMMAND}`,
+    ]);
+    expect(existsSync(join(dir, 'first-run/index.html'))).toBe(true);
+    for (const page of NEXT_DOCS) expect(existsSync(join(REPO_ROOT, page)), page).toBe(true);
   });
   it('the lines come in case order, the preflight first, the same with --concurrency 1 and 64', async () => {
     const lines = async (n: string) => {
@@ -264,7 +342,9 @@ describe('the embedded default', () => {
       expect(ran.code).toBe(0);
       return ran.stdout.split('\n').filter((l) => /^PASS /.test(l)).map((l) => l.split(/\s+/)[1]);
     };
-    const expected = ['preflight.receiver', ...RECEIVER_CASES.map((c) => c.id)];
+    // The reference receiver, then the confirming one for the confirm cases: each side's run in turn, its preflight first.
+    const confirm = (c: { needs: readonly string[] }) => c.needs.includes('confirms');
+    const expected = ['preflight.receiver', ...RECEIVER_CASES.filter((c) => !confirm(c)).map((c) => c.id), 'preflight.receiver', ...RECEIVER_CASES.filter(confirm).map((c) => c.id)];
     expect(await lines('64')).toEqual(expected);
     expect(await lines('1')).toEqual(expected);
   });
@@ -349,12 +429,18 @@ describe('careless input is refused or named, never taken for something else (is
     const shared = join(dir, 'shared');
     mkdirSync(shared, { recursive: true });
     const lockPath = join(shared, '.collect-conformance.lock');
-    // A live run: this very process (alive for as long as the test runs).
-    writeFileSync(lockPath, JSON.stringify({ pid: process.pid, startedAt: '2026-01-01T00:00:00.000Z' }));
-    const refused = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`is in use by another run (pid ${process.pid}`);
-    expect(readdirSync(shared)).toEqual(['.collect-conformance.lock']);
+    // A live run: another process, alive for as long as the test runs (this process's own pid
+    // would be a dead run's lock: suites/cli/report-dir-lock.test.ts).
+    const live = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      writeFileSync(lockPath, JSON.stringify({ pid: live.pid, startedAt: '2026-01-01T00:00:00.000Z' }));
+      const refused = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`is in use by another run (pid ${live.pid}`);
+      expect(readdirSync(shared)).toEqual(['.collect-conformance.lock']);
+    } finally {
+      live.kill('SIGKILL');
+    }
     // A run that was killed: its pid is gone.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(lockPath, JSON.stringify({ pid: dead }));

@@ -9,6 +9,7 @@ const SHOULD: Record<string, string> = {
   'receiver.outcome.unknown-status-lowercase': 'applying `success` after case-folding breaks no sentence; §4.3 lists the values in upper case',
   'receiver.token.sent-twice': '§6 rule 1 speaks of one header value; which of two lines counts is the suite\'s reading',
   'receiver.params.extra-params': '§4.3/§6 name exactly three parameters; tolerating others is a recommendation',
+  'receiver.confirm.unconfirmed-not-acknowledged': '§6 rule 5 does not say what a receiver answers when it could not confirm; non-2xx so that the service retries is the suite\'s recommendation',
   'service.auth.uppercase-signature': '§5.1 step 5 says hex-encode, with no letter case; lower-case only is the suite\'s position',
   'service.sandbox.leading-zeros-kept': 'no sentence says how the whitelist compares numbers; a service normalising them breaks none',
   'service.callback.retries-stop-after-2xx': 'at-least-once delivery (§6 Guarantee) allows repeats after a 2xx',

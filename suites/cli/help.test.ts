@@ -1,4 +1,4 @@
-// The help texts follow one style (harness/cli/help.ts), and the README's "Command line" block
+// The help texts follow one style (harness/cli/help.ts), and the synopsis of docs/command-line.md
 // is what the commands print on their Usage: line, option for option.
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { EXIT_STATUS_HELP } from '../../harness/cli/help.ts';
 import { BIN } from '../support/cli-process.ts';
 
-const README = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const PAGE = readFileSync(fileURLToPath(new URL('../../docs/command-line.md', import.meta.url)), 'utf8');
+const SYNOPSIS = '## Synopsis\n\n```text\n';
 
 function help(...command: string[]): string {
   const run = spawnSync(process.execPath, [BIN, ...command, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
@@ -29,11 +30,11 @@ function leafCommands(): string[][] {
 
 const LEAVES = leafCommands();
 
-/** The README's synopsis: one entry per command, continuation lines joined, spaces collapsed. */
-function readmeSynopsis(): string[] {
-  const start = README.indexOf('## Command line\n\n```\n');
-  expect(start, 'README has a "## Command line" block').toBeGreaterThan(0);
-  const body = README.slice(start + '## Command line\n\n```\n'.length, README.indexOf('\n```', start + 20));
+/** The page's synopsis: one entry per command, continuation lines joined, spaces collapsed. */
+function synopsis(): string[] {
+  const start = PAGE.indexOf(SYNOPSIS);
+  expect(start, 'docs/command-line.md has a "## Synopsis" block').toBeGreaterThan(0);
+  const body = PAGE.slice(start + SYNOPSIS.length, PAGE.indexOf('\n```', start + SYNOPSIS.length));
   const entries: string[] = [];
   for (const line of body.split('\n')) {
     if (/^\s/.test(line) && entries.length > 0) entries[entries.length - 1] += ` ${line.trim()}`;
@@ -42,16 +43,16 @@ function readmeSynopsis(): string[] {
   return entries.map((e) => e.replace(/\s+/g, ' '));
 }
 
-describe('README "Command line" matches every command\'s --help', () => {
+describe('the synopsis of docs/command-line.md matches every command\'s --help', () => {
   it('lists every command the CLI has, and no other', () => {
     expect(LEAVES.map((c) => c.join(' '))).toEqual(['run', 'simulate', 'receiver', 'observe-check', 'vectors', 'sign', 'pact verify']);
-    const named = readmeSynopsis().map((e) => /^collect-conformance ((?:pact )?\S+)/.exec(e)?.[1]);
+    const named = synopsis().map((e) => /^collect-conformance ((?:pact )?\S+)/.exec(e)?.[1]);
     expect(named).toEqual(LEAVES.map((c) => c.join(' ')));
   });
   for (const command of LEAVES) {
-    it(`collect-conformance ${command.join(' ')}: the README line is the Usage: line`, () => {
+    it(`collect-conformance ${command.join(' ')}: the synopsis line is the Usage: line`, () => {
       const usage = /^Usage: (.*)$/m.exec(help(...command))?.[1];
-      const line = readmeSynopsis().find((e) => e.startsWith(`collect-conformance ${command.join(' ')} `) || e === `collect-conformance ${command.join(' ')}`);
+      const line = synopsis().find((e) => e.startsWith(`collect-conformance ${command.join(' ')} `) || e === `collect-conformance ${command.join(' ')}`);
       expect(line).toBe(usage);
     });
   }

@@ -2,7 +2,7 @@
 // the case wrote them (a number's own text), one object per line for any reader; every answer
 // line is checked, and anything else is a protocol error naming what is wrong.
 import { describe, expect, it } from 'vitest';
-import { encodeCollectLine, parseAdapterLine, startSdkService } from '../../harness/sdk/index.ts';
+import { encodeCollectLine, encodeStatusLine, parseAdapterLine, startSdkService } from '../../harness/sdk/index.ts';
 import { request } from 'undici';
 
 describe('the request line', () => {
@@ -43,6 +43,37 @@ describe('answer lines', () => {
       expect(parsed.ok ? '' : parsed.problem).toMatch(problem);
     });
   }
+});
+
+describe('op "status" (§4.2): the request line and its answers', () => {
+  it('the request names the op and the transaction_id, nothing else of a collect', () => {
+    const line = encodeStatusLine({ id: 's1', baseUrl: 'http://127.0.0.1:1', credentials: { clientId: 2, clientKey: 'ck_12345678', secretKey: 'sk_12345678' }, transactionId: 'T-1 &é' });
+    expect(JSON.parse(line)).toEqual({ id: 's1', op: 'status', baseUrl: 'http://127.0.0.1:1', credentials: { clientId: 2, clientKey: 'ck_12345678', secretKey: 'sk_12345678' }, transaction_id: 'T-1 &é' });
+    expect(line.endsWith('}\n')).toBe(true);
+  });
+  it('answered with a status (detail optional), a refusal or an error', () => {
+    expect(parseAdapterLine('{"id":"s1","status":"PENDING","detail":"HTTP 200"}', 'status')).toEqual({ ok: true, id: 's1', answer: { id: 's1', status: 'PENDING', detail: 'HTTP 200' } });
+    expect(parseAdapterLine('{"id":"s1","status":"FAILED"}', 'status')).toEqual({ ok: true, id: 's1', answer: { id: 's1', status: 'FAILED' } });
+    expect(parseAdapterLine('{"id":"s1","outcome":"rejected","detail":"HTTP 404"}', 'status')).toEqual({ ok: true, id: 's1', answer: { id: 's1', outcome: 'rejected', detail: 'HTTP 404' } });
+    expect(parseAdapterLine('{"id":"s1","error":"not implemented"}', 'status')).toEqual({ ok: true, id: 's1', answer: { id: 's1', error: 'not implemented' } });
+  });
+  const bad: Array<[string, string, RegExp]> = [
+    ['an accepted outcome (a collect\'s answer)', '{"id":"s1","outcome":"accepted"}', /"outcome" "accepted" is for a collect/],
+    ['a status outside the three', '{"id":"s1","status":"success"}', /"status" must be "PENDING", "SUCCESS" or "FAILED", not "success"/],
+    ['both a status and an outcome', '{"id":"s1","status":"SUCCESS","outcome":"rejected"}', /"status" or "outcome", not both/],
+    ['a status and an error', '{"id":"s1","status":"SUCCESS","error":"x"}', /not both/],
+    ['nothing', '{"id":"s1"}', /"status" is missing/],
+  ];
+  for (const [name, line, problem] of bad) {
+    it(`${name} → ${problem}`, () => {
+      const parsed = parseAdapterLine(line, 'status');
+      expect(parsed.ok).toBe(false);
+      expect(parsed.ok ? '' : parsed.problem).toMatch(problem);
+    });
+  }
+  it('a collect answered with a status is a protocol error', () => {
+    expect(parseAdapterLine('{"id":"c1","status":"SUCCESS"}')).toMatchObject({ ok: false, problem: expect.stringMatching(/"outcome" is missing/) });
+  });
 });
 
 describe('the harness\'s service end: scripted answers, raw requests recorded', () => {

@@ -17,9 +17,10 @@ export function targetFile(target: unknown): string {
   return path;
 }
 
-export async function runClient(target: string, env: Record<string, string> = {}, extra: string[] = []): Promise<ClientRun> {
+/** `timeoutMs`: the command is killed (SIGKILL) after this long, and its code is then null. */
+export async function runClient(target: string, env: Record<string, string> = {}, extra: string[] = [], timeoutMs?: number): Promise<ClientRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'cc-client-report-'));
-  const ran = await runBin(['run', '--target', target, '--report-dir', reportDir, ...extra], { cwd: ROOT, env });
+  const ran = await runBin(['run', '--target', target, '--report-dir', reportDir, ...extra], { cwd: ROOT, env, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   let report: ReportJson | undefined;
   try {
     report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ReportJson;

@@ -7,8 +7,9 @@ import { PactV4, MatchersV3 } from '@pact-foundation/pact';
 import {
   PARTICIPANTS, PACT_FILES, COLLECT_PATH, STATUS_PATH, EXAMPLE_CREDENTIALS as C, EXAMPLE_VALUES as V,
   STATES, postSigned, authorizationMatcher, collectBodyMatcher, shippedPactPath, refreshPactFile, comparePactFiles,
-  INJECTED, type CollectBody, type StatusBody,
+  INJECTED, TRANSACTION_STATUS_PATTERN, type CollectBody, type StatusBody,
 } from '../../harness/contracts/index.ts';
+import { STATUS_POSITION, STATUS_VALUES } from '../../harness/status/index.ts';
 
 const { matchStatus } = MatchersV3;
 
@@ -102,6 +103,13 @@ describe('collect pact: rejected collect requests (§5.2, §5.3, §7)', () => {
 });
 
 describe('collect pact: transaction status request (§4.2, §6 receiver rule 5)', () => {
+  it('follows the suite\'s position (harness/status): the path, and the three status values', () => {
+    expect(STATUS_PATH).toBe(STATUS_POSITION.path);
+    expect(STATUS_POSITION.method).toBe('POST');
+    expect(STATUS_VALUES.every((v) => new RegExp(TRANSACTION_STATUS_PATTERN).test(v))).toBe(true);
+    expect(new RegExp(TRANSACTION_STATUS_PATTERN).test('success')).toBe(false);
+  });
+
   it('a signed status request for an accepted transaction answers its state', async () => {
     const body: StatusBody = { client_id: C.clientId, transaction_id: V.transactionId };
     await pact()
@@ -119,14 +127,39 @@ describe('collect pact: transaction status request (§4.2, §6 receiver rule 5)'
         b.jsonBody({
           success: true,
           transaction_id: MatchersV3.fromProviderState(`\${${INJECTED.transactionId}}`, body.transaction_id),
-          // Names of non-terminal states are not shown (§3): any text.
-          status: MatchersV3.string('PENDING'),
+          // Names of non-terminal states are not shown (§3): the suite's position is PENDING.
+          status: MatchersV3.regex(TRANSACTION_STATUS_PATTERN, 'PENDING'),
         });
       })
       .executeTest(async (mock) => {
         const answer = await postSigned(mock.url, STATUS_PATH, body, credentials);
         expect(answer.status).toBe(200);
         expect(answer.body).toMatchObject({ success: true, transaction_id: V.transactionId });
+      });
+  });
+
+  it('a signed status request for an id the service never saw is refused with success false (never a status)', async () => {
+    const body: StatusBody = { client_id: C.clientId, transaction_id: V.unknownTransactionId };
+    await pact()
+      .addInteraction()
+      .given(STATES.transactionUnknown)
+      .uponReceiving('a signed transaction status request for an id no collect used')
+      .withRequest('POST', STATUS_PATH, (b) => {
+        b.headers({ 'Content-Type': 'application/json', Authorization: authorizationMatcher(body, C.secretKey) });
+        b.jsonBody({
+          client_id: MatchersV3.integer(body.client_id),
+          transaction_id: MatchersV3.fromProviderState(`\${${INJECTED.transactionId}}`, body.transaction_id),
+        });
+      })
+      .willRespondWith(matchStatus(404, MatchersV3.HTTPResponseStatusClass.ClientError), (b) => {
+        // The position: 404 {"success": false, "error_code": 404, "error_message"}; any 4xx and
+        // any error_code verify (§7 leaves both open).
+        b.jsonBody({ success: false });
+      })
+      .executeTest(async (mock) => {
+        const answer = await postSigned(mock.url, STATUS_PATH, body, credentials);
+        expect(answer.status).toBe(404);
+        expect(answer.body).toMatchObject({ success: false });
       });
   });
 });

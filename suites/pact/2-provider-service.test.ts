@@ -53,7 +53,7 @@ describe('collect pact: the reference service satisfies every interaction (§4.1
   });
 });
 
-describe('collect pact: verification bites (§5.2, §5.3)', () => {
+describe('collect pact: verification bites (§4.2, §5.2, §5.3)', () => {
   it('a service that ignores the sandbox whitelist fails the not-whitelisted interaction', async () => {
     const outcome = await verifyService(['sandbox-numbers-off']);
     expect(outcome.ok).toBe(false);
@@ -66,5 +66,12 @@ describe('collect pact: verification bites (§5.2, §5.3)', () => {
     expect(outcome.ok).toBe(false);
     expect(outcome.failures).toHaveLength(1);
     expect(outcome.failures[0]).toMatch(/signature does not match/);
+  });
+
+  it('a service that answers SUCCESS for an id it never saw fails the unknown-id status interaction', async () => {
+    const outcome = await verifyService(['status-unknown-success']);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.failures).toHaveLength(1);
+    expect(outcome.failures[0]).toMatch(/an id no collect used/);
   });
 });

@@ -2,15 +2,39 @@
 // correctly. Each row: a scenario that returns an observation; the fault-free receiver must
 // give `correct`, the receiver with only that fault on must give something else (`faulty`,
 // or failing `deviates`). This is what proves each receiver case can fail.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { composeCallbackUrl } from '../../harness/callback/index.ts';
 import { RECEIVER_FAULTS, type ReceiverConfig, type ReceiverFault } from '../../harness/receiver/index.ts';
+import { startStatusEndpoint, type ScriptedAnswer } from '../../harness/status/index.ts';
 import {
   TOKEN, callback, newId, rawGet, rawRequest, receiverPool, recordOf, seed, send, stateOf, targetOf, tokenHeaders,
   type TestReceiver,
 } from './helpers.ts';
 
 const start = receiverPool();
+
+// The confirmation faults (§6 rule 5): a receiver confirming with the harness's own status endpoint.
+const CREDENTIALS = { clientId: 2, clientKey: 'test_ck_faults-confirm', secretKey: 'test_sk_faults-confirm-secret' };
+const statusEndpoint = await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...CREDENTIALS });
+afterAll(() => statusEndpoint.close());
+/** The receiver's own limit on a status query; the late answer is held well past it. */
+const CONFIRM_LIMIT_MS = 300;
+const CONFIRMING: Partial<ReceiverConfig> = { confirms: { baseUrl: statusEndpoint.url, ...CREDENTIALS, timeoutMs: CONFIRM_LIMIT_MS } };
+
+/**
+ * A SUCCESS callback to a confirming receiver, the status endpoint answering as `script` says
+ * (truthfully without one): the reply, the record, and how the receiver's queries for it fared.
+ */
+async function confirmedCallback(r: TestReceiver, script?: ScriptedAnswer, idText = 'fault'): Promise<string> {
+  const id = newId(idText);
+  await seed(r, id);
+  statusEndpoint.told(id, 'SUCCESS');
+  if (script) statusEndpoint.script(id, script);
+  const answer = await callback(r, { transaction_id: id });
+  const queries = statusEndpoint.queriesFor(id);
+  const asked = queries.length === 0 ? 'not asked' : queries[0]!.problem ? `refused (${queries[0]!.problem.kind})` : 'asked';
+  return `${answer.status} ${await stateOf(r, id)} ${asked}`;
+}
 
 interface FaultRow {
   fault: ReceiverFault;
@@ -245,6 +269,45 @@ const ROWS: FaultRow[] = [
     scenario: async (r) => (await send(`${r.callbackUrl}?status=SUCCESS&message=ok`, { headers: tokenHeaders(TOKEN) })).status,
     correct: 400,
     faulty: 500,
+  },
+  {
+    fault: 'confirms-ignores-status', config: CONFIRMING,
+    scenario: (r) => confirmedCallback(r, { kind: 'status', status: 'FAILED' }),
+    correct: '409 pending asked',
+    faulty: '200 SUCCESS asked',
+  },
+  { fault: 'never-confirms', config: CONFIRMING, scenario: (r) => confirmedCallback(r), correct: '200 SUCCESS asked', faulty: '200 SUCCESS not asked' },
+  {
+    // The service refuses the query (401): nothing confirmed, the service asked to retry.
+    fault: 'status-query-body-order', config: CONFIRMING, scenario: (r) => confirmedCallback(r),
+    correct: '200 SUCCESS asked', faulty: '503 pending refused (signature)',
+  },
+  {
+    // Asked as `fault%20%26%2F…`, an id the service does not know (404): not confirmed.
+    fault: 'status-query-id-encoded', config: CONFIRMING, scenario: (r) => confirmedCallback(r, undefined, 'fault &/'),
+    correct: '200 SUCCESS asked', faulty: '409 pending not asked',
+  },
+  {
+    fault: 'applies-when-status-unavailable', config: CONFIRMING,
+    scenario: async (r) => [await confirmedCallback(r, { kind: 'server-error', httpStatus: 503 }), await confirmedCallback(r, { kind: 'dropped' })],
+    correct: ['503 pending asked', '503 pending asked'],
+    faulty: ['200 SUCCESS asked', '200 SUCCESS asked'],
+  },
+  {
+    fault: 'no-status-time-limit', config: CONFIRMING,
+    scenario: async (r) => {
+      const started = performance.now();
+      const seen = await confirmedCallback(r, { kind: 'late', holdMs: 4 * CONFIRM_LIMIT_MS, status: 'SUCCESS' });
+      return `${seen} ${performance.now() - started < 3 * CONFIRM_LIMIT_MS ? 'gave up in time' : 'waited for the late answer'}`;
+    },
+    correct: '503 pending asked gave up in time',
+    faulty: '200 SUCCESS asked waited for the late answer',
+  },
+  {
+    fault: 'unconfirmed-acknowledged', config: CONFIRMING,
+    scenario: (r) => confirmedCallback(r, { kind: 'server-error', httpStatus: 503 }),
+    correct: '503 pending asked',
+    faulty: '200 pending asked',
   },
 ];
 

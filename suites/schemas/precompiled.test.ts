@@ -57,6 +57,7 @@ describe('precompiled start-up schemas judge as the compiled ones (fast-check, s
   const cases = [
     ['target file (service example)', TARGET_SCHEMA, example('service-sandbox.json')],
     ['target file (receiver example)', TARGET_SCHEMA, example('receiver.json')],
+    ['target file (confirming receiver example)', TARGET_SCHEMA, example('receiver-confirming.json')],
     ['target file (client)', TARGET_SCHEMA, { side: 'client', command: 'node adapter.js', timing: { answerDeadlineMs: 5000 } }],
     ['waivers', WAIVERS_SCHEMA, [{ id: 'service.callback.*', reason: 'known', expires: '2030-01-01' }, { id: 'receiver.token.valid', reason: 'x' }]],
   ] as const;

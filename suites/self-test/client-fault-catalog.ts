@@ -1,7 +1,7 @@
 // Which client case catches which fault switch of the reference SDK. Plain data: the self-test
 // (client-faults.test.ts) runs every client case against the reference SDK's adapter with that
-// one fault on and asserts that exactly the listed cases FAIL (the rest PASS); the README's
-// fault table is generated from it (fault-table.ts). Every fault of REFERENCE_SDK_FAULTS appears.
+// one fault on and asserts that exactly the listed cases FAIL (the rest PASS); the fault table
+// of docs/faults.md is generated from it (fault-table.ts). Every fault of REFERENCE_SDK_FAULTS appears.
 
 export interface ClientFaultEntry {
   side: 'client';
@@ -13,6 +13,8 @@ export interface ClientFaultEntry {
   errors?: string[];
   /** Words the reason of every listed case must carry: the deviation named, not only "it differs". */
   reasonMentions?: string;
+  /** Cases that are SKIP with the fault on (not exercised): an SDK without a status call. */
+  skips?: string[];
 }
 
 /** Every case whose check includes the signature over the bytes sent. */
@@ -22,10 +24,23 @@ const SIGNED = [
   'client.collect.number-large-integer', 'client.collect.extra-fields',
 ];
 const REFUSALS = ['client.answers.client-error', 'client.answers.success-false', 'client.answers.error-code', 'client.answers.server-error', 'client.answers.no-answer'];
+/** The client.status cases that pass when the SDK reports no status (a refusal or an error). */
+const STATUS_REFUSALS = ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error', 'client.status.unreadable'];
+const STATUS_ALL = [
+  'client.status.method-path', 'client.status.headers', 'client.status.body', 'client.status.signature',
+  'client.status.reports-pending', 'client.status.reports-success', 'client.status.reports-failed', ...STATUS_REFUSALS,
+];
 
 export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   { side: 'client', fault: 'wrong-path', expect: 'FAIL', caseIds: ['client.collect.method-path'] },
   { side: 'client', fault: 'no-content-type', expect: 'FAIL', caseIds: ['client.collect.content-type'] },
+  {
+    // Issue 22: the rules that need no JSON (method, path, Authorization, the secret, the fields and their text) hold.
+    side: 'client', fault: 'form-params', expect: 'FAIL', caseIds: [
+      'client.collect.content-type', 'client.collect.amount-string', 'client.collect.customer-number-zeros', 'client.collect.client-id-integer', ...SIGNED,
+    ],
+    reasonMentions: 'the body sent is not JSON',
+  },
   { side: 'client', fault: 'uppercase-hex', expect: 'FAIL', caseIds: ['client.collect.signature-lowercase'], reasonMentions: 'upper-case' },
   { side: 'client', fault: 'client-id-as-key', expect: 'FAIL', caseIds: ['client.collect.authorization'] },
   { side: 'client', fault: 'client-key-as-secret', expect: 'FAIL', caseIds: SIGNED, reasonMentions: 'not the one over the bytes sent' },
@@ -49,11 +64,28 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
     side: 'client', fault: 'php-float-signed', expect: 'FAIL', caseIds: ['client.collect.number-float-noise', 'client.collect.number-large-integer'],
     reasonMentions: '`php-float-precision`',
   },
-  { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'] },
+  { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: 'six fields of §2.1 alone: it left out `Reference`, `note`' },
   { side: 'client', fault: 'status-only-answer', expect: 'FAIL', caseIds: ['client.answers.success-false', 'client.answers.error-code'] },
   { side: 'client', fault: 'error-code-ignored', expect: 'FAIL', caseIds: ['client.answers.error-code'] },
   { side: 'client', fault: 'body-only-answer', expect: 'FAIL', caseIds: ['client.answers.client-error', 'client.answers.server-error'] },
   { side: 'client', fault: 'server-error-accepted', expect: 'FAIL', caseIds: ['client.answers.server-error'] },
   { side: 'client', fault: 'timeout-accepted', expect: 'FAIL', caseIds: ['client.answers.no-answer'] },
   { side: 'client', fault: 'success-string-compare', expect: 'FAIL', caseIds: ['client.answers.accepted'], errors: REFUSALS },
+  // §4.2, the status query (docs/status.md).
+  { side: 'client', fault: 'status-get-query', expect: 'FAIL', caseIds: ['client.status.method-path', 'client.status.body'], reasonMentions: 'GET' },
+  { side: 'client', fault: 'status-wrong-path', expect: 'FAIL', caseIds: ['client.status.method-path'] },
+  { side: 'client', fault: 'status-unsigned', expect: 'FAIL', caseIds: ['client.status.headers', 'client.status.signature'] },
+  { side: 'client', fault: 'status-client-id-string', expect: 'FAIL', caseIds: ['client.status.body'], reasonMentions: 'client_id sent as "2"' },
+  { side: 'client', fault: 'status-signs-id-only', expect: 'FAIL', caseIds: ['client.status.signature'], reasonMentions: 'the signature over transaction_id alone' },
+  {
+    side: 'client', fault: 'status-success-only', expect: 'FAIL',
+    caseIds: ['client.status.reports-pending', 'client.status.reports-failed', 'client.status.unreadable'], reasonMentions: 'reported status SUCCESS',
+  },
+  {
+    // The plain status query (the preflight's, answered SUCCESS) is reported FAILED too: the refusal cases prove nothing.
+    side: 'client', fault: 'status-successful-spelling', expect: 'FAIL', caseIds: ['client.status.reports-success'], errors: STATUS_REFUSALS,
+  },
+  { side: 'client', fault: 'status-not-found-as-failed', expect: 'FAIL', caseIds: ['client.status.unknown-id'] },
+  { side: 'client', fault: 'status-error-as-pending', expect: 'FAIL', caseIds: ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error'] },
+  { side: 'client', fault: 'status-not-implemented', expect: 'FAIL', caseIds: [], skips: STATUS_ALL },
 ];

@@ -1,7 +1,7 @@
 // Which receiver-side case catches which fault of the reference receiver. Plain data: the
 // self-test (receiver-faults.test.ts) runs the groups of these cases against the reference
 // receiver with that one fault on, and asserts that exactly the listed cases FAIL; the
-// README's fault table is generated from it (fault-table.ts). Every fault of
+// fault table of docs/faults.md is generated from it (fault-table.ts). Every fault of
 // RECEIVER_FAULTS appears (the self-test checks that too).
 
 export interface ReceiverFaultEntry {
@@ -23,6 +23,10 @@ export interface ReceiverFaultEntry {
    * its scaled work (5000 ms × timeScale) to outlast the reply deadline by a wide margin.
    */
   timing?: { timeScale: number; replyDeadlineMs: number };
+  /** The fault bends confirming (§6 rule 5): the receiver runs confirming its outcomes with the harness's status endpoint. */
+  confirms?: true;
+  /** Cases that are SKIP with the fault on: the rule they check was not exercised (their reason says why). */
+  skips?: string[];
 }
 
 const TOKEN_NEAR_MISSES = [
@@ -46,6 +50,11 @@ const VALID_APPLIED = [
 ];
 /** The receiver cases that pass when nothing changes (any 2xx or 4xx answer). */
 const CHANGES_NOTHING = [...UNKNOWN_STATUS, 'receiver.outcome.missing-status', 'receiver.outcome.missing-transaction-id', 'receiver.outcome.unknown-id'];
+/** The confirm cases that pass when nothing was fulfilled: they rest on the preflight's confirmation control. */
+const CONFIRM_UNFULFILLED = [
+  'receiver.confirm.contradicted-failed', 'receiver.confirm.contradicted-pending', 'receiver.confirm.contradicted-unknown',
+  'receiver.confirm.endpoint-error', 'receiver.confirm.endpoint-dropped', 'receiver.confirm.endpoint-late',
+];
 const ENCODED_IDS = ['receiver.params.reserved-transaction-id', 'receiver.params.transaction-id-space'];
 /** Messages a narrow "allowed characters" check refuses, though §6 lets message hold any text. */
 const UNUSUAL_MESSAGES = [
@@ -106,6 +115,36 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
     side: 'receiver', fault: 'error-after-applying', expect: 'FAIL', caseIds: VALID_APPLIED,
     diagnosis: 'receiver.server-error-after-applying',
   },
+  {
+    side: 'receiver', fault: 'confirms-ignores-status', expect: 'FAIL', confirms: true,
+    caseIds: ['receiver.confirm.contradicted-failed', 'receiver.confirm.contradicted-pending'],
+  },
+  {
+    // One cause: every SUCCESS is applied unasked; the cases say so, and the preflight names it once.
+    side: 'receiver', fault: 'never-confirms', expect: 'FAIL', confirms: true,
+    caseIds: [...CONFIRM_UNFULFILLED, 'receiver.confirm.query-signed', 'receiver.confirm.query-names-transaction-id'],
+    skips: ['receiver.confirm.unconfirmed-not-acknowledged'], diagnosis: 'receiver.confirm.never-queried',
+  },
+  {
+    // Every query refused as the service refuses it: nothing can be confirmed, so the negative
+    // confirm cases prove nothing; the preflight names the signature's alternative once. (Beyond
+    // this group, every valid SUCCESS callback stays pending too: one cause, the same diagnosis.)
+    side: 'receiver', fault: 'status-query-body-order', expect: 'FAIL', confirms: true,
+    caseIds: ['receiver.confirm.query-signed'], errors: [...CONFIRM_UNFULFILLED, 'receiver.confirm.unconfirmed-not-acknowledged'],
+    diagnosis: 'receiver.confirm.query-refused',
+  },
+  {
+    // A plain id reads the same encoded: only ids with reserved characters or a space are asked wrong.
+    side: 'receiver', fault: 'status-query-id-encoded', expect: 'FAIL', confirms: true,
+    caseIds: ['receiver.confirm.query-names-transaction-id', ...ENCODED_IDS],
+  },
+  {
+    side: 'receiver', fault: 'applies-when-status-unavailable', expect: 'FAIL', confirms: true,
+    caseIds: ['receiver.confirm.endpoint-error', 'receiver.confirm.endpoint-dropped', 'receiver.confirm.endpoint-late'],
+    skips: ['receiver.confirm.unconfirmed-not-acknowledged'],
+  },
+  { side: 'receiver', fault: 'no-status-time-limit', expect: 'FAIL', confirms: true, caseIds: ['receiver.confirm.endpoint-late'] },
+  { side: 'receiver', fault: 'unconfirmed-acknowledged', expect: 'FAIL', confirms: true, caseIds: ['receiver.confirm.unconfirmed-not-acknowledged'] },
 ];
 
 /**

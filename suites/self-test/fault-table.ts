@@ -1,6 +1,6 @@
-// The README's fault table: every fault switch of the three reference implementations and the
-// case that catches it, generated from the catalogs the self-tests run, never written by hand.
-// `npm run readme:faults` rewrites the block in README.md; readme-fault-table.test.ts checks it.
+// The fault table of docs/faults.md: every fault switch of the three reference implementations
+// and the case that catches it, generated from the catalogs the self-tests run, never written by
+// hand. `npm run docs:faults` rewrites the block in docs/faults.md; faults-doc.test.ts checks it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RECEIVER_FAULTS } from '../../harness/receiver/index.ts';
@@ -11,16 +11,18 @@ import { CLIENT_FAULT_CATALOG } from './client-fault-catalog.ts';
 import { caughtVerdict, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
 import { SERVICE_FAULT_CATALOG } from './service-fault-catalog.ts';
 
-export const README_PATH = fileURLToPath(new URL('../../README.md', import.meta.url));
-export const TABLE_START = '<!-- fault-table:start (generated from suites/self-test/*fault-catalog.ts by `npm run readme:faults`) -->';
+export const FAULTS_DOC_PATH = fileURLToPath(new URL('../../docs/faults.md', import.meta.url));
+export const TABLE_START = '<!-- fault-table:start (generated from suites/self-test/*fault-catalog.ts by `npm run docs:faults`) -->';
 export const TABLE_END = '<!-- fault-table:end -->';
 
-interface Row { side: 'service' | 'receiver' | 'client'; fault: string; caseIds: readonly string[]; expect: 'FAIL' | 'WARN'; mode?: string }
+interface Row { side: 'service' | 'receiver' | 'client'; fault: string; caseIds: readonly string[]; expect: 'FAIL' | 'WARN'; mode?: string; skips?: readonly string[] }
 
 const LEVELS = new Map([...RECEIVER_CASES, ...SERVICE_CASES, ...CLIENT_CASES].map((c) => [c.id, c.level]));
 
 /** `FAIL`, or `FAIL; WARN for x` when some listed cases are SHOULD. */
 function verdictCell(row: Row): string {
+  // A fault no case catches but whose cases are not exercised (an SDK without a status call).
+  if (row.caseIds.length === 0) return 'SKIP (not exercised)';
   const verdicts = row.caseIds.map((id) => caughtVerdict(row.expect, LEVELS.get(id) ?? 'MUST'));
   const distinct = [...new Set(verdicts)];
   if (distinct.length === 1) return distinct[0]!;
@@ -40,21 +42,21 @@ export function faultTable(): string {
   const lines = rows.map((row) => {
     const about = info.get(`${row.side}:${row.fault}`);
     const fault = `\`${row.fault}\`${row.mode === 'production' ? ' (production)' : ''}`;
-    const cases = row.caseIds.map((id) => `\`${id}\``).join(', ');
+    const cases = row.caseIds.length > 0 ? row.caseIds.map((id) => `\`${id}\``).join(', ') : (row.skips ?? []).map((id) => `\`${id}\``).join(', ');
     return `| ${row.side} | ${fault} | ${cell(about?.description ?? '')} | ${cell(about?.specRef ?? '')} | ${cases} | ${verdictCell(row)} |`;
   });
   return ['| side | fault switch | what the faulty target does | rule | caught by | verdict |', '|---|---|---|---|---|---|', ...lines].join('\n');
 }
 
-/** The README text with its generated block replaced by the current table. */
-export function withFaultTable(readme: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start === -1 || end < start) throw new Error(`README.md has no ${TABLE_START} … ${TABLE_END} block`);
-  return `${readme.slice(0, start + TABLE_START.length)}\n${faultTable()}\n${readme.slice(end)}`;
+/** The page's text with its generated block replaced by the current table. */
+export function withFaultTable(page: string): string {
+  const start = page.indexOf(TABLE_START);
+  const end = page.indexOf(TABLE_END);
+  if (start === -1 || end < start) throw new Error(`docs/faults.md has no ${TABLE_START} … ${TABLE_END} block`);
+  return `${page.slice(0, start + TABLE_START.length)}\n${faultTable()}\n${page.slice(end)}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(README_PATH, withFaultTable(readFileSync(README_PATH, 'utf8')));
-  process.stdout.write('README.md fault table regenerated\n');
+  writeFileSync(FAULTS_DOC_PATH, withFaultTable(readFileSync(FAULTS_DOC_PATH, 'utf8')));
+  process.stdout.write('docs/faults.md fault table regenerated\n');
 }

@@ -1,15 +1,15 @@
 // Self-test of the receiver-side cases (issue 4 "Proof"): every case PASSes against the
-// fault-free reference receiver, and each fault switch is caught by exactly the cases listed
-// for it in fault-catalog.ts (the other cases of their groups still PASS).
+// fault-free reference receiver (the confirm cases against it in its confirming mode, SKIP
+// without it), and each fault switch is caught by exactly the cases listed for it in
+// fault-catalog.ts (the other cases of their groups still PASS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { RECEIVER_FAULTS, type ReceiverFault } from '../../harness/receiver/index.ts';
 import { groupOf, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
-import { expectAllPass, expectFaultCaught, RECEIVER_TIMING } from './receiver-fault-check.ts';
+import { CONFIRMING_TIMING, expectAllPass, expectFaultCaught, RECEIVER_TIMING as TIMING } from './receiver-fault-check.ts';
 
-const TIMING = RECEIVER_TIMING;
 const SEED = Number(process.env.CC_SEED ?? 4242);
 
 describe('fault catalog covers every receiver fault switch', () => {
@@ -34,8 +34,19 @@ describe('fault-free reference receiver: every receiver case PASSes', () => {
   });
   afterAll(async () => embedded.close());
 
-  it(`all ${RECEIVER_CASES.length} receiver cases PASS (seed ${SEED})`, async () => {
+  it(`all ${RECEIVER_CASES.length} receiver cases PASS, the confirm cases SKIP: it does not confirm (seed ${SEED})`, async () => {
     await expectAllPass(embedded.target, SEED);
+  });
+  it.each([
+    ['confirming its SUCCESS outcomes', false],
+    ['confirming its FAILED outcomes too (a correct choice either way)', true],
+  ])(`confirming (§6 rule 5), %s: all ${RECEIVER_CASES.length} receiver cases PASS (seed ${SEED})`, async (_what, confirmsFailed) => {
+    const confirming = await startEmbeddedReceiver({ ...CONFIRMING_TIMING, confirms: true, confirmsFailed });
+    try {
+      await expectAllPass(confirming.target, SEED);
+    } finally {
+      await confirming.close();
+    }
   });
   it('the slow-reply timing is fair: the latency cases PASS there without the fault', async () => {
     const slowTiming = RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'slow-reply')!.timing!;
@@ -54,7 +65,9 @@ describe.concurrent('each receiver fault switch is caught by its cases', () => {
   for (const entry of RECEIVER_FAULT_CATALOG) {
     const groups = [...new Set(entry.caseIds.map(groupOf))];
     it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect} (${groups.join(', ')}; the rest PASS)`, async () => {
-      const embedded = await startEmbeddedReceiver({ ...(entry.timing ?? TIMING), faults: [entry.fault as ReceiverFault] });
+      const embedded = await startEmbeddedReceiver({
+        ...(entry.timing ?? (entry.confirms ? CONFIRMING_TIMING : TIMING)), faults: [entry.fault as ReceiverFault], ...(entry.confirms ? { confirms: true } : {}),
+      });
       try {
         await expectFaultCaught(entry, embedded.target, SEED);
       } finally {

@@ -7,7 +7,8 @@ import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 
-const TIMING = { timeScale: 0.02, replyDeadlineMs: 500 };
+// Confirming too (§6 rule 5), so that every case runs: the status query names the ids of that shape.
+const TIMING = { timeScale: 0.02, replyDeadlineMs: 1000 };
 const SEED = Number(process.env.CC_SEED ?? 4242);
 /** Room for the reserved-character case: the harness id (24) + its 18 characters + 37. */
 const OWN_IDS = { template: '{id}-{uuid}', maxLength: 80 };
@@ -19,7 +20,7 @@ function notPassing(results: readonly CaseResult[]): string {
 describe('receiver transactionIds: a receiver that accepts only {id}-{uuid}', () => {
   let embedded: EmbeddedReceiver;
   beforeAll(async () => {
-    embedded = await startEmbeddedReceiver({ ...TIMING, transactionIds: OWN_IDS });
+    embedded = await startEmbeddedReceiver({ ...TIMING, transactionIds: OWN_IDS, confirms: true });
   });
   afterAll(async () => embedded.close());
 

@@ -1,6 +1,6 @@
 // Which service-side case catches which fault of the reference service, and with what verdict.
 // Plain data: the self-test (service-faults.test.ts) runs exactly these cases against the
-// simulator with that one fault on, and the README's fault table is generated from it.
+// simulator with that one fault on, and the fault table of docs/faults.md is generated from it.
 // Every fault of SIMULATOR_FAULTS appears at least once, and every service case is caught by at
 // least one fault unless SERVICE_CASES_WITHOUT_FAULT exempts it (the self-test checks both).
 
@@ -24,18 +24,18 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
       'service.auth.changed-amount', 'service.auth.changed-callback_url', 'service.auth.changed-customer_number',
       'service.auth.changed-network_code', 'service.auth.changed-transaction_id', 'service.auth.unsigned-callback_url',
       'service.auth.added-field', 'service.auth.dropped-field', 'service.auth.wrong-secret', 'service.auth.truncated-signature',
-      'service.auth.uppercase-signature',
+      'service.auth.uppercase-signature', 'service.status.wrong-signature',
     ],
   },
-  { side: 'service', fault: 'authorization-optional', expect: 'FAIL', caseIds: ['service.auth.missing-header'] },
+  { side: 'service', fault: 'authorization-optional', expect: 'FAIL', caseIds: ['service.auth.missing-header', 'service.status.missing-header'] },
   { side: 'service', fault: 'client-id-unsigned', expect: 'FAIL', caseIds: ['service.auth.changed-client_id'] },
-  { side: 'service', fault: 'client-key-ignored', expect: 'FAIL', caseIds: ['service.auth.wrong-client-key'] },
+  { side: 'service', fault: 'client-key-ignored', expect: 'FAIL', caseIds: ['service.auth.wrong-client-key', 'service.status.unknown-client-key'] },
   { side: 'service', fault: 'partial-signature', expect: 'FAIL', caseIds: ['service.auth.unsigned-callback_url'] },
   { side: 'service', fault: 'case-insensitive-signature', expect: 'FAIL', caseIds: ['service.auth.uppercase-signature'] },
   { side: 'service', fault: 'prefix-signature-compare', expect: 'FAIL', caseIds: ['service.auth.truncated-signature'] },
   { side: 'service', fault: 'unsorted-signature', expect: 'FAIL', caseIds: ['service.auth.unsorted-body-accepted', 'service.auth.valid-accepted', 'service.sandbox.whitelisted-accepted'] },
   { side: 'service', fault: 'encoded-signature', expect: 'FAIL', caseIds: ['service.auth.literal-url-accepted', 'service.auth.valid-accepted'] },
-  { side: 'service', fault: 'ip-whitelist-off', expect: 'FAIL', caseIds: ['service.auth.ip-not-whitelisted'] },
+  { side: 'service', fault: 'ip-whitelist-off', expect: 'FAIL', caseIds: ['service.auth.ip-not-whitelisted', 'service.status.ip-not-whitelisted'] },
   { side: 'service', fault: 'trusts-forwarded-for', expect: 'FAIL', caseIds: ['service.auth.ip-not-whitelisted'] },
   { side: 'service', fault: 'sandbox-numbers-off', expect: 'FAIL', caseIds: ['service.sandbox.not-whitelisted-rejected', 'service.sandbox.leading-zeros-kept'] },
   { side: 'service', fault: 'numbers-as-integers', expect: 'FAIL', caseIds: ['service.sandbox.leading-zeros-kept'] },
@@ -55,7 +55,7 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
   { side: 'service', fault: 'retry-after-success', expect: 'WARN', caseIds: ['service.callback.retries-stop-after-2xx'] },
   { side: 'service', fault: 'only-200-success', expect: 'WARN', caseIds: ['service.callback.retries-stop-after-2xx'] },
   { side: 'service', fault: 'conflicting-duplicates', expect: 'FAIL', caseIds: ['service.callback.duplicates-consistent'] },
-  { side: 'service', fault: 'failed-as-success', expect: 'FAIL', caseIds: ['service.callback.status-failed'] },
+  { side: 'service', fault: 'failed-as-success', expect: 'FAIL', caseIds: ['service.callback.status-failed', 'service.status.failed-agrees'] },
   {
     side: 'service', fault: 'no-callback', expect: 'FAIL',
     caseIds: ['service.callback.delivered-once-as-get', 'service.callback.status-success', 'service.callback.retry-back-off'],
@@ -63,6 +63,16 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
   { side: 'service', fault: 'plain-http-in-production', expect: 'FAIL', mode: 'production', caseIds: ['service.callback.https-only-in-production'] },
   { side: 'service', fault: 'raw-transaction-id', expect: 'FAIL', caseIds: ['service.callback.reserved-id-intact'] },
   { side: 'service', fault: 'https-downgrade', expect: 'FAIL', mode: 'production', caseIds: ['service.callback.delivered-over-https'] },
+  // §4.2, the status endpoint (docs/status.md).
+  {
+    side: 'service', fault: 'status-unsigned', expect: 'FAIL',
+    caseIds: ['service.status.missing-header', 'service.status.wrong-signature', 'service.status.unknown-client-key'],
+  },
+  { side: 'service', fault: 'status-ip-unchecked', expect: 'FAIL', caseIds: ['service.status.ip-not-whitelisted'] },
+  { side: 'service', fault: 'status-stays-pending', expect: 'FAIL', caseIds: ['service.status.success-agrees', 'service.status.failed-agrees'] },
+  { side: 'service', fault: 'status-failed-as-success', expect: 'FAIL', caseIds: ['service.status.failed-agrees'] },
+  { side: 'service', fault: 'status-pending-as-success', expect: 'FAIL', caseIds: ['service.status.pending-not-terminal'] },
+  { side: 'service', fault: 'status-unknown-success', expect: 'FAIL', caseIds: ['service.status.unknown-id-not-success'] },
 ];
 
 /**

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { signBody, SUITE_PROFILE } from '../../harness/signing/index.ts';
+import { readStatusAnswer } from '../../harness/status/index.ts';
 import { MAX_TRANSACTIONS, REJECTIONS, TransactionStore } from '../../harness/simulator/index.ts';
 import {
   CLIENT, OK_NUMBER, TOKEN, collect, collectFields, post, withSimulator, newId,
@@ -291,14 +292,23 @@ describe('§2.1 transaction_id is unique per client', () => {
 
 describe('§4.2 transaction status (POST /api/v1.0/transaction_status/, signed)', () => {
   it('answers PENDING, then the terminal status; 404 TRANSACTION_NOT_FOUND for an unknown id', async () => {
-    await withSimulator({ processingDelayMs: 3000 }, async (sim) => {
+    // Processing 300 ms (scaled): the first query comes well before it ends, also on a loaded machine.
+    await withSimulator({ processingDelayMs: 30_000 }, async (sim) => {
       const fields = collectFields('https://127.0.0.1:9/unreachable');
       await collect(sim, fields);
       const ask = (id: unknown) => post(sim.url, '/api/v1.0/transaction_status/', JSON.stringify({ transaction_id: id, client_id: CLIENT.clientId }));
       expect((await ask(fields['transaction_id'])).json).toMatchObject({ success: true, status: 'PENDING' });
-      await new Promise((r) => setTimeout(r, 80));
-      expect((await ask(fields['transaction_id'])).json).toMatchObject({ success: true, status: 'SUCCESS', message: 'Payment of GHS 10.00 received' });
-      expectRejected(await ask(newId('unknown')), 'TRANSACTION_NOT_FOUND');
+      // Then asked until it is terminal (at most 5 s): the answer the transaction ends with.
+      let answer = await ask(fields['transaction_id']);
+      for (const started = Date.now(); answer.json['status'] === 'PENDING' && Date.now() - started < 5000;) {
+        await new Promise((r) => setTimeout(r, 50));
+        answer = await ask(fields['transaction_id']);
+      }
+      expect(answer.json).toMatchObject({ success: true, status: 'SUCCESS', message: 'Payment of GHS 10.00 received' });
+      expect(readStatusAnswer(answer.status, answer.text)).toEqual({ kind: 'status', status: 'SUCCESS', transactionId: fields['transaction_id'] });
+      const unknown = await ask(newId('unknown'));
+      expectRejected(unknown, 'TRANSACTION_NOT_FOUND');
+      expect(readStatusAnswer(unknown.status, unknown.text).kind).toBe('unknown-id');
     });
   });
   it('refuses an unsigned status request', async () => {

@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { signBody, SUITE_PROFILE } from '../../harness/signing/index.ts';
 import { parseCallbackQuery } from '../../harness/callback/index.ts';
+import { readStatusAnswer } from '../../harness/status/index.ts';
 import { SIMULATOR_FAULTS, type RunningSimulator, type SimulatorConfig, type SimulatorFault } from '../../harness/simulator/index.ts';
 import {
-  CLIENT, TOKEN, FAILING_NUMBER, collect, collectFields, post, startListener, withSimulator, sleep, type CallbackListener,
+  CLIENT, TOKEN, FAILING_NUMBER, OK_NUMBER, collect, collectFields, post, startListener, withSimulator, sleep, type CallbackListener,
 } from './helpers.ts';
 
 interface Env {
@@ -58,6 +59,9 @@ async function backoffShape(env: Env): Promise<string> {
   if (ratios.every((r) => r > 0.5 && r < 1.5)) return 'constant';
   return `unclear ${ratios.map((r) => r.toFixed(2)).join(', ')}`;
 }
+
+/** Processing 300 ms (scaled): the first status query comes well before the outcome, also on a loaded machine. */
+const PENDING_A_WHILE: Partial<SimulatorConfig> = { processingDelayMs: 30_000 };
 
 const CASES: Record<SimulatorFault, FaultCase> = {
   'no-signature-check': {
@@ -277,7 +281,72 @@ const CASES: Record<SimulatorFault, FaultCase> = {
     },
     correct: { status: 200, deliveries: [] }, faulty: { status: 200, deliveries: ['GET'] },
   },
+  'status-unsigned': {
+    config: { processingDelayMs: 100_000 },
+    scenario: 'status queries without Authorization, with a wrong secret and with an unknown client_key, for an accepted transaction',
+    observe: async (env) => {
+      const fields = collectFields('https://m.example/cb');
+      await collect(env.sim, fields);
+      const id = fields['transaction_id'];
+      return [
+        await askStatus(env, id, { authorization: null }), await askStatus(env, id, { secret: 'wrong-secret' }),
+        await askStatus(env, id, { clientKey: 'ck_nobody_has_this' }),
+      ];
+    },
+    correct: ['refused 401', 'refused 401', 'refused 401'], faulty: ['PENDING', 'PENDING', 'PENDING'],
+  },
+  'status-ip-unchecked': {
+    config: { processingDelayMs: 100_000 },
+    scenario: 'a valid status query and a valid collect from 127.0.0.2 (not whitelisted)',
+    observe: async (env) => {
+      const fields = collectFields('https://m.example/cb');
+      await collect(env.sim, fields);
+      return [await askStatus(env, fields['transaction_id'], { localAddress: '127.0.0.2' }), (await collect(env.sim, collectFields('https://m.example/cb'), { localAddress: '127.0.0.2' })).status];
+    },
+    correct: ['refused 403', 403], faulty: ['PENDING', 403],
+  },
+  'status-stays-pending': {
+    config: PENDING_A_WHILE,
+    scenario: 'the status of a transaction that ends SUCCESS, before and after its callback',
+    observe: (env) => statusBeforeAndAfter(env, OK_NUMBER),
+    correct: ['PENDING', 'SUCCESS'], faulty: ['PENDING', 'PENDING'],
+  },
+  'status-failed-as-success': {
+    config: PENDING_A_WHILE,
+    scenario: 'the status of a transaction that ends FAILED, before and after its callback',
+    observe: (env) => statusBeforeAndAfter(env, FAILING_NUMBER),
+    correct: ['PENDING', 'FAILED'], faulty: ['PENDING', 'SUCCESS'],
+  },
+  'status-pending-as-success': {
+    config: PENDING_A_WHILE,
+    scenario: 'the status of a transaction that ends FAILED, before and after its callback',
+    observe: (env) => statusBeforeAndAfter(env, FAILING_NUMBER),
+    correct: ['PENDING', 'FAILED'], faulty: ['SUCCESS', 'FAILED'],
+  },
+  'status-unknown-success': {
+    scenario: 'the status of a transaction_id the service never saw',
+    observe: (env) => askStatus(env, 'never-seen-7f3a'),
+    correct: 'unknown-id 404', faulty: 'SUCCESS',
+  },
 };
+
+const STATUS = '/api/v1.0/transaction_status/';
+
+/** A status query's answer read by the suite's position (harness/status): the kind, and the status when there is one. */
+async function askStatus(env: Env, transactionId: unknown, options: Parameters<typeof post>[3] = {}): Promise<string> {
+  const answer = await post(env.sim.url, STATUS, JSON.stringify({ transaction_id: transactionId, client_id: CLIENT.clientId }), options);
+  const reading = readStatusAnswer(answer.status, answer.text);
+  return reading.kind === 'status' ? reading.status : `${reading.kind} ${answer.status}`;
+}
+
+/** Collects (for `number`), then asks its status: right away, and after its callback. */
+async function statusBeforeAndAfter(env: Env, number: string): Promise<string[]> {
+  const fields = collectFields(`${env.listener.url}/cb`, { customer_number: number });
+  expect((await collect(env.sim, fields)).status).toBe(200);
+  const before = await askStatus(env, fields['transaction_id']);
+  await env.listener.waitFor(1, 5000);
+  return [before, await askStatus(env, fields['transaction_id'])];
+}
 
 async function run(fault: SimulatorFault | undefined, c: FaultCase): Promise<unknown> {
   const listener = await startListener(c.answer ? { answer: c.answer } : {});

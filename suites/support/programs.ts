@@ -37,19 +37,19 @@ export function postgresBinDir(): string | undefined {
 export const PROGRAMS = {
   php: {
     title: 'PHP',
-    neededFor: 'the PHP fixture signers, SDK adapter and number-printing checks',
+    neededFor: 'the PHP fixture signers, the PHP SDK adapter and the PHP number-printing check',
     install: 'apt-get install -y php-cli',
     present: () => runs('php', ['--version']),
   },
   ruby: {
     title: 'Ruby',
-    neededFor: 'the Ruby fixture signer and number-printing checks',
+    neededFor: 'the Ruby fixture signers and number-printing checks',
     install: 'apt-get install -y ruby',
     present: () => runs('ruby', ['--version']),
   },
   jdk: {
     title: 'a JDK (javac)',
-    neededFor: 'the Java fixture signer and number-printing checks',
+    neededFor: 'the check of the Java number printer (Double.toString)',
     install: 'apt-get install -y default-jdk-headless',
     present: () => runs('javac', ['-version']),
   },

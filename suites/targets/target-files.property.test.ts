@@ -13,6 +13,10 @@ const service = {
   listener: { host: '127.0.0.1', port: 0, publicUrl: null }, timing: { callbackTimeoutMs: 1000, retryWindowMs: 2000 },
 };
 const receiver = { side: 'receiver', callbackUrl: 'http://127.0.0.1:8081/cb', callbackToken: { env: 'TK' }, timing: { replyDeadlineMs: 3000 } };
+const confirming = {
+  ...receiver, confirms: { listener: { host: '127.0.0.1', port: 8082 }, clientId: 2, clientKey: { env: 'CK' }, secretKey: { env: 'SK' } },
+  status: { method: 'POST', path: '/api/v1.0/transaction_status/', pointer: '/status' },
+};
 
 /** A value a user might put anywhere: numbers of every size, URLs with credentials, secrets, nesting. */
 const anyValue = fc.oneof(
@@ -22,7 +26,7 @@ const anyValue = fc.oneof(
 
 /** Sets `value` at a random path of `base` (existing keys, and new ones). */
 const mutated = (base: Record<string, unknown>) => fc.tuple(
-  fc.array(fc.oneof(fc.constantFrom(...Object.keys(base), 'timing', 'replyDeadlineMs', 'callbackTimeoutMs', 'proxy', 'publicUrl', 'listener', 'sources', 'notWhitelisted'), fc.string({ maxLength: 6 })), { minLength: 1, maxLength: 3 }),
+  fc.array(fc.oneof(fc.constantFrom(...Object.keys(base), 'timing', 'replyDeadlineMs', 'callbackTimeoutMs', 'proxy', 'publicUrl', 'listener', 'sources', 'notWhitelisted', 'confirms', 'clientKey', 'secretKey', 'port', 'pointer'), fc.string({ maxLength: 6 })), { minLength: 1, maxLength: 3 }),
   anyValue,
 ).map(([path, value]) => {
   const copy = structuredClone(base) as Record<string, unknown>;
@@ -46,7 +50,7 @@ function outcome(file: unknown): 'ok' | TargetFileError {
 }
 
 describe('target files: any mutation resolves or is refused by a field, no secret echoed (fast-check, seed printed)', () => {
-  for (const [name, base] of [['service', service], ['receiver', receiver]] as const) {
+  for (const [name, base] of [['service', service], ['receiver', receiver], ['confirming receiver', confirming]] as const) {
     it(`${name}: never another error, always a pointer, never a secret in the message`, () => {
       assertProperty(fc.property(mutated(base), (file) => {
         const result = outcome(file);

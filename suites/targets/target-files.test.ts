@@ -85,6 +85,13 @@ describe('DESIGN.md target files: the documented examples load', () => {
     expect((parseTarget({ ...serviceFile, rejection }, env) as ResolvedServiceTarget).rejection).toEqual(rejection);
     expect((parseTarget(serviceFile, env) as ResolvedServiceTarget).rejection).toBeUndefined();
   });
+  it('status (§4.2): keys left out keep the suite\'s position; false says there is none; absent stays absent', () => {
+    const status = (file: unknown) => (parseTarget(file, env) as ResolvedServiceTarget).status;
+    expect(status({ ...serviceFile, status: { method: 'GET', path: '/api/v2/payments/status' } })).toEqual({ method: 'GET', path: '/api/v2/payments/status', pointer: '/status' });
+    expect(status({ ...serviceFile, status: { pointer: '/data/state' } })).toEqual({ method: 'POST', path: '/api/v1.0/transaction_status/', pointer: '/data/state' });
+    expect(status({ ...serviceFile, status: false })).toBe(false);
+    expect(status(serviceFile)).toBeUndefined();
+  });
   it('sources.notWhitelisted may be a proxy', () => {
     const t = parseTarget({ ...serviceFile, sources: { notWhitelisted: { proxy: 'http://127.0.0.1:3128' } } }, env) as ResolvedServiceTarget;
     expect(t.sources).toEqual({ notWhitelisted: { proxy: 'http://127.0.0.1:3128' } });
@@ -117,6 +124,11 @@ describe('ERR_TARGET_INVALID: an invalid target names the JSON path of the bad f
     ['rejection: not a JSON pointer', { ...serviceFile, rejection: [{ pointer: 'status', in: ['error'] }] }, '/rejection/0/pointer: must be a JSON pointer (RFC 6901)'],
     ['rejection: empty list', { ...serviceFile, rejection: [] }, '/rejection: must NOT have fewer than 1 items'],
     ['rejection on the receiver side', { ...receiverFile, rejection: [{ pointer: '/s', in: [1] }] }, '/rejection: unknown key'],
+    ['status: true', { ...serviceFile, status: true }, '/status: must be false (no status endpoint) or {"method", "path", "pointer"}'],
+    ['status: an unknown method', { ...serviceFile, status: { method: 'PUT' } }, '/status/method: must be one of ["POST","GET"]'],
+    ['status: a path without /', { ...serviceFile, status: { path: 'transaction_status' } }, '/status/path: must be a path under baseUrl, starting with /'],
+    ['status: not a JSON pointer', { ...serviceFile, status: { pointer: 'status' } }, '/status/pointer: must be a JSON pointer (RFC 6901)'],
+    ['status: an unknown key', { ...serviceFile, status: { url: '/x' } }, '/status/url: unknown key'],
     ['transactionIds: maxLength 0', { ...receiverFile, transactionIds: { maxLength: 0 } }, '/transactionIds/maxLength: must be >= 1'],
   ];
   for (const [name, file, expected] of rows) {
@@ -226,5 +238,47 @@ describe('probeTarget: exit 3 needs a first connection that fails', () => {
     const error = await probeTarget({ side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, timing: { replyDeadlineMs: 1 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TargetUnreachable);
     expect((error as TargetUnreachable).message).toBe(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED`);
+  });
+});
+
+describe('receiver "confirms" (§6 rule 5): where the harness serves the status endpoint, and the receiver\'s keys', () => {
+  const confirming = {
+    ...receiverFile,
+    confirms: { listener: { port: 8082 }, clientId: 2, clientKey: { env: 'COLLECT_CLIENT_KEY' }, secretKey: { env: 'COLLECT_SECRET_KEY' } },
+  };
+  it('resolves its keys from env, the listener host to 127.0.0.1, the status endpoint to the suite\'s position', () => {
+    const t = parseTarget(confirming, env);
+    expect(t.side === 'receiver' && t.confirms).toEqual({
+      listener: { host: '127.0.0.1', port: 8082, publicUrl: null }, clientId: 2, clientKey: 'ck-test-value-1', secretKey: 'sk-test-value-2',
+      status: { method: 'POST', path: '/api/v1.0/transaction_status/', pointer: '/status' },
+    });
+  });
+  it('"status" states what the receiver calls; each key left out keeps the position', () => {
+    const t = parseTarget({ ...confirming, status: { method: 'GET', pointer: '/data/state' } }, env);
+    expect(t.side === 'receiver' && t.confirms?.status).toEqual({ method: 'GET', path: '/api/v1.0/transaction_status/', pointer: '/data/state' });
+  });
+  it('"status" without "confirms" is refused: it says what a confirming receiver calls', () => {
+    expect(errorOf(() => parseTarget({ ...receiverFile, status: { path: '/status' } }, env)).message).toMatch(/confirms/);
+  });
+  it('a literal key inside confirms is refused by its path, never echoed', () => {
+    const e = errorOf(() => parseTarget({ ...confirming, confirms: { ...confirming.confirms, secretKey: 'sk-literal-in-file' } }, env));
+    expect(e.pointer).toBe('/confirms/secretKey');
+    expect(e.message).not.toContain('sk-literal-in-file');
+  });
+  it('a missing variable names /confirms/clientKey and the variable', () => {
+    const e = errorOf(() => parseTarget(confirming, { ...env, COLLECT_CLIENT_KEY: undefined }));
+    expect(e.pointer).toBe('/confirms/clientKey');
+    expect(e.message).toContain('COLLECT_CLIENT_KEY');
+  });
+  it('the listener port is fixed: 0 is refused (the receiver is configured with it before the run)', () => {
+    expect(errorOf(() => parseTarget({ ...confirming, confirms: { ...confirming.confirms, listener: { port: 0 } } }, env)).pointer).toBe('/confirms/listener/port');
+  });
+  it('secretsOf lists the confirming keys; redactTarget shows their references only', () => {
+    const t = parseTarget(confirming, env);
+    expect(secretsOf(t)).toEqual(expect.arrayContaining(['ck-test-value-1', 'sk-test-value-2']));
+    const shown = JSON.stringify(redactTarget(t));
+    expect(shown).not.toContain('ck-test-value-1');
+    expect(shown).not.toContain('sk-test-value-2');
+    expect(redactTarget(t).confirms).toMatchObject({ clientKey: { env: 'COLLECT_CLIENT_KEY', value: '[REDACTED]' }, secretKey: { env: 'COLLECT_SECRET_KEY', value: '[REDACTED]' } });
   });
 });

@@ -1,4 +1,5 @@
-// A small SDK for the collect operation (§4.1, §5) on Node's own fetch, no dependencies. It
+// A small SDK for the collect operation (§4.1, §5) and the status query (§4.2, as
+// collect-conformance takes it: docs/status.md) on Node's own fetch, no dependencies. It
 // signs what it sends: the body is written first, and the signature covers the pairs of that
 // body (strings as they stand, any other value as its JSON text), keys in code-point order.
 //
@@ -30,12 +31,37 @@ export class CollectClient {
       const sent = this.fault === 'float-text' && Number.isInteger(value) && key !== 'client_id' ? `${json}.0` : json;
       return { key, sent, signed: typeof value === 'string' ? value : json };
     });
+    const { response, answer } = await this.post('/api/v1.0/collect/', members);
+    const detail = `HTTP ${response.status}${typeof answer.message === 'string' ? `: ${answer.message}` : ''}`;
+    if (response.status >= 500) throw new CollectError(`the service failed: ${detail}`);
+    return { outcome: refused(response, answer) ? 'rejected' : 'accepted', detail };
+  }
+
+  /**
+   * Resolves to {status: 'PENDING' | 'SUCCESS' | 'FAILED', detail} or {outcome: 'rejected', detail};
+   * throws CollectError when the service failed, did not answer, or answered no status.
+   */
+  async transactionStatus(transactionId) {
+    const members = [
+      { key: 'transaction_id', sent: JSON.stringify(transactionId), signed: transactionId },
+      { key: 'client_id', sent: JSON.stringify(this.clientId), signed: JSON.stringify(this.clientId) },
+    ];
+    const { response, answer } = await this.post('/api/v1.0/transaction_status/', members);
+    const detail = `HTTP ${response.status}${typeof answer.error_message === 'string' ? `: ${answer.error_message}` : ''}`;
+    if (response.status >= 500) throw new CollectError(`the service failed: ${detail}`);
+    if (refused(response, answer)) return { outcome: 'rejected', detail };
+    if (!['PENDING', 'SUCCESS', 'FAILED'].includes(answer.status)) throw new CollectError(`the status answer holds no status: ${detail}`);
+    return { status: answer.status, detail };
+  }
+
+  /** Posts the members as a JSON body signed over their pairs; the response and its JSON object ({} when none). */
+  async post(path, members) {
     const body = `{${members.map((m) => `${JSON.stringify(m.key)}:${m.sent}`).join(',')}}`;
     const message = [...members].sort((a, b) => byCodePoint(a.key, b.key)).map((m) => `${m.key}=${m.signed}`).join('&');
     const signature = createHmac('sha256', this.secretKey).update(message).digest('hex');
     let response;
     try {
-      response = await fetch(`${this.baseUrl}/api/v1.0/collect/`, {
+      response = await fetch(`${this.baseUrl}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `HMAC ${this.clientKey}:${signature}` },
         body,
@@ -51,9 +77,8 @@ export class CollectClient {
     } catch {
       // Not JSON: the status alone speaks.
     }
-    const detail = `HTTP ${response.status}${typeof answer.message === 'string' ? `: ${answer.message}` : ''}`;
-    if (response.status >= 500) throw new CollectError(`the service failed: ${detail}`);
-    const refused = !response.ok || answer.success === false || (answer.error_code !== undefined && answer.error_code !== null);
-    return { outcome: refused ? 'rejected' : 'accepted', detail };
+    return { response, answer };
   }
 }
+
+const refused = (response, answer) => !response.ok || answer.success === false || (answer.error_code !== undefined && answer.error_code !== null);

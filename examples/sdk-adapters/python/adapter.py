@@ -16,6 +16,11 @@ def handle(request):
     credentials = request["credentials"]
     client = CollectClient(request["baseUrl"], credentials["clientId"], credentials["clientKey"], credentials["secretKey"])
     try:
+        if request.get("op") == "status":
+            kind, status, detail = client.transaction_status(request["transaction_id"])
+            if kind == "rejected":
+                return {"id": request["id"], "outcome": "rejected", "detail": detail}
+            return {"id": request["id"], "status": status, "detail": detail}
         outcome, detail = client.collect(request["fields"])
     except CollectError as error:
         return {"id": request["id"], "error": str(error)}

@@ -1,4 +1,5 @@
-"""A small SDK for the collect operation (§4.1, §5), standard library only.
+"""A small SDK for the collect operation (§4.1, §5) and the status query (§4.2, as
+collect-conformance takes it: docs/status.md), standard library only.
 
 It signs what it sends: the body is encoded first, and the signature is computed over the
 pairs of that body (strings as they stand, any other value as its JSON text), keys sorted by
@@ -17,6 +18,8 @@ import urllib.error
 import urllib.request
 
 COLLECT_PATH = "/api/v1.0/collect/"
+STATUS_PATH = "/api/v1.0/transaction_status/"
+STATUSES = ("PENDING", "SUCCESS", "FAILED")
 
 
 class CollectError(Exception):
@@ -37,21 +40,41 @@ class CollectClient:
         sent = dict(fields)
         if self.fault == "amount-2dp" and isinstance(sent.get("amount"), (int, float)):
             sent["amount"] = "%.2f" % sent["amount"]
-        body = json.dumps(sent, ensure_ascii=False, separators=(",", ":"))
         signed = fields if self.fault == "amount-2dp" else sent
+        status, raw = self._post(COLLECT_PATH, sent, signed)
+        return self._read(status, raw)
+
+    def transaction_status(self, transaction_id):
+        """Returns ("status", "PENDING" | "SUCCESS" | "FAILED", detail) or ("rejected", None, detail);
+        raises CollectError when the service failed, did not answer, or answered what it cannot read."""
+        body = {"transaction_id": transaction_id, "client_id": self.client_id}
+        status, raw = self._post(STATUS_PATH, body, body)
+        answer = self._json(raw)
+        detail = f"HTTP {status}" + (f": {answer['error_message']}" if isinstance(answer.get("error_message"), str) else "")
+        if status >= 500:
+            raise CollectError(f"the service failed: {detail}")
+        if not 200 <= status < 300 or answer.get("success") is False or answer.get("error_code") is not None:
+            return "rejected", None, detail
+        if answer.get("status") not in STATUSES:
+            raise CollectError(f"the status answer holds no status: {detail}")
+        return "status", answer["status"], detail
+
+    def _post(self, path, sent, signed):
+        """Sends `sent` as JSON, signed over the pairs of `signed`; returns (status, raw body)."""
+        body = json.dumps(sent, ensure_ascii=False, separators=(",", ":"))
         message = "&".join(f"{key}={self._text(value)}" for key, value in sorted(signed.items()))
         signature = hmac.new(self.secret_key.encode(), message.encode(), hashlib.sha256).hexdigest()
         request = urllib.request.Request(
-            self.base_url + COLLECT_PATH,
+            self.base_url + path,
             data=body.encode(),
             method="POST",
             headers={"Content-Type": "application/json", "Authorization": f"HMAC {self.client_key}:{signature}"},
         )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                return self._read(response.status, response.read())
+                return response.status, response.read()
         except urllib.error.HTTPError as error:
-            return self._read(error.code, error.read())
+            return error.code, error.read()
         except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError) as error:
             raise CollectError(f"no answer from the service: {error}") from error
 
@@ -61,12 +84,16 @@ class CollectClient:
         return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
     @staticmethod
-    def _read(status, raw):
+    def _json(raw):
         try:
             answer = json.loads(raw.decode("utf-8"))
         except ValueError:
             answer = None
-        answer = answer if isinstance(answer, dict) else {}
+        return answer if isinstance(answer, dict) else {}
+
+    @classmethod
+    def _read(cls, status, raw):
+        answer = cls._json(raw)
         detail = f"HTTP {status}" + (f": {answer['message']}" if isinstance(answer.get("message"), str) else "")
         if status >= 500:
             raise CollectError(f"the service failed: {detail}")

@@ -25,8 +25,8 @@ export function clientCaseTimeoutMs(answerDeadlineMs: number): number {
   return (MAX_CLIENT_CALLS_AHEAD + 2) * answerDeadlineMs + 5000;
 }
 
-/** More than the client cases of a run (24) plus the preflight. */
-const MAX_CLIENT_CALLS_AHEAD = 32;
+/** More than the calls of a run: the client cases (35), the preflight's two, the plain status call. */
+const MAX_CLIENT_CALLS_AHEAD = 48;
 
 const benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();
 

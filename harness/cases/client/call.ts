@@ -2,58 +2,149 @@
 // harness's service meanwhile, and the adapter's answer; then the evidence every client verdict
 // carries (the raw request as received, its canonical message and expected signature stage by
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
-import { curlCommand } from '../../client/index.ts';
+import { curlCommand, judgeAnswer } from '../../client/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
-import { encodeCollectLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
-import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
+import { encodeCollectLine, encodeStatusLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
+import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, readRawJsonObject, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
 import { benchOf, type ClientBench } from './bench.ts';
+import { BODY_NOT_JSON, notJsonBecause, pairsAsJson, readSentBody, type SentBody } from './body.ts';
 
 export type ClientContext = CaseContext<ResolvedClientTarget>;
+
+/**
+ * What the SDK told its caller: an outcome, a status (a status query) or its error; or nothing
+ * at all within the time allowed, although the service had answered (the adapter was stopped).
+ * A failed exchange (a crash, garbage, a hang before any request) never gets here: ERROR.
+ */
+export type SdkReport =
+  | Extract<AdapterAnswer, { kind: 'outcome' | 'status' | 'error' }>
+  | { kind: 'nothing'; waitedMs: number; line: '' };
 
 /** What one call showed: the fields passed, the requests that arrived, what the adapter said. */
 export interface Observation {
   ctx: ClientContext;
   bench: ClientBench;
+  /** A collect's fields; for a status query, the members its body carries (transaction_id, client_id). */
   fields: readonly RawField[];
   script: ServiceScript;
   requests: ReceivedRequest[];
-  /** The SDK's report: an outcome or its error (a failed exchange never gets here: ERROR). */
-  answer: Extract<AdapterAnswer, { kind: 'outcome' | 'error' }>;
+  /** The SDK's report. */
+  answer: SdkReport;
   /** The request line the adapter was sent (credentials redacted by the runner). */
   line: string;
 }
 
+/**
+ * The case whose service never answers races the SDK's own time limit, which is often the very
+ * deadline of the target file (10 s both): it waits this long beyond answerDeadlineMs, a quarter
+ * of it and at least 2 s, for the SDK to report its own time-out.
+ */
+export function noAnswerGraceMs(answerDeadlineMs: number): number {
+  return Math.max(2000, Math.round(answerDeadlineMs / 4));
+}
+
+/** How a call's time reads in a reason: `850 ms`, `10 s`. */
+function duration(ms: number): string {
+  return ms >= 10_000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** In the reason of every call the service refused and the SDK never reported (harness/diagnoses names it once). */
+export const SILENT_AFTER_REFUSAL = 'the SDK reported nothing after the service refused';
+
+export interface CallOptions {
+  /** The plain call every case rests on (the preflight's): when the adapter gives no usable answer to it, the rest are not sent. */
+  decisive?: true;
+}
+
 /** Makes the call through the target's bench; an adapter that gave no usable answer throws (ERROR). */
-export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }): Promise<Observation> {
+export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }, options: CallOptions = {}): Promise<Observation> {
   const bench = await benchOf(ctx.target, ctx.redactor);
-  const call = {
+  const call = { ...callBase(ctx, bench), fields };
+  const decisive = options.decisive ? { decisive: 'the plain call (string amount, six fields, answered as accepted)' } : {};
+  return observe(ctx, bench, fields, script, encodeCollectLine(call), (exchange) => bench.adapter.collect(call, { ...exchange, ...decisive }));
+}
+
+/** A status query (§4.2) for `transactionId` through the SDK; the same rules as a collect call. */
+export async function callSdkStatus(ctx: ClientContext, transactionId: string, script: ServiceScript): Promise<Observation> {
+  const bench = await benchOf(ctx.target, ctx.redactor);
+  const call = { ...callBase(ctx, bench), transactionId };
+  const members: RawField[] = [['transaction_id', JSON.stringify(transactionId)], ['client_id', String(ctx.target.clientId)]];
+  return observe(ctx, bench, members, script, encodeStatusLine(call), (exchange) => bench.adapter.status(call, exchange));
+}
+
+function callBase(ctx: ClientContext, bench: ClientBench) {
+  return {
     id: ctx.newTag(),
     baseUrl: bench.service.baseUrl,
     credentials: { clientId: ctx.target.clientId, clientKey: ctx.target.clientKey, secretKey: ctx.target.secretKey },
-    fields,
   };
-  const line = encodeCollectLine(call).trimEnd();
+}
+
+async function observe(
+  ctx: ClientContext, bench: ClientBench, fields: readonly RawField[], script: ServiceScript, requestLine: string,
+  send: (exchange: { timeoutMs: number }) => Promise<AdapterAnswer>,
+): Promise<Observation> {
+  const line = requestLine.trimEnd();
+  const deadline = ctx.target.timing.answerDeadlineMs;
+  const grace = script.kind === 'silent' ? noAnswerGraceMs(deadline) : 0;
+  const exchange = { timeoutMs: deadline + grace };
   // A call to the SDK is an exchange with the target like any other: it waits while a measurement has the wire.
-  const { value: answer, received } = await ctx.wire.exchange(() => bench.service.during(script, () => bench.adapter.collect(call)));
+  const { value: answer, received } = await ctx.wire.exchange(() => bench.service.during(script, () => send(exchange)));
   const partial = { ctx, bench, fields, script, requests: received, line };
   if (answer.kind === 'failed') {
-    // The case whose service never answers: an SDK without a time limit of its own hangs with it.
-    const hint = script.kind === 'silent' && answer.code === 'ERR_ADAPTER_TIMEOUT'
-      ? ` (the service held the request unanswered: the SDK likely has no time limit of its own, or one longer than timing.answerDeadlineMs ${ctx.target.timing.answerDeadlineMs} ms; set answerDeadlineMs above the SDK's limit)`
-      : '';
-    throw new CaseError(`${answer.code}: ${answer.reason}${hint}`, evidenceOf({ ...partial, answer: { kind: 'error', error: answer.reason, line: '' } }));
+    const timedOut = answer.code === 'ERR_ADAPTER_TIMEOUT' && answer.unsent !== true;
+    // The service answered and the SDK kept its caller waiting past the deadline: that is what
+    // the SDK did, the case's finding (its promise never settles on that answer), not a failure to run it.
+    if (timedOut && received.some((r) => r.answer !== undefined)) return { ...partial, answer: { kind: 'nothing', waitedMs: exchange.timeoutMs, line: '' } };
+    const failed = { ...partial, answer: { kind: 'error' as const, error: answer.reason, line: '' } };
+    if (timedOut && script.kind === 'silent') {
+      // Not a finding: the SDK's own time limit is longer than the target file allows, or it has none.
+      throw new CaseError(
+        `${answer.code}: the service held the request unanswered, and the SDK reported nothing within ${exchange.timeoutMs} ms `
+        + `(timing.answerDeadlineMs ${deadline} ms and a grace of ${grace} ms for its own time-out); the adapter was stopped. `
+        + 'A configuration hint, not a finding: likely the SDK\'s own time limit is longer than answerDeadlineMs, or it has none; '
+        + 'set timing.answerDeadlineMs above the SDK\'s own time limit to see what it reports',
+        evidenceOf(failed),
+      );
+    }
+    throw new CaseError(`${answer.code}: ${answer.reason}`, evidenceOf(failed));
   }
   return { ...partial, answer };
 }
 
-/** The adapter's report in words: `accepted (HTTP 200: …)`, `an error: …`. */
+/**
+ * The SDK kept its caller waiting although the service had answered: "the SDK reported nothing
+ * after the service refused in 16 ms (HTTP 400: …): nothing within 10 s, so its caller would
+ * wait for ever". Undefined when it did report.
+ */
+export function silence(o: Observation): string | undefined {
+  if (o.answer.kind !== 'nothing') return undefined;
+  const answered = o.requests.find((r) => r.answer !== undefined);
+  if (!answered?.answer) return undefined;
+  const { status, body, durationMs } = answered.answer;
+  const refused = judgeAnswer(status, body) !== 'accepted';
+  // Redacted before it is cut: a cut secret is no longer found whole.
+  const text = o.ctx.redactor.text(body).replace(/\s+/g, ' ').trim();
+  const when = `in ${durationMs} ms (HTTP ${status}${text === '' ? '' : ` ${text.length > 90 ? `${text.slice(0, 90)}…` : text}`})`;
+  return `${refused ? `${SILENT_AFTER_REFUSAL} ${when}` : `the SDK reported nothing after the service accepted ${when}`}: `
+    + `nothing within ${duration(o.answer.waitedMs)}, so its caller would wait for ever`;
+}
+
+/** The adapter's report in words: `accepted (HTTP 200: …)`, `an error: …`, `nothing within 10 s`. */
 export function reported(o: Observation): string {
-  return o.answer.kind === 'outcome'
-    ? `${o.answer.outcome}${o.answer.detail ? ` (${o.answer.detail})` : ''}`
-    : `an error (${o.answer.error})`;
+  switch (o.answer.kind) {
+    case 'outcome':
+      return `${o.answer.outcome}${o.answer.detail ? ` (${o.answer.detail})` : ''}`;
+    case 'status':
+      return `status ${o.answer.status}${o.answer.detail ? ` (${o.answer.detail})` : ''}`;
+    case 'error':
+      return `an error (${o.answer.error})`;
+    case 'nothing':
+      return `nothing within ${duration(o.answer.waitedMs)}`;
+  }
 }
 
 export function header(request: ReceivedRequest, name: string): string[] {
@@ -93,7 +184,7 @@ export function firstRequest(o: Observation, skipWhenRefused: boolean): Received
   if (first) return first;
   // An SDK may refuse what its caller passed (a number amount) before sending: as an error or
   // as its own rejection. Only "accepted" with nothing sent is a finding then.
-  const refused = o.answer.kind === 'error' || o.answer.outcome === 'rejected';
+  const refused = o.answer.kind === 'error' || (o.answer.kind === 'outcome' && o.answer.outcome === 'rejected');
   if (skipWhenRefused && refused) {
     return { verdict: 'SKIP', reason: `not exercised: the SDK refused the call before sending anything: it reported ${reported(o)}`, evidence: evidenceOf(o) };
   }
@@ -120,6 +211,10 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
     if (error instanceof SigningError) return `${error.message} (got ${auth === undefined ? 'none' : JSON.stringify(auth)})`;
     throw error;
   }
+  const body = readSentBody(request);
+  if (body.kind !== 'json') {
+    return `${BODY_NOT_JSON}: ${notJsonBecause(body)}, which §5.1's message (over a JSON body) cannot be made from; ${signedOverNotJson(o, body, presented)}`;
+  }
   let diagnosis;
   try {
     diagnosis = diagnoseSignature(bodyText(request), o.ctx.target.secretKey, presented);
@@ -130,11 +225,40 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): stri
   // Upper-case hex is the right signature in another letter case: client.collect.signature-lowercase judges that.
   if (diagnosis.match === 'canonical' || diagnosis.match === 'case') return undefined;
   // What the caller passed is known here: the plainest explanation comes first.
-  const caller = signedAsPassed(o, request, presented);
+  const caller = signedAsPassed(o, request, presented) ?? signedSixOnly(o, request, presented);
   if (caller) return `${NOT_SIGNED_AS_SENT}: ${caller}`;
   const encoding = notUtf8(request.body);
   if (encoding) return `${NOT_SIGNED_AS_SENT}: the body is not UTF-8 (${encoding}; likely ISO-8859-1 or Windows-1252 text), so no signature over its characters can match: JSON is sent as UTF-8 (RFC 8259 §8.1)`;
   return `${NOT_SIGNED_AS_SENT}: ${describeDiagnosis(diagnosis)}`;
+}
+
+/**
+ * What the signature of a body that is not JSON was computed over, when a known form explains
+ * it: the form's pairs read as the one signer reads a body (harness/signing: sorted by key,
+ * joined as key=value, or a labelled alternative of that), or the fields as the caller passed them.
+ */
+function signedOverNotJson(o: Observation, body: Exclude<SentBody, { kind: 'json' }>, presented: string): string {
+  const secret = o.ctx.target.secretKey;
+  if (body.kind === 'form') {
+    try {
+      const text = pairsAsJson(body);
+      const diagnosis = diagnoseSignature(text, secret, presented);
+      if (diagnosis.match === 'canonical' || diagnosis.match === 'case') {
+        const { message } = signBody(text, secret);
+        const shown = message.length > 160 ? `${message.slice(0, 160)}…` : message;
+        return `the signature is the one over the form's pairs (each value decoded), sorted by key and joined as key=value${diagnosis.match === 'case' ? ' (in upper-case hex)' : ''}: \`${shown}\``;
+      }
+      if (diagnosis.match === 'alternative') return `over the form's pairs, ${describeDiagnosis(diagnosis)}`;
+    } catch (error) {
+      if (!(error instanceof SigningError)) throw error;
+    }
+  }
+  try {
+    if (signBody(fieldsJson(o.fields), secret).signature === presented) return 'the signature is the one over the fields as the caller passed them, not over any reading of the body sent';
+  } catch (error) {
+    if (!(error instanceof SigningError)) throw error;
+  }
+  return 'no known form of this body explains the signature (neither its pairs sorted and joined as key=value, nor the fields as the caller passed them)';
 }
 
 /**
@@ -149,6 +273,29 @@ function signedAsPassed(o: Observation, request: ReceivedRequest, presented: str
     if (stages.signature !== presented) return undefined;
     const sent = signBody(bodyText(request), o.ctx.target.secretKey).pairs;
     return `it is the signature over the fields as the caller passed them, not as the SDK sent them: ${signedVersusSent(sent, stages.pairs)}`;
+  } catch (error) {
+    if (error instanceof SigningError) return undefined;
+    throw error;
+  }
+}
+
+/** The six fields of §2.1. */
+export const SIX_FIELDS = ['amount', 'callback_url', 'client_id', 'customer_number', 'network_code', 'transaction_id'] as const;
+
+/**
+ * An SDK that sends its caller's extra fields but signs only the six of §2.1 (a model with six
+ * properties signed, the request built from the caller's map): the signature is the one over
+ * the body without them.
+ */
+function signedSixOnly(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
+  try {
+    const members = readRawJsonObject(bodyText(request));
+    const six = members.filter((m) => (SIX_FIELDS as readonly string[]).includes(m.key));
+    if (six.length === members.length) return undefined;
+    const stages = signBody(`{${six.map((m) => `${JSON.stringify(m.key)}:${m.value.raw}`).join(',')}}`, o.ctx.target.secretKey);
+    if (stages.signature !== presented) return undefined;
+    const extras = members.filter((m) => !six.includes(m)).map((m) => `\`${m.key}\``);
+    return `it is the signature over the six fields of §2.1 alone: it left out ${extras.join(', ')}, which the body carries (§5.1 step 1 signs every field sent)`;
   } catch (error) {
     if (error instanceof SigningError) return undefined;
     throw error;

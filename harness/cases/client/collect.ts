@@ -1,47 +1,56 @@
 // client.collect: the collect request an SDK puts on the wire (§2.1, §4.1, §5). The SDK is
 // judged on what it did with what it was given: a string stays a string, and whatever it
 // sends, its signature is the one over the bytes sent. A number the caller passes may arrive
-// as that language prints it; an SDK may also refuse it (SKIP, not exercised).
+// as that language prints it; an SDK may also refuse it (SKIP, not exercised). Each rule is
+// judged on what it needs (body.ts): the method, the path and the headers on any body; the
+// keys sent and their text on a form too; JSON types and the signature on a JSON body only.
 import { encodingsOf } from '../../secrets/index.ts';
-import { readRawJsonObject, SigningError, type RawMember } from '../../signing/index.ts';
+import type { RawMember } from '../../signing/index.ts';
+import type { ReceivedRequest } from '../../sdk/index.ts';
 import type { CaseOutcome } from '../model.ts';
-import { bodyText, evidenceOf, firstRequest, header, isOutcome, reported, signatureProblem, type Observation } from './call.ts';
+import { BODY_NOT_JSON, notJsonBecause, readSentBody } from './body.ts';
+import { bodyText, evidenceOf, firstRequest, header, isOutcome, reported, signatureProblem, SIX_FIELDS, type Observation } from './call.ts';
 import { clientCase, fail, pass, type CallShape, type ClientCase } from './define.ts';
 
 const COLLECT_PATH = '/api/v1.0/collect/';
 const AUTHORIZATION = /^HMAC ([^:\s]+):([^:\s]+)$/;
-const SIX = ['amount', 'callback_url', 'client_id', 'customer_number', 'network_code', 'transaction_id'] as const;
-
-/** The body's members, or the outcome that says it is not a JSON object. */
-function membersOf(o: Observation, body: string): RawMember[] | CaseOutcome {
-  try {
-    return readRawJsonObject(body);
-  } catch (error) {
-    if (error instanceof SigningError) return fail(o, `the body sent is not a JSON object: ${error.message}`);
-    throw error;
-  }
-}
 
 function member(members: readonly RawMember[], key: string): RawMember | undefined {
   return members.find((m) => m.key === key);
 }
 
+interface RequestOptions {
+  /** The SDK may refuse the call before sending (a number amount): no request is SKIP, not FAIL. */
+  mayRefuse?: boolean;
+}
+
 /** Checks the first request that arrived with `judge`; a missing request FAILs (or SKIPs when the SDK may refuse the call). */
-function onRequest(judge: (o: Observation, members: RawMember[]) => CaseOutcome, options: { mayRefuse?: boolean } = {}) {
+function onRequest(judge: (o: Observation, request: ReceivedRequest) => CaseOutcome, options: RequestOptions = {}) {
   return (o: Observation): CaseOutcome => {
     const request = firstRequest(o, options.mayRefuse === true);
     if (isOutcome(request)) return request;
-    const members = membersOf(o, bodyText(request));
-    if (!Array.isArray(members)) return members;
-    const outcome = judge(o, members);
+    const outcome = judge(o, request);
     const retried = o.requests.length > 1 ? [`${o.requests.length} requests arrived during the call; the first is judged`] : [];
     return retried.length > 0 && outcome.evidence ? { ...outcome, evidence: { ...outcome.evidence, notes: [...(outcome.evidence.notes ?? []), ...retried] } } : outcome;
   };
 }
 
+/**
+ * Checks the body's members with `judge`. `pairs`: the rule reads keys and the text of values,
+ * which a form body tells as well (its values as JSON strings); `json`: it reads JSON types, so a
+ * body that is not JSON FAILs it in the shared words BODY_NOT_JSON.
+ */
+function onBody(need: 'pairs' | 'json', judge: (o: Observation, members: RawMember[]) => CaseOutcome, options: RequestOptions = {}) {
+  return onRequest((o, request) => {
+    const body = readSentBody(request);
+    if (body.kind === 'json' || (body.kind === 'form' && need === 'pairs')) return judge(o, body.members);
+    return fail(o, `${BODY_NOT_JSON}: ${notJsonBecause(body)}; this rule reads the JSON body of §4.1`);
+  }, options);
+}
+
 /** The signature over the bytes sent, as the check of a case that passes fields of its own. */
-function signedAsSent(what: string, options: { mayRefuse?: boolean } = {}) {
-  return onRequest((o, members) => {
+function signedAsSent(what: string, options: RequestOptions = {}) {
+  return onBody('pairs', (o, members) => {
     const problem = signatureProblem(o, o.requests[0]!);
     if (problem) return fail(o, `${what}: ${problem}`);
     return pass(o, [`${what}: sent ${members.map((m) => `${m.key}=${m.value.raw}`).join(', ')}; the signature is the one over the bytes sent`]);
@@ -62,8 +71,7 @@ export const CALLBACK_URL_SUFFIX = '?order=17&ref=a%2Fb&note=caf\u00e9=cr\u00e8m
 export const COLLECT_CASES: readonly ClientCase[] = [
   clientCase({
     id: 'client.collect.method-path', title: 'the collect call is a POST to /api/v1.0/collect/', specRef: '§4.1', level: 'MUST',
-    check: onRequest((o) => {
-      const r = o.requests[0]!;
+    check: onRequest((o, r) => {
       const path = r.target.split('?')[0];
       if (r.method !== 'POST' || path !== COLLECT_PATH) {
         return fail(o, `the SDK sent ${r.method} ${JSON.stringify(r.target)}; the collect operation is POST ${COLLECT_PATH} under the base URL`);
@@ -73,19 +81,22 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   }),
   clientCase({
     id: 'client.collect.content-type', title: 'the request carries Content-Type: application/json', specRef: '§4, §4.1', level: 'MUST',
-    check: onRequest((o) => {
-      const values = header(o.requests[0]!, 'content-type');
+    check: onRequest((o, r) => {
+      const values = header(r, 'content-type');
       const media = values.map((v) => v.split(';')[0]!.trim().toLowerCase());
       if (values.length !== 1 || media[0] !== 'application/json') {
-        return fail(o, `Content-Type was ${values.length === 0 ? 'not sent' : values.map((v) => JSON.stringify(v)).join(' and ')}; a JSON body is sent as application/json`);
+        // The type sent, quoted; and when the body is not JSON either, the words of the cause they share.
+        const body = readSentBody(r);
+        const also = body.kind === 'json' ? '' : `, and ${BODY_NOT_JSON} either: ${notJsonBecause(body)}`;
+        return fail(o, `Content-Type was ${values.length === 0 ? 'not sent' : values.map((v) => JSON.stringify(v)).join(' and ')}; a JSON body is sent as application/json${also}`);
       }
       return pass(o);
     }),
   }),
   clientCase({
     id: 'client.collect.authorization', title: 'Authorization is HMAC {client_key}:{hex signature}', specRef: '§5.2', level: 'MUST',
-    check: onRequest((o) => {
-      const values = header(o.requests[0]!, 'authorization');
+    check: onRequest((o, r) => {
+      const values = header(r, 'authorization');
       if (values.length !== 1) return fail(o, `the request carried ${values.length} Authorization headers; §5.2 requires one`);
       const match = AUTHORIZATION.exec(values[0]!);
       if (!match) return fail(o, `the Authorization header ${JSON.stringify(values[0])} is not "HMAC {client_key}:{signature}"`);
@@ -98,8 +109,8 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     // §5.1 step 5 says hex-encode, with no letter case: lower case is the suite's position (as
     // service.auth.uppercase-signature on the service side), so this is a SHOULD.
     id: 'client.collect.signature-lowercase', title: 'the signature is written in lower-case hex', specRef: '§5.1 step 5', level: 'SHOULD',
-    check: onRequest((o) => {
-      const match = AUTHORIZATION.exec(header(o.requests[0]!, 'authorization')[0] ?? '');
+    check: onRequest((o, r) => {
+      const match = AUTHORIZATION.exec(header(r, 'authorization')[0] ?? '');
       if (match && /[A-F]/.test(match[2]!)) {
         return fail(o, `the signature ${JSON.stringify(match[2])} is written in upper-case hex; hex is written in lower case (a service comparing the text refuses it)`);
       }
@@ -112,8 +123,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   }),
   clientCase({
     id: 'client.collect.secret-not-sent', title: 'the secret key is never sent', specRef: '§2.2, §5.5', level: 'MUST',
-    check: onRequest((o) => {
-      const r = o.requests[0]!;
+    check: onRequest((o, r) => {
       const wire = [r.target, ...Object.entries(r.headers).flatMap(([k, v]) => v.map((x) => `${k}: ${x}`)), bodyText(r)].join('\n');
       const found = encodingsOf(o.ctx.target.secretKey).some((form) => wire.includes(form));
       return found ? fail(o, 'the secret key (or an encoding of it) was sent in the request; it computes the signature and is never sent (§2.2)') : pass(o);
@@ -122,9 +132,9 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   clientCase({
     // §4.1 leaves open which fields are mandatory: sending all six is the suite's reading of "the fields of section 2.1".
     id: 'client.collect.fields', title: 'the six fields of §2.1 are sent once each', specRef: '§2.1, §4.1', level: 'SHOULD',
-    check: onRequest((o, members) => {
+    check: onBody('pairs', (o, members) => {
       const problems: string[] = [];
-      for (const name of SIX) {
+      for (const name of SIX_FIELDS) {
         const count = members.filter((m) => m.key === name).length;
         if (count !== 1) problems.push(`${name} sent ${count} times`);
       }
@@ -141,7 +151,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   clientCase({
     id: 'client.collect.amount-string', title: 'a string amount is sent as a JSON string', specRef: '§2.1', level: 'MUST',
     call: { fields: () => ({ amount: '"15.00"' }) },
-    check: onRequest((o, members) => {
+    check: onBody('json', (o, members) => {
       const m = member(members, 'amount');
       if (!m) return fail(o, 'the body has no amount');
       if (m.value.kind !== 'string') return fail(o, `the caller passed the amount as the string "15.00"; the SDK sent ${m.value.raw}: §2.1 carries the amount as a string in JSON`);
@@ -153,7 +163,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   clientCase({
     id: 'client.collect.amount-text-kept', title: 'a string amount is sent as its caller wrote it', specRef: '§2.1 (interpretive)', level: 'SHOULD',
     call: { fields: () => ({ amount: '"15.00"' }) },
-    check: onRequest((o, members) => {
+    check: onBody('pairs', (o, members) => {
       const m = member(members, 'amount');
       if (!m) return fail(o, 'the body has no amount');
       if (m.value.kind !== 'string' || m.value.value !== '15.00') {
@@ -164,7 +174,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   }),
   clientCase({
     id: 'client.collect.customer-number-zeros', title: 'customer_number keeps its leading zero, as a string', specRef: '§2.1', level: 'MUST',
-    check: onRequest((o, members) => {
+    check: onBody('json', (o, members) => {
       const m = member(members, 'customer_number');
       const given = JSON.parse(new Map(o.fields).get('customer_number')!) as string;
       if (!m || m.value.kind !== 'string' || m.value.value !== given) {
@@ -175,7 +185,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   }),
   clientCase({
     id: 'client.collect.client-id-integer', title: 'client_id is sent as a JSON integer', specRef: '§2.1', level: 'MUST',
-    check: onRequest((o, members) => {
+    check: onBody('json', (o, members) => {
       const m = member(members, 'client_id');
       const expected = String(o.ctx.target.clientId);
       if (!m || m.value.kind !== 'number' || m.value.raw !== expected) {
@@ -187,7 +197,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   clientCase({
     id: 'client.collect.callback-url-literal', title: 'a callback URL with ? & = % # and non-ASCII is sent and signed literally', specRef: '§2.1, §5.1 step 3', level: 'MUST',
     call: { fields: (plain) => ({ callback_url: JSON.stringify(`${JSON.parse(plain.callback_url) as string}${CALLBACK_URL_SUFFIX}`) }) },
-    check: onRequest((o, members) => {
+    check: onBody('pairs', (o, members) => {
       const given = JSON.parse(new Map(o.fields).get('callback_url')!) as string;
       const m = member(members, 'callback_url');
       if (!m || m.value.kind !== 'string' || m.value.value !== given) {
@@ -209,7 +219,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
   clientCase({
     id: 'client.collect.extra-fields', title: 'fields beyond the six are signed when sent', specRef: '§5.1 step 1', level: 'MUST',
     call: { extra: [['Reference', '"INV-7"'], ['note', '"two words"']] },
-    check: onRequest((o, members) => {
+    check: onBody('pairs', (o, members) => {
       const sent = members.filter((m) => m.key === 'Reference' || m.key === 'note');
       if (sent.length === 0) {
         return { verdict: 'SKIP', reason: `not exercised: the SDK sent no extra field (it reported ${reported(o)}); whether it would sign them is unknown`, evidence: evidenceOf(o) };

@@ -4,7 +4,7 @@ import type { RawField, ServiceScript } from '../../sdk/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { benchOf, CLIENT_CUSTOMER_NUMBER, CLIENT_NETWORK_CODE } from './bench.ts';
-import { callSdk, evidenceOf, type ClientContext, type Observation } from './call.ts';
+import { callSdk, evidenceOf, silence, type ClientContext, type Observation } from './call.ts';
 
 export type ClientCase = ConformanceCase<ResolvedClientTarget>;
 
@@ -23,6 +23,12 @@ export interface ClientCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs
   call?: CallShape;
   script?: ServiceScript;
   check(o: Observation): CaseOutcome | Promise<CaseOutcome>;
+  /**
+   * The check judges the SDK's report (client.answers), a report of nothing included. Otherwise
+   * (a check of the request) an SDK that kept its caller waiting after the service answered is
+   * the case's finding beside what the request showed (withSilence).
+   */
+  judgesReport?: true;
 }
 
 export const PLAIN_AMOUNT = '"1.00"';
@@ -49,16 +55,36 @@ export async function fieldsOf(ctx: ClientContext, shape: CallShape = {}): Promi
 }
 
 export function clientCase(spec: ClientCaseSpec): ClientCase {
-  const { check, call, script, ...data } = spec;
+  const { check, call, script, judgesReport, ...data } = spec;
   return {
     ...data,
     side: 'client',
     needs: [],
     async run(ctx) {
       const observation = await callSdk(ctx, await fieldsOf(ctx, call), script);
-      return check(observation);
+      const outcome = await check(observation);
+      return judgesReport ? outcome : withSilence(observation, outcome);
     },
   };
+}
+
+/**
+ * The request was judged; but the SDK reported nothing although the service had answered (its
+ * promise never settles on that answer): a finding of this case whatever its request showed,
+ * so a FAIL, its reason saying what the request itself showed.
+ */
+export function withSilence(o: Observation, outcome: CaseOutcome): CaseOutcome {
+  const quiet = silence(o);
+  if (quiet === undefined) return outcome;
+  const evidence = outcome.evidence ?? evidenceOf(o);
+  switch (outcome.verdict) {
+    case 'PASS':
+      return { verdict: 'FAIL', reason: `${quiet} (the request itself held this rule)`, evidence };
+    case 'SKIP':
+      return { verdict: 'FAIL', reason: `${quiet} (the request itself did not exercise this rule: ${outcome.reason ?? 'not exercised'})`, evidence };
+    default:
+      return { ...outcome, reason: `${outcome.reason ?? outcome.verdict}; and ${quiet}`, evidence };
+  }
 }
 
 export function pass(o: Observation, notes: string[] = []): CaseOutcome {

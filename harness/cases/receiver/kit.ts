@@ -7,7 +7,10 @@ import type { Evidence, Level } from '../../results/index.ts';
 import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { describeRecord, ObserveError, type ObservedStep, type RecordObserver, type RecordReading } from '../../observe/index.ts';
 import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
+import { rateLimitedReason } from '../../wire/index.ts';
 import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from '../model.ts';
+import type { RunningStatusEndpoint } from '../../status/index.ts';
+import { statusEndpointOf, statusQueryEvidence } from './status-endpoint.ts';
 
 export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
 
@@ -45,6 +48,9 @@ export class ReceiverProbe {
   readonly records?: RecordObserver;
   readonly readings: RecordsEvidence;
   readonly notes: string[] = [];
+  /** A confirming target's status endpoint, once a callback was told to it; the ids told, for the evidence. */
+  private confirming?: { endpoint: RunningStatusEndpoint; ids: Set<string> };
+  private readonly startedAt = performance.now();
 
   constructor(readonly ctx: ReceiverContext) {
     this.http = new HttpClient({
@@ -75,6 +81,8 @@ export class ReceiverProbe {
 
   evidence(extra: Evidence = {}): Evidence {
     const evidence: Evidence = { exchanges: this.http.exchanges, ...extra };
+    const queries = this.confirming ? statusQueryEvidence(this.confirming.endpoint, this.confirming.ids, this.startedAt) : [];
+    if (queries.length > 0 && evidence.statusQueries === undefined) evidence.statusQueries = queries;
     const { way: _, ...read } = this.readings;
     if (Object.keys(read).length > 0) evidence.records = { ...this.readings };
     if (this.notes.length > 0) evidence.notes = [...(evidence.notes ?? []), ...this.notes];
@@ -170,6 +178,7 @@ export class ReceiverProbe {
   async callback(params: CallbackParams, options?: CallbackOptions): Promise<HttpResult & { ok: true }>;
   async callback(params: CallbackParams, options: CallbackOptions, tolerateFailure: true): Promise<HttpResult>;
   async callback(params: CallbackParams, options: CallbackOptions = {}, tolerateFailure = false): Promise<HttpResult> {
+    await this.tellStatusEndpoint(params);
     const base = options.callbackUrl ?? this.target.callbackUrl;
     const url = (options.omit ? composeWithout(base, params, options.omit) : composeCallbackUrl(base, params)) + (options.append ?? '');
     const result = await this.http.send({
@@ -177,8 +186,34 @@ export class ReceiverProbe {
       url,
       headers: this.tokenHeaders(options.token ?? 'configured'),
     });
+    if (result.retried) {
+      this.notes.push(`answered 429 Too Many Requests (Retry-After: ${result.retried.retryAfter}); sent again once after waiting ${(result.retried.waitedMs / 1000).toFixed(1)} s`);
+    }
+    // A rate limit answered before the receiver's own code: it says nothing about the rule (a
+    // token case would read it as "not 403", FAIL, for a receiver that never saw the callback).
+    if (result.final429) throw this.error(rateLimitedReason('the receiver', result.final429, this.http.pace));
     if (!result.ok && !tolerateFailure) throw this.error(`the callback got no usable answer: ${result.error}`);
     return result;
+  }
+
+  /**
+   * A confirming target's status endpoint (harness/status): the case's scripts and the queries
+   * its callbacks caused. A harness that could not serve it makes the case ERROR, naming why.
+   */
+  async statusEndpoint(): Promise<RunningStatusEndpoint> {
+    const held = await statusEndpointOf(this.target);
+    if (!held) throw this.error('the target file has no "confirms": the harness serves no status endpoint for it');
+    if (!held.ok) throw this.error(held.reason);
+    this.confirming ??= { endpoint: held.endpoint, ids: new Set() };
+    return held.endpoint;
+  }
+
+  /** A confirming receiver may ask about this callback: the endpoint answers what it carried. */
+  private async tellStatusEndpoint(params: CallbackParams): Promise<void> {
+    if (!this.target.confirms) return;
+    const endpoint = await this.statusEndpoint();
+    endpoint.told(params.transaction_id, params.status);
+    this.confirming!.ids.add(params.transaction_id);
   }
 
   private tokenHeaders(choice: TokenChoice): HeaderSpec[] {

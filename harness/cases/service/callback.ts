@@ -178,6 +178,7 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
     specRef: '§4.3, §6 Token header',
     level: 'MUST',
     needs: ['token'],
+    watchesRetries: true,
     async check(s) {
       // Every delivery, not only the first: a 500 makes the service deliver again, and a token
       // set once and lost on the retry makes the receiver refuse the retry (the outcome is lost).
@@ -215,6 +216,7 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
     specRef: '§3, §6 Guarantee',
     level: 'MUST',
     needs: [],
+    watchesRetries: true,
     async check(s) {
       // A 500 on the first delivery makes any service deliver again; duplicates it sends of its
       // own accord are watched for as well.

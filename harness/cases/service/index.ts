@@ -1,5 +1,5 @@
-// Service-side cases (DESIGN.md groups service.auth, service.sandbox, service.callback), in the
-// order a run reports them.
+// Service-side cases (DESIGN.md groups service.auth, service.sandbox, service.callback,
+// service.status), in the order a run reports them.
 import type { ResolvedServiceTarget } from '../../targets/index.ts';
 import type { ConformanceCase } from '../model.ts';
 import { AUTH_CASES } from './auth.ts';
@@ -7,6 +7,7 @@ import { SANDBOX_CASES } from './sandbox.ts';
 import { CALLBACK_CASES } from './callback.ts';
 import { RETRY_CASES } from './retry.ts';
 import { TRANSPORT_CASES } from './transport.ts';
+import { STATUS_CASES } from './status.ts';
 
 export const SERVICE_CASES: ConformanceCase<ResolvedServiceTarget>[] = [
   ...AUTH_CASES,
@@ -14,6 +15,7 @@ export const SERVICE_CASES: ConformanceCase<ResolvedServiceTarget>[] = [
   ...CALLBACK_CASES,
   ...RETRY_CASES,
   ...TRANSPORT_CASES,
+  ...STATUS_CASES,
 ];
 
 export { closeServiceListeners, closeServiceListener, acquireListener } from './listener-pool.ts';
@@ -23,3 +25,4 @@ export { RETRY_SCRIPT } from './retry.ts';
 export { serviceCase, firstCallback, UNREAD_REJECTION } from './define.ts';
 export { SIGNATURE_NOT_MATCHING } from './auth.ts';
 export { describeAnswer } from './session.ts';
+export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, STATUS_NOT_READ } from './status.ts';

@@ -70,6 +70,7 @@ export const RETRY_CASES: readonly ServiceCase[] = [
     specRef: '§4.3, §6 Retry',
     level: 'MUST',
     needs: [],
+    watchesRetries: true,
     async check(s) {
       const fields = s.fields();
       s.listener.script({ tag: fields.tag }, RETRY_SCRIPT);
@@ -120,6 +121,7 @@ export const RETRY_CASES: readonly ServiceCase[] = [
     specRef: '§4.3, §6 Retry',
     level: 'SHOULD',
     needs: [],
+    watchesRetries: true,
     async check(s) {
       const fields = s.fields();
       // The retry gets 204, not 200: §4.3 ends the retries on any 2xx, and a service that

@@ -3,11 +3,12 @@
 // without secrets, answers, deliveries with their times).
 import { performance } from 'node:perf_hooks';
 import {
-  CollectClient, type CollectAnswer, type CollectFields, type CollectInput, type SendOptions,
+  CollectClient, type CollectAnswer, type CollectFields, type CollectInput, type SendOptions, type SentAnswer, type SignedRequest,
 } from '../../client/index.ts';
 import { toDelivery, type DeliveryFilter, type ListenerDelivery, type RunningListener } from '../../listener/index.ts';
 import type { Evidence, Exchange } from '../../results/index.ts';
 import { secretEnvName, type ResolvedServiceTarget } from '../../targets/index.ts';
+import { rateLimitedReason } from '../../wire/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
 import { acquireListener } from './listener-pool.ts';
@@ -103,16 +104,25 @@ export class ServiceSession {
 
   async send(input: CollectInput, options: Omit<SendOptions, 'signal'> = {}): Promise<CollectAnswer> {
     const { tag: _tag, ...fields } = input.fields as CollectFields & { tag?: string };
-    const answer = await this.client.send({ ...input, fields }, { ...options, signal: this.ctx.signal });
+    return this.took(await this.client.send({ ...input, fields }, { ...options, signal: this.ctx.signal }));
+  }
+
+  /** Sends a request signed elsewhere (a status query of harness/status), kept in the evidence like a collect. */
+  async sendSigned(signed: SignedRequest, options: Omit<SendOptions, 'signal'> = {}): Promise<SentAnswer> {
+    return this.took(await this.client.sendRequest(signed, { ...options, signal: this.ctx.signal }));
+  }
+
+  private took<A extends SentAnswer>(answer: A): A {
     // When it went on the wire (a wait at the gate before it is not the target's time).
     this.t0 = Math.min(this.t0 ?? answer.sentAt, answer.sentAt);
-    this.exchanges.push(answer.exchange);
-    if (answer.status === 429) {
-      // A rate limit is neither an acceptance nor a rejection of what the case sent: counted as a
-      // rejection it would PASS a negative case whose rule was never exercised.
-      const retryAfter = answer.exchange.response?.headers?.['retry-after'];
-      throw new CaseError(`the service answered 429 Too Many Requests${retryAfter ? ` (Retry-After: ${retryAfter})` : ''}: it limits the request rate, so this answer says nothing about the rule this case checks; run again with a lower --concurrency (1 runs one case at a time)`, this.evidence());
+    if (answer.retried) {
+      this.exchanges.push(answer.retried.exchange);
+      this.note(`answered 429 Too Many Requests (Retry-After: ${answer.retried.retryAfter}); sent again once after waiting ${(answer.retried.waitedMs / 1000).toFixed(1)} s`);
     }
+    this.exchanges.push(answer.exchange);
+    // A rate limit is neither an acceptance nor a rejection of what the case sent: counted as a
+    // rejection it would PASS a negative case whose rule was never exercised.
+    if (answer.final429) throw new CaseError(rateLimitedReason('the service', answer.final429, this.ctx.wire.pace), this.evidence());
     return answer;
   }
 
@@ -175,7 +185,7 @@ export class ServiceSession {
   }
 }
 
-export function describeAnswer(answer: CollectAnswer): string {
+export function describeAnswer(answer: SentAnswer): string {
   if (answer.judgement === 'no-answer') return `no answer (${answer.exchange.error ?? 'error'})`;
   const excerpt = (answer.exchange.response?.bodyExcerpt ?? '').slice(0, 120);
   return `HTTP ${answer.status}${excerpt ? ` ${excerpt}` : ''}`;

@@ -126,7 +126,7 @@ async function runVerify(options: VerifyCliOptions): Promise<number> {
   return 1;
 }
 
-/** The package name and range a user installs to verify pacts (README "Pact contracts"). */
+/** The package name and range a user installs to verify pacts (docs/command-line.md "Pact contracts"). */
 export const PACT_PACKAGE = '@pact-foundation/pact@^16.5';
 
 /**

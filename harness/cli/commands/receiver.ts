@@ -1,12 +1,13 @@
 import { Command, Option } from 'commander';
 import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
-import { refuseUnusableSecrets } from '../secret-env.ts';
+import { clientIdFrom, refuseUnusableSecrets } from '../secret-env.ts';
 import { DatabaseError } from '../../database/index.ts';
 import {
   RECEIVER_FAULTS, ReceiverConfigError, generateTestToken, isReceiverFault, loadReceiverConfigFile, startReceiver,
-  type ReceiverConfig, type ReceiverFault,
+  type ConfirmsInFile, type ReceiverConfig, type ReceiverConfirmConfig, type ReceiverFault,
 } from '../../receiver/index.ts';
+import { STATUS_POSITION } from '../../status/index.ts';
 
 // `collect-conformance receiver`: the reference receiver (§4.3, §6 receiver rules) standalone,
 // so a team can point a service (or the simulator) at a correct receiver, or at a faulty one.
@@ -20,6 +21,7 @@ interface ReceiverOptions {
   timeScale?: string;
   workMs?: string;
   callbackPath?: string;
+  confirms?: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -48,11 +50,35 @@ function listFaults(): void {
   }
 }
 
+/**
+ * Confirming (§6 rule 5): the file's `confirms`, the base URL of --confirms over it, the client's
+ * keys from the environment (required: they must be the service's, so none is generated).
+ */
+function confirmsFrom(file: ConfirmsInFile | undefined, baseUrl: string | undefined): ReceiverConfirmConfig | undefined {
+  if (file === undefined && baseUrl === undefined) return undefined;
+  const names = ['COLLECT_CLIENT_KEY', 'COLLECT_SECRET_KEY'] as const;
+  const missing = names.filter((name) => process.env[name] === undefined);
+  if (missing.length > 0) {
+    throw new UsageError(`confirming outcomes (--confirms, or confirms in the config file) signs status queries with the client's keys at the service: set ${missing.join(' and ')}`, 'ERR_SECRET_ENV');
+  }
+  refuseUnusableSecrets(process.env, names);
+  const { status, clientId, ...rest } = file ?? {};
+  return {
+    ...rest,
+    baseUrl: baseUrl ?? file!.baseUrl,
+    clientId: clientIdFrom(process.env, clientId, 'ERR_RECEIVER_CONFIG'),
+    clientKey: process.env.COLLECT_CLIENT_KEY!,
+    secretKey: process.env.COLLECT_SECRET_KEY!,
+    ...(status ? { status: { ...STATUS_POSITION, ...status } } : {}),
+  };
+}
+
 async function runReceiver(options: ReceiverOptions): Promise<void> {
   let fileConfig: Partial<ReceiverConfig> = {};
   let listen: { host?: string; port?: number } = {};
+  let fileConfirms: ConfirmsInFile | undefined;
   try {
-    if (options.config) ({ config: fileConfig, listen } = loadReceiverConfigFile(options.config));
+    if (options.config) ({ config: fileConfig, listen, confirms: fileConfirms } = loadReceiverConfigFile(options.config));
   } catch (error) {
     if (error instanceof ReceiverConfigError) throw new UsageError(error.message, error.code);
     throw error;
@@ -67,6 +93,8 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
   const generated = envToken === undefined;
   const callbackToken = generated ? generateTestToken() : envToken;
   const config: Partial<ReceiverConfig> = { ...fileConfig, callbackToken, faults };
+  const confirms = confirmsFrom(fileConfirms, options.confirms);
+  if (confirms) config.confirms = confirms;
   if (options.timeScale !== undefined) config.timeScale = parsePositive('--time-scale', options.timeScale, false);
   if (options.workMs !== undefined) config.workMs = parsePositive('--work-ms', options.workMs, true);
   if (options.callbackPath !== undefined) config.callbackPath = options.callbackPath;
@@ -94,6 +122,10 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
   }
   process.stderr.write(`callback URL: ${receiver.callbackUrl}\n`);
   process.stderr.write(receiver.hooksUrl ? `hooks URL: ${receiver.hooksUrl}\n` : 'hooks: off\n');
+  if (confirms) {
+    const endpoint = confirms.status ?? STATUS_POSITION;
+    process.stderr.write(`confirming outcomes (§6 rule 5) with ${endpoint.method} ${confirms.baseUrl.replace(/\/+$/, '')}${endpoint.path} as client ${confirms.clientId}\n`);
+  }
   if (faults.length > 0) process.stderr.write(`faults on: ${faults.join(', ')}\n`);
   if (config.store) process.stderr.write(`records kept in the database named by the config file's store (${config.store.mode})\n`);
   process.stdout.write(`listening on ${receiver.url}\n`);
@@ -123,6 +155,7 @@ export function receiverCommand(setExitCode: SetExitCode): Command {
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
     .option('--port <n>', 'port to listen on, 0 for any free port (default: 0)')
     .option('--callback-path <path>', 'where callbacks are served (default: /callback; the hooks stay at /_conformance)')
+    .option('--confirms <url>', 'confirm each outcome with the status endpoint of the service at this base URL before applying it (§6 rule 5; keys from COLLECT_CLIENT_KEY and COLLECT_SECRET_KEY, client id from COLLECT_CLIENT_ID, else 2)')
     .addOption(new Option('--fault <name>', 'switch a fault on (repeatable; see --list-faults)').argParser(collect).default([]))
     .option('--list-faults', 'list the fault switches and exit')
     .option('--time-scale <x>', 'multiply every delay (1 is real time; 0.01 makes seconds into 10 ms)')

@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
-import { refuseUnusableSecrets } from '../secret-env.ts';
+import { clientIdFrom, refuseUnusableSecrets } from '../secret-env.ts';
 import {
   startSimulator, credentialsFromEnv, loadSimulatorConfigFile, sandboxNumbersFromEnv, isSimulatorFault,
   SIMULATOR_FAULTS, SimulatorConfigError, type SimulatorConfig, type SimulatorFault,
@@ -60,7 +60,7 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
   if (unknown.length > 0) {
     throw new UsageError(`--fault: unknown fault ${unknown.join(', ')} (see --list-faults)`, 'ERR_SIMULATOR_CONFIG');
   }
-  const clientId = clientIdFrom(env, fileClientId);
+  const clientId = clientIdFrom(env, fileClientId, 'ERR_SIMULATOR_CONFIG');
   refuseUnusableSecrets(env, ['COLLECT_CLIENT_KEY', 'COLLECT_SECRET_KEY', 'COLLECT_CALLBACK_TOKEN']);
   const credentials = credentialsFromEnv(env, clientId);
   const config: Partial<SimulatorConfig> = {
@@ -115,21 +115,6 @@ async function simulate(options: SimulateOptions, env: NodeJS.ProcessEnv): Promi
   });
   process.stdout.write(`listening on ${running.url}\n`);
   await stopped;
-}
-
-/**
- * DESIGN.md "simulate": COLLECT_CLIENT_ID, else the config file's clientId, else 2 (the client id
- * of the spec's example, the example target files and `pact verify`).
- */
-export const DEFAULT_SIMULATE_CLIENT_ID = 2;
-
-function clientIdFrom(env: NodeJS.ProcessEnv, fileClientId: number | undefined): number {
-  const raw = env['COLLECT_CLIENT_ID'];
-  if (raw === undefined || raw === '') return fileClientId ?? DEFAULT_SIMULATE_CLIENT_ID;
-  if (!/^[1-9]\d*$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    throw new UsageError(`COLLECT_CLIENT_ID: must be a positive integer (got ${JSON.stringify(raw)})`, 'ERR_SIMULATOR_CONFIG');
-  }
-  return Number(raw);
 }
 
 function parsePort(value: string): number {

@@ -12,6 +12,8 @@ import { colorFor } from '../color.ts';
 import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { onlyMatcher } from '../only.ts';
+import { interruptedDiagnosis, SIGNAL_EXIT_STATUS, unfinishedResults, watchStopSignals, type PlannedCase } from '../interrupt.ts';
+import { allowCommands, settlesWithin, stopAllCommands } from '../../line-protocol/index.ts';
 import {
   BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, summariseSigner,
   type Signer, type VectorFileName,
@@ -80,14 +82,14 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
   const dir = options.vectorsDir === undefined ? undefined : resolve(options.vectorsDir);
 
   // Load (and validate) before opening the report, so a bad vector folder is a usage error.
-  let planned: number;
+  let planned: PlannedCase[];
   try {
-    planned = countPlanned(files, include, dir);
+    planned = plannedVectors(files, include, dir);
   } catch (error) {
     if (error instanceof VectorFileError) throw new UsageError(error.message, error.code);
     throw error;
   }
-  if (planned === 0) {
+  if (planned.length === 0) {
     let onlyCallback = false;
     try {
       onlyCallback = options.signer !== undefined && countPlanned(['callback-url', 'callback-query'], include, dir) > 0;
@@ -106,44 +108,79 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
     header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'vectors', target, startedAt: new Date().toISOString(), seed: 0 },
   });
   const color = colorFor(process.stdout, process.env);
-  process.stdout.write(`${planned} vectors against ${signer instanceof ExternalSigner ? `signer \`${signer.description}\`` : 'the built-in signer'}\n`);
+  process.stdout.write(`${planned.length} vectors against ${signer instanceof ExternalSigner ? `signer \`${signer.description}\`` : 'the built-in signer'}\n`);
 
-  // A signer runs in its own process group: make sure it does not outlive an interrupted run.
-  const interrupt = () => {
-    void signer.close().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
+  // SIGINT and SIGTERM: the signer (its whole process group) is stopped, the report says what
+  // finished and marks the rest ERROR, and the command ends 130 / 143 (harness/cli/interrupt.ts).
+  const signals = watchStopSignals();
+  const finished = new Set<string>();
+  let current: { id: string; since: number } | undefined;
+  let interrupted = false;
+  const work = runVectors({
+    signer,
+    files,
+    include: (id) => {
+      // Asked just before the vector is sent: the one under way when a signal comes.
+      if (include(id)) current = { id, since: performance.now() };
+      return include(id);
+    },
+    ...(dir === undefined ? {} : { dir }),
+    onResult: async (result) => {
+      if (interrupted) return;
+      process.stdout.write(`${formatCaseLine(result, { color })}\n`);
+      // Counted as written from here: a signal that comes during the write must not add it again.
+      finished.add(result.id);
+      await report.add(result);
+    },
+  });
+  work.catch(() => {});
   let results: CaseResult[] = [];
   try {
-    results = await runVectors({
-      signer,
-      files,
-      include,
-      ...(dir === undefined ? {} : { dir }),
-      onResult: async (result) => {
-        process.stdout.write(`${formatCaseLine(result, { color })}\n`);
-        await report.add(result);
-      },
-    });
+    const first = await Promise.race([work.then((done) => ({ done })), signals.first]);
+    if (!('done' in first)) {
+      interrupted = true;
+      process.stderr.write(`collect-conformance: interrupted by ${first.signal}: stopping the signer and writing the reports (again to end at once)\n`);
+      await stopAllCommands(`the run was interrupted (${first.signal})`);
+      const underWay = new Map(current && !finished.has(current.id) ? [[current.id, current.since]] : []);
+      const notFinished = unfinishedResults(planned, finished, underWay, first.signal);
+      for (const result of notFinished) await report.add(result);
+      await report.setInterrupted({ signal: first.signal, at: first.at.toISOString(), notFinished: notFinished.map((r) => r.id) });
+      if (notFinished.length > 0) await report.setDiagnoses([interruptedDiagnosis(first.signal, notFinished, planned.length)]);
+      const { report: stopped, files: written } = await report.finish();
+      process.stdout.write(`${formatSummary(stopped, written, { color })}\n`);
+      return SIGNAL_EXIT_STATUS[first.signal];
+    }
+    results = first.done;
   } finally {
-    await signer.close();
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
+    signals.dispose();
+    if (interrupted) {
+      await settlesWithin(signer.close(), 1000);
+      allowCommands();
+    } else {
+      await signer.close();
+    }
   }
   // The signer's deviations, once each: the report's diagnoses, which formatSummary prints as the
   // "Shared causes" before the summary line, as every report format does.
   if (files.includes('signature')) await report.setDiagnoses(summariseSigner(results));
-  const { report: finished, files: written } = await report.finish();
-  process.stdout.write(`${formatSummary(finished, written, { color })}\n`);
-  return exitCodeFor(finished.cases);
+  const { report: finishedReport, files: written } = await report.finish();
+  process.stdout.write(`${formatSummary(finishedReport, written, { color })}\n`);
+  return exitCodeFor(finishedReport.cases);
 }
 
 function countPlanned(files: readonly VectorFileName[], include: (id: string) => boolean, dir: string | undefined): number {
-  let n = 0;
+  return plannedVectors(files, include, dir).length;
+}
+
+/** The vectors a run will send, as cases (a vector's level as its judge gives it: acceptable ones SHOULD). */
+function plannedVectors(files: readonly VectorFileName[], include: (id: string) => boolean, dir: string | undefined): PlannedCase[] {
+  const planned: PlannedCase[] = [];
   for (const name of files) {
     const file = loadVectorFile(name, dir === undefined ? {} : { dir });
-    for (const t of file.tests) if (include(vectorCaseId(name, t.tcId))) n++;
+    for (const t of file.tests) {
+      const id = vectorCaseId(name, t.tcId);
+      if (include(id)) planned.push({ id, title: t.comment, level: t.result === 'acceptable' ? 'SHOULD' : 'MUST', specRef: file.specRef });
+    }
   }
-  return n;
+  return planned;
 }

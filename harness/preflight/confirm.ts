@@ -1,0 +1,88 @@
+// The receiver preflight's confirmation half (receiver.confirm, §6 rule 5): for a target that
+// says it confirms, the preflight's valid SUCCESS callback is answered SUCCESS by the harness's
+// status endpoint; the control holds when the receiver asked about that transaction with a query
+// the service accepts, applied the outcome and answered 2xx. The negative confirm cases ("nothing
+// was fulfilled") rest on it. When it does not hold, what the queries show is the shared cause:
+// no query at all, queries the service refuses (their signature, named as any signer's), a query
+// off the endpoint's route or naming another id.
+import { NO_STATUS_QUERY, statusEndpointOf, type HookReading, type HttpResult } from '../cases/index.ts';
+import type { Evidence } from '../results/index.ts';
+import type { ReceivedQuery } from '../status/index.ts';
+import type { ResolvedReceiverTarget } from '../targets/index.ts';
+import type { Control, Finding } from './model.ts';
+
+const WHAT = 'the preflight\'s valid SUCCESS callback, which the harness\'s status endpoint confirms';
+
+export interface ConfirmationCheck {
+  control: Control;
+  finding?: Finding;
+}
+
+function route(q: ReceivedQuery): string {
+  return `${q.method} ${q.target.split('?')[0]}`;
+}
+
+/**
+ * The confirmation control of a confirming target (undefined for one that does not confirm).
+ * `callbackFailed`: the valid callback met a cause the preflight names (refused, not routed, no
+ * answer, a 5xx); without any query, that cause is named, not "it does not confirm".
+ */
+export async function confirmationCheck(
+  target: ResolvedReceiverTarget, id: string, sentAt: number, sent: HttpResult, after: HookReading | null | undefined, callbackFailed: boolean, evidence: Evidence,
+): Promise<ConfirmationCheck | undefined> {
+  const held = await statusEndpointOf(target);
+  if (!held) return undefined;
+  // The callback itself errs then (harness/cases kit), and the preflight names the reason.
+  if (!held.ok) return { control: { state: 'failed', what: WHAT, observed: held.reason } };
+  // Without hooks the callback names an id the receiver does not hold: nothing to confirm.
+  if (after === undefined && sent.ok && !callbackFailed) {
+    return { control: { state: 'not-run', what: WHAT, observed: 'without test hooks the preflight\'s callback is for an id the receiver does not hold, so there was nothing to confirm' } };
+  }
+  const endpoint = held.endpoint;
+  const named = endpoint.queriesFor(id);
+  const stray = endpoint.strayQueries(sentAt);
+  const url = `${endpoint.url}${endpoint.endpoint.path}`;
+  const fail = (observed: string, finding?: Omit<Finding, 'evidence'>): ConfirmationCheck => ({
+    control: { state: 'failed', what: WHAT, observed },
+    ...(finding ? { finding: { ...finding, evidence } } : {}),
+  });
+  const good = named.filter((q) => !q.problem);
+  if (good.length > 0) {
+    const applied = after !== undefined && after !== null && after.state === 'SUCCESS';
+    const answered2xx = sent.ok && sent.answer.status >= 200 && sent.answer.status <= 299;
+    if (applied && answered2xx) return { control: { state: 'held', what: WHAT, observed: 'the receiver asked the status endpoint, was answered SUCCESS, and applied it' } };
+    // The generic preflight finding names why a confirmed valid callback was not applied or not 2xx.
+    return fail(`the receiver asked the status endpoint and was answered SUCCESS, but ${sent.ok ? `answered ${sent.answer.status}` : 'gave no answer'} and the record reads ${after ? `${after.state}, actions ${after.actions}` : 'nothing'}`);
+  }
+  if (named.length > 0) {
+    const problem = named[0]!.problem!;
+    return fail(`its status query was refused as the service would refuse it: ${problem.detail}`, {
+      id: 'receiver.confirm.query-refused',
+      summary: `the receiver's status query (${route(named[0]!)}) for the preflight's valid callback was refused as the service would refuse it: ${problem.detail}; a receiver whose queries are refused can confirm nothing, so every SUCCESS it should fulfil stays pending: the cases named here likely fail or prove nothing for this one cause`,
+      symptom: { kind: 'whole-side' },
+    });
+  }
+  const offRoute = stray.find((q) => q.problem?.kind === 'route');
+  if (offRoute) {
+    return fail(`the receiver called ${route(offRoute)}, not the status endpoint`, {
+      id: 'receiver.confirm.query-off-route',
+      summary: `the receiver called ${route(offRoute)} on the status endpoint's listener, where the target's status endpoint is ${endpoint.endpoint.method} ${endpoint.endpoint.path}: likely its service's endpoint differs from the suite's position, which the target file then states as "status": {"method", "path", "pointer"}; until then every confirmation fails, so the cases named here likely fail for this one cause`,
+      symptom: { kind: 'whole-side' },
+    });
+  }
+  const otherId = stray.find((q) => q.askedId !== undefined);
+  if (otherId) {
+    return fail(`its status query named ${JSON.stringify(otherId.askedId)}, not the callback's ${JSON.stringify(id)}`, {
+      id: 'receiver.confirm.query-other-id',
+      summary: `the receiver's status query for the preflight's valid callback named ${JSON.stringify(otherId.askedId)}, not the callback's transaction_id ${JSON.stringify(id)}: the harness knows no such transaction (404), so nothing can be confirmed; the cases named here likely fail for this one cause`,
+      symptom: { kind: 'whole-side' },
+    });
+  }
+  if (callbackFailed) return fail(`${NO_STATUS_QUERY} for it, and the valid callback met another cause, which the preflight names`);
+  const did = after && after.state !== 'pending' ? `applied it (the record reads ${after.state}, actions ${after.actions})` : `answered ${sent.ok ? sent.answer.status : 'nothing'}`;
+  return fail(`${NO_STATUS_QUERY} for it; the receiver ${did}`, {
+    id: 'receiver.confirm.never-queried',
+    summary: `the target says the receiver confirms outcomes ("confirms"), but ${NO_STATUS_QUERY} (${url}) for the preflight's valid SUCCESS callback, and the receiver ${did}: likely it does not confirm, or calls another address than confirms.listener; the cases named here state the same and likely share this one cause`,
+    symptom: { kind: 'reason', text: NO_STATUS_QUERY },
+  });
+}

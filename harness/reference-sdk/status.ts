@@ -1,0 +1,74 @@
+// The reference SDK's status query (§4.2, as the suite takes it: harness/status, docs/status.md):
+// POST {baseUrl}/api/v1.0/transaction_status/ with {"transaction_id", "client_id"}, signed as
+// collect is, the answer read into a status, a refusal, or a thrown error (a 5xx, an answer it
+// cannot read, no answer). Written as an SDK author would, not with harness/signing or
+// harness/status: it is an implementation under test. Fault switches of faults.ts (status-*).
+import { createHmac } from 'node:crypto';
+import { request } from 'undici';
+import type { ReferenceSdkFault } from './faults.ts';
+import { byCodePoint, type SdkConfig } from './sdk.ts';
+
+export type SdkStatusResult =
+  | { status: 'PENDING' | 'SUCCESS' | 'FAILED'; detail: string }
+  | { outcome: 'rejected'; detail: string };
+
+const STATUSES = new Set(['PENDING', 'SUCCESS', 'FAILED']);
+
+export async function transactionStatus(config: SdkConfig, transactionId: string): Promise<SdkStatusResult> {
+  const on = (fault: ReferenceSdkFault) => config.faults?.has(fault) === true;
+  const clientId = on('status-client-id-string') ? String(config.clientId) : config.clientId;
+  const members: Array<[string, string | number]> = [['transaction_id', transactionId], ['client_id', clientId]];
+  const signed = members.filter(([key]) => !on('status-signs-id-only') || key === 'transaction_id');
+  const message = [...signed].sort(([a], [b]) => byCodePoint(a, b)).map(([k, v]) => `${k}=${v}`).join('&');
+  const signature = createHmac('sha256', config.secretKey).update(message, 'utf8').digest('hex');
+  const headers: Record<string, string> = {};
+  if (!on('status-unsigned')) headers['authorization'] = `HMAC ${config.clientKey}:${signature}`;
+  let url = `${config.baseUrl.replace(/\/+$/, '')}${on('status-wrong-path') ? '/api/v1.0/transaction-status/' : '/api/v1.0/transaction_status/'}`;
+  let body: string | undefined = JSON.stringify(Object.fromEntries(members));
+  if (on('status-get-query')) {
+    url += `?${new URLSearchParams(members.map(([k, v]): [string, string] => [k, String(v)]))}`;
+    body = undefined;
+  } else {
+    headers['content-type'] = 'application/json';
+  }
+
+  let answer: { status: number; text: string };
+  try {
+    const response = await request(url, {
+      method: body === undefined ? 'GET' : 'POST', headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(config.timeoutMs),
+    });
+    answer = { status: response.statusCode, text: await response.body.text() };
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
+    throw new Error(timedOut ? `no answer within ${config.timeoutMs} ms` : `request failed: ${(error as Error).message}`);
+  }
+  return readStatusAnswer(answer, on);
+}
+
+function readStatusAnswer(answer: { status: number; text: string }, on: (fault: ReferenceSdkFault) => boolean): SdkStatusResult {
+  const { status, text } = answer;
+  let json: Record<string, unknown> | undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: only the status code speaks.
+  }
+  const detail = `HTTP ${status}${typeof json?.error_message === 'string' ? `: ${json.error_message}` : typeof json?.message === 'string' ? `: ${json.message}` : ''}`;
+  if (status >= 500) {
+    if (on('status-error-as-pending')) return { status: 'PENDING', detail: `${detail} (try again later)` };
+    throw new Error(`the service failed: ${detail}`);
+  }
+  if (status === 404 && on('status-not-found-as-failed')) return { status: 'FAILED', detail };
+  if (status < 200 || status > 299) {
+    return on('status-error-as-pending') ? { status: 'PENDING', detail: `${detail} (try again later)` } : { outcome: 'rejected', detail };
+  }
+  if (json?.success === false || (json?.error_code !== undefined && json?.error_code !== null)) return { outcome: 'rejected', detail };
+  if (on('status-success-only')) return json?.success === true ? { status: 'SUCCESS', detail } : { status: 'PENDING', detail };
+  const value = json?.status;
+  if (on('status-successful-spelling') && typeof value === 'string' && value !== 'PENDING') {
+    return { status: value === 'SUCCESSFUL' ? 'SUCCESS' : 'FAILED', detail };
+  }
+  if (typeof value === 'string' && STATUSES.has(value)) return { status: value as 'PENDING' | 'SUCCESS' | 'FAILED', detail };
+  throw new Error(`the status answer cannot be read: ${detail}, no status in ${text.slice(0, 80)}`);
+}

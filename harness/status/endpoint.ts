@@ -1,0 +1,376 @@
+// The harness's own §4.2 status endpoint, for a receiver that confirms outcomes before fulfilment
+// (§6 rule 5; DESIGN.md "Transaction status (§4.2) on every side", receiver side). The receiver
+// calls it as it would call the service: it listens where the target's `confirms.listener` says,
+// verifies each query as the service would (route, body, client key, signature over the bytes
+// sent, client_id) and refuses a bad one as the service would; a good one is answered as its
+// case scripted it, or else truthfully: the status of the last callback the harness sent for
+// that id (SUCCESS, FAILED; any other callback leaves the transaction PENDING), 404 for an id it
+// never sent. Every request is recorded, with what it was answered, as evidence for the case
+// whose transaction it names.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { readCapped } from '../client/index.ts';
+import type { Exchange } from '../results/index.ts';
+import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, verifyBody, type SignatureDiagnosis } from '../signing/index.ts';
+import { STATUS_POSITION, statusAnswerBody, statusQueryBody, unknownIdAnswerBody, type StatusEndpoint, type StatusValue } from './shape.ts';
+
+/** How the endpoint answers a well-formed query for one transaction (a case's script). */
+export type ScriptedAnswer =
+  | { kind: 'status'; status: StatusValue }
+  | { kind: 'unknown-id' }
+  | { kind: 'server-error'; httpStatus: number }
+  /** The connection is closed once the query is read, with no answer. */
+  | { kind: 'dropped' }
+  /** The answer is held `holdMs`, then given as `status`. */
+  | { kind: 'late'; holdMs: number; status: StatusValue };
+
+/** What was wrong with a query (the service would refuse it), in the order the endpoint checks. */
+export type QueryProblem =
+  | { kind: 'route'; detail: string }
+  | { kind: 'body'; detail: string }
+  | { kind: 'authorization'; detail: string }
+  | { kind: 'client-key'; detail: string }
+  | { kind: 'signature'; detail: string; diagnosis?: SignatureDiagnosis }
+  | { kind: 'client-id'; detail: string };
+
+export type QueryAnswer =
+  | { kind: 'answered'; httpStatus: number; body: string; afterMs: number }
+  | { kind: 'dropped'; afterMs: number }
+  /** The receiver closed the connection while a late answer was held (its own time limit). */
+  | { kind: 'abandoned'; afterMs: number }
+  /** A late answer still held (or closed with the endpoint before it was given). */
+  | { kind: 'held'; untilMs: number };
+
+export interface ReceivedQuery {
+  /** performance.now() when the query's head arrived. */
+  at: number;
+  method: string;
+  /** The request target as received (path and query). */
+  target: string;
+  headers: Record<string, string | string[]>;
+  body?: string;
+  /** The transaction_id the query names, as it names it (undefined: none could be read). */
+  askedId?: string;
+  problem?: QueryProblem;
+  answer: QueryAnswer;
+  /** Resolves once the answer was given, dropped, or the endpoint closed. */
+  readonly done: Promise<void>;
+}
+
+export interface StatusEndpointOptions {
+  host?: string;
+  /** Fixed in a target file (the receiver is configured with it); 0 for any free port. */
+  port?: number;
+  /** Where the receiver reaches the endpoint, when not as bound (a tunnel). */
+  publicUrl?: string | null;
+  clientId: number;
+  clientKey: string;
+  secretKey: string;
+  /** What the receiver calls (the target's `status`); default the suite's position. */
+  endpoint?: StatusEndpoint;
+}
+
+export interface RunningStatusEndpoint {
+  /** The receiver's service base URL: publicUrl, or the root as bound (no trailing slash). */
+  url: string;
+  endpoint: StatusEndpoint;
+  /** The harness sent a callback with this status for `transactionId`: the truthful answer follows it. */
+  told(transactionId: string, status: string): void;
+  /** This case answers well-formed queries for `transactionId` so, instead of truthfully. */
+  script(transactionId: string, answer: ScriptedAnswer): void;
+  /** The queries naming exactly this id, in arrival order. */
+  queriesFor(transactionId: string): readonly ReceivedQuery[];
+  /** Queries naming no id the harness sent (or none at all), arrived at or after `since` (performance.now()). */
+  strayQueries(since: number): readonly ReceivedQuery[];
+  /** Stops listening, drops held answers and open connections. */
+  close(): Promise<void>;
+}
+
+/** Bounded memory for a long run: queries kept per id, and stray ones kept in all. */
+const MAX_QUERIES_PER_ID = 100;
+const MAX_STRAY_QUERIES = 1000;
+/** A refusal in the shape the suite's position gives the service (an unknown id is its 404). */
+function refusalBody(httpStatus: number, message: string): string {
+  return JSON.stringify({ success: false, error_code: httpStatus, error_message: message });
+}
+
+/** The answer body with the status where the target's pointer says (the position: `/status`). */
+function answerBodyAt(pointer: string, transactionId: string, status: StatusValue): string {
+  if (pointer === STATUS_POSITION.pointer) return statusAnswerBody(transactionId, status);
+  const body: Record<string, unknown> = { success: true, transaction_id: transactionId };
+  const keys = pointer.replace(/^\//, '').split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let here = body;
+  keys.forEach((key, i) => {
+    if (i === keys.length - 1) here[key] = status;
+    else here = (here[key] = typeof here[key] === 'object' && here[key] !== null ? here[key] : {}) as Record<string, unknown>;
+  });
+  return JSON.stringify(body);
+}
+
+function pathOf(target: string): string {
+  const at = target.indexOf('?');
+  return at === -1 ? target : target.slice(0, at);
+}
+
+interface Parsed {
+  askedId?: string;
+  problem?: QueryProblem;
+}
+
+/** The pairs of a GET query, as the JSON body they would make (what its signature covers). */
+function bodyOfGet(target: string): { body: string; id: string } | undefined {
+  const params = new URL(target, 'http://x').searchParams;
+  const id = params.get('transaction_id');
+  const clientId = params.get('client_id');
+  if (id === null || clientId === null || !/^-?\d+$/.test(clientId)) return undefined;
+  return { body: statusQueryBody(id, Number(clientId)), id };
+}
+
+/**
+ * The service's checks of §5 applied to a status query: the route the target names, a JSON body
+ * with transaction_id, `Authorization: HMAC {client_key}:{signature}` with the target's client
+ * key, the signature over the bytes sent, client_id the target's.
+ */
+export function checkStatusQuery(
+  request: { method: string; target: string; authorization: string | string[] | undefined; body: string },
+  options: Pick<StatusEndpointOptions, 'clientId' | 'clientKey' | 'secretKey'> & { endpoint: StatusEndpoint },
+): Parsed {
+  const { endpoint } = options;
+  const wantedPath = pathOf(endpoint.path);
+  if (request.method !== endpoint.method || pathOf(request.target) !== wantedPath) {
+    return { problem: { kind: 'route', detail: `${request.method} ${pathOf(request.target)} is not the status endpoint (${endpoint.method} ${wantedPath})` } };
+  }
+  let signedBody: string;
+  let askedId: string;
+  if (endpoint.method === 'GET') {
+    const got = bodyOfGet(request.target);
+    if (!got) return { problem: { kind: 'body', detail: 'the query string lacks transaction_id, or a client_id that is an integer' } };
+    signedBody = got.body;
+    askedId = got.id;
+  } else {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(request.body);
+    } catch {
+      return { problem: { kind: 'body', detail: 'the body is not JSON' } };
+    }
+    const id = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)['transaction_id'] : undefined;
+    if (typeof id !== 'string') return { problem: { kind: 'body', detail: 'the body has no transaction_id string' } };
+    signedBody = request.body;
+    askedId = id;
+  }
+  const given = Array.isArray(request.authorization) ? undefined : request.authorization;
+  if (Array.isArray(request.authorization)) return { askedId, problem: { kind: 'authorization', detail: 'the Authorization header is sent more than once' } };
+  let auth;
+  try {
+    auth = parseAuthorizationHeader(given);
+  } catch (error) {
+    return { askedId, problem: { kind: 'authorization', detail: (error as Error).message } };
+  }
+  if (auth.clientKey !== options.clientKey) {
+    return { askedId, problem: { kind: 'client-key', detail: 'the Authorization header names a client_key other than the target\'s (confirms.clientKey)' } };
+  }
+  if (!verifyBody(signedBody, options.secretKey, auth.signature)) {
+    let diagnosis: SignatureDiagnosis | undefined;
+    try {
+      diagnosis = diagnoseSignature(signedBody, options.secretKey, auth.signature);
+    } catch {
+      diagnosis = undefined;
+    }
+    const expected = `${endpoint.method === 'GET' ? 'the pairs of its query' : 'the body sent'}`;
+    return {
+      askedId,
+      problem: {
+        kind: 'signature',
+        detail: `the signature does not match ${expected}${diagnosis ? `: ${describeDiagnosis(diagnosis)}` : ''}`,
+        ...(diagnosis ? { diagnosis } : {}),
+      },
+    };
+  }
+  const clientId = endpoint.method === 'GET'
+    ? Number(new URL(request.target, 'http://x').searchParams.get('client_id'))
+    : (JSON.parse(signedBody) as Record<string, unknown>)['client_id'];
+  if (clientId !== options.clientId) {
+    return { askedId, problem: { kind: 'client-id', detail: `client_id ${JSON.stringify(clientId)} is not the target's (confirms.clientId ${options.clientId})` } };
+  }
+  return { askedId };
+}
+
+const REFUSAL_STATUS: Readonly<Record<QueryProblem['kind'], number>> = {
+  route: 404, body: 400, authorization: 401, 'client-key': 401, signature: 401, 'client-id': 403,
+};
+
+export async function startStatusEndpoint(options: StatusEndpointOptions): Promise<RunningStatusEndpoint> {
+  const endpoint = options.endpoint ?? STATUS_POSITION;
+  const told = new Map<string, string>();
+  const scripts = new Map<string, ScriptedAnswer>();
+  const byId = new Map<string, ReceivedQuery[]>();
+  const stray: ReceivedQuery[] = [];
+  const held = new Set<{ timer: NodeJS.Timeout; release: () => void }>();
+  let closing = false;
+
+  const known = (id: string) => told.has(id) || scripts.has(id);
+
+  const record = (query: ReceivedQuery) => {
+    if (query.askedId !== undefined && known(query.askedId)) {
+      const list = byId.get(query.askedId) ?? [];
+      if (list.length < MAX_QUERIES_PER_ID) list.push(query);
+      byId.set(query.askedId, list);
+      return;
+    }
+    if (stray.length >= MAX_STRAY_QUERIES) stray.shift();
+    stray.push(query);
+  };
+
+  const truthful = (id: string): ScriptedAnswer => {
+    const sent = told.get(id);
+    if (sent === undefined) return { kind: 'unknown-id' };
+    return { kind: 'status', status: sent === 'SUCCESS' || sent === 'FAILED' ? sent : 'PENDING' };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const at = performance.now();
+    const { text, truncated } = await readCapped(req);
+    let finish = () => {};
+    const query: ReceivedQuery = {
+      at,
+      method: req.method ?? '',
+      target: req.url ?? '',
+      headers: { ...req.headers } as Record<string, string | string[]>,
+      ...(text !== '' ? { body: text } : {}),
+      answer: { kind: 'held', untilMs: 0 },
+      done: new Promise<void>((resolve) => { finish = resolve; }),
+    };
+    const elapsed = () => Math.round(performance.now() - at);
+    const answer = (httpStatus: number, body: string) => {
+      query.answer = { kind: 'answered', httpStatus, body, afterMs: elapsed() };
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(httpStatus, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store' });
+        res.end(body);
+      }
+      finish();
+    };
+    const drop = () => {
+      query.answer = { kind: 'dropped', afterMs: elapsed() };
+      res.destroy();
+      finish();
+    };
+    if (truncated) {
+      query.problem = { kind: 'body', detail: 'the body is longer than 64 KiB' };
+      record(query);
+      drop();
+      return;
+    }
+    const checked = checkStatusQuery(
+      { method: query.method, target: query.target, authorization: req.headers.authorization, body: text },
+      { ...options, endpoint },
+    );
+    if (checked.askedId !== undefined) query.askedId = checked.askedId;
+    if (checked.problem) query.problem = checked.problem;
+    record(query);
+    if (checked.problem) {
+      const status = REFUSAL_STATUS[checked.problem.kind];
+      answer(status, refusalBody(status, checked.problem.kind === 'signature' ? 'the signature does not match' : checked.problem.detail));
+      return;
+    }
+    const id = checked.askedId!;
+    const script = scripts.get(id) ?? truthful(id);
+    switch (script.kind) {
+      case 'status':
+        answer(200, answerBodyAt(endpoint.pointer, id, script.status));
+        return;
+      case 'unknown-id':
+        answer(404, unknownIdAnswerBody(id));
+        return;
+      case 'server-error':
+        answer(script.httpStatus, refusalBody(script.httpStatus, 'the transaction status is unavailable'));
+        return;
+      case 'dropped':
+        drop();
+        return;
+      case 'late': {
+        query.answer = { kind: 'held', untilMs: script.holdMs };
+        const entry = {
+          timer: setTimeout(() => {
+            held.delete(entry);
+            answer(200, answerBodyAt(endpoint.pointer, id, script.status));
+          }, script.holdMs),
+          release: () => finish(),
+        };
+        held.add(entry);
+        // The receiver gave up on it (its own time limit): nothing is left to answer.
+        res.once('close', () => {
+          if (query.answer.kind !== 'held') return;
+          clearTimeout(entry.timer);
+          held.delete(entry);
+          query.answer = { kind: 'abandoned', afterMs: elapsed() };
+          finish();
+        });
+      }
+    }
+  };
+
+  const server: Server = createServer((req, res) => {
+    if (closing) {
+      res.destroy();
+      return;
+    }
+    handle(req, res).catch(() => res.destroy());
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const bound = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+  return {
+    url: (options.publicUrl ?? bound).replace(/\/+$/, ''),
+    endpoint,
+    told(transactionId, status) {
+      told.set(transactionId, status);
+    },
+    script(transactionId, answer) {
+      scripts.set(transactionId, answer);
+    },
+    queriesFor(transactionId) {
+      return byId.get(transactionId) ?? [];
+    },
+    strayQueries(since) {
+      return stray.filter((q) => q.at >= since);
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      for (const entry of held) {
+        clearTimeout(entry.timer);
+        entry.release();
+      }
+      held.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/** A received query as evidence: the request as it came, and what the endpoint answered (or did). */
+export function queryExchange(query: ReceivedQuery, origin: number): Exchange & { receivedAtMs: number; problem?: string } {
+  const exchange: Exchange & { receivedAtMs: number; problem?: string } = {
+    label: 'status query received',
+    receivedAtMs: Math.round(query.at - origin),
+    request: { method: query.method, url: query.target, headers: query.headers, ...(query.body !== undefined ? { body: query.body } : {}) },
+  };
+  if (query.problem) exchange.problem = `${query.problem.kind}: ${query.problem.detail}`;
+  const a = query.answer;
+  if (a.kind === 'answered') exchange.response = { status: a.httpStatus, bodyExcerpt: a.body, durationMs: a.afterMs };
+  else if (a.kind === 'dropped') exchange.error = `the harness dropped the connection after ${a.afterMs} ms without an answer`;
+  else if (a.kind === 'abandoned') exchange.error = `the receiver closed the connection after ${a.afterMs} ms, before the held answer was given`;
+  else exchange.error = `the answer was held (${a.untilMs} ms) and not given before the case looked`;
+  return exchange;
+}

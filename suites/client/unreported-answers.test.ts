@@ -1,0 +1,100 @@
+// Issue 22, points 2 and 3: an SDK that keeps its caller waiting, and one whose own time limit
+// is the target file's deadline.
+// - An SDK whose promise settles only on success and a few errors (never-settling-adapter.mjs):
+//   a call the service answered and the SDK never reported is that case's finding, named once
+//   as a shared cause when it repeats on refusals; the adapter is restarted and every other case
+//   is still sent (the real fault, extra fields signed out, is caught); the run gives up only
+//   when the plain call itself gets no answer.
+// - A correct SDK whose time limit equals answerDeadlineMs: client.answers.no-answer waits a
+//   stated grace beyond the deadline for the SDK's own time-out, so it PASSes; an SDK with no
+//   limit at all is an ERROR worded as a configuration hint, not a finding.
+import { describe, expect, it } from 'vitest';
+import { CLIENT_CASES, noAnswerGraceMs } from '../../harness/cases/index.ts';
+import { diagnose } from '../../harness/diagnoses/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import { runClient, targetFile, verdicts } from './run-client.ts';
+
+const NEVER_SETTLING = 'node suites/client/fixtures/never-settling-adapter.mjs';
+const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent', 'client.collect.number-large-integer'];
+/** The calls the service refuses and this SDK never reports: numbers (400), success: false, an unknown error code, a 503. */
+const UNREPORTED = [...NUMBER_CASES, 'client.answers.success-false', 'client.answers.error-code', 'client.answers.server-error'];
+
+describe.concurrent('an SDK that never settles on a refusal: each hang its case\'s finding, the run goes on', () => {
+  it('the hangs FAIL (WARN on SHOULD cases) with what was seen, every case is sent, the unsigned extra fields are caught, one shared cause names the hangs', { timeout: 120_000 }, async () => {
+    const run = await runClient(targetFile({ side: 'client', command: NEVER_SETTLING, timing: { answerDeadlineMs: 2000 } }));
+    expect(run.code).toBe(1);
+    const expected: Record<string, string> = Object.fromEntries(CLIENT_CASES.map((c) => [c.id, 'PASS']));
+    for (const id of NUMBER_CASES) expected[id] = 'FAIL';
+    Object.assign(expected, {
+      'client.collect.extra-fields': 'FAIL',
+      'client.answers.success-false': 'WARN',
+      'client.answers.error-code': 'WARN',
+      'client.answers.server-error': 'FAIL',
+      'client.answers.no-answer': 'ERROR',
+    });
+    expect(verdicts(run), run.stdout).toEqual(expected);
+    const reason = (id: string) => run.report!.cases.find((c) => c.id === id)!.reason!;
+    for (const id of NUMBER_CASES) {
+      expect(reason(id), id).toMatch(/^the SDK reported nothing after the service refused in \d+ ms \(HTTP 400 \{"success":false,"error_code":"INVALID_FIELD","error_message":"amount must be a .*\): nothing within 2000 ms, so its caller would wait for ever \(the request itself held this rule\)$/);
+    }
+    expect(reason('client.answers.server-error')).toMatch(/^the SDK reported nothing after the service refused in \d+ ms \(HTTP 503 <html><body>503 Service Unavailable<\/body><\/html>\): nothing within 2000 ms/);
+    expect(reason('client.answers.success-false')).toMatch(/^the SDK reported nothing after the service refused in \d+ ms \(HTTP 200 \{"success":false,"message":"Insufficient balance"\}\)/);
+    // The real fault the run reaches now: the extra fields sent but not signed, said so.
+    expect(reason('client.collect.extra-fields')).toContain('it is the signature over the six fields of §2.1 alone: it left out `Reference`, `note`, which the body carries');
+    // The SDK has no time limit: that case is a configuration hint, not a finding.
+    expect(reason('client.answers.no-answer')).toMatch(/^ERR_ADAPTER_TIMEOUT: the service held the request unanswered, and the SDK reported nothing within 4000 ms \(timing\.answerDeadlineMs 2000 ms and a grace of 2000 ms for its own time-out\); the adapter was stopped\. A configuration hint, not a finding: /);
+    // One shared cause, named once; nothing given up, nothing blamed on slowness.
+    const ids = run.report!.diagnoses?.map((d) => d.id) ?? [];
+    expect(ids).toEqual(['client.refusals-unreported']);
+    const cause = run.report!.diagnoses![0]!;
+    expect([...cause.cases].sort()).toEqual([...UNREPORTED].sort());
+    expect(cause.summary).toMatch(/^on 7 client calls the SDK reported nothing after the service refused \(the first: .*\): likely it settles \(resolves, rejects, calls back\) only on success and some errors/);
+    expect(run.stdout).not.toMatch(/given up|answers slowly/);
+  });
+  it('when the plain call itself gets no answer (it settles nothing at all): the preflight names it, no other call is sent (client.given-up), one deadline spent', { timeout: 60_000 }, async () => {
+    const started = performance.now();
+    const run = await runClient(targetFile({ side: 'client', command: NEVER_SETTLING, timing: { answerDeadlineMs: 2000 } }), { NEVER_SETTLES: 'always' });
+    expect(run.code).toBe(1);
+    expect(Object.values(verdicts(run)).every((v) => v === 'ERROR')).toBe(true);
+    expect(run.stdout).toMatch(/^FAIL {2}preflight\.client {2}\d+ ms {2}the preflight's plain call, answered 200 \{"success": true\} \(accepted\): the SDK reported nothing after the service accepted in \d+ ms/m);
+    const cause = run.report!.diagnoses?.find((d) => d.id === 'client.given-up');
+    expect(cause?.cases.length).toBe(CLIENT_CASES.length);
+    expect(cause?.summary).toMatch(/^24 client cases were not sent, so their rules were not exercised: the adapter gave no usable answer to the plain call \(string amount, six fields, answered as accepted\) \(given up: the rest are not sent\): timeout: no answer within 2000 ms; the adapter was killed$/);
+    // One deadline (the plain call's), not one per case.
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe.concurrent('a correct SDK whose own time limit is the deadline: client.answers.no-answer waits a stated grace for its time-out', () => {
+  it(`the grace: a quarter of answerDeadlineMs, at least 2 s (10 s → ${noAnswerGraceMs(10_000)} ms)`, () => {
+    expect(noAnswerGraceMs(1500)).toBe(2000);
+    expect(noAnswerGraceMs(10_000)).toBe(2500);
+    expect(noAnswerGraceMs(60_000)).toBe(15_000);
+  });
+  it('time scaled: the example Node SDK with a 1500 ms limit against answerDeadlineMs 1500: PASS, the SDK\'s own time-out reported', async () => {
+    const run = await runClient(
+      targetFile({ side: 'client', command: 'node examples/sdk-adapters/node/adapter.mjs', timing: { answerDeadlineMs: 1500 } }),
+      { COLLECT_SDK_TIMEOUT_MS: '1500' }, ['--only', 'client.answers.no-answer'],
+    );
+    expect(run.code, run.stdout).toBe(0);
+    expect(verdicts(run)).toEqual({ 'client.answers.no-answer': 'PASS' });
+  });
+  it('the documented target file (examples/sdk-adapters/node/client.json, answerDeadlineMs 10000) with the SDK\'s limit at 10 s: every case PASS, exit 0', { timeout: 120_000 }, async () => {
+    const run = await runClient('examples/sdk-adapters/node/client.json', { COLLECT_SDK_TIMEOUT_MS: '10000' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(verdicts(run)).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, 'PASS'])));
+  });
+});
+
+describe('adapter time-outs with no request sent are not blamed on load', () => {
+  it('three client calls that timed out before any request: "stuck before sending", not "--concurrency 1"', () => {
+    const results: CaseResult[] = ['a', 'b', 'c'].map((leaf) => ({
+      id: `client.collect.${leaf}`, title: leaf, level: 'MUST', specRef: '§4.1', verdict: 'ERROR', durationMs: 2000,
+      reason: 'ERR_ADAPTER_TIMEOUT: no answer within 2000 ms; the adapter was killed and is restarted for the next request',
+    }));
+    const [cause] = diagnose([{ preflight: { side: 'client', controls: {}, findings: [] }, results }]);
+    expect(cause?.id).toBe('client.answers-timed-out');
+    expect(cause?.summary).toContain('no request of theirs reached the service, so likely the SDK or its adapter is stuck before sending on these calls');
+    expect(cause?.summary).not.toMatch(/concurrency|answers slowly/);
+  });
+});
