@@ -12,10 +12,11 @@
 // and MariaDB with --user=root. Only Node's standard library is used.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -169,7 +170,8 @@ export async function stopThrowawayDatabase(dir) {
 
 const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a command (not imported): compared through links, as a checkout's mirror links its files.
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const [command, argument] = process.argv.slice(2);
   if (command === 'start' && KINDS.includes(argument)) {
     const db = await startThrowawayDatabase(argument, { detached: true });

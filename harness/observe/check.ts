@@ -3,6 +3,7 @@
 // statement and the store's own message, instead of failing every case. A database is checked
 // inside a transaction that is rolled back: the check leaves nothing behind.
 import { DatabaseError } from '../database/index.ts';
+import { OPEN_WIRE } from '../wire/index.ts';
 import { ObserveError, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
 import { openObservation, type OpenObservationOptions } from './open.ts';
 import { SqlObservation } from './sql.ts';
@@ -123,8 +124,8 @@ export class ObserveCheckError extends Error {
 
 /** A case use outside any case: no gate, no abort, and no HTTP (only the hooks need it, and they are not checked before a run). */
 const CHECK_USE: CaseUse = {
-  http: { send: () => Promise.reject(new Error('the check before a run does not use HTTP')) },
-  wire: { exchange: (send) => send() },
+  http: { send: () => Promise.reject(new Error('the check before a run does not use HTTP')), pace: 'unpaced' },
+  wire: OPEN_WIRE,
   signal: new AbortController().signal,
 };
 

@@ -74,4 +74,3 @@ export class HooksObserver implements RecordObserver {
 function hookError(message: string, result: HookResult): ObserveError {
   return new ObserveError('ERR_OBSERVE_HOOK', message, { exchanges: [...(result.retried ? [result.retried.exchange] : []), result.exchange] });
 }
-}

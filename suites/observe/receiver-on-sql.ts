@@ -16,7 +16,7 @@ import type { ReceiverFault, SqlApplyMode } from '../../harness/receiver/index.t
 import type { CaseResult } from '../../harness/results/index.ts';
 import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { RECEIVER_FAULT_CATALOG, type ReceiverFaultEntry } from '../self-test/fault-catalog.ts';
-import { expectAllPass, expectFaultCaught, RECEIVER_TIMING } from '../self-test/receiver-fault-check.ts';
+import { CONFIRMING_TIMING, expectAllPass, expectFaultCaught, RECEIVER_TIMING } from '../self-test/receiver-fault-check.ts';
 import type { DatabaseKind, TestDatabaseServer } from '../support/databases.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,11 +35,13 @@ interface Observed {
  * The reference receiver (no hooks) on a fresh database of `server`, and the target a team
  * would write for it: the example's target file (way `sql`), or a command observer (`command`).
  */
-async function observedReceiver(server: TestDatabaseServer, way: Way, options: { faults?: ReceiverFault[]; mode?: SqlApplyMode; timing?: ReceiverFaultEntry['timing'] } = {}): Promise<Observed> {
+async function observedReceiver(
+  server: TestDatabaseServer, way: Way, options: { faults?: ReceiverFault[]; mode?: SqlApplyMode; timing?: ReceiverFaultEntry['timing']; confirms?: boolean } = {},
+): Promise<Observed> {
   const url = await server.fresh('receiver');
-  const timing = options.timing ?? RECEIVER_TIMING;
+  const timing = options.timing ?? (options.confirms ? CONFIRMING_TIMING : RECEIVER_TIMING);
   const embedded = await startEmbeddedReceiver({
-    ...timing, hooks: false, faults: options.faults ?? [], store: { url, mode: options.mode ?? 'conditional-update' },
+    ...timing, hooks: false, faults: options.faults ?? [], store: { url, mode: options.mode ?? 'conditional-update' }, ...(options.confirms ? { confirms: true } : {}),
   });
   const file = JSON.parse(readFileSync(join(ROOT, 'examples/observe', EXAMPLE[server.kind], 'target.json'), 'utf8')) as Record<string, unknown>;
   file.callbackUrl = embedded.target.callbackUrl;
@@ -49,8 +51,10 @@ async function observedReceiver(server: TestDatabaseServer, way: Way, options: {
     writeFileSync(urlFile, url, { mode: 0o600 });
     file.observe = { command: `node ${PAYMENTS_OBSERVER} ${urlFile}`, states: (file.observe as { states: unknown }).states };
   }
-  const target = parseTarget(file, { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken, RECEIVER_DATABASE_URL: url });
-  if (target.side !== 'receiver') throw new Error('a receiver target was expected');
+  const parsed = parseTarget(file, { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken, RECEIVER_DATABASE_URL: url });
+  if (parsed.side !== 'receiver') throw new Error('a receiver target was expected');
+  // A confirming receiver's target says so: the status endpoint the harness serves for it.
+  const target: ResolvedReceiverTarget = embedded.target.confirms ? { ...parsed, confirms: embedded.target.confirms } : parsed;
   return { target, close: () => embedded.close() };
 }
 
@@ -81,7 +85,7 @@ export function receiverOnSqlSuite(kind: DatabaseKind, server: () => TestDatabas
       describe(`observed through ${way === 'sql' ? `its database (examples/observe/${EXAMPLE[kind]})` : 'a command of its own (the line protocol)'}`, () => {
         const modes: SqlApplyMode[] = way === 'sql' ? ['conditional-update', 'select-for-update'] : ['conditional-update'];
         for (const mode of modes) {
-          it(`a correct receiver (${mode}): every receiver case PASSes, none SKIP (seed ${SEED})`, async () => {
+          it(`a correct receiver (${mode}): every receiver case PASSes, the confirm cases SKIP: it does not confirm (seed ${SEED})`, async () => {
             const observed = await observedReceiver(server(), way, { mode });
             try {
               await expectAllPass(observed.target, SEED);
@@ -90,11 +94,21 @@ export function receiverOnSqlSuite(kind: DatabaseKind, server: () => TestDatabas
             }
           });
         }
+        it(`a correct receiver confirming its outcomes (§6 rule 5): every receiver case PASSes (seed ${SEED})`, async () => {
+          const observed = await observedReceiver(server(), way, { confirms: true });
+          try {
+            await expectAllPass(observed.target, SEED);
+          } finally {
+            await observed.close();
+          }
+        });
         const entries = RECEIVER_FAULT_CATALOG.filter((e) => way === 'sql' || CAUGHT_BY_THE_RECORD.has(e.fault));
         describe.concurrent(`${way === 'sql' ? 'each fault switch' : 'each fault switch caught by the record'} is caught by the cases that catch it through the hooks`, () => {
           for (const entry of entries) {
             it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect}`, async () => {
-              const observed = await observedReceiver(server(), way, { faults: [entry.fault as ReceiverFault], ...(entry.timing ? { timing: entry.timing } : {}) });
+              const observed = await observedReceiver(server(), way, {
+                faults: [entry.fault as ReceiverFault], ...(entry.timing ? { timing: entry.timing } : {}), ...(entry.confirms ? { confirms: true } : {}),
+              });
               try {
                 expectReadEvidence(await expectFaultCaught(entry, observed.target, SEED), way);
               } finally {

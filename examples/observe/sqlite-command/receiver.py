@@ -16,6 +16,7 @@ import argparse
 import hmac
 import json
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -138,6 +139,8 @@ def main():
     server.daemon_threads = True
     server.token, server.db_path, server.racy = token, args.db, args.fault == "read-then-write"
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
+    # SIGTERM (kill) ends it as Ctrl-C does: cleanly, exit status 0.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
