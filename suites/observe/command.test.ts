@@ -95,6 +95,19 @@ describe('a command that misbehaves', () => {
     expect(garbage.stderr).toMatch(/\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(protocol\): the line is not JSON: "<html>not json<\/html>"/);
     for (const ran of [cannot, lost, garbage]) expect(ran.stdout).not.toMatch(/^(PASS|FAIL|ERROR) /m);
   });
+  it('observe-check through a command prints each request and answer; through the hooks, what they read', async () => {
+    const bridged = await runBin(['observe-check', '--target', target(bridge())], { env: { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken! }, timeoutMs: 30_000 });
+    expect(bridged.code, bridged.stderr).toBe(0);
+    expect(bridged.stdout).toMatch(/^ {4}sent \{"id":"o\d+","op":"seed","transaction_id":"cc-[^"]+","amount":"10\.00"\} → answered \{"id":"o\d+","state":"pending","actions":0\}/m);
+    expect(bridged.stdout).toContain('ok: a seeded record reads state pending, actions 0');
+    const hooksFile = join(dir, `target-${++count}.json`);
+    writeFileSync(hooksFile, JSON.stringify({ side: 'receiver', callbackUrl: embedded.target.callbackUrl, hooksUrl: embedded.receiver.hooksUrl }));
+    const hooks = await runBin(['observe-check', '--target', hooksFile], { timeoutMs: 30_000 });
+    expect(hooks.code, hooks.stderr).toBe(0);
+    expect(hooks.stdout).toMatch(/^observing through hooks \(http:\/\/127\.0\.0\.1:\d+\/_conformance\)$/m);
+    expect(hooks.stdout).toMatch(/^read "cc-[^"]+" \(never seeded\): 404 \(no record\)$/m);
+    expect(hooks.stdout).toContain('ok: a seeded record reads state pending, actions 0');
+  });
   it('during a run: the read it never answers makes that case ERROR naming the hang; the command is restarted and the run goes on', async () => {
     // One case at a time, so the case the hang falls in is the only one waiting for it.
     const ran = await run(target(bridge('--hang-on-read', '6', join(dir, 'hung'))), ['--only', 'receiver.outcome', '--concurrency', '1']);

@@ -94,14 +94,17 @@ export function receiverOnSqlSuite(kind: DatabaseKind, server: () => TestDatabas
             }
           });
         }
-        it(`a correct receiver confirming its outcomes (§6 rule 5): every receiver case PASSes (seed ${SEED})`, async () => {
-          const observed = await observedReceiver(server(), way, { confirms: true });
-          try {
-            await expectAllPass(observed.target, SEED);
-          } finally {
-            await observed.close();
-          }
-        });
+        // The confirm faults are run through the database (a reader of records more is no news to them).
+        if (way === 'sql') {
+          it(`a correct receiver confirming its outcomes (§6 rule 5): every receiver case PASSes (seed ${SEED})`, async () => {
+            const observed = await observedReceiver(server(), way, { confirms: true });
+            try {
+              await expectAllPass(observed.target, SEED);
+            } finally {
+              await observed.close();
+            }
+          });
+        }
         const entries = RECEIVER_FAULT_CATALOG.filter((e) => way === 'sql' || CAUGHT_BY_THE_RECORD.has(e.fault));
         describe.concurrent(`${way === 'sql' ? 'each fault switch' : 'each fault switch caught by the record'} is caught by the cases that catch it through the hooks`, () => {
           for (const entry of entries) {
