@@ -5,7 +5,7 @@
 // so tests share the server, never its tables. Use inside describeNeeding(['postgresql'] / ['mariadb']).
 import { afterAll, beforeAll } from 'vitest';
 import { startThrowawayDatabase, type ThrowawayDatabase } from '../../examples/observe/throwaway-database.mjs';
-import { compileStatement, openDatabase, parseDatabaseUrl, type Database } from '../../harness/database/index.ts';
+import { openDatabase, parseDatabaseUrl } from '../../harness/database/index.ts';
 
 export type DatabaseKind = 'postgresql' | 'mariadb';
 
@@ -13,8 +13,6 @@ export interface TestDatabaseServer {
   kind: DatabaseKind;
   /** The server's default database `shop`. */
   url: string;
-  /** An administrator's connection (same user, the server's own database). */
-  admin: Database;
   /** A new, empty database on this server; its URL. */
   fresh(name: string): Promise<string>;
   /** Runs administrative SQL (no parameters). */
@@ -32,7 +30,6 @@ async function started(server: ThrowawayDatabase): Promise<TestDatabaseServer & 
   return {
     kind: server.kind,
     url: server.url,
-    admin,
     execute,
     async fresh(name) {
       const database = `${name.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${++counter}`;
@@ -64,18 +61,4 @@ export function useDatabaseServer(kind: DatabaseKind): () => TestDatabaseServer 
     if (!server) throw new Error(`the ${kind} server did not start`);
     return server;
   };
-}
-
-/** `SELECT … ` with no parameters, compiled for `kind`, for assertions that read a table directly. */
-export async function rowsOf(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
-  const parsed = parseDatabaseUrl(url);
-  if (!parsed.ok) throw new Error(parsed.problem);
-  const database = await openDatabase(parsed.value, { statementTimeoutMs: 10_000, poolSize: 1 });
-  try {
-    const compiled = compileStatement(sql, parsed.value.dialect, []);
-    if (!compiled.ok) throw new Error(compiled.problem);
-    return (await database.run(compiled.statement, {})).rows;
-  } finally {
-    await database.close();
-  }
 }
