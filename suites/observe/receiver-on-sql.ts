@@ -26,6 +26,27 @@ const PAYMENTS_OBSERVER = join(ROOT, 'suites/observe/fixtures/payments-observer.
 
 export type Way = 'sql' | 'command';
 
+/**
+ * Receiver runs at once in this file: each runs the reference receiver, its database pool and
+ * the harness's in this worker's one event loop, so five at once (vitest's default) left a
+ * callback unanswered for a second on a loaded 2-core machine; three keep the loop responsive.
+ */
+const RUNS_AT_ONCE = 3;
+let running = 0;
+const queued: Array<() => void> = [];
+
+/** Runs `work` once fewer than RUNS_AT_ONCE receiver runs are under way. */
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= RUNS_AT_ONCE) await new Promise<void>((start) => queued.push(start));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    queued.shift()?.();
+  }
+}
+
 interface Observed {
   target: ResolvedReceiverTarget;
   close(): Promise<void>;
@@ -108,7 +129,7 @@ export function receiverOnSqlSuite(kind: DatabaseKind, server: () => TestDatabas
         const entries = RECEIVER_FAULT_CATALOG.filter((e) => way === 'sql' || CAUGHT_BY_THE_RECORD.has(e.fault));
         describe.concurrent(`${way === 'sql' ? 'each fault switch' : 'each fault switch caught by the record'} is caught by the cases that catch it through the hooks`, () => {
           for (const entry of entries) {
-            it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect}`, async () => {
+            it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect}`, () => inTurn(async () => {
               const observed = await observedReceiver(server(), way, {
                 faults: [entry.fault as ReceiverFault], ...(entry.timing ? { timing: entry.timing } : {}), ...(entry.confirms ? { confirms: true } : {}),
               });
@@ -117,7 +138,7 @@ export function receiverOnSqlSuite(kind: DatabaseKind, server: () => TestDatabas
               } finally {
                 await observed.close();
               }
-            });
+            }), 60_000);
           }
         });
       });
