@@ -1,13 +1,24 @@
 // Which case needs a target can meet, and why not when it cannot (the SKIP reason).
+import { abilitiesOf } from '../observe/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { Capability } from './model.ts';
 
 /** Undefined when the target has the capability, else the reason it has not. */
 export function unmetReason(target: ResolvedTarget, need: Capability): string | undefined {
   switch (need) {
-    case 'hooks':
-      if (target.side !== 'receiver') return 'test hooks exist on the receiver side only';
-      return target.hooksUrl ? undefined : 'the target file names no hooksUrl: the receiver exposes no test hooks';
+    case 'records':
+      if (target.side !== 'receiver') return 'records are observed on the receiver side only';
+      return target.observe ? undefined : 'the target file names neither hooksUrl nor observe: the harness cannot see the receiver\'s records';
+    case 'seed':
+      if (target.side !== 'receiver') return 'records are observed on the receiver side only';
+      if (!target.observe) return 'the target file names neither hooksUrl nor observe: the harness cannot see the receiver\'s records';
+      return abilitiesOf(target.observe).seed ? undefined : 'the target\'s observe names no seed statement: the harness cannot make the pending record this case needs';
+    case 'actions':
+      if (target.side !== 'receiver') return 'records are observed on the receiver side only';
+      if (!target.observe) return 'the target file names neither hooksUrl nor observe: the harness cannot see the receiver\'s records';
+      return abilitiesOf(target.observe).actions
+        ? undefined
+        : 'the target\'s observe names no actions statement: this case\'s verdict rests on the count of outcomes applied (a duplicate applied twice leaves the state as it was)';
     case 'confirms':
       if (target.side !== 'receiver') return 'confirming outcomes is a receiver\'s choice (§6 rule 5)';
       return target.confirms

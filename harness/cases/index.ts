@@ -11,7 +11,6 @@ export {
   type WaiverEntry,
 } from './waivers.ts';
 export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, describeError, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';
-export { HooksClient, type HookReading } from './hooks.ts';
 export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './receiver/index.ts';
 export { holdStatusEndpoint, provideStatusEndpoint, withdrawStatusEndpoint, statusEndpointOf, NO_STATUS_QUERY, type HeldStatusEndpoint } from './receiver/index.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';

@@ -1,5 +1,6 @@
 // A conformance case is data (id, title, spec reference, level, needs) plus a check.
 import type { IdRequest } from '../ids/index.ts';
+import type { Observation } from '../observe/index.ts';
 import type { Evidence, Level, Verdict } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
@@ -19,9 +20,13 @@ export type NegativeKind = 'refusal' | 'no-delivery' | 'confirmation' | 'status-
  */
 export type ControlHalf = 'answer' | 'effect';
 
-/** What a case needs from the target; unmet → SKIP with the reason, without running. */
+/**
+ * What a case needs from the target; unmet → SKIP with the reason, without running. Receiver
+ * side: `records` (the harness sees the receiver's records: hooks or observe), `seed` (it can
+ * make a pending record), `actions` (it can count the outcomes applied), `token`.
+ */
 export type Capability =
-  | 'hooks' | 'token' | 'confirms'             // receiver side
+  | 'records' | 'seed' | 'actions' | 'token' | 'confirms' // receiver side
   | 'notWhitelistedSource' | 'failingNumber' | 'sandbox' | 'production' // service side
   | 'statusEndpoint';                          // service side: §4.2, unless the target says "status": false
 
@@ -56,6 +61,8 @@ export interface CaseContext<T extends ResolvedTarget> {
    * against the case's time limit.
    */
   wire: CaseWireUse;
+  /** The run's view of a receiver's records (opened once per run; receiver side, when the target observes). */
+  records?: Observation;
 }
 
 export interface CaseOutcome {

@@ -2,6 +2,7 @@
 // case measures time or load with nothing else of ours on the wire): selection, SKIP for unmet
 // needs, a time limit per case (paused while it waits for another's measurement), thrown errors
 // as ERROR, waivers, and the results told in case order, whatever order they end in.
+import { openObservation, type Observation } from '../observe/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
@@ -53,6 +54,11 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
   redactor?: Redactor;
   /** Share one generator when a run drives several targets, so ids never repeat. */
   ids?: TransactionIdGenerator;
+  /**
+   * How a receiver's records are seen, opened once for the run (preflight and cases share it).
+   * Default: opened here for a receiver target that observes, and closed when the cases end.
+   */
+  records?: Observation;
   now?: () => Date;
 }
 
@@ -116,6 +122,10 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
   const slots = options.slots ?? new CaseSlots(options.concurrency);
   const watch = options.watch ?? watchFor(target, perRequestTimeoutMs);
   const pace = options.pace ?? new Pace(undefined);
+  const owned = options.records === undefined && target.side === 'receiver' && target.observe
+    ? await openObservation(target.observe, { timeoutMs: perRequestTimeoutMs, redactor })
+    : undefined;
+  const records = options.records ?? owned;
 
   const runHeld = async (testCase: ConformanceCase<T>): Promise<CaseResult> => {
     const release = await slots.acquire();
@@ -130,6 +140,7 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
       const outcome = await runOne(testCase, {
         target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs,
         ...shaped,
+        ...(records ? { records } : {}),
         progress: (line) => {
           said = line;
           if (!waiting) tell(line);
@@ -170,9 +181,14 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
   for (const c of [...selected.filter((c) => c.watchesRetries), ...selected.filter((c) => !c.watchesRetries)]) started.set(c, runHeld(c));
   const running = selected.map((c) => started.get(c)!);
   const results: CaseResult[] = [];
-  for (const result of running) {
-    results.push(await result);
-    await options.onResult?.(results.at(-1)!);
+  try {
+    for (const result of running) {
+      results.push(await result);
+      await options.onResult?.(results.at(-1)!);
+    }
+  } finally {
+    await Promise.allSettled(running);
+    await owned?.close();
   }
   return results;
 }

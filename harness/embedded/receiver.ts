@@ -31,6 +31,8 @@ export interface EmbeddedReceiverOptions {
   confirms?: boolean | { port: number };
   /** A confirming receiver confirms FAILED outcomes too (a correct choice either way; default false). */
   confirmsFailed?: boolean;
+  /** Keep the records in this database instead of in memory (the receiver's SQL store). */
+  store?: ReceiverConfig['store'];
 }
 
 export interface EmbeddedReceiver {
@@ -62,6 +64,7 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     ...(statusPort !== undefined
       ? { confirms: { baseUrl: `http://127.0.0.1:${statusPort}`, ...credentials, timeoutMs: replyDeadlineMs / 2, failed: options.confirmsFailed ?? false } }
       : {}),
+    ...(options.store ? { store: options.store } : {}),
   };
   let receiver: RunningReceiver;
   try {
@@ -76,7 +79,7 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     timing: { replyDeadlineMs },
   };
   if (options.tokenInTarget ?? true) target.callbackToken = callbackToken;
-  if (receiver.hooksUrl) target.hooksUrl = receiver.hooksUrl;
+  if (receiver.hooksUrl) target.observe = { kind: 'hooks', url: receiver.hooksUrl };
   if (options.tls) target.caCert = options.tls.ca;
   if (options.transactionIds && (options.idsInTarget ?? true)) target.transactionIds = { ...options.transactionIds };
   if (statusPort !== undefined) target.confirms = { listener: { host: '127.0.0.1', port: statusPort, publicUrl: null }, ...credentials, status: { ...STATUS_POSITION } };

@@ -5,7 +5,8 @@
 // was fulfilled") rest on it. When it does not hold, what the queries show is the shared cause:
 // no query at all, queries the service refuses (their signature, named as any signer's), a query
 // off the endpoint's route or naming another id.
-import { NO_STATUS_QUERY, statusEndpointOf, type HookReading, type HttpResult } from '../cases/index.ts';
+import { NO_STATUS_QUERY, statusEndpointOf, type HttpResult } from '../cases/index.ts';
+import type { RecordReading } from '../observe/index.ts';
 import type { Evidence } from '../results/index.ts';
 import type { ReceivedQuery } from '../status/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
@@ -28,15 +29,15 @@ function route(q: ReceivedQuery): string {
  * answer, a 5xx); without any query, that cause is named, not "it does not confirm".
  */
 export async function confirmationCheck(
-  target: ResolvedReceiverTarget, id: string, sentAt: number, sent: HttpResult, after: HookReading | null | undefined, callbackFailed: boolean, evidence: Evidence,
+  target: ResolvedReceiverTarget, id: string, sentAt: number, sent: HttpResult, after: RecordReading | null | undefined, callbackFailed: boolean, evidence: Evidence,
 ): Promise<ConfirmationCheck | undefined> {
   const held = await statusEndpointOf(target);
   if (!held) return undefined;
   // The callback itself errs then (harness/cases kit), and the preflight names the reason.
   if (!held.ok) return { control: { state: 'failed', what: WHAT, observed: held.reason } };
-  // Without hooks the callback names an id the receiver does not hold: nothing to confirm.
+  // Without a seeded record the callback names an id the receiver does not hold: nothing to confirm.
   if (after === undefined && sent.ok && !callbackFailed) {
-    return { control: { state: 'not-run', what: WHAT, observed: 'without test hooks the preflight\'s callback is for an id the receiver does not hold, so there was nothing to confirm' } };
+    return { control: { state: 'not-run', what: WHAT, observed: 'without a seeded record (no hooks, or an observe that cannot seed) the preflight\'s callback is for an id the receiver does not hold, so there was nothing to confirm' } };
   }
   const endpoint = held.endpoint;
   const named = endpoint.queriesFor(id);

@@ -2,7 +2,13 @@
 // callback to a seeded record; a valid collect and its callback). It is the positive control
 // the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
 // then points the cases it explains to it).
-import { CaseSlots, runCases, selectCases, transactionIds, watchFor, type Stopped, type ConformanceCase, type RunCasesOptions } from '../cases/index.ts';
+import {
+  CaseSlots, defaultTimeouts, runCases, selectCases, shapedIds, transactionIds, watchFor,
+  type ConformanceCase, type RunCasesOptions, type Stopped, type TargetWatch, type TransactionIdGenerator,
+} from '../cases/index.ts';
+import { openCheckedObservation } from '../observe/index.ts';
+import { Redactor } from '../secrets/index.ts';
+import { secretsOf } from '../targets/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import { guardNegatives } from './guard.ts';
@@ -81,11 +87,34 @@ export interface CheckedRun {
 export async function runChecked<T extends ResolvedTarget>(
   options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void> },
 ): Promise<CheckedRun> {
-  const { onPreflight, cases, only, waivers, onResult, ...rest } = options;
-  const slots = rest.slots ?? new CaseSlots(rest.concurrency);
+  const slots = options.slots ?? new CaseSlots(options.concurrency);
   // One generator for the preflight and the cases: two made in the same millisecond would repeat ids.
-  const ids = rest.ids ?? transactionIds(rest.seed);
-  const watch = rest.watch ?? watchFor(rest.target, rest.perRequestTimeoutMs);
+  const ids = options.ids ?? transactionIds(options.seed);
+  const watch = options.watch ?? watchFor(options.target, options.perRequestTimeoutMs);
+  // The receiver's records, seen one way for the whole run (a pool, a process), checked before
+  // any case: a mapping that cannot work throws ObserveCheckError here, not a page of ERRORs.
+  const target = options.target;
+  const owned = options.records === undefined && target.side === 'receiver' && target.observe
+    ? await openCheckedObservation(target.observe, {
+      timeoutMs: options.perRequestTimeoutMs ?? defaultTimeouts(target).perRequestTimeoutMs,
+      redactor: options.redactor ?? new Redactor(secretsOf(target)),
+    }, () => {
+      const shaped = shapedIds(ids, target.transactionIds);
+      return { seeded: shaped.newTransactionId(), unseeded: shaped.newTransactionId() };
+    })
+    : undefined;
+  try {
+    return await checkedRun({ ...options, slots, ids, watch, ...(owned ? { records: owned } : {}) });
+  } finally {
+    await owned?.close();
+  }
+}
+
+async function checkedRun<T extends ResolvedTarget>(
+  options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void>; slots: CaseSlots; watch: TargetWatch; ids: TransactionIdGenerator },
+): Promise<CheckedRun> {
+  const { onPreflight, cases, only, waivers, onResult, ...rest } = options;
+  const { slots, ids, watch } = rest;
   // A status query only when a selected case rests on one (harness/cases: service.status, client.status).
   const statusQuery = selectCases(cases, only).some((c) => c.negative === 'status-refusal' || c.id.startsWith(`${c.side}.status.`));
   const preflightRun = runPreflight({ ...rest, slots, ids, watch, statusQuery });

@@ -4,8 +4,9 @@
 // path answers 404, the token is refused, the outcome is applied and then answered 5xx, the
 // connection is refused or TLS fails.
 import {
-  describeReading, receiverCase, ReceiverProbe, SUCCESS_MESSAGE, type ConformanceCase, type HookReading, type HttpResult,
+  describeReading, receiverCase, ReceiverProbe, SUCCESS_MESSAGE, type ConformanceCase, type HttpResult,
 } from '../cases/index.ts';
+import type { RecordReading } from '../observe/index.ts';
 import type { Evidence } from '../results/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
@@ -20,7 +21,7 @@ function header(result: HttpResult & { ok: true }, name: string): string | undef
 }
 
 /** Names the cause of an answer that is not what a valid callback should get. */
-function findingFor(sent: HttpResult, after: HookReading | null | undefined, evidence: Evidence): Finding | undefined {
+function findingFor(sent: HttpResult, after: RecordReading | null | undefined, evidence: Evidence): Finding | undefined {
   if (!sent.ok) {
     const error = sent.error;
     const tls = /certificate|CERT_|SSL|TLS|EPROTO|self.signed/i.test(error);
@@ -60,7 +61,7 @@ function findingFor(sent: HttpResult, after: HookReading | null | undefined, evi
   if (status === 404 && after !== undefined) {
     return {
       id: 'receiver.callback-path-not-found',
-      summary: `a valid callback for a record the hooks hold (${describeReading(after)}) was answered 404 and changed nothing: likely the callback path (callbackUrl) is not the receiver's callback route`,
+      summary: `a valid callback for a record the receiver holds (${describeReading(after)}) was answered 404 and changed nothing: likely the callback path (callbackUrl) is not the receiver's callback route`,
       symptom: { kind: 'status', status: 404 }, evidence,
     };
   }
@@ -89,7 +90,7 @@ function findingFor(sent: HttpResult, after: HookReading | null | undefined, evi
  * Without: the answer half holds when it was answered and not refused (the id is unknown to the
  * receiver, so a 4xx other than a refusal is an answer too); nothing shows the effect.
  */
-function controlOf(sent: HttpResult, after: HookReading | null | undefined, what: string): Control {
+function controlOf(sent: HttpResult, after: RecordReading | null | undefined, what: string): Control {
   const hooks = after !== undefined;
   if (!sent.ok) {
     return { state: 'failed', what, observed: `it got no answer (${sent.error})`, halves: { answer: 'failed', effect: hooks ? 'failed' : 'not-run' } };
@@ -115,7 +116,8 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
     { id: 'preflight.receiver', title: 'a valid callback is accepted and applied', specRef: '§6', level: 'MUST', needs: [] },
     async (probe: ReceiverProbe) => {
       const id = probe.ctx.newTransactionId();
-      const hooks = probe.hooks !== undefined;
+      // A record to watch: seeded through the hooks, the receiver's database or a command.
+      const hooks = probe.seeds;
       if (hooks) await probe.seed(id);
       const sentAt = performance.now();
       const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'preflight: valid callback' }, true);

@@ -17,6 +17,7 @@ import { matchesShape } from '../ids/index.ts';
 import { confirmOutcome, needsConfirmation } from './confirm.ts';
 import type { ReceiverContext } from './context.ts';
 import { errorBody, sendJson } from './http.ts';
+import type { ApplyPolicy } from './records.ts';
 import type { ApplyResult } from './store.ts';
 import { checkToken, tokenLines } from './token.ts';
 
@@ -88,21 +89,16 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
   const unconfirmed = await confirmBeforeApplying(id, state, ctx);
   if (unconfirmed) return unconfirmed;
 
-  let outcome: ApplyResult;
-  if (faults.has('racy-idempotence')) {
-    outcome = await store.applyRacy(id, state, racyRoundTripMs(ctx));
-  } else if (faults.has('not-idempotent')) {
-    outcome = store.applyAlways(id, state);
-  } else if (faults.has('failed-not-final')) {
-    outcome = store.applyUnlessSuccess(id, state);
-  } else {
-    outcome = store.applyIfPending(id, state);
-  }
+  const policy: ApplyPolicy = faults.has('racy-idempotence') ? { racy: racyRoundTripMs(ctx) }
+    : faults.has('not-idempotent') ? 'always'
+    : faults.has('failed-not-final') ? 'unless-success'
+    : 'if-pending';
+  const outcome: ApplyResult = await store.apply(id, state, policy);
 
   switch (outcome.kind) {
     case 'unknown':
       if (faults.has('unknown-id-created')) {
-        store.createApplied(id, state);
+        await store.createApplied(id, state);
         return { status: 200, result: 'applied (created)', body: { result: 'applied' }, applied: true };
       }
       return refuse(404, 'ERR_UNKNOWN_TRANSACTION', `no transaction ${JSON.stringify(id)}`);
@@ -123,7 +119,7 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
  * so concurrent duplicates that were both confirmed still apply once.
  */
 async function confirmBeforeApplying(id: string, state: string, ctx: ReceiverContext): Promise<Decision | undefined> {
-  if (!needsConfirmation(state, ctx) || ctx.store.get(id)?.state !== 'pending') return undefined;
+  if (!needsConfirmation(state, ctx) || (await ctx.store.get(id))?.state !== 'pending') return undefined;
   const confirmation = await confirmOutcome(id, state, ctx);
   switch (confirmation.kind) {
     case 'confirmed':
@@ -137,7 +133,11 @@ async function confirmBeforeApplying(id: string, state: string, ctx: ReceiverCon
   }
 }
 
-/** A simulated database round-trip: long enough for concurrent duplicates to overlap. */
+/**
+ * The work between reading pending and writing the state (in memory, a simulated database
+ * round trip; with a SQL store, real statements around it): long enough for concurrent
+ * duplicates to overlap.
+ */
 function racyRoundTripMs(ctx: ReceiverContext): number {
   return Math.max(50, 100 * ctx.config.timeScale);
 }

@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { compileSchema, formatProblem, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import type { ReceiverFault } from './faults.ts';
 import { ReceiverConfigError, type ReceiverConfig, type ReceiverConfirmConfig } from './config.ts';
+import type { SqlApplyMode } from './sql-store.ts';
 
 export const RECEIVER_CONFIG_SCHEMA_URL = new URL('./config.schema.json', import.meta.url);
 
@@ -20,6 +21,7 @@ export interface ReceiverConfigFile {
   transactionIds?: { template: string; maxLength?: number };
   tls?: { keyFile: string; certFile: string };
   confirms?: ConfirmsInFile;
+  store?: { database: { env: string }; mode?: SqlApplyMode };
 }
 
 /** `confirms` as a file holds it: everything but the keys, which come from the environment. */
@@ -53,13 +55,18 @@ export interface LoadedReceiverConfigFile {
   confirms?: ConfirmsInFile;
 }
 
-/** Reads and checks FILE; tls key and cert files are read relative to it. */
-export function loadReceiverConfigFile(path: string): LoadedReceiverConfigFile {
+/** Reads and checks FILE; tls key and cert files are read relative to it, a store's URL from `env`. */
+export function loadReceiverConfigFile(path: string, env: Record<string, string | undefined> = process.env): LoadedReceiverConfigFile {
   const read = readJsonFile(path);
   if (!read.ok) throw new ReceiverConfigError(`${path}: ${read.reason}`);
   const file = parseReceiverConfigFile(read.value, path);
-  const { host, port, tls, confirms, ...rest } = file;
+  const { host, port, tls, confirms, store, ...rest } = file;
   const config: Partial<ReceiverConfig> = { ...rest };
+  if (store) {
+    const url = env[store.database.env];
+    if (url === undefined || url === '') throw new ReceiverConfigError(`${path}: /store/database: environment variable ${store.database.env} is not set`);
+    config.store = { url, mode: store.mode ?? 'conditional-update' };
+  }
   if (tls) {
     const base = dirname(resolve(path));
     const read = (field: 'keyFile' | 'certFile') => {

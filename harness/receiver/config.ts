@@ -2,8 +2,10 @@
 // (naming the field) rather than at the first callback.
 import { randomBytes } from 'node:crypto';
 import { shapeProblems, type TransactionIdShape } from '../ids/index.ts';
+import { parseDatabaseUrl } from '../database/index.ts';
 import type { StatusEndpoint } from '../status/index.ts';
 import { isReceiverFault, type ReceiverFault } from './faults.ts';
+import { SQL_APPLY_MODES, type SqlApplyMode } from './sql-store.ts';
 
 export interface ReceiverConfig {
   /** The pre-shared X-Callback-Token value (§2.2). Generated when not given. */
@@ -32,6 +34,12 @@ export interface ReceiverConfig {
    * (§6 rule 5); absent: apply them as they arrive. A correct mode, not a fault.
    */
   confirms?: ReceiverConfirmConfig;
+  /**
+   * Keep the records in this PostgreSQL or MySQL/MariaDB database (tables created on start:
+   * sql/), applying outcomes in `mode`, instead of in memory. `url` carries a password: keep it
+   * out of output (the receiver's own log redacts it).
+   */
+  store?: { url: string; mode: SqlApplyMode };
   /** Where log lines go (one line each, no newline); default: stderr. */
   log?: (line: string) => void;
 }
@@ -132,6 +140,12 @@ function checkConfig(config: ReceiverConfig): void {
     const ids = config.transactionIds;
     if (typeof ids !== 'object' || ids === null || typeof ids.template !== 'string') fail('transactionIds', 'must be {template, maxLength?}');
     for (const problem of shapeProblems(ids)) fail(`transactionIds.${problem.field}`, problem.message);
+  }
+  if (config.store !== undefined) {
+    const parsed = typeof config.store.url === 'string' ? parseDatabaseUrl(config.store.url) : { ok: false as const, problem: 'is not a string' };
+    // The URL is never quoted: it carries the password.
+    if (!parsed.ok) fail('store.url', parsed.problem);
+    if (!SQL_APPLY_MODES.includes(config.store.mode)) fail('store.mode', `must be ${SQL_APPLY_MODES.join(' or ')} (got ${JSON.stringify(config.store.mode)})`);
   }
   if (config.tls !== undefined && (typeof config.tls.key !== 'string' || typeof config.tls.cert !== 'string')) {
     fail('tls', 'must be {key, cert} PEM strings');

@@ -2,13 +2,13 @@
 import type { ReceiverConfig } from './config.ts';
 import type { ReceiverFault } from './faults.ts';
 import type { RequestLogEntry } from './log.ts';
-import type { TransactionStore } from './store.ts';
+import type { RecordStore } from './records.ts';
 import type { WorkTracker } from './work.ts';
 
 export interface ReceiverContext {
   config: ReceiverConfig;
   faults: ReadonlySet<ReceiverFault>;
-  store: TransactionStore;
+  store: RecordStore;
   work: WorkTracker;
   log(entry: RequestLogEntry): void;
 }

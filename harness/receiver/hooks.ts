@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverContext } from './context.ts';
 import { errorBody, readBody, sendJson } from './http.ts';
+import { SqlStoreInputError } from './sql-store.ts';
 import { MAX_ID_LENGTH } from './store.ts';
 
 export const HOOKS_BODY_LIMIT = 64 * 1024;
@@ -55,7 +56,14 @@ export async function handleHooks(req: IncomingMessage, res: ServerResponse, pat
     }
     const seed = checkSeedBody(parsed);
     if (typeof seed === 'string') return done(400, errorBody('ERR_BAD_BODY', seed), 'bad body');
-    const record = ctx.store.seed(seed.transaction_id, seed.amount);
+    let record;
+    try {
+      record = await ctx.store.seed(seed.transaction_id, seed.amount);
+    } catch (error) {
+      // A SQL store takes only amounts its column can hold.
+      if (error instanceof SqlStoreInputError) return done(400, errorBody('ERR_BAD_BODY', error.message), 'bad body');
+      throw error;
+    }
     if (!record) {
       return done(409, errorBody('ERR_TRANSACTION_EXISTS', `transaction ${JSON.stringify(seed.transaction_id)} already held`), 'exists');
     }
@@ -73,7 +81,7 @@ export async function handleHooks(req: IncomingMessage, res: ServerResponse, pat
   } catch {
     return done(400, errorBody('ERR_BAD_ID', 'transaction id is not valid percent-encoding'), 'bad id');
   }
-  const record = ctx.store.get(id);
+  const record = await ctx.store.get(id);
   if (!record) return done(404, errorBody('ERR_UNKNOWN_TRANSACTION', `no transaction ${JSON.stringify(id)}`), 'unknown');
   return done(200, { transaction_id: record.transaction_id, state: record.state, actions: record.actions }, 'found');
 }

@@ -18,3 +18,5 @@ export {
 } from './log.ts';
 export type { TransactionRecord as ReceiverRecord, TransactionState as ReceiverRecordState } from './store.ts';
 export { TransactionStore as ReceiverStore, MAX_RECORDS, MAX_ID_LENGTH } from './store.ts';
+export { memoryStore, type ApplyPolicy, type RecordStore } from './records.ts';
+export { openSqlStore, schemaOf as receiverSchemaOf, statusWordsOf as receiverStatusWords, SQL_APPLY_MODES, type SqlApplyMode } from './sql-store.ts';

@@ -9,7 +9,9 @@ import type { ReceiverContext } from './context.ts';
 import { handleHooks, isHooksPath } from './hooks.ts';
 import { errorBody, sendJson } from './http.ts';
 import { requestLogger, stderrSink } from './log.ts';
-import { TransactionStore } from './store.ts';
+import { parseDatabaseUrl } from '../database/index.ts';
+import { memoryStore } from './records.ts';
+import { openSqlStore } from './sql-store.ts';
 import { WorkTracker } from './work.ts';
 
 export interface RunningReceiver {
@@ -56,12 +58,14 @@ function urlHost(address: AddressInfo): string {
 
 export async function startReceiver(config: Partial<ReceiverConfig> = {}, listen: ListenOptions = {}): Promise<RunningReceiver> {
   const resolved = resolveReceiverConfig(config);
-  const redactor = new Redactor([resolved.callbackToken]);
+  const databaseUrl = resolved.store ? parseDatabaseUrl(resolved.store.url) : undefined;
+  const redactor = new Redactor([resolved.callbackToken, ...(databaseUrl?.ok ? databaseUrl.value.secrets : [])]);
   const work = new WorkTracker();
+  const store = resolved.store ? await openSqlStore(resolved.store) : memoryStore();
   const ctx: ReceiverContext = {
     config: resolved,
     faults: new Set(resolved.faults),
-    store: new TransactionStore(),
+    store,
     work,
     log: requestLogger(resolved.log ?? stderrSink, redactor),
   };
@@ -78,13 +82,18 @@ export async function startReceiver(config: Partial<ReceiverConfig> = {}, listen
     ? createHttpsServer({ key: resolved.tls.key, cert: resolved.tls.cert }, onRequest)
     : createHttpServer(onRequest);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port ?? 0, listen.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listen.port ?? 0, listen.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 
   const address = server.address() as AddressInfo;
   const url = `${resolved.tls ? 'https' : 'http'}://${urlHost(address)}:${address.port}`;
@@ -104,6 +113,7 @@ export async function startReceiver(config: Partial<ReceiverConfig> = {}, listen
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         await closed;
         clearTimeout(force);
+        await store.close();
       })();
       return closing;
     },

@@ -4,7 +4,7 @@
 import type { Delivery, Evidence, Exchange } from '../results/index.ts';
 import { formatMs } from './group.ts';
 
-export type EvidenceSectionKind = 'exchange' | 'curl' | 'alike' | 'deliveries' | 'hooks' | 'timeline' | 'latency' | 'notes' | 'other';
+export type EvidenceSectionKind = 'exchange' | 'curl' | 'alike' | 'deliveries' | 'hooks' | 'records' | 'timeline' | 'latency' | 'notes' | 'other';
 
 export interface EvidenceOptions {
   /** Answers slower than this are counted in a collapsed run of alike requests (a receiver's reply deadline). */
@@ -20,7 +20,7 @@ export interface EvidenceSection {
   text: string;
 }
 
-const KNOWN = new Set(['exchanges', 'deliveries', 'hooks', 'timeline', 'latency', 'notes']);
+const KNOWN = new Set(['exchanges', 'deliveries', 'hooks', 'records', 'timeline', 'latency', 'notes']);
 
 // Evidence comes from cases written by several people; a malformed field is shown as JSON
 // rather than allowed to throw inside a writer (which would lose the report mid-run).
@@ -62,6 +62,17 @@ export function evidenceSections(evidence: Evidence | undefined, options: Eviden
     if ('before' in evidence.hooks) lines.push(`before: ${json(evidence.hooks.before)}`);
     if ('after' in evidence.hooks) lines.push(`after:  ${json(evidence.hooks.after)}`);
     out.push({ kind: 'hooks', title: 'hook readings', text: lines.join('\n') });
+  }
+  // A receiver's records: how they were read (hooks, its database, a command), each reading with
+  // the statements that made it, their parameters and rows.
+  if (isObject(evidence.records)) {
+    const r = evidence.records;
+    const lines: string[] = [];
+    if (typeof r.way === 'string') lines.push(`read through ${r.way}`);
+    for (const key of ['seeded', 'before', 'after', 'failed'] as const) {
+      if (r[key] !== undefined) lines.push(`${key}:${key === 'after' ? ' ' : ''} ${json(r[key])}`);
+    }
+    out.push({ kind: 'records', title: 'record readings', text: lines.join('\n') });
   }
   if (isObject(evidence.timeline)) {
     const t = evidence.timeline;

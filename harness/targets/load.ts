@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_ID_TEMPLATE, shapeProblems, type TransactionIdShape } from '../ids/index.ts';
+import { compileStatement, parseDatabaseUrl, type CompiledStatement, type Dialect } from '../database/index.ts';
+import { statesProblems, type ObserveSpec, type StateMap } from '../observe/index.ts';
 import { secretValueProblem } from '../secrets/index.ts';
 import { STATUS_POSITION, type StatusEndpoint } from '../status/index.ts';
 import { compileSchema, parseJson, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
@@ -57,7 +59,8 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
   if (beyondSchema.length > 0) throw new TargetFileError(beyondSchema, options.source);
   const secrets = resolveSecrets(file, env, options.source);
   const caCert = readCa(file, options);
-  const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert, confirmsFrom(file, env, options.source))
+  const observe = file.side === 'receiver' ? observeFrom(file, env, options.source) : undefined;
+  const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert, confirmsFrom(file, env, options.source), observe)
     : file.side === 'client' ? clientFrom(file)
     : serviceFrom(file, secrets, caCert);
   rememberSecretRefs(target, file);
@@ -71,9 +74,12 @@ function literalSecrets(value: unknown): Array<{ pointer: string; message: strin
   const file = value as Record<string, unknown>;
   const message = `secrets are not written in target files; use {"env": "NAME"} naming an environment variable`;
   const confirms = typeof file.confirms === 'object' && file.confirms !== null ? file.confirms as Record<string, unknown> : {};
+  // A database URL carries its password: the same rule.
+  const observe = typeof file.observe === 'object' && file.observe !== null ? file.observe as Record<string, unknown> : {};
   return [
     ...SECRET_KEYS.filter((key) => typeof file[key] === 'string').map((key) => ({ pointer: `/${key}`, message })),
     ...CONFIRMS_SECRET_KEYS.filter((key) => typeof confirms[key] === 'string').map((key) => ({ pointer: `/confirms/${key}`, message })),
+    ...(typeof observe.database === 'string' ? [{ pointer: '/observe/database', message }] : []),
   ];
 }
 
@@ -188,7 +194,63 @@ function readCa(file: Record<string, unknown>, options: ParseTargetOptions): str
   return pem;
 }
 
-function receiverFrom(file: Record<string, unknown>, secrets: Partial<Record<string, string>>, caCert?: string, confirms?: ReceiverConfirms): ResolvedReceiverTarget {
+/** The named parameters of `observe`'s statements (DESIGN.md): the only ones. */
+export const OBSERVE_PARAMETERS = ['transaction_id', 'amount'] as const;
+
+/**
+ * `hooksUrl` as the hooks kind, or `observe`: its database URL from the environment (never
+ * echoed), its statements compiled for that database, its states checked. Problems name the key.
+ */
+function observeFrom(file: Record<string, unknown>, env: Env, source?: string): ObserveSpec | undefined {
+  const given = file.observe as Record<string, unknown> | undefined;
+  if (typeof file.hooksUrl === 'string') {
+    if (given !== undefined) {
+      throw new TargetFileError([{ pointer: '/observe', message: 'hooksUrl and observe are alternatives (the test hooks, or the receiver\'s database or a command): name one of them' }], source);
+    }
+    return { kind: 'hooks', url: file.hooksUrl };
+  }
+  if (given === undefined) return undefined;
+  const problems: Array<{ pointer: string; message: string }> = [];
+  const states = given.states as StateMap | undefined;
+  if (states) for (const problem of statesProblems(states)) problems.push({ pointer: '/observe/states', message: problem });
+  if (typeof given.command === 'string') {
+    if (problems.length > 0) throw new TargetFileError(problems, source);
+    return { kind: 'command', command: given.command, ...(states ? { states } : {}) };
+  }
+  const ref = given.database as { env: string };
+  const text = env[ref.env];
+  const parsed = text === undefined ? undefined : parseDatabaseUrl(text);
+  if (text === undefined) problems.push({ pointer: '/observe/database', message: `environment variable ${ref.env} is not set` });
+  else if (!parsed!.ok) problems.push({ pointer: '/observe/database', message: `environment variable ${ref.env} ${parsed!.problem}` });
+  else if (parsed!.value.password !== '') {
+    const problem = secretValueProblem(`${ref.env} (its password)`, parsed!.value.password);
+    if (problem) problems.push({ pointer: '/observe/database', message: problem });
+  }
+  const dialect: Dialect = parsed?.ok ? parsed.value.dialect : 'postgres';
+  const compiled: Partial<Record<'seed' | 'read' | 'actions', CompiledStatement>> = {};
+  for (const key of ['seed', 'read', 'actions'] as const) {
+    const statement = given[key];
+    if (typeof statement !== 'string') continue;
+    const result = compileStatement(statement, dialect, OBSERVE_PARAMETERS);
+    if (!result.ok) problems.push({ pointer: `/observe/${key}`, message: result.problem });
+    else if (!result.statement.uses.includes('transaction_id')) {
+      problems.push({ pointer: `/observe/${key}`, message: 'uses no :transaction_id: every transaction would get the same rows (the placeholders are :transaction_id and :amount)' });
+    } else compiled[key] = result.statement;
+  }
+  if (problems.length > 0 || !parsed?.ok || !compiled.read) throw new TargetFileError(problems, source);
+  return {
+    kind: 'sql',
+    database: parsed.value,
+    read: compiled.read,
+    ...(compiled.seed ? { seed: compiled.seed } : {}),
+    ...(compiled.actions ? { actions: compiled.actions } : {}),
+    ...(states ? { states } : {}),
+  };
+}
+
+function receiverFrom(
+  file: Record<string, unknown>, secrets: Partial<Record<string, string>>, caCert: string | undefined, confirms: ReceiverConfirms | undefined, observe: ObserveSpec | undefined,
+): ResolvedReceiverTarget {
   const timing = (file.timing ?? {}) as Partial<ResolvedReceiverTarget['timing']>;
   const target: ResolvedReceiverTarget = {
     side: 'receiver',
@@ -196,7 +258,7 @@ function receiverFrom(file: Record<string, unknown>, secrets: Partial<Record<str
     timing: { replyDeadlineMs: timing.replyDeadlineMs ?? TARGET_DEFAULTS.receiver.timing.replyDeadlineMs },
   };
   if (secrets.callbackToken !== undefined) target.callbackToken = secrets.callbackToken;
-  if (typeof file.hooksUrl === 'string') target.hooksUrl = file.hooksUrl;
+  if (observe) target.observe = observe;
   if (caCert !== undefined) target.caCert = caCert;
   const ids = idShapeOf(file);
   if (ids) target.transactionIds = ids;

@@ -1,13 +1,18 @@
 // Targets after loading: secrets resolved from the environment, defaults applied, CA read.
 import type { RejectionRule } from '../client/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
+import type { ObserveSpec } from '../observe/index.ts';
 import type { StatusEndpoint } from '../status/index.ts';
 
 export interface ResolvedReceiverTarget {
   side: 'receiver';
   callbackUrl: string;
   callbackToken?: string;
-  hooksUrl?: string;
+  /**
+   * How the harness sees the receiver's records: the test hooks (the file's `hooksUrl`), its
+   * database or a command (the file's `observe`); absent for a black-box receiver.
+   */
+  observe?: ObserveSpec;
   timing: { replyDeadlineMs: number };
   /** PEM to trust for an https receiver (target key `"ca": {"file": …}`). */
   caCert?: string;

@@ -57,7 +57,7 @@ function receiverFile(name: string, embedded: EmbeddedReceiver, extra: Record<st
   return writeJson(name, {
     side: 'receiver',
     callbackUrl: embedded.target.callbackUrl,
-    hooksUrl: embedded.target.hooksUrl,
+    hooksUrl: embedded.receiver.hooksUrl,
     callbackToken: { env: 'MY_RECEIVER_TOKEN' },
     timing: { replyDeadlineMs: 1000 },
     ...extra,
@@ -270,9 +270,11 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     const ran = await cliHere(['run', '--target', receiverFile('faulty.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token'], { MY_RECEIVER_TOKEN: token });
     expect(ran.code).toBe(1);
     expect(ran.stdout).toMatch(/^FAIL +receiver\.token\.missing .*answered 200 \{"result":"applied".*\}; §6 rule 1 says 403/m);
-    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; evidence?: { exchanges?: Array<{ curl?: string }>; hooks?: unknown } }> };
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; evidence?: { exchanges?: Array<{ curl?: string }>; records?: { way?: string; after?: unknown } } }> };
     const wrong = report.cases.find((c) => c.id === 'receiver.token.one-char-short');
-    expect(wrong?.evidence?.hooks).toBeTruthy();
+    // The record's readings, and the way they were read.
+    expect(wrong?.evidence?.records?.after).toBeTruthy();
+    expect(wrong?.evidence?.records?.way).toMatch(/^hooks \(http:/);
     // curl reads the token from the variable the target file names.
     expect(wrong?.evidence?.exchanges?.[0]?.curl).toContain('${MY_RECEIVER_TOKEN%?}');
     expect(leaks(ran, reportDir, [token, token.slice(0, -1)])).toEqual([]);

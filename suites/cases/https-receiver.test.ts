@@ -23,7 +23,7 @@ describe('target "ca": https receivers', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cc-https-'));
     writeFileSync(join(dir, 'ca.pem'), embedded.target.caCert!);
     writeFileSync(join(dir, 'target.json'), JSON.stringify({
-      side: 'receiver', callbackUrl: embedded.target.callbackUrl, hooksUrl: embedded.target.hooksUrl,
+      side: 'receiver', callbackUrl: embedded.target.callbackUrl, hooksUrl: embedded.receiver.hooksUrl,
       callbackToken: { env: 'HTTPS_TOKEN' }, timing: { replyDeadlineMs: 300 }, ca: { file: 'ca.pem' },
     }));
     const target = loadTargetFile(join(dir, 'target.json'), { HTTPS_TOKEN: embedded.target.callbackToken });

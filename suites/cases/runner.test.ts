@@ -51,7 +51,7 @@ describe('needs: unmet capabilities SKIP with the reason, without running', () =
   it('a black-box receiver without token: hooks and token cases SKIP, latency still runs', async () => {
     const results = byId(await runCases({ cases: RECEIVER_CASES, target: embedded.target, seed: 1 }));
     expect(results['receiver.idempotence.concurrent-duplicates']?.verdict).toBe('SKIP');
-    expect(results['receiver.idempotence.concurrent-duplicates']?.reason).toBe('the target file names no hooksUrl: the receiver exposes no test hooks');
+    expect(results['receiver.idempotence.concurrent-duplicates']?.reason).toBe('the target file names neither hooksUrl nor observe: the harness cannot see the receiver\'s records');
     expect(results['receiver.token.missing']?.verdict).toBe('SKIP');
     expect(results['receiver.token.missing']?.reason).toBe('the target file names no callbackToken: the token check cannot be tested');
     expect(results['receiver.latency.burst']?.verdict).toBe('PASS');
@@ -60,7 +60,7 @@ describe('needs: unmet capabilities SKIP with the reason, without running', () =
   it('a case with unmet needs is never run', async () => {
     let ran = false;
     const results = await runCases({
-      cases: [syntheticCase('receiver.synthetic.needs-hooks', async () => { ran = true; return { verdict: 'PASS' }; }, ['hooks'])],
+      cases: [syntheticCase('receiver.synthetic.needs-records', async () => { ran = true; return { verdict: 'PASS' }; }, ['records'])],
       target: blackBox, seed: 1,
     });
     expect(ran).toBe(false);
@@ -185,7 +185,7 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run ends p
     await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
     const port = (hung.address() as { port: number }).port;
     const target: ResolvedReceiverTarget = {
-      side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, hooksUrl: `http://127.0.0.1:${port}/h`, callbackToken: 'tok', timing: { replyDeadlineMs: 300 },
+      side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, observe: { kind: 'hooks', url: `http://127.0.0.1:${port}/h` }, callbackToken: 'tok', timing: { replyDeadlineMs: 300 },
     };
     try {
       const started = performance.now();
@@ -301,13 +301,13 @@ describe('receiver.latency: a deadline the target file sets is a MUST, the defau
   afterAll(async () => slow.close());
 
   it('over the default deadline: WARN at level SHOULD', async () => {
-    const target = parseTarget({ side: 'receiver', callbackUrl: slow.target.callbackUrl, hooksUrl: slow.target.hooksUrl, callbackToken: { env: 'T' } }, { T: slow.target.callbackToken });
+    const target = parseTarget({ side: 'receiver', callbackUrl: slow.target.callbackUrl, hooksUrl: slow.receiver.hooksUrl, callbackToken: { env: 'T' } }, { T: slow.target.callbackToken });
     const [result] = await runCases({ cases: RECEIVER_CASES, target, seed: 1, only: 'receiver.latency.single' });
     expect(result).toMatchObject({ verdict: 'WARN', level: 'SHOULD' });
     expect(result?.reason).toContain('the target file sets no replyDeadlineMs');
   }, 15_000);
   it('over a deadline the file sets: FAIL at level MUST', async () => {
-    const target = parseTarget({ side: 'receiver', callbackUrl: slow.target.callbackUrl, hooksUrl: slow.target.hooksUrl, callbackToken: { env: 'T' }, timing: { replyDeadlineMs: 3000 } }, { T: slow.target.callbackToken });
+    const target = parseTarget({ side: 'receiver', callbackUrl: slow.target.callbackUrl, hooksUrl: slow.receiver.hooksUrl, callbackToken: { env: 'T' }, timing: { replyDeadlineMs: 3000 } }, { T: slow.target.callbackToken });
     const [result] = await runCases({ cases: RECEIVER_CASES, target, seed: 1, only: 'receiver.latency.single' });
     expect(result).toMatchObject({ verdict: 'FAIL', level: 'MUST' });
     expect(result?.evidence?.latency?.maxMs).toBeGreaterThan(3000);

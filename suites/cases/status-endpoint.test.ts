@@ -69,7 +69,7 @@ describe('one endpoint per confirming target, for as long as its run', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const { port } = blocker.address() as { port: number };
     try {
-      const results = await runCases({ cases: RECEIVER_CASES, target: { ...confirmingTarget(port), hooksUrl: 'http://127.0.0.1:9/h' }, seed: 1, only: 'receiver.confirm.contradicted-failed' });
+      const results = await runCases({ cases: RECEIVER_CASES, target: { ...confirmingTarget(port), observe: { kind: 'hooks', url: 'http://127.0.0.1:9/h' } }, seed: 1, only: 'receiver.confirm.contradicted-failed' });
       expect(results.map((r) => r.verdict)).toEqual(['ERROR']);
       expect(results[0]!.reason).toBe(`the harness could not listen on 127.0.0.1:${port} (confirms.listener) to serve the status endpoint (EADDRINUSE)`);
     } finally {

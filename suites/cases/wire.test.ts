@@ -276,7 +276,7 @@ describe('receiver.latency.* and receiver.idempotence.concurrent-duplicates meas
     const target: ResolvedReceiverTarget = {
       ...embedded.target,
       callbackUrl: embedded.target.callbackUrl.replace(origin, through.origin),
-      hooksUrl: embedded.target.hooksUrl!.replace(origin, through.origin),
+      observe: { kind: 'hooks', url: embedded.receiver.hooksUrl.replace(origin, through.origin) },
       timing: { replyDeadlineMs },
     };
     const cases = RECEIVER_CASES.filter((c) => !c.needs.includes('confirms')).map((c): ConformanceCase<ResolvedReceiverTarget> => ({

@@ -17,7 +17,8 @@ interface Ran { code: number; stdout: string; stderr: string }
 function runCheckoutBin(args: readonly string[]): Promise<Ran> {
   return new Promise((resolve) => {
     execFile(process.execPath, [join(checkout, 'bin/collect-conformance.js'), ...args], {
-      cwd: checkout, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_DEBUG: 'esm' }, timeout: 60_000,
+      // NODE_DEBUG=esm writes a line or more per module loaded: above execFile's 1 MB default.
+      cwd: checkout, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_DEBUG: 'esm' }, timeout: 60_000, maxBuffer: 32 * 1024 * 1024,
     }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
   });
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,8 @@ const ALLOWED: readonly RegExp[] = [
   /^dist\/.+\.(js|d\.ts|json)$/,
   // The start-up schemas' checks, compiled by the build (bin/precompile-schemas.js).
   /^dist\/.+\.schema\.check\.cjs$/,
+  // The reference receiver's tables, created on start when it keeps its records in a database.
+  /^dist\/receiver\/sql\/[^/]+\.sql$/,
   /^vectors\/[^/]+\.(json|md)$/,
   /^vectors\/(schemas|pacts)\/[^/]+\.(json|md)$/,
   /^vectors\/examples\/.+\.(py|md|json)$/,
@@ -50,7 +53,7 @@ const REQUIRED = [
   'vectors/signature.json', 'reports/README.md', 'reports/schema/report.schema.json',
 ];
 /** Build and test tooling, and Pact (an optional peer), must not be installed with the package. */
-const NOT_INSTALLED = ['tsx', 'esbuild', 'fast-check', 'typescript', 'vitest', '@pact-foundation/pact', 'express', 'graphql', 'axios'];
+const NOT_INSTALLED = ['tsx', 'esbuild', 'fast-check', 'typescript', 'vitest', '@pact-foundation/pact', 'pg', 'mysql2', 'express', 'graphql', 'axios'];
 
 interface Ran { code: number | null; stdout: string; stderr: string }
 
@@ -163,6 +166,42 @@ describe('the installed command', () => {
   });
 });
 
+/**
+ * A receiver target whose observe names a database of `scheme` (nothing listens at its port 9),
+ * and something listening at its callbackUrl, so the run gets as far as opening the observation.
+ */
+async function databaseTarget(scheme: string): Promise<{ file: string; env: Record<string, string>; close(): Promise<void> }> {
+  const receiver: Server = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as { port: number };
+  const file = join(work, `observe-${scheme}.json`);
+  writeFileSync(file, JSON.stringify({
+    side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/callback`, callbackToken: { env: 'COLLECT_CALLBACK_TOKEN' },
+    observe: { database: { env: 'RECEIVER_DATABASE_URL' }, read: 'SELECT status AS state FROM orders WHERE ref = :transaction_id' },
+  }));
+  return {
+    file,
+    env: { COLLECT_CALLBACK_TOKEN: 'a-token-for-the-test', RECEIVER_DATABASE_URL: `${scheme}://app:driver-Secret-7@127.0.0.1:9/shop` },
+    close: () => new Promise((resolve) => receiver.close(() => resolve())),
+  };
+}
+
+describe('observing a receiver through its database: the drivers are optional peers', () => {
+  for (const [scheme, install] of [['postgresql', 'npm install --save-dev pg@^8.23'], ['mariadb', 'npm install --save-dev mysql2@^3.24']] as const) {
+    it(`a ${scheme}:// observe without its driver installed: exit 2 naming \`${install}\`, the password nowhere`, async () => {
+      const target = await databaseTarget(scheme);
+      try {
+        const ran = await run(join(app, 'node_modules/.bin/collect-conformance'), ['run', '--target', target.file, '--report-dir', join(work, `observe-${scheme}`)], app, { env: target.env });
+        expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+        expect(ran.stderr).toContain(`/observe/database: a ${scheme === 'postgresql' ? 'PostgreSQL' : 'MySQL/MariaDB'} database needs the driver ${scheme === 'postgresql' ? 'pg' : 'mysql2'}, an optional peer dependency that is not installed: run \`${install}\``);
+        expect(ran.stdout + ran.stderr).not.toContain('driver-Secret-7');
+      } finally {
+        await target.close();
+      }
+    });
+  }
+});
+
 describe('the installed library', () => {
   // The first signature vector, signed by the installed library, must give the vector's answer.
   const SIGN_FIRST_VECTOR = `
@@ -257,5 +296,22 @@ describe('with the optional Pact peer installed (last: the checks above run with
     const ran = await run(process.execPath, ['--input-type=module', '-e', "import { verifyProvider } from 'collect-conformance/contracts'; console.log(typeof verifyProvider);"], app);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout.trim()).toBe('function');
+  });
+});
+
+describe('with the optional pg peer installed (last: the checks above run without it)', () => {
+  beforeAll(() => {
+    symlinkSync(join(REPO_ROOT, 'node_modules/pg'), join(app, 'node_modules/pg'), 'dir');
+  });
+  it('a postgresql:// observe gets past loading the driver: nothing listens at the URL, exit 2 saying so', async () => {
+    const target = await databaseTarget('postgresql');
+    try {
+      const ran = await run(join(app, 'node_modules/.bin/collect-conformance'), ['run', '--target', target.file, '--report-dir', join(work, 'observe-pg-linked')], app, { env: target.env });
+      expect(ran.code, ran.stdout + ran.stderr).toBe(2);
+      expect(ran.stderr).toMatch(/\/observe\/database: cannot connect to the database: PostgreSQL at postgresql:\/\/app:\*\*\*@127\.0\.0\.1:9\/shop: connect ECONNREFUSED/);
+      expect(ran.stdout + ran.stderr).not.toContain('driver-Secret-7');
+    } finally {
+      await target.close();
+    }
   });
 });

@@ -49,11 +49,11 @@ afterAll(async () => {
 /** The embedded receiver behind `through` (hooks too, unless black-box). */
 function behind(through: string, hooks = true): ResolvedReceiverTarget {
   const own = new URL(embedded.target.callbackUrl).origin;
-  const { hooksUrl, ...rest } = embedded.target;
+  const { observe, ...rest } = embedded.target;
   return {
     ...rest,
     callbackUrl: embedded.target.callbackUrl.replace(own, through),
-    ...(hooks && hooksUrl ? { hooksUrl: hooksUrl.replace(own, through) } : {}),
+    ...(hooks && observe?.kind === 'hooks' ? { observe: { kind: 'hooks', url: observe.url.replace(own, through) } } : {}),
   };
 }
 

@@ -41,7 +41,7 @@ async function receiverRun(name: string, options: { faults?: ReceiverFault[]; ca
     const t = receiver.target;
     const callbackUrl = options.callbackPath ? new URL(options.callbackPath, t.callbackUrl).toString() : t.callbackUrl;
     return await run({
-      target: { side: 'receiver', callbackUrl, hooksUrl: t.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+      target: { side: 'receiver', callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
       env: { RCV_TOKEN: t.callbackToken! },
       ...(options.only ? { only: options.only } : {}),
     }, name);
@@ -140,7 +140,7 @@ describe('a receiver whose handler fails before applying (500 to every callback,
         res.writeHead(500, { 'content-type': 'text/plain' }).end('database unavailable');
         return;
       }
-      const hooks = new URL(receiver.target.hooksUrl!);
+      const hooks = new URL(receiver.receiver.hooksUrl);
       const forward = httpRequest({ host: hooks.hostname, port: hooks.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode!, answer.headers);
         answer.pipe(res);
@@ -221,7 +221,7 @@ describe('issue 22 point 4: the reference receiver with a wrong token in the tar
     try {
       const t = receiver.target;
       const { code, report } = await run({
-        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: t.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: t.observe?.kind === 'hooks' ? t.observe.url : undefined, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
         env: { RCV_TOKEN: 'not-the-receivers-token-42' },
         only: 'receiver.token.*',
       }, 'wrong-token-in-file');
@@ -285,7 +285,7 @@ async function oneAtATime(options: { callbackWorkMs: number; hangHooks?: boolean
   let queue = Promise.resolve();
   let origin = '';
   const front = createServer((req, res) => {
-    const hook = (req.url ?? '').startsWith(new URL(receiver.target.hooksUrl!).pathname);
+    const hook = (req.url ?? '').startsWith(new URL(receiver.receiver.hooksUrl).pathname);
     if (hook && options.hangHooks) return;
     const quick = hook || !new URL(req.url ?? '/', origin).searchParams.has('transaction_id');
     let body = '';
@@ -310,7 +310,7 @@ async function oneAtATime(options: { callbackWorkMs: number; hangHooks?: boolean
   origin = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
   const swap = (url: string) => origin + new URL(url).pathname;
   return {
-    target: { side: 'receiver', callbackUrl: swap(receiver.target.callbackUrl), hooksUrl: swap(receiver.target.hooksUrl!), callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+    target: { side: 'receiver', callbackUrl: swap(receiver.target.callbackUrl), hooksUrl: swap(receiver.receiver.hooksUrl), callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
     env: { RCV_TOKEN: receiver.target.callbackToken! },
     close: async () => {
       front.closeAllConnections();

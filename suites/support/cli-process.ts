@@ -21,8 +21,9 @@ export interface BinOptions {
   timeoutMs?: number;
 }
 
-function spawnBin(args: readonly string[], options: BinOptions): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], {
+/** `argv`: another program than the command (a fixture server that also prints `listening on <URL>`). */
+function spawnBin(args: readonly string[], options: BinOptions, argv: readonly string[] = [process.execPath, BIN]): ChildProcess {
+  return spawn(argv[0]!, [...argv.slice(1), ...args], {
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,9 +60,12 @@ export interface Started {
 
 const started: ChildProcess[] = [];
 
-/** Starts the command; `stopAll` (in an afterAll) kills whatever a failed test left running. */
-export function startBin(args: readonly string[], options: BinOptions = {}): Started {
-  const child = spawnBin(args, options);
+/**
+ * Starts the command (or `argv`, another program that prints `listening on <URL>`); `stopAll`
+ * (in an afterAll) kills whatever a failed test left running.
+ */
+export function startBin(args: readonly string[], options: BinOptions = {}, argv?: readonly string[]): Started {
+  const child = spawnBin(args, options, argv);
   started.push(child);
   let out = '';
   let err = '';

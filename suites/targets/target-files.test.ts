@@ -54,7 +54,8 @@ describe('DESIGN.md target files: the documented examples load', () => {
     const t = parseTarget(JSON.stringify(receiverFile), env);
     expect(t).toEqual({
       side: 'receiver', callbackUrl: receiverFile.callbackUrl, callbackToken: env.COLLECT_CALLBACK_TOKEN,
-      hooksUrl: receiverFile.hooksUrl, timing: { replyDeadlineMs: 3000 },
+      // The hooks are one way of observing the receiver's records (DESIGN.md "Observing a receiver as it is").
+      observe: { kind: 'hooks', url: receiverFile.hooksUrl }, timing: { replyDeadlineMs: 3000 },
     });
   });
   it('defaults: replyDeadlineMs 3000; listener 127.0.0.1:0 plain; callbackTimeoutMs 10000, retryWindowMs 20000', () => {

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import type { Evidence, Level } from '../../results/index.ts';
 import type { ReceivedQuery, RunningStatusEndpoint, ScriptedAnswer } from '../../status/index.ts';
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
-import type { HookReading } from '../hooks.ts';
+import type { RecordReading } from '../../observe/index.ts';
 import type { HttpResult } from '../http.ts';
 import type { Capability, CaseOutcome, ConformanceCase } from '../model.ts';
 import { answerText, describeReading, isSuccess, receiverCase, sleep, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
@@ -27,7 +27,7 @@ export const NO_STATUS_QUERY = 'no status query reached the harness\'s status en
 /** Text the `{id}` part of the id-naming case carries: what a query built for a URL mangles. */
 export const RESERVED_ID_TEXT = ' &/?=+%é';
 
-const NEEDS: readonly Capability[] = ['confirms', 'hooks'];
+const NEEDS: readonly Capability[] = ['confirms', 'records', 'seed'];
 
 interface Exercise {
   id: string;
@@ -37,7 +37,7 @@ interface Exercise {
   replyText: string;
   /** performance.now() just before the callback went out. */
   sentAt: number;
-  after: HookReading | null;
+  after: RecordReading | null;
 }
 
 /** The queries that named this id, and the ones naming no id the harness sent that came meanwhile. */
@@ -88,10 +88,11 @@ function askedText(x: Exercise, scripted: string): string {
 }
 
 /** The record after a SUCCESS the status answer did not confirm: never SUCCESS, no action unless it took the answer's FAILED. */
-function unfulfilledProblems(after: HookReading | null, allowFailed: boolean): string | undefined {
+function unfulfilledProblems(after: RecordReading | null, allowFailed: boolean): string | undefined {
   if (!after) return 'the record is gone (404)';
-  if (after.state === 'pending' && after.actions === 0) return undefined;
-  if (allowFailed && after.state === 'FAILED' && after.actions <= 1) return undefined;
+  // The count, when the target observes one; the state alone otherwise.
+  if (after.state === 'pending' && (after.actions ?? 0) === 0) return undefined;
+  if (allowFailed && after.state === 'FAILED' && (after.actions ?? 0) <= 1) return undefined;
   return `the record reads ${describeReading(after)}`;
 }
 

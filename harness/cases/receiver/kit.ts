@@ -1,10 +1,11 @@
 // What every receiver case does: send callbacks as the service would (composed with the
-// canonical composer), read the record through the hooks, and collect the evidence a failure
-// must carry (requests, answers, hook readings before and after, curl lines).
+// canonical composer), seed and read the record the way the target observes it (test hooks, its
+// database, a command), and collect the evidence a failure must carry (requests, answers, the
+// readings before and after with how they were read, curl lines).
 import { CALLBACK_PARAM_NAMES, composeCallbackUrl, formEncode, separatorAfter, splitFragment, type CallbackParams } from '../../callback/index.ts';
 import type { Evidence, Level } from '../../results/index.ts';
 import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
-import { HooksClient, type HookReading } from '../hooks.ts';
+import { describeRecord, ObserveError, type ObservedStep, type RecordObserver, type RecordReading } from '../../observe/index.ts';
 import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
 import { rateLimitedReason } from '../../wire/index.ts';
 import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from '../model.ts';
@@ -28,10 +29,25 @@ export interface CallbackOptions {
   label?: string;
 }
 
+/** Why a case judges the answer alone: it cannot make a record to watch. */
+export const NO_SEEDED_RECORD = 'no seeded record (the target names no hooksUrl, or an observe that cannot seed)';
+
+/** The amount every seeded record carries. */
+export const SEED_AMOUNT = '10.00';
+
+/** What the evidence shows of a case's records: how they were read, what seeding ran, the readings before and after. */
+interface RecordsEvidence {
+  way: string;
+  seeded?: ObservedStep[];
+  before?: RecordReading | string;
+  after?: RecordReading | string;
+}
+
 export class ReceiverProbe {
   readonly http: HttpClient;
-  readonly hooks?: HooksClient;
-  readonly hookReadings: { before?: unknown; after?: unknown } = {};
+  /** The receiver's records as this case sees them; absent for a black-box receiver. */
+  readonly records?: RecordObserver;
+  readonly readings: RecordsEvidence;
   readonly notes: string[] = [];
   /** A confirming target's status endpoint, once a callback was told to it; the ids told, for the evidence. */
   private confirming?: { endpoint: RunningStatusEndpoint; ids: Set<string> };
@@ -41,7 +57,13 @@ export class ReceiverProbe {
     this.http = new HttpClient({
       requestTimeoutMs: ctx.requestTimeoutMs, signal: ctx.signal, wire: ctx.wire, redactor: ctx.redactor, ...(ctx.target.caCert ? { caCert: ctx.target.caCert } : {}),
     });
-    if (ctx.target.hooksUrl) this.hooks = new HooksClient(this.http, ctx.target.hooksUrl);
+    if (ctx.records) this.records = ctx.records.forCase({ http: this.http, wire: ctx.wire, signal: ctx.signal });
+    this.readings = { way: ctx.records?.describe ?? 'none' };
+  }
+
+  /** The case can make a pending record and read it back (hooks, a seed statement, a command). */
+  get seeds(): boolean {
+    return this.records?.can.seed ?? false;
   }
 
   get target(): ResolvedReceiverTarget {
@@ -62,12 +84,13 @@ export class ReceiverProbe {
     const evidence: Evidence = { exchanges: this.http.exchanges, ...extra };
     const queries = this.confirming ? statusQueryEvidence(this.confirming.endpoint, this.confirming.ids, this.startedAt) : [];
     if (queries.length > 0 && evidence.statusQueries === undefined) evidence.statusQueries = queries;
-    if (this.hookReadings.before !== undefined || this.hookReadings.after !== undefined) evidence.hooks = { ...this.hookReadings };
+    const { way: _, ...read } = this.readings;
+    if (Object.keys(read).length > 0) evidence.records = { ...this.readings };
     if (this.notes.length > 0) evidence.notes = [...(evidence.notes ?? []), ...this.notes];
     return evidence;
   }
 
-  /** A PASS keeps only what it measured and its notes (e.g. "no test hooks: …"), not the exchanges. */
+  /** A PASS keeps only what it measured and its notes (e.g. "no seeded record: …"), not the exchanges. */
   pass(extra?: Evidence): CaseOutcome {
     const evidence: Evidence = { ...extra, ...(this.notes.length ? { notes: [...this.notes] } : {}) };
     return Object.keys(evidence).length > 0 ? { verdict: 'PASS', evidence } : { verdict: 'PASS' };
@@ -83,22 +106,51 @@ export class ReceiverProbe {
     return new CaseError(message, this.evidence());
   }
 
-  requireHooks(): HooksClient {
-    if (!this.hooks) throw this.error('this case needs the test hooks (hooksUrl)');
-    return this.hooks;
+  requireRecords(): RecordObserver {
+    if (!this.records) throw this.error('this case needs to see the receiver\'s records (hooksUrl or observe)');
+    return this.records;
+  }
+
+  /** Reads a record; a failure of the hooks, a statement or the command is this case's ERROR with its evidence. */
+  async read(id: string): Promise<RecordReading | null> {
+    const records = this.requireRecords();
+    try {
+      return await records.read(id);
+    } catch (error) {
+      throw this.observeFailure(error);
+    }
+  }
+
+  /** Seeds a pending record. */
+  async seedOnly(id: string): Promise<void> {
+    const records = this.requireRecords();
+    try {
+      const steps = await records.seed(id, SEED_AMOUNT);
+      if (steps.length > 0) this.readings.seeded = [...(this.readings.seeded ?? []), ...steps];
+    } catch (error) {
+      throw this.observeFailure(error);
+    }
   }
 
   /** Seeds a pending record and keeps the reading as "before". */
-  async seed(id: string): Promise<HookReading> {
-    const hooks = this.requireHooks();
-    await hooks.seed(id);
-    const reading = await hooks.read(id);
-    if (!reading) throw this.error(`the test hook does not hold ${JSON.stringify(id)} right after seeding it`);
-    if (reading.state !== 'pending' || reading.actions !== 0) {
-      throw this.error(`a freshly seeded record reads ${describeReading(reading)}, DESIGN.md expects state pending, actions 0`);
+  async seed(id: string): Promise<RecordReading> {
+    await this.seedOnly(id);
+    const reading = await this.read(id);
+    if (!reading) throw this.error(`the receiver's records do not hold ${JSON.stringify(id)} right after seeding it (${this.readings.way})`);
+    if (reading.state !== 'pending' || (reading.actions !== undefined && reading.actions !== 0)) {
+      throw this.error(`a freshly seeded record reads ${describeReading(reading)}, DESIGN.md expects state pending${reading.actions !== undefined ? ', actions 0' : ''}`);
     }
-    this.hookReadings.before = reading;
+    this.readings.before = reading;
     return reading;
+  }
+
+  /** An observer's failure as an ERROR carrying this case's evidence and what the observer saw. */
+  private observeFailure(error: unknown): unknown {
+    if (!(error instanceof ObserveError)) return error;
+    const evidence = this.evidence();
+    if (error.evidence?.exchanges) evidence.exchanges = [...(evidence.exchanges ?? []), ...error.evidence.exchanges];
+    if (error.evidence?.records) evidence.records = { ...(evidence.records as object | undefined), ...error.evidence.records };
+    return new CaseError(error.message, evidence);
   }
 
   /**
@@ -107,20 +159,19 @@ export class ReceiverProbe {
    * case's measurement to leave the wire); then waits `settleMs` more, so late extra actions (an
    * asynchronous receiver) are seen too. Kept as "after".
    */
-  async settledReading(id: string, expectChange: boolean): Promise<HookReading | null> {
-    const hooks = this.requireHooks();
+  async settledReading(id: string, expectChange: boolean): Promise<RecordReading | null> {
     if (expectChange) {
       const wire = this.ctx.wire;
       const until = performance.now() - wire.waitedMs() + this.target.timing.replyDeadlineMs;
       for (;;) {
-        const r = await hooks.read(id);
+        const r = await this.read(id);
         if ((r && r.state !== 'pending') || performance.now() - wire.waitedMs() > until) break;
         await sleep(20, this.ctx.signal);
       }
     }
     await sleep(this.settleMs, this.ctx.signal);
-    const reading = await hooks.read(id);
-    this.hookReadings.after = reading ?? '404 (no such record)';
+    const reading = await this.read(id);
+    this.readings.after = reading ?? '404 (no such record)';
     return reading;
   }
 
@@ -187,8 +238,24 @@ function composeWithout(callbackUrl: string, params: CallbackParams, omit: Callb
   return base + separatorAfter(base) + query + fragment;
 }
 
-export function describeReading(reading: HookReading | null): string {
-  return reading ? `state ${reading.state}, actions ${reading.actions}` : '404 (no record)';
+/** `state SUCCESS, actions 1`; the receiver's own value when it differs; no count when none is observed. */
+export function describeReading(reading: RecordReading | null): string {
+  return describeRecord(reading);
+}
+
+/** Applied exactly once, as far as the target lets the harness see: the state, and the count when it is observed. */
+export function appliedOnce(reading: RecordReading | null, state: 'SUCCESS' | 'FAILED'): boolean {
+  return reading !== null && reading.state === state && (reading.actions === undefined || reading.actions === 1);
+}
+
+/** Untouched: still pending, and nothing counted when the count is observed. */
+export function untouched(reading: RecordReading | null): boolean {
+  return reading !== null && reading.state === 'pending' && (reading.actions === undefined || reading.actions === 0);
+}
+
+/** What "applied once" is checked as: `state SUCCESS, actions 1`, or the state alone. */
+export function expectedOnce(reading: RecordReading | null, state: string): string {
+  return reading?.actions === undefined && reading !== null ? `state ${state}` : `state ${state}, actions 1`;
 }
 
 /** `400 {"error_code":"ERR_…"}`: the status and the start of the body, as observed; cut only once redacted. */
@@ -268,8 +335,8 @@ export async function expectAppliedOnce(
       : `${bad.length} of ${results.length} replies were not 2xx (${statuses.join(', ')}); every valid callback must get 2xx (§4.3)`);
   }
   const after = await probe.settledReading(id, true);
-  if (!after || after.state !== state || after.actions !== 1) {
-    problems.push(`the record reads ${describeReading(after)}, expected state ${state}, actions 1 (${rule}: applied exactly once)`);
+  if (!appliedOnce(after, state)) {
+    problems.push(`the record reads ${describeReading(after)}, expected ${expectedOnce(after, state)} (${rule}: applied exactly once)`);
   }
   return problems.length ? probe.fail(problems) : probe.pass();
 }

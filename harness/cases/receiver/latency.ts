@@ -4,7 +4,7 @@ import type { Evidence } from '../../results/index.ts';
 import { isDefaulted, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { HttpResult } from '../http.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { isSuccess, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+import { isSuccess, NO_SEEDED_RECORD, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
 
 export const BURST_SIZE = 20;
 
@@ -23,10 +23,10 @@ export function latencyStats(samples: readonly number[]): NonNullable<Evidence['
 async function timedCallbacks(probe: ReceiverProbe, count: number): Promise<CaseOutcome> {
   const deadline = probe.target.timing.replyDeadlineMs;
   const ids = Array.from({ length: count }, () => probe.ctx.newTransactionId());
-  if (probe.hooks) {
-    for (const id of ids) await probe.hooks.seed(id);
+  if (probe.seeds) {
+    for (const id of ids) await probe.seedOnly(id);
   } else {
-    probe.notes.push('no test hooks: the ids are unknown to the receiver, so any 2xx or 4xx is accepted and only the time is judged');
+    probe.notes.push(`${NO_SEEDED_RECORD}: the ids are unknown to the receiver, so any 2xx or 4xx is accepted and only the time is judged`);
   }
   // Wait one reply deadline past the deadline itself, so a late answer is measured, not cut.
   // The seeding above is not measured: only the callbacks have the wire to themselves.
@@ -44,21 +44,21 @@ async function timedCallbacks(probe: ReceiverProbe, count: number): Promise<Case
     const first = broken.find((r) => !r.ok && !r.timedOut);
     throw probe.error(`${broken.length - late.length} of ${count} callbacks got no usable answer: ${first && !first.ok ? first.error : ''}`);
   }
-  // Without hooks a 4xx may be "no such id", but 401/403 is the configured token refused: then no
+  // Without seeded records a 4xx may be "no such id", but 401/403 is the configured token refused: then no
   // valid callback was timed, and a PASS would rest on refusals (DESIGN.md: not exercised).
-  const refused = probe.hooks || probe.target.callbackToken === undefined ? [] : results.filter((r) => r.ok && (r.answer.status === 401 || r.answer.status === 403));
+  const refused = probe.seeds || probe.target.callbackToken === undefined ? [] : results.filter((r) => r.ok && (r.answer.status === 401 || r.answer.status === 403));
   if (refused.length > 0) {
     const statuses = [...new Set(refused.map((r) => (r.ok ? r.answer.status : 0)))].join(', ');
     throw probe.error(`${refused.length} of ${count} callbacks with the configured token were answered ${statuses}: the token was refused, so no valid callback's reply was timed`);
   }
   if (late.length > 0) problems.push(`${late.length} of ${count} callbacks got no answer within ${probe.ctx.requestTimeoutMs} ms`);
-  // Without hooks the ids are unknown to the receiver: DESIGN.md accepts 2xx or 4xx there, not
+  // Without seeded records the ids are unknown to the receiver: DESIGN.md accepts 2xx or 4xx there, not
   // a 3xx (a redirect is no answer to a callback) or a 5xx (the service would retry).
-  const acceptable = (status: number) => isSuccess(status) || (!probe.hooks && status >= 400 && status <= 499);
+  const acceptable = (status: number) => isSuccess(status) || (!probe.seeds && status >= 400 && status <= 499);
   const wrong = results.filter((r) => r.ok && !acceptable(r.answer.status));
   if (wrong.length > 0) {
     const statuses = [...new Set(wrong.map((r) => (r.ok ? r.answer.status : 0)))].join(', ');
-    problems.push(probe.hooks
+    problems.push(probe.seeds
       ? `${wrong.length} of ${count} valid callbacks were answered ${statuses}, not 2xx`
       : `${wrong.length} of ${count} callbacks were answered ${statuses}, neither 2xx nor 4xx`);
   }

@@ -3,7 +3,7 @@
 // any 2xx or 4xx answer is accepted there).
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { answerText, describeReading, expectAppliedOnce, FAILED_MESSAGE, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+import { answerText, describeReading, expectAppliedOnce, untouched, FAILED_MESSAGE, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
 
 function acceptableForNoAction(status: number): boolean {
   return (status >= 200 && status <= 299) || (status >= 400 && status <= 499);
@@ -11,8 +11,8 @@ function acceptableForNoAction(status: number): boolean {
 
 /**
  * A PASS rests on the effect: "nothing changed" proves something only beside a valid callback
- * that changed its record. A FAIL whose only finding is the answer (the hooks show nothing acted
- * on) rests on the answer: beside a valid callback that got no 2xx either it is ERROR
+ * that changed its record. A FAIL whose only finding is the answer (the records show nothing
+ * acted on) rests on the answer: beside a valid callback that got no 2xx either it is ERROR
  * (harness/preflight/guard.ts): a receiver that answers 500 to every callback fails the valid
  * one too, and that is the finding.
  */
@@ -45,7 +45,7 @@ async function changesNothing(probe: ReceiverProbe, sent: NoActionCallback): Pro
     problems.push(`answered ${answerText(answer.answer, probe.ctx.redactor)} to a callback ${sent.what}; any 2xx or 4xx is accepted there (DESIGN.md), a 5xx makes the service retry`);
   }
   const after = await probe.settledReading(id, false);
-  if (!after || after.state !== 'pending' || after.actions !== 0) {
+  if (!untouched(after)) {
     problems.push(`the record changed to ${describeReading(after)} on a callback ${sent.what}: ${sent.why}, so nothing is to change`);
   }
   return noActionOutcome(probe, problems, answerWrong);
@@ -67,7 +67,7 @@ function missingParamChangesNothing(probe: ReceiverProbe, omit: 'transaction_id'
 
 export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
   receiverCase(
-    { id: 'receiver.outcome.success-applied', title: 'a SUCCESS callback is applied as SUCCESS', specRef: '§6 Semantics', level: 'MUST', needs: ['hooks'] },
+    { id: 'receiver.outcome.success-applied', title: 'a SUCCESS callback is applied as SUCCESS', specRef: '§6 Semantics', level: 'MUST', needs: ['records', 'seed'] },
     async (probe) => {
       const id = probe.ctx.newTransactionId();
       await probe.seed(id);
@@ -76,7 +76,7 @@ export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
     },
   ),
   receiverCase(
-    { id: 'receiver.outcome.failed-applied', title: 'a FAILED callback is applied as FAILED', specRef: '§6 Semantics', level: 'MUST', needs: ['hooks'] },
+    { id: 'receiver.outcome.failed-applied', title: 'a FAILED callback is applied as FAILED', specRef: '§6 Semantics', level: 'MUST', needs: ['records', 'seed'] },
     async (probe) => {
       const id = probe.ctx.newTransactionId();
       await probe.seed(id);
@@ -85,30 +85,29 @@ export const OUTCOME_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
     },
   ),
   receiverCase(
-    { id: 'receiver.outcome.unknown-status-pending', title: 'status=PENDING changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
+    { id: 'receiver.outcome.unknown-status-pending', title: 'status=PENDING changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['records', 'seed'], negative: 'refusal' },
     (probe) => unknownStatusChangesNothing(probe, 'PENDING'),
   ),
   receiverCase(
     // SHOULD: applying `success` as SUCCESS after case-folding breaks no sentence of the spec;
     // status values are exact upper case (§4.3), so the suite recommends refusing it.
-    { id: 'receiver.outcome.unknown-status-lowercase', title: 'status=success (lower case) changes nothing', specRef: '§4.3, §6 Parameters', level: 'SHOULD', needs: ['hooks'], negative: 'refusal' },
+    { id: 'receiver.outcome.unknown-status-lowercase', title: 'status=success (lower case) changes nothing', specRef: '§4.3, §6 Parameters', level: 'SHOULD', needs: ['records', 'seed'], negative: 'refusal' },
     (probe) => unknownStatusChangesNothing(probe, 'success'),
   ),
   receiverCase(
-    { id: 'receiver.outcome.missing-status', title: 'a callback without status changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
+    { id: 'receiver.outcome.missing-status', title: 'a callback without status changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['records', 'seed'], negative: 'refusal' },
     (probe) => missingParamChangesNothing(probe, 'status'),
   ),
   receiverCase(
-    { id: 'receiver.outcome.missing-transaction-id', title: 'a callback without transaction_id changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
+    { id: 'receiver.outcome.missing-transaction-id', title: 'a callback without transaction_id changes nothing', specRef: '§4.3, §6 Parameters', level: 'MUST', needs: ['records', 'seed'], negative: 'refusal' },
     (probe) => missingParamChangesNothing(probe, 'transaction_id'),
   ),
   receiverCase(
-    { id: 'receiver.outcome.unknown-id', title: 'a callback for an unknown transaction_id creates nothing', specRef: '§6 rule 2', level: 'MUST', needs: ['hooks'], negative: 'refusal' },
+    { id: 'receiver.outcome.unknown-id', title: 'a callback for an unknown transaction_id creates nothing', specRef: '§6 rule 2', level: 'MUST', needs: ['records'], negative: 'refusal' },
     async (probe) => {
       const id = probe.ctx.newTransactionId();
-      const hooks = probe.requireHooks();
-      const before = await hooks.read(id);
-      probe.hookReadings.before = before ?? '404 (no such record)';
+      const before = await probe.read(id);
+      probe.readings.before = before ?? '404 (no such record)';
       if (before) throw probe.error(`the receiver already holds ${JSON.stringify(id)}, an id this run never seeded`);
       const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'callback for an id never seeded' });
       const problems: string[] = [];

@@ -1,7 +1,7 @@
 // receiver.params (§6 URL composition and Parameters): the query the service composes is
 // parsed correctly, whatever the callback URL already carries and whatever the message or the
-// transaction_id hold. Each callback must be applied exactly once and answered 2xx. The test
-// hooks show the record, not the message: a message case shows that an unusual message does not
+// transaction_id hold. Each callback must be applied exactly once and answered 2xx. The
+// receiver's records show the record, not the message: a message case shows that an unusual message does not
 // keep the outcome from being applied (or, for "&status=FAILED", from being the right one), not
 // how the message was decoded; its title says so. URLs are composed by harness/callback, the
 // suite's one composer.
@@ -80,6 +80,6 @@ async function appliedOnce(probe: ReceiverProbe, row: ParamsRow): Promise<CaseOu
 }
 
 export const PARAMS_CASES: ConformanceCase<ResolvedReceiverTarget>[] = PARAMS_ROWS.map((row) => receiverCase(
-  { id: `receiver.params.${row.leaf}`, title: row.title, specRef: row.specRef, level: row.level ?? 'MUST', needs: ['hooks'] },
+  { id: `receiver.params.${row.leaf}`, title: row.title, specRef: row.specRef, level: row.level ?? 'MUST', needs: ['records', 'seed'] },
   (probe) => appliedOnce(probe, row),
 ));

@@ -5,7 +5,7 @@ import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import { TOKEN_HEADER, tokenHeader, type HeaderSpec } from '../http.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { seededRandom } from '../ids.ts';
-import { answerText, describeReading, expectAppliedOnce, isSuccess, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
+import { answerText, describeReading, expectAppliedOnce, isSuccess, NO_SEEDED_RECORD, receiverCase, untouched, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
 
 const NBSP = '\u00a0';
 
@@ -110,20 +110,20 @@ async function refusedWithoutAction(probe: ReceiverProbe, variant: TokenVariant)
   const choice = variant.make(token, seededRandom(probe.ctx.seed ^ variant.leaf.length), probe.tokenEnv);
   if (typeof choice === 'string') return { verdict: 'SKIP', reason: choice };
   const id = probe.ctx.newTransactionId();
-  if (probe.hooks) await probe.seed(id);
-  else probe.notes.push('no test hooks: only the answer is judged, not whether the receiver acted');
+  if (probe.seeds) await probe.seed(id);
+  else probe.notes.push(`${NO_SEEDED_RECORD}: only the answer is judged, not whether the receiver acted`);
   const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { token: choice, label: `callback with ${choice.describe}` });
   const problems: string[] = [];
   const status = sent.answer.status;
   if (status !== 403) problems.push(`answered ${answerText(sent.answer, probe.ctx.redactor)}; §6 rule 1 says 403`);
-  if (probe.hooks) {
+  if (probe.seeds) {
     const after = await probe.settledReading(id, false);
-    if (!after || after.state !== 'pending' || after.actions !== 0) {
+    if (!untouched(after)) {
       problems.push(`the record changed to ${describeReading(after)}: §6 rule 1 says the receiver takes no action`);
     }
   }
-  // With the hooks, the PASS rests on the record not changing; without, on the refusal alone.
-  if (problems.length === 0) return { ...probe.pass(), restsOn: probe.hooks ? 'effect' : 'answer' };
+  // With a seeded record, the PASS rests on the record not changing; without, on the refusal alone.
+  if (problems.length === 0) return { ...probe.pass(), restsOn: probe.seeds ? 'effect' : 'answer' };
   const failed = probe.fail(problems);
   // The answer the only finding (the hooks show nothing acted on, or there are none to show it).
   return problems.length === 1 && status !== 403 ? { ...failed, restsOn: 'answer' } : failed;
@@ -136,7 +136,7 @@ function isRefusal(status: number): boolean {
 
 /**
  * The configured token under the lower-case name is a valid callback (MUST: the spec names an
- * HTTP header, and HTTP names are case-insensitive). With hooks it must be applied; without,
+ * HTTP header, and HTTP names are case-insensitive). With a seeded record it must be applied; without,
  * the id is unknown, so any 2xx or 4xx but a refusal (401/403) is accepted. A refusal is
  * compared with the same callback under the exact name: refused there too, the case says
  * nothing about the name (ERROR, under the preflight's shared cause); accepted there, the name
@@ -148,19 +148,19 @@ async function acceptedUnderLowerCaseName(probe: ReceiverProbe): Promise<CaseOut
   header.shell = header.shell!.replace(TOKEN_HEADER, LOWER_CASE_TOKEN_HEADER);
   const choice: TokenChoice = { headers: [header], describe: `the configured token under the name ${LOWER_CASE_TOKEN_HEADER}` };
   const id = probe.ctx.newTransactionId();
-  if (probe.hooks) await probe.seed(id);
-  else probe.notes.push('no test hooks: the id is unknown to the receiver, so any 2xx or 4xx but 401/403 (the token refused) is accepted');
+  if (probe.seeds) await probe.seed(id);
+  else probe.notes.push(`${NO_SEEDED_RECORD}: the id is unknown to the receiver, so any 2xx or 4xx but 401/403 (the token refused) is accepted`);
   const sent = await probe.callback(params(id), { token: choice, label: `callback with the configured token as ${LOWER_CASE_TOKEN_HEADER}` });
   const status = sent.answer.status;
-  const judged = probe.hooks
+  const judged = probe.seeds
     ? await expectAppliedOnce(probe, id, [sent], 'SUCCESS', '§6 rule 1')
     : isSuccess(status) || (status >= 400 && status <= 499 && !isRefusal(status))
       ? probe.pass()
       : probe.fail(`answered ${answerText(sent.answer, probe.ctx.redactor)}, neither 2xx nor a 4xx other than 401/403`);
   if (judged.verdict === 'PASS' || !isRefusal(status)) return judged;
-  // The control is a callback of its own (seeded too, with hooks), differing only in the name.
+  // The control is a callback of its own (seeded too, when records can be seeded), differing only in the name.
   const controlId = probe.ctx.newTransactionId();
-  if (probe.hooks) await probe.seed(controlId);
+  if (probe.seeds) await probe.seed(controlId);
   const control = await probe.callback(params(controlId), { label: `control: the same callback as ${TOKEN_HEADER}` });
   const observed = judged.reason ?? `answered ${status}`;
   if (isRefusal(control.answer.status)) {
@@ -181,7 +181,7 @@ export const TOKEN_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
     (probe) => refusedWithoutAction(probe, variant),
   )),
   receiverCase(
-    { id: 'receiver.token.valid', title: 'the configured token is accepted and the outcome applied', specRef: '§6 rule 1', level: 'MUST', needs: ['token', 'hooks'] },
+    { id: 'receiver.token.valid', title: 'the configured token is accepted and the outcome applied', specRef: '§6 rule 1', level: 'MUST', needs: ['token', 'records', 'seed'] },
     async (probe) => {
       const id = probe.ctx.newTransactionId();
       await probe.seed(id);

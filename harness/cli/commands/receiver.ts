@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { SetExitCode } from '../index.ts';
 import { UsageError } from '../errors.ts';
 import { clientIdFrom, refuseUnusableSecrets } from '../secret-env.ts';
+import { DatabaseError } from '../../database/index.ts';
 import {
   RECEIVER_FAULTS, ReceiverConfigError, generateTestToken, isReceiverFault, loadReceiverConfigFile, startReceiver,
   type ConfirmsInFile, type ReceiverConfig, type ReceiverConfirmConfig, type ReceiverFault,
@@ -105,6 +106,8 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
     receiver = await startReceiver(config, listen);
   } catch (error) {
     if (error instanceof ReceiverConfigError) throw new UsageError(error.message, error.code);
+    // A store (config file "store") that cannot be opened: no driver, no connection, a refused password.
+    if (error instanceof DatabaseError) throw new UsageError(`the receiver's database: ${error.message}`, error.code);
     const errno = error as NodeJS.ErrnoException;
     if (errno.code === 'EADDRINUSE' || errno.code === 'EACCES' || errno.code === 'EADDRNOTAVAIL') {
       throw new UsageError(`cannot listen on ${listen.host ?? '127.0.0.1'}:${listen.port ?? 0} (${errno.code})`, 'ERR_LISTEN');
@@ -124,6 +127,7 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
     process.stderr.write(`confirming outcomes (§6 rule 5) with ${endpoint.method} ${confirms.baseUrl.replace(/\/+$/, '')}${endpoint.path} as client ${confirms.clientId}\n`);
   }
   if (faults.length > 0) process.stderr.write(`faults on: ${faults.join(', ')}\n`);
+  if (config.store) process.stderr.write(`records kept in the database named by the config file's store (${config.store.mode})\n`);
   process.stdout.write(`listening on ${receiver.url}\n`);
 
   await new Promise<void>((resolve) => {

@@ -4,12 +4,13 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import {
-  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed, TARGET_FILE_CONCURRENCY,
-  selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
+  adapterNeverStarted, allCases, CaseSlots, closeClientBench, DEFAULT_CONCURRENCY, defaultTimeouts, isBlanket, loadWaiverFile, MAX_CONCURRENCY, probeAdapter, randomSeed,
+  shapedIds, TARGET_FILE_CONCURRENCY, selectCases, transactionIds, unusedWaivers, WaiverFileError, type ConformanceCase, type WaiverEntry,
 } from '../../cases/index.ts';
 import { diagnose, type SideRun } from '../../diagnoses/index.ts';
 import type { EmbeddedSide, EmbeddedTargets } from '../../embedded/index.ts';
 import { allowCommands, settlesWithin, stopAllCommands } from '../../line-protocol/index.ts';
+import { openCheckedObservation, ObserveCheckError, type Observation } from '../../observe/index.ts';
 import { runChecked } from '../../preflight/index.ts';
 import { formatCaseLine, formatSummary, printable } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
@@ -207,7 +208,8 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
     state.stopStatus?.();
     state.session?.release();
     // An interrupted run's servers may still hold requests: their close is bounded (the process ends next).
-    const cleanup = Promise.all([state.embedded?.close(), fileTarget?.side === 'client' ? closeClientBench(fileTarget) : undefined]);
+    // The receiver's records (a database pool, an observer command) are closed on every way out.
+    const cleanup = Promise.all([state.records?.close(), state.embedded?.close(), fileTarget?.side === 'client' ? closeClientBench(fileTarget) : undefined]);
     if (state.interrupted) {
       await settlesWithin(cleanup.catch(() => {}), 2000);
       allowCommands();
@@ -220,6 +222,8 @@ export async function runConformance(options: RunOptions, io: RunIo = processIo(
 /** What the run has done so far, for the report of a run interrupted midway. */
 interface RunState {
   embedded?: EmbeddedTargets;
+  /** How the file target's receiver records are seen, opened once for the run. */
+  records?: Observation;
   session?: ReportDirSession;
   /** The report directory being opened (a signal that comes meanwhile waits for it). */
   opening?: Promise<ReportDirSession>;
@@ -271,6 +275,25 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
   }
   if (state.interrupted) return 1;
 
+  // The receiver's records, one way for the whole run (a pool, a process), checked before any
+  // case: a mapping that cannot work is exit 2 naming the key, the statement and the store's message.
+  const ids = transactionIds(seed);
+  if (fileTarget?.side === 'receiver' && fileTarget.observe) {
+    const target = fileTarget;
+    try {
+      state.records = await openCheckedObservation(target.observe!, { timeoutMs: defaultTimeouts(target).perRequestTimeoutMs, redactor, cwd: io.cwd }, () => {
+        const shaped = shapedIds(ids, target.transactionIds);
+        return { seeded: shaped.newTransactionId(), unseeded: shaped.newTransactionId() };
+      });
+    } catch (error) {
+      if (error instanceof ObserveCheckError) {
+        throw new UsageError(redactor.text(`${options.target}: observe: ${error.message} (collect-conformance observe-check --target ${options.target} shows each step)`), error.code);
+      }
+      throw error;
+    }
+  }
+  if (state.interrupted) return 1;
+
   const reportDir = resolve(io.cwd, options.reportDir ?? DEFAULT_REPORT_DIR);
   const shownTarget = targets.length === 1
     ? redactTarget(targets[0]!)
@@ -293,7 +316,6 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
   const paced = [...new Set([...paces.values()].flatMap((p) => (p.rate ? [p.rate.text] : [])))];
   io.stdout(`collect-conformance ${toolVersion()}: ${selected.length} case(s) against ${fileTarget ? `${options.target}` : 'the embedded reference implementations'} (seed ${seed}; repeat with --seed ${seed}${paced.length > 0 ? `; requests paced at ${paced.join(', ')}` : ''})\n`);
 
-  const ids = transactionIds(seed);
   // The targets' runs go at once, sharing the bound; their lines and report entries keep the order of `runs`.
   const active = runs
     .map(({ target, runs: runsCase }) => ({ target, cases: selected.filter(runsCase) as ConformanceCase<typeof target>[] }))
@@ -330,6 +352,7 @@ async function runSelected({ options, io, fileTarget, selected, seed, waivers, s
         ids,
         slots,
         pace: paces.get(target)!,
+        ...(state.records && target === fileTarget ? { records: state.records } : {}),
         ...(options.only !== undefined ? { only: options.only } : {}),
         onStart: (id) => {
           status.started(id);

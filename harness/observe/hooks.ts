@@ -1,24 +1,27 @@
-// The receiver test hooks of DESIGN.md, seen from the harness: seed a pending record, read
-// what the receiver did with it. A hook that misbehaves makes the case ERROR, not FAIL.
+// The receiver test hooks of DESIGN.md as a way of observing: seed a pending record with
+// POST {hooks}/transactions, read what the receiver did with GET {hooks}/transactions/{id}.
+// A hook that misbehaves makes the case ERROR, not FAIL.
 import { rateLimitedReason } from '../wire/index.ts';
-import type { HttpClient, HttpResult } from './http.ts';
-import { CaseError } from './http.ts';
+import { mapState } from './states.ts';
+import { ObserveError, type CaseUse, type HookHttp, type ObservedStep, type RecordObserver, type RecordReading } from './model.ts';
 
-export interface HookReading {
-  transaction_id: string;
-  state: string;
-  actions: number;
-}
+type HookResult = Awaited<ReturnType<HookHttp['send']>>;
 
-export class HooksClient {
-  constructor(private readonly http: HttpClient, private readonly hooksUrl: string) {}
+export class HooksObserver implements RecordObserver {
+  readonly way = 'hooks';
+  readonly can = { seed: true, actions: true };
+  private readonly http: HookHttp;
+
+  constructor(private readonly hooksUrl: string, use: Pick<CaseUse, 'http'>) {
+    this.http = use.http;
+  }
 
   private url(path: string): string {
     return this.hooksUrl.replace(/\/+$/, '') + path;
   }
 
   /** POST {hooks}/transactions: the receiver now holds a pending record for `id`. */
-  async seed(id: string, amount = '10.00'): Promise<void> {
+  async seed(id: string, amount: string): Promise<ObservedStep[]> {
     const result = await this.http.send({
       label: 'hooks: seed',
       method: 'POST',
@@ -28,18 +31,21 @@ export class HooksClient {
     }, false);
     if (!result.ok) throw hookError(`the test hook POST /transactions failed: ${result.error}`, result);
     if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result);
+    if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result);
     if (result.answer.status < 200 || result.answer.status > 299) {
       throw hookError(`the test hook POST /transactions answered ${result.answer.status}, DESIGN.md expects 2xx`, result);
     }
+    return [];
   }
 
   /** GET {hooks}/transactions/{id}: the reading, or null for 404 (an id the receiver does not hold). */
-  async read(id: string): Promise<HookReading | null> {
+  async read(id: string): Promise<RecordReading | null> {
     const result = await this.http.send({
       label: 'hooks: read',
       url: this.url(`/transactions/${encodeURIComponent(id)}`),
     }, false);
     if (!result.ok) throw hookError(`the test hook GET /transactions/{id} failed: ${result.error}`, result);
+    if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result);
     if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result);
     if (result.answer.status === 404) return null;
     if (result.answer.status !== 200) {
@@ -51,17 +57,20 @@ export class HooksClient {
     } catch {
       throw hookError('the test hook GET /transactions/{id} answered 200 with a body that is not JSON', result);
     }
-    const r = reading as Partial<HookReading>;
+    const r = reading as Partial<{ transaction_id: unknown; state: unknown; actions: unknown }>;
     if (typeof r !== 'object' || r === null || typeof r.state !== 'string' || typeof r.actions !== 'number') {
       throw hookError('the test hook reading lacks "state" (string) or "actions" (number)', result);
     }
     if (r.transaction_id !== id) {
       throw hookError(`the test hook reading is for ${JSON.stringify(r.transaction_id)}, not ${JSON.stringify(id)}`, result);
     }
-    return { transaction_id: id, state: r.state, actions: r.actions };
+    // The hooks speak the suite's own states: a value other than the three is shown as it is.
+    return { transaction_id: id, state: mapState(r.state, undefined), value: r.state, actions: r.actions };
   }
+
+  async close(): Promise<void> {}
 }
 
-function hookError(message: string, result: HttpResult): CaseError {
-  return new CaseError(message, { exchanges: [...(result.retried ? [result.retried.exchange] : []), result.exchange] });
+function hookError(message: string, result: HookResult): ObserveError {
+  return new ObserveError('ERR_OBSERVE_HOOK', message, { exchanges: [...(result.retried ? [result.retried.exchange] : []), result.exchange] });
 }

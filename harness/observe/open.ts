@@ -1,0 +1,40 @@
+// Opening the run's observation of the way the target names: nothing to open for the hooks (a
+// case's own HTTP client reads them), a pool for a database, a process for a command.
+import type { Redactor } from '../secrets/index.ts';
+import { CommandObservation } from './command.ts';
+import { HooksObserver } from './hooks.ts';
+import { abilitiesOf, type CaseUse, type Observation, type ObserveSpec } from './model.ts';
+import { SqlObservation } from './sql.ts';
+
+export interface OpenObservationOptions {
+  /** Time limit of one statement or request, in ms (the run's per-request limit). */
+  timeoutMs: number;
+  /** Applied to what a command writes, before it is quoted. */
+  redactor?: Redactor;
+  /** Where an observer command starts (default: the current directory). */
+  cwd?: string;
+}
+
+/** The shortest time a command gets to answer: a JVM or `php artisan` takes a second to start. */
+export const MIN_COMMAND_ANSWER_MS = 5000;
+
+export async function openObservation(spec: ObserveSpec, options: OpenObservationOptions): Promise<Observation> {
+  switch (spec.kind) {
+    case 'hooks':
+      return {
+        spec,
+        can: abilitiesOf(spec),
+        describe: `hooks (${spec.url})`,
+        forCase: (use: CaseUse) => new HooksObserver(spec.url, use),
+        close: async () => {},
+      };
+    case 'sql':
+      return SqlObservation.open(spec, { statementTimeoutMs: options.timeoutMs });
+    case 'command':
+      return new CommandObservation(spec, {
+        answerTimeoutMs: Math.max(MIN_COMMAND_ANSWER_MS, options.timeoutMs),
+        ...(options.redactor ? { redactor: options.redactor } : {}),
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      });
+  }
+}

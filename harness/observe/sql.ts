@@ -1,0 +1,168 @@
+// Observing through the receiver's own database: the target's `seed`, `read` and `actions`
+// statements, run with the transaction id (and amount) bound, never pasted into the text. One
+// pool for the run; each statement of a case goes through the case's way onto the wire.
+import { DatabaseError, openDatabase, type CompiledStatement, type Database, type Session } from '../database/index.ts';
+import { abilitiesOf, ObserveError, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
+import { mapState, valueText } from './states.ts';
+
+type SqlSpec = Extract<ObserveSpec, { kind: 'sql' }>;
+type StatementName = 'seed' | 'read' | 'actions';
+
+/** Rows kept in the evidence of one statement: enough to show "several rows", not a table dump. */
+const ROWS_SHOWN = 5;
+
+export interface SqlObservationOptions {
+  /** Time limit of one statement, in ms (the run's per-request limit). */
+  statementTimeoutMs: number;
+  poolSize?: number;
+}
+
+export class SqlObservation implements Observation {
+  readonly can;
+  readonly describe: string;
+
+  private constructor(readonly spec: SqlSpec, readonly database: Database) {
+    this.can = abilitiesOf(spec);
+    this.describe = `sql (${database.product} at ${database.shown})`;
+  }
+
+  static async open(spec: SqlSpec, options: SqlObservationOptions): Promise<SqlObservation> {
+    const database = await openDatabase(spec.database, {
+      statementTimeoutMs: options.statementTimeoutMs,
+      poolSize: options.poolSize ?? 8,
+      applicationName: 'collect-conformance observe',
+    });
+    return new SqlObservation(spec, database);
+  }
+
+  forCase(use: CaseUse): RecordObserver {
+    const observation = this;
+    const onWire = <T>(work: () => Promise<T>): Promise<T> => use.wire.exchange(() => {
+      if (use.signal.aborted) return Promise.reject(new Error('the case was aborted'));
+      return work();
+    });
+    return {
+      way: 'sql',
+      can: this.can,
+      seed: (id, amount) => onWire(() => observation.seedOn(observation.database, id, amount)),
+      read: (id, steps) => onWire(() => observation.readOn(observation.database, id, steps)),
+      close: async () => {},
+    };
+  }
+
+  /** Runs the seed statement. */
+  async seedOn(session: Session, id: string, amount: string): Promise<ObservedStep[]> {
+    if (!this.spec.seed) throw new ObserveError('ERR_OBSERVE_SQL', 'the target names no seed statement (observe.seed)');
+    const step = await this.run(session, 'seed', this.spec.seed, { transaction_id: id, amount });
+    return [step.step];
+  }
+
+  /**
+   * Runs the read statement (no row: the receiver does not hold the id; one row with a `state`
+   * column: the reading), then the actions statement when there is one.
+   */
+  async readOn(session: Session, id: string, steps?: ObservedStep[]): Promise<RecordReading | null> {
+    const read = await this.run(session, 'read', this.spec.read, { transaction_id: id });
+    steps?.push(read.step);
+    const stateColumn = column(read.columns, 'state');
+    if (stateColumn === undefined) {
+      throw this.shapeError(`the read statement returns no column named state (it returns ${listed(read.columns)}): name the receiver's status column "AS state"`, read.step);
+    }
+    if (read.rows.length > 1) {
+      throw this.shapeError(`the read statement returned ${read.rows.length} rows for one transaction id; it must return at most one (a WHERE clause on the receiver's id column = :transaction_id)`, read.step);
+    }
+    const row = read.rows[0];
+    if (!row) return null;
+    const value = valueText(row[stateColumn]);
+    const reading: RecordReading = { transaction_id: id, state: mapState(value, this.spec.states), value, read: [read.step] };
+    if (this.spec.actions) {
+      const counted = await this.run(session, 'actions', this.spec.actions, { transaction_id: id });
+      reading.read!.push(counted.step);
+      steps?.push(counted.step);
+      reading.actions = this.actionsOf(counted);
+    }
+    return reading;
+  }
+
+  private actionsOf(counted: Ran): number {
+    const actionsColumn = column(counted.columns, 'actions');
+    if (actionsColumn === undefined) {
+      throw this.shapeError(`the actions statement returns no column named actions (it returns ${listed(counted.columns)}): e.g. "SELECT count(*) AS actions FROM … WHERE … = :transaction_id"`, counted.step);
+    }
+    if (counted.rows.length > 1) throw this.shapeError(`the actions statement returned ${counted.rows.length} rows; it must return one (a count)`, counted.step);
+    // No row: nothing counted (e.g. a per-record counter read from a row that is not there).
+    const text = counted.rows[0] === undefined ? '0' : valueText(counted.rows[0][actionsColumn]);
+    if (text === null || !/^\d+$/.test(text)) {
+      throw this.shapeError(`the actions statement returned ${JSON.stringify(text)}, not a count (a whole number of times an outcome was applied)`, counted.step);
+    }
+    return Number(text);
+  }
+
+  private async run(session: Session, name: StatementName, statement: CompiledStatement, values: Record<string, string>): Promise<Ran> {
+    const parameters = Object.fromEntries(statement.uses.map((n) => [n, values[n]!]));
+    const started = performance.now();
+    try {
+      const result = await session.run(statement, values);
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      const step: ObservedStep = {
+        statement: name, sql: statement.source, parameters,
+        ...(result.columns.length > 0 || name !== 'seed' ? { rows: result.rows.slice(0, ROWS_SHOWN).map(jsonRow) } : { rowCount: result.affected }),
+        ms,
+      };
+      return { step, rows: result.rows, columns: result.columns };
+    } catch (error) {
+      if (!(error instanceof DatabaseError)) throw error;
+      throw new ObserveError('ERR_OBSERVE_SQL', this.failureText(name, error), {
+        records: { way: this.describe, failed: { statement: name, sql: statement.source, parameters } },
+      });
+    }
+  }
+
+  /** The statement named, what happened in words, and the database's own message. */
+  failureText(name: StatementName, error: DatabaseError): string {
+    switch (error.failure) {
+      case 'timeout':
+        return `the ${name} statement ran past its time limit of ${this.database.limits.statementMs} ms: ${error.message}`;
+      case 'lock':
+        return `the ${name} statement waited for a lock held elsewhere past its limit of ${this.database.limits.lockMs} ms: ${error.message}`;
+      case 'connection-lost':
+        return `the connection to the database dropped during the ${name} statement: ${error.message}`;
+      case 'connect':
+        return `cannot connect to the database: ${error.message}`;
+      case 'auth':
+        return `the database refused the user name or password: ${error.message}`;
+      case 'driver-missing':
+        return error.message;
+      default:
+        return `the ${name} statement failed: ${error.message}`;
+    }
+  }
+
+  private shapeError(message: string, step: ObservedStep): ObserveError {
+    return new ObserveError('ERR_OBSERVE_SQL', message, { records: { way: this.describe, failed: step } });
+  }
+
+  close(): Promise<void> {
+    return this.database.close();
+  }
+}
+
+interface Ran {
+  step: ObservedStep;
+  rows: Array<Record<string, unknown>>;
+  columns: string[];
+}
+
+/** The column named `name` in any letter case (MySQL keeps an alias as written, PostgreSQL folds it). */
+function column(columns: readonly string[], name: string): string | undefined {
+  return columns.find((c) => c === name) ?? columns.find((c) => c.toLowerCase() === name);
+}
+
+function listed(columns: readonly string[]): string {
+  return columns.length === 0 ? 'no columns' : columns.map((c) => JSON.stringify(c)).join(', ');
+}
+
+/** A row as JSON can carry it: text for what JSON has no form of (big integers, dates, bytes). */
+function jsonRow(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : valueText(v)]));
+}

@@ -1,0 +1,154 @@
+// Observing through a command (DESIGN.md: `"observe": {"command": …}` over the line protocol,
+// for any store). The SQLite example a team can copy (examples/observe/sqlite-command: a
+// standard-library Python receiver and its observer) is all PASS when correct and caught when it
+// has the read-then-write race; a command that cannot serve is named before any case (exit 2),
+// one that hangs during a run makes that case ERROR while the run goes on, and a run stopped by
+// SIGINT stops its command too.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { RECEIVER_FAULT_CATALOG } from '../self-test/fault-catalog.ts';
+import { expectAllPass, expectFaultCaught } from '../self-test/receiver-fault-check.ts';
+import { runBin, startBin, stopAll, type Started } from '../support/cli-process.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const EXAMPLE = join(ROOT, 'examples/observe/sqlite-command');
+const HOOKS_OBSERVER = join(ROOT, 'suites/observe/fixtures/hooks-observer.mjs');
+const SEED = Number(process.env.CC_SEED ?? 4242);
+const TOKEN = 'sqlite-example-token-1';
+
+afterAll(() => stopAll());
+
+/** The example's receiver on a fresh SQLite file and a free port, and the example's target file for it. */
+async function sqliteExample(fault?: 'read-then-write'): Promise<{ target: ResolvedReceiverTarget; receiver: Started }> {
+  const db = join(mkdtempSync(join(tmpdir(), 'cc-sqlite-')), 'orders.sqlite3');
+  const receiver = startPython([join(EXAMPLE, 'receiver.py'), db, '--port', '0', ...(fault ? ['--fault', fault] : [])]);
+  const origin = await receiver.url;
+  const file = JSON.parse(readFileSync(join(EXAMPLE, 'target.json'), 'utf8')) as { callbackUrl: string; observe: { command: string } };
+  file.callbackUrl = file.callbackUrl.replace('http://127.0.0.1:8081', origin);
+  file.observe.command = file.observe.command.replace('examples/observe/sqlite-command/observer.py orders.sqlite3', `${join(EXAMPLE, 'observer.py')} ${db}`);
+  const target = parseTarget(file, { COLLECT_CALLBACK_TOKEN: TOKEN });
+  if (target.side !== 'receiver') throw new Error('a receiver target was expected');
+  return { target, receiver };
+}
+
+/** receiver.py, started the way startBin starts the command (its `listening on` line awaited). */
+function startPython(args: string[]): Started {
+  return startBin([], { env: { COLLECT_CALLBACK_TOKEN: TOKEN } }, ['python3', ...args]);
+}
+
+describe('the SQLite example (examples/observe/sqlite-command): a Python receiver observed by a Python command', () => {
+  it(`a correct receiver: every receiver case PASSes through the command, none SKIP (seed ${SEED})`, async () => {
+    const { target, receiver } = await sqliteExample();
+    try {
+      await expectAllPass(target, SEED);
+    } finally {
+      receiver.child.kill('SIGTERM');
+    }
+  });
+  it('its read-then-write race (--fault read-then-write) is caught by the concurrent duplicates, the rest PASS', async () => {
+    const { target, receiver } = await sqliteExample('read-then-write');
+    try {
+      await expectFaultCaught(RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'racy-idempotence')!, target, SEED);
+    } finally {
+      receiver.child.kill('SIGTERM');
+    }
+  });
+});
+
+describe('a command that misbehaves', () => {
+  let embedded: EmbeddedReceiver;
+  const dir = mkdtempSync(join(tmpdir(), 'cc-command-'));
+  let count = 0;
+  /** A target file for the reference receiver observed by `command`; its path. */
+  const target = (command: string) => {
+    const path = join(dir, `target-${++count}.json`);
+    writeFileSync(path, JSON.stringify({
+      side: 'receiver', callbackUrl: embedded.target.callbackUrl, callbackToken: { env: 'COLLECT_CALLBACK_TOKEN' },
+      observe: { command }, timing: { replyDeadlineMs: 500 },
+    }));
+    return path;
+  };
+  const run = (path: string, extra: string[] = []) => runBin(['run', '--target', path, '--report-dir', join(dir, `report-${++count}`), ...extra], {
+    env: { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken! }, timeoutMs: 60_000,
+  });
+  const bridge = (...switches: string[]) => `node ${HOOKS_OBSERVER} ${embedded.receiver.hooksUrl} ${switches.join(' ')}`;
+
+  beforeAll(async () => {
+    embedded = await startEmbeddedReceiver({ timeScale: 0.02, replyDeadlineMs: 500 });
+  });
+  afterAll(() => embedded.close());
+
+  it('before any case: a command that cannot start, one whose read does not see the seed, one that writes garbage', async () => {
+    const cannot = await run(target('no-such-observer-command-4711'));
+    expect(cannot.code, cannot.stderr).toBe(2);
+    expect(cannot.stderr).toMatch(/\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(start\): the observer command exited with code 127 right after starting, before answering \(last stderr: .*not found\)/);
+    const lost = await run(target(bridge('--lose-seeds')));
+    expect(lost.code, lost.stderr).toBe(2);
+    expect(lost.stderr).toMatch(/\/observe: the record just seeded for "cc-[^"]+" is not found by the read: the read must select the record the seed made/);
+    const garbage = await run(target(bridge('--garbage')));
+    expect(garbage.code, garbage.stderr).toBe(2);
+    expect(garbage.stderr).toMatch(/\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(protocol\): the line is not JSON: "<html>not json<\/html>"/);
+    for (const ran of [cannot, lost, garbage]) expect(ran.stdout).not.toMatch(/^(PASS|FAIL|ERROR) /m);
+  });
+  it('observe-check through a command prints each request and answer; through the hooks, what they read', async () => {
+    const bridged = await runBin(['observe-check', '--target', target(bridge())], { env: { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken! }, timeoutMs: 30_000 });
+    expect(bridged.code, bridged.stderr).toBe(0);
+    expect(bridged.stdout).toMatch(/^ {4}sent \{"id":"o\d+","op":"seed","transaction_id":"cc-[^"]+","amount":"10\.00"\} → answered \{"id":"o\d+","state":"pending","actions":0\}/m);
+    expect(bridged.stdout).toContain('ok: a seeded record reads state pending, actions 0');
+    const hooksFile = join(dir, `target-${++count}.json`);
+    writeFileSync(hooksFile, JSON.stringify({ side: 'receiver', callbackUrl: embedded.target.callbackUrl, hooksUrl: embedded.receiver.hooksUrl }));
+    const hooks = await runBin(['observe-check', '--target', hooksFile], { timeoutMs: 30_000 });
+    expect(hooks.code, hooks.stderr).toBe(0);
+    expect(hooks.stdout).toMatch(/^observing through hooks \(http:\/\/127\.0\.0\.1:\d+\/_conformance\)$/m);
+    expect(hooks.stdout).toMatch(/^read "cc-[^"]+" \(never seeded\): 404 \(no record\)$/m);
+    expect(hooks.stdout).toContain('ok: a seeded record reads state pending, actions 0');
+  });
+  it('during a run: the read it never answers makes that case ERROR naming the hang; the command is restarted and the run goes on', async () => {
+    // One case at a time, so the case the hang falls in is the only one waiting for it.
+    const ran = await run(target(bridge('--hang-on-read', '6', join(dir, 'hung'))), ['--only', 'receiver.outcome', '--concurrency', '1']);
+    expect(ran.code, ran.stdout).toBe(1);
+    const errors = ran.stdout.split('\n').filter((l) => l.startsWith('ERROR'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/the observer command gave no usable answer to read "cc-[^"]+" \(timeout\): no answer within 5000 ms; the observer command was killed and is restarted for the next request/);
+    expect(ran.stdout).toMatch(/7 cases: 6 PASS, 0 FAIL, 0 WARN, 0 SKIP, 1 ERROR/);
+  }, 60_000);
+  it('a run stopped by SIGINT stops its observer command too (its own process group), also one that does not end with its input', async () => {
+    const marker = `cc-marker-${process.pid}-${Date.now()}`;
+    const started = startBin(['run', '--target', target(bridge('--stay', '--marker', marker)), '--report-dir', join(dir, `report-${++count}`)], {
+      env: { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken! },
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no result line within 30 s: ${started.stderr()}`)), 30_000);
+      started.child.stdout!.on('data', () => {
+        if (/^(PASS|FAIL|ERROR) /m.test(started.stdout())) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    // `sh -c` and the command it started.
+    expect(processesWith(marker).length).toBeGreaterThan(0);
+    started.child.kill('SIGINT');
+    // The run writes what it can say and ends 130 (docs/command-line.md: signals).
+    expect(await started.exit).toBe(130);
+    expect(processesWith(marker)).toEqual([]);
+  }, 60_000);
+});
+
+/** The pids of running processes whose command line holds `text` (Linux /proc). */
+function processesWith(text: string): number[] {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (/^\d+ \(.*\) Z/.test(stat)) return false;
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) && existsSync(`/proc/${pid}`);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
