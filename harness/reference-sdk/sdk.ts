@@ -67,7 +67,7 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
   }
   // A form carries text only: each value as the text it is signed as (a string as it stands, any other value as its JSON).
   const body = on('form-params')
-    ? new URLSearchParams(members.map((m) => [m.key, m.signed])).toString()
+    ? new URLSearchParams(members.map((m): [string, string] => [m.key, m.signed])).toString()
     : `{${members.map((m) => `${JSON.stringify(m.key)}:${m.json}`).join(',')}}`;
   let pairs = members.filter((m) => !on('extra-fields-unsigned') || SIX_FIELDS.has(m.key));
   if (!on('body-order-signature')) {
