@@ -59,6 +59,8 @@ export class LineProcess extends LineQueue implements LineEnd {
     this.exited = new Promise((resolve) => {
       this.done = (exit: LineExit) => {
         if (!this.ended(exit)) return;
+        // What the command left in its group (a helper it started, then crashed) ends with it.
+        this.killGroup('SIGKILL');
         running.delete(this);
         process.off('exit', this.killOnExit);
         resolve(exit);
@@ -94,7 +96,11 @@ export class LineProcess extends LineQueue implements LineEnd {
   }
 
   kill(signal: NodeJS.Signals): void {
-    if (!this.alive || this.child.pid === undefined) return;
+    if (this.alive) this.killGroup(signal);
+  }
+
+  private killGroup(signal: NodeJS.Signals): void {
+    if (this.child.pid === undefined) return;
     try {
       process.kill(-this.child.pid, signal);
     } catch {

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLIENT_CASES } from '../../harness/cases/index.ts';
 import { LOCK_FILE } from '../../harness/cli/report-dir.ts';
 import { validateReportJson } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
@@ -102,9 +103,9 @@ describe.concurrent('a client run interrupted midway', () => {
       expect(done.length).toBeGreaterThanOrEqual(3);
       for (const c of done) expect(c.verdict, c.id).toBe('PASS');
       // Every case of the run is accounted for, and the cause is named first.
-      expect(report.cases.length).toBe(24);
+      expect(report.cases.length).toBe(CLIENT_CASES.length);
       expect(report.diagnoses?.[0]).toMatchObject({ id: 'run.interrupted', cases: notFinished });
-      expect(report.diagnoses![0]!.summary).toMatch(new RegExp(`^the run was interrupted by ${signal}: ${notFinished.length} of 24 cases had not finished`));
+      expect(report.diagnoses![0]!.summary).toMatch(new RegExp(`^the run was interrupted by ${signal}: ${notFinished.length} of ${CLIENT_CASES.length} cases had not finished`));
       expect(run.stdout()).toMatch(/Shared causes:\n {2}1\. the run was interrupted by/);
       expect(readFileSync(join(reportDir, 'report.md'), 'utf8')).toContain(`the run was interrupted by ${signal}`);
       expect(existsSync(join(reportDir, LOCK_FILE))).toBe(false);

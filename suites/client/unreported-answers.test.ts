@@ -23,7 +23,8 @@ describe.concurrent('an SDK that never settles on a refusal: each hang its case\
   it('the hangs FAIL (WARN on SHOULD cases) with what was seen, every case is sent, the unsigned extra fields are caught, one shared cause names the hangs', { timeout: 120_000 }, async () => {
     const run = await runClient(targetFile({ side: 'client', command: NEVER_SETTLING, timing: { answerDeadlineMs: 2000 } }));
     expect(run.code).toBe(1);
-    const expected: Record<string, string> = Object.fromEntries(CLIENT_CASES.map((c) => [c.id, 'PASS']));
+    // The client has no status call: its status cases are not exercised.
+    const expected: Record<string, string> = Object.fromEntries(CLIENT_CASES.map((c) => [c.id, c.id.startsWith('client.status.') ? 'SKIP' : 'PASS']));
     for (const id of NUMBER_CASES) expected[id] = 'FAIL';
     Object.assign(expected, {
       'client.collect.extra-fields': 'FAIL',
@@ -59,7 +60,7 @@ describe.concurrent('an SDK that never settles on a refusal: each hang its case\
     expect(run.stdout).toMatch(/^FAIL {2}preflight\.client {2}\d+ ms {2}the preflight's plain call, answered 200 \{"success": true\} \(accepted\): the SDK reported nothing after the service accepted in \d+ ms/m);
     const cause = run.report!.diagnoses?.find((d) => d.id === 'client.given-up');
     expect(cause?.cases.length).toBe(CLIENT_CASES.length);
-    expect(cause?.summary).toMatch(/^24 client cases were not sent, so their rules were not exercised: the adapter gave no usable answer to the plain call \(string amount, six fields, answered as accepted\) \(given up: the rest are not sent\): timeout: no answer within 2000 ms; the adapter was killed$/);
+    expect(cause?.summary).toMatch(new RegExp(`^${CLIENT_CASES.length} client cases were not sent, so their rules were not exercised: the adapter gave no usable answer to the plain call \\(string amount, six fields, answered as accepted\\) \\(given up: the rest are not sent\\): timeout: no answer within 2000 ms; the adapter was killed$`));
     // One deadline (the plain call's), not one per case.
     expect(performance.now() - started).toBeLessThan(20_000);
   });
