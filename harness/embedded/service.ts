@@ -39,8 +39,8 @@ export const EMBEDDED_SERVICE_DEFAULTS = {
   timeScale: 0.05,
   processingDelayMs: 1000,
   retry: { attempts: 5, initialDelayMs: 4000, factor: 2 },
-  /** Long enough for processing + delivery under parallel test workers, short enough for 17 rejection watches. */
-  timing: { callbackTimeoutMs: 400, retryWindowMs: 2500 },
+  /** Long enough for processing + delivery on a loaded machine (parallel test workers, CI), short enough for the rejection watches, which wait side by side. */
+  timing: { callbackTimeoutMs: 1000, retryWindowMs: 2500 },
   customerNumbers: { whitelisted: ['0244000001'], failing: ['0244000002'], notWhitelisted: ['0244999999'] },
   notWhitelistedSource: '127.0.0.2',
 } as const;

@@ -40,7 +40,7 @@ const runs = new Map<string, Promise<BlockRun>>();
 function runOf(block: CommandBlock): Promise<BlockRun> {
   let run = runs.get(block.text);
   if (!run) {
-    // The embedded default runs 93 cases on a scaled clock (a callback awaited 400 ms): it has
+    // The embedded default runs every case on a scaled clock (a callback awaited 1 s): it has
     // this file's share of the machine to itself.
     run = slot(/^npm start\b/m.test(block.text) ? AT_ONCE : 1, () => rehearse(block.text));
     // Awaited by the test; a rejection before then must not count as unhandled.

@@ -3,7 +3,7 @@
 // status. What differs from the reader's terminal, and why:
 // - the block runs in its own folder that mirrors the checkout (symlinks), so that the reports
 //   it writes and the files it creates are its own and blocks can run side by side;
-// - a port the block names after `--port` becomes a free one, in the block and in the files it
+// - a port the block names after `--port` or in a loopback URL becomes a free one, in the block and in the files it
 //   names (copied into its folder), so runs on a shared machine never collide;
 // - `npx collect-conformance` and `npm start` run the checkout's bin directly, which is what
 //   they run from a checkout (without npm's own half second of start-up); any other npm or npx
@@ -128,10 +128,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The ports the block names after `--port`, each with a free one to use instead. */
+/**
+ * The ports the block names after `--port` or in a loopback URL (`--confirms
+ * http://127.0.0.1:8082`: a port the harness listens on), each with a free one to use instead.
+ */
 async function portsOf(block: string): Promise<Map<string, string>> {
   const ports = new Map<string, string>();
-  for (const [, port] of block.matchAll(/--port[ =](\d+)/g)) {
+  for (const [, port] of block.matchAll(/(?:--port[ =]|\/\/127\.0\.0\.1:)(\d+)/g)) {
     if (port !== '0' && !ports.has(port!)) ports.set(port!, String(await freePort()));
   }
   return ports;
