@@ -140,6 +140,27 @@ export class Redactor {
     return `${text.slice(0, at)}${mark}`;
   }
 
+  /**
+   * Text that something else already cut at a limit (a request body recorded up to its first
+   * bytes): redacted whole, and a tail that begins a secret, which the cut left unfound, is
+   * redacted too, so no secret's first characters show. A tail shorter than four characters is
+   * left: too short to tell a secret's start from ordinary text.
+   */
+  cutText(value: string): string {
+    const text = this.text(value);
+    const folded = foldCase(text);
+    let longest = 0;
+    for (const needle of this.needles) {
+      for (let n = Math.min(needle.length - 1, folded.length); n >= 4 && n > longest; n--) {
+        if (folded.endsWith(needle.slice(0, n))) {
+          longest = n;
+          break;
+        }
+      }
+    }
+    return longest === 0 ? text : `${text.slice(0, text.length - longest)}${REDACTED}`;
+  }
+
   /** Deep copy of a JSON-like value with every string redacted (keys too). */
   value<T>(value: T): T {
     if (this.secrets.length === 0) return value;

@@ -179,3 +179,19 @@ describe('issue 22 point 8: Redactor.clip redacts before it cuts', () => {
     expect(r.clip(`t ${token}`, 1000)).toBe(`t ${REDACTED}`);
   });
 });
+
+describe('Redactor.cutText: text already cut at a limit (a recorded request body) shows no start of a secret', () => {
+  const secret = 'sk_live_4f9a2c7e1b8d3a6f';
+  const redactor = new Redactor([secret]);
+  it('a body cut inside the secret: the secret\'s first characters are redacted, the rest kept', () => {
+    for (const keep of [4, 9, secret.length - 1]) {
+      const cut = `{"amount":"10.00","note":"${secret.slice(0, keep)}`;
+      expect(redactor.cutText(cut), String(keep)).toBe('{"amount":"10.00","note":"[REDACTED]');
+    }
+  });
+  it('a tail of three characters, or text that begins no secret, is left as it is; a whole secret is redacted as always', () => {
+    expect(redactor.cutText('{"note":"sk_')).toBe('{"note":"sk_');
+    expect(redactor.cutText('{"note":"hello')).toBe('{"note":"hello');
+    expect(redactor.cutText(`a ${secret} b sk_live_4f`)).toBe('a [REDACTED] b [REDACTED]');
+  });
+});

@@ -328,6 +328,8 @@ function exchangeOf(o: Observation, request: ReceivedRequest): Exchange {
   }
   const url = `${o.bench.service.baseUrl}${request.target}`;
   const body = bodyText(request);
+  // A body recorded only up to its first bytes may end inside a secret: that start is redacted too.
+  const shownBody = request.bodyTruncated ? o.ctx.redactor.cutText(body) : body;
   const curlHeaders: Record<string, string> = {};
   for (const [name, values] of Object.entries(request.headers)) {
     if (!['host', 'content-length', 'connection'].includes(name)) curlHeaders[name] = values.join(', ');
@@ -338,11 +340,11 @@ function exchangeOf(o: Observation, request: ReceivedRequest): Exchange {
   ];
   return {
     label: `request the SDK sent (${request.atMs} ms into the call)`,
-    request: { method: request.method, url, headers, body: request.bodyTruncated ? `${body}… (truncated)` : body },
+    request: { method: request.method, url, headers, body: request.bodyTruncated ? `${shownBody}… (truncated)` : body },
     ...(request.answer
       ? { response: { status: request.answer.status, ...(request.answer.contentType ? { headers: { 'content-type': request.answer.contentType } } : {}), bodyExcerpt: request.answer.body.slice(0, 500), durationMs: request.answer.durationMs } }
       : { error: 'the harness held the request without answering (the case scripts a service that does not answer)' }),
-    curl: curlCommand({ method: request.method, url, headers: curlHeaders, body }, secrets),
+    curl: curlCommand({ method: request.method, url, headers: curlHeaders, body: shownBody }, secrets),
   };
 }
 
