@@ -4,7 +4,7 @@
 // stand, any other value as its JSON text). It deliberately does not use harness/signing: it
 // is an implementation under test, not the harness's twin.
 import { createHmac } from 'node:crypto';
-import { request } from 'undici';
+import { sendRequest, type SdkAnswer } from './http.ts';
 import type { ReferenceSdkFault } from './faults.ts';
 
 export interface SdkConfig {
@@ -82,29 +82,16 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
   if (on('secret-sent')) headers['x-secret-key'] = config.secretKey;
   const path = on('wrong-path') ? '/api/v1.0/collect' : '/api/v1.0/collect/';
 
-  let answer: { status: number; text: string };
-  try {
-    const response = await request(`${config.baseUrl.replace(/\/+$/, '')}${path}`, {
-      method: 'POST', headers, body, signal: AbortSignal.timeout(config.timeoutMs),
-    });
-    answer = { status: response.statusCode, text: await response.body.text() };
-  } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
-    if (timedOut && on('timeout-accepted')) return { outcome: 'accepted', detail: `no answer within ${config.timeoutMs} ms; the callback will tell` };
-    throw new Error(timedOut ? `no answer within ${config.timeoutMs} ms` : `request failed: ${(error as Error).message}`);
+  const answer = await sendRequest(`${config.baseUrl.replace(/\/+$/, '')}${path}`, { method: 'POST', headers, body }, config.timeoutMs);
+  if (answer === 'timeout') {
+    if (on('timeout-accepted')) return { outcome: 'accepted', detail: `no answer within ${config.timeoutMs} ms; the callback will tell` };
+    throw new Error(`no answer within ${config.timeoutMs} ms`);
   }
   return readAnswer(answer, on);
 }
 
-function readAnswer(answer: { status: number; text: string }, on: (fault: ReferenceSdkFault) => boolean): SdkResult {
-  const { status, text } = answer;
-  let json: Record<string, unknown> | undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
-  } catch {
-    // Not JSON: only the status speaks.
-  }
+function readAnswer(answer: SdkAnswer, on: (fault: ReferenceSdkFault) => boolean): SdkResult {
+  const { status, json } = answer;
   const detail = `HTTP ${status}${typeof json?.message === 'string' ? `: ${json.message}` : typeof json?.error_message === 'string' ? `: ${json.error_message}` : ''}`;
   const ok = status >= 200 && status < 300;
   if (status >= 500 && !on('body-only-answer')) {

@@ -4,8 +4,8 @@
 // cannot read, no answer). Written as an SDK author would, not with harness/signing or
 // harness/status: it is an implementation under test. Fault switches of faults.ts (status-*).
 import { createHmac } from 'node:crypto';
-import { request } from 'undici';
 import type { ReferenceSdkFault } from './faults.ts';
+import { sendRequest, type SdkAnswer } from './http.ts';
 import { byCodePoint, type SdkConfig } from './sdk.ts';
 
 export type SdkStatusResult =
@@ -32,28 +32,13 @@ export async function transactionStatus(config: SdkConfig, transactionId: string
     headers['content-type'] = 'application/json';
   }
 
-  let answer: { status: number; text: string };
-  try {
-    const response = await request(url, {
-      method: body === undefined ? 'GET' : 'POST', headers, ...(body !== undefined ? { body } : {}), signal: AbortSignal.timeout(config.timeoutMs),
-    });
-    answer = { status: response.statusCode, text: await response.body.text() };
-  } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
-    throw new Error(timedOut ? `no answer within ${config.timeoutMs} ms` : `request failed: ${(error as Error).message}`);
-  }
+  const answer = await sendRequest(url, { method: body === undefined ? 'GET' : 'POST', headers, ...(body !== undefined ? { body } : {}) }, config.timeoutMs);
+  if (answer === 'timeout') throw new Error(`no answer within ${config.timeoutMs} ms`);
   return readStatusAnswer(answer, on);
 }
 
-function readStatusAnswer(answer: { status: number; text: string }, on: (fault: ReferenceSdkFault) => boolean): SdkStatusResult {
-  const { status, text } = answer;
-  let json: Record<string, unknown> | undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) json = parsed as Record<string, unknown>;
-  } catch {
-    // Not JSON: only the status code speaks.
-  }
+function readStatusAnswer(answer: SdkAnswer, on: (fault: ReferenceSdkFault) => boolean): SdkStatusResult {
+  const { status, text, json } = answer;
   const detail = `HTTP ${status}${typeof json?.error_message === 'string' ? `: ${json.error_message}` : typeof json?.message === 'string' ? `: ${json.message}` : ''}`;
   if (status >= 500) {
     if (on('status-error-as-pending')) return { status: 'PENDING', detail: `${detail} (try again later)` };
