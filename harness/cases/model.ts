@@ -5,6 +5,7 @@ import type { Evidence, Level, Verdict } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { CaseWireUse } from '../wire/index.ts';
+import type { RunResources } from './resources.ts';
 
 /**
  * What a negative case's PASS rests on: see ConformanceCase.negative. `confirmation`: a
@@ -63,6 +64,8 @@ export interface CaseContext<T extends ResolvedTarget> {
   wire: CaseWireUse;
   /** The run's view of a receiver's records (opened once per run; receiver side, when the target observes). */
   records?: Observation;
+  /** What the run holds for its cases (a client's bench, a service's listener, a status endpoint), closed at its end. */
+  resources: RunResources;
 }
 
 export interface CaseOutcome {

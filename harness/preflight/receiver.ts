@@ -129,7 +129,7 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
       const generic = findingFor(sent, after, probe.evidence());
       // A confirming receiver (§6 rule 5): its queries for this callback are a control of their own;
       // a cause they show (no query, a refused one) explains the rest, so it is named instead.
-      const confirmation = await confirmationCheck(probe.target, id, sentAt, sent, after, generic !== undefined, probe.evidence());
+      const confirmation = await confirmationCheck(probe.target, probe.ctx.resources, id, sentAt, sent, after, generic !== undefined, probe.evidence());
       const finding = confirmation?.finding ?? generic;
       out.preflight = { side: 'receiver', controls: { refusal: control, ...(confirmation ? { confirmation: confirmation.control } : {}) }, findings: finding ? [finding] : [] };
       // The line states what was seen; the cause it suggests is named once, as a shared cause.

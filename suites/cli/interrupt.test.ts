@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE } from '../../harness/cli/report-dir.ts';
+import { LOCK_FILE } from '../../harness/run/index.ts';
 import { validateReportJson } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
 import { startBin, stopAll, type Started } from '../support/cli-process.ts';

@@ -9,7 +9,7 @@ import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, readRaw
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
-import { benchOf, type ClientBench } from './bench.ts';
+import type { ClientBench } from './bench.ts';
 import { BODY_NOT_JSON, notJsonBecause, pairsAsJson, readSentBody, type SentBody } from './body.ts';
 
 export type ClientContext = CaseContext<ResolvedClientTarget>;
@@ -61,7 +61,7 @@ export interface CallOptions {
 
 /** Makes the call through the target's bench; an adapter that gave no usable answer throws (ERROR). */
 export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }, options: CallOptions = {}): Promise<Observation> {
-  const bench = await benchOf(ctx.target, ctx.redactor);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   const call = { ...callBase(ctx, bench), fields };
   const decisive = options.decisive ? { decisive: 'the plain call (string amount, six fields, answered as accepted)' } : {};
   return observe(ctx, bench, fields, script, encodeCollectLine(call), (exchange) => bench.adapter.collect(call, { ...exchange, ...decisive }));
@@ -69,7 +69,7 @@ export async function callSdk(ctx: ClientContext, fields: readonly RawField[], s
 
 /** A status query (§4.2) for `transactionId` through the SDK; the same rules as a collect call. */
 export async function callSdkStatus(ctx: ClientContext, transactionId: string, script: ServiceScript): Promise<Observation> {
-  const bench = await benchOf(ctx.target, ctx.redactor);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   const call = { ...callBase(ctx, bench), transactionId };
   const members: RawField[] = [['transaction_id', JSON.stringify(transactionId)], ['client_id', String(ctx.target.clientId)]];
   return observe(ctx, bench, members, script, encodeStatusLine(call), (exchange) => bench.adapter.status(call, exchange));

@@ -3,7 +3,7 @@
 import type { RawField, ServiceScript } from '../../sdk/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { benchOf, CLIENT_CUSTOMER_NUMBER, CLIENT_NETWORK_CODE } from './bench.ts';
+import { CLIENT_CUSTOMER_NUMBER, CLIENT_NETWORK_CODE } from './bench.ts';
 import { callSdk, evidenceOf, silence, type ClientContext, type Observation } from './call.ts';
 
 export type ClientCase = ConformanceCase<ResolvedClientTarget>;
@@ -35,7 +35,7 @@ export const PLAIN_AMOUNT = '"1.00"';
 
 /** The plain call: a string amount, the whitelisted number with its leading zero, a fresh id. */
 export async function plainFields(ctx: ClientContext): Promise<CallFields> {
-  const bench = await benchOf(ctx.target, ctx.redactor);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   return {
     amount: PLAIN_AMOUNT,
     callback_url: JSON.stringify(`${bench.service.callbackBase}${ctx.newTag()}`),

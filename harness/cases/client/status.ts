@@ -11,7 +11,6 @@ import { statusAnswerBody, STATUS_POSITION, unknownIdAnswerBody, type StatusValu
 import { CaseError } from '../http.ts';
 import type { CaseOutcome } from '../model.ts';
 import type { ClientBench } from './bench.ts';
-import { benchOf } from './bench.ts';
 import { bodyText, callSdkStatus, evidenceOf, header, reported, signatureProblem, type ClientContext, type Observation } from './call.ts';
 import { fail, pass, type ClientCase } from './define.ts';
 
@@ -36,7 +35,7 @@ export type PlainStatusCall =
 const plainCalls = new WeakMap<ClientBench, Promise<PlainStatusCall>>();
 
 export async function plainStatusCall(ctx: ClientContext): Promise<PlainStatusCall> {
-  const bench = await benchOf(ctx.target, ctx.redactor);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   let call = plainCalls.get(bench);
   if (!call) {
     const id = ctx.newTransactionId();

@@ -11,7 +11,7 @@ import { rateLimitedReason } from '../../wire/index.ts';
 import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from '../model.ts';
 import type { Redactor } from '../../secrets/index.ts';
 import type { RunningStatusEndpoint } from '../../status/index.ts';
-import { statusEndpointOf, statusQueryEvidence } from './status-endpoint.ts';
+import { statusQueryEvidence } from './status-endpoint.ts';
 
 export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
 
@@ -202,7 +202,7 @@ export class ReceiverProbe {
    * its callbacks caused. A harness that could not serve it makes the case ERROR, naming why.
    */
   async statusEndpoint(): Promise<RunningStatusEndpoint> {
-    const held = await statusEndpointOf(this.target);
+    const held = await this.ctx.resources.statusEndpoints.of(this.target);
     if (!held) throw this.error('the target file has no "confirms": the harness serves no status endpoint for it');
     if (!held.ok) throw this.error(held.reason);
     this.confirming ??= { endpoint: held.endpoint, ids: new Set() };

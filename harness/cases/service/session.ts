@@ -11,7 +11,6 @@ import { secretEnvName, type ResolvedServiceTarget } from '../../targets/index.t
 import { rateLimitedReason } from '../../wire/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
-import { acquireListener } from './listener-pool.ts';
 
 export type ServiceContext = CaseContext<ResolvedServiceTarget>;
 
@@ -30,11 +29,10 @@ export class ServiceSession {
     readonly ctx: ServiceContext,
     readonly listener: RunningListener,
     readonly client: CollectClient,
-    private readonly release: () => void,
   ) {}
 
   static async open(ctx: ServiceContext): Promise<ServiceSession> {
-    const { listener, release } = await acquireListener(ctx.target);
+    const listener = await ctx.resources.listeners.of(ctx.target);
     const t = ctx.target;
     const client = new CollectClient({
       baseUrl: t.baseUrl,
@@ -49,7 +47,7 @@ export class ServiceSession {
       env: { clientKey: secretEnvName(t, 'clientKey') ?? 'COLLECT_CLIENT_KEY', secretKey: secretEnvName(t, 'secretKey') ?? 'COLLECT_SECRET_KEY' },
       wire: ctx.wire,
     });
-    return new ServiceSession(ctx, listener, client, release);
+    return new ServiceSession(ctx, listener, client);
   }
 
   /** Runs `body` with an open session and always closes it. */
@@ -181,7 +179,6 @@ export class ServiceSession {
 
   async close(): Promise<void> {
     await this.client.close();
-    this.release();
   }
 }
 
