@@ -3,7 +3,7 @@
 // needs, a time limit per case (paused while it waits for another's measurement), thrown errors
 // as ERROR, waivers, and the results told in case order, whatever order they end in.
 import { openObservation } from '../observe/index.ts';
-import type { CaseResult } from '../results/index.ts';
+import type { CaseResult, Stated } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
 import { firstUnmet } from './capabilities.ts';
@@ -91,6 +91,12 @@ export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: 
 
 class CaseTimeout extends Error {}
 
+/** What the outcome states for the diagnoses (CaseResult.stated), when it states anything. */
+function statedBy(outcome: CaseOutcome): Pick<CaseResult, 'stated'> {
+  const stated: Stated = { ...(outcome.causes?.length ? { causes: outcome.causes } : {}), ...(outcome.failure ? { failure: outcome.failure } : {}) };
+  return Object.keys(stated).length > 0 ? { stated } : {};
+}
+
 /** While a case waits at the gate its limit is looked at again at most this often. */
 const MIN_LIMIT_RECHECK_MS = 50;
 
@@ -166,6 +172,7 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
         ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),
         ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
         durationMs: Math.round(performance.now() - started),
+        ...statedBy(outcome),
       };
       watch.observe(result);
       ended = applyWaivers(result, options.waivers ?? [], now());
@@ -235,12 +242,11 @@ async function runOne<T extends ResolvedTarget>(
   const unsubscribe = watch.whenStopped(() => onGiveUp());
   try {
     const outcome = await Promise.race([testCase.run({ ...base, signal: controller.signal, wire }), limit, givenUp]);
-    if (outcome.verdict !== 'PASS' && !outcome.reason) return { ...outcome, reason: `${outcome.verdict} without a stated reason` };
     return outcome;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const evidence = (error as { evidence?: CaseOutcome['evidence'] }).evidence;
-    return { verdict: 'ERROR', reason: message, ...(evidence ? { evidence } : {}) };
+    const { evidence, stated } = error as { evidence?: CaseOutcome['evidence']; stated?: Stated };
+    return { verdict: 'ERROR', reason: message, ...(evidence ? { evidence } : {}), ...(stated?.causes ? { causes: stated.causes } : {}), ...(stated?.failure ? { failure: stated.failure } : {}) };
   } finally {
     clearTimeout(timer);
     unsubscribe();

@@ -84,6 +84,6 @@ export async function confirmationCheck(
   return fail(`${NO_STATUS_QUERY} for it; the receiver ${did}`, {
     id: 'receiver.confirm.never-queried',
     summary: `the target says the receiver confirms outcomes ("confirms"), but ${NO_STATUS_QUERY} (${url}) for the preflight's valid SUCCESS callback, and the receiver ${did}: likely it does not confirm, or calls another address than confirms.listener; the cases named here state the same and likely share this one cause`,
-    symptom: { kind: 'reason', text: NO_STATUS_QUERY },
+    symptom: { kind: 'stated', cause: 'no-status-query' },
   });
 }

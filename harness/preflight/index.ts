@@ -62,7 +62,7 @@ export async function runPreflight<T extends ResolvedTarget>(
     findings: stopped ? [] : [{
       id: `${side}.preflight-incomplete`,
       summary: `the preflight could not finish (${observed}): the negative cases, which rest on it, prove nothing`,
-      symptom: { kind: 'reason', text: observed } as const,
+      symptom: { kind: 'same-error', reason: observed } as const,
     }],
   };
   return { preflight, result: result! };

@@ -123,7 +123,9 @@ export function reportBook(options: ReportBookOptions): ReportBook {
 
   // Frozen: a finished case never changes, and the writers may reuse what they rendered for it.
   const kept = (result: CaseResult): CaseResult => {
-    const safe = jsonSafe(result);
+    // What the outcome stated is the diagnoses' (in memory), not the report's: its cases point to the diagnoses instead.
+    const { stated: _stated, ...written } = result;
+    const safe = jsonSafe(written);
     return deepFreeze(redactor ? redactor.value(safe) : safe);
   };
 
