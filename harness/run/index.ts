@@ -15,3 +15,7 @@ export {
 export { RunResources } from '../cases/index.ts';
 export { UsageError, TargetUnreachableError } from '../tool/index.ts';
 export { exitStatusOf } from './exit.ts';
+export {
+  caseTest, plannedCases, sharedCausesTest, testFailure, testName, testPlan, SHARED_CAUSES_TEST,
+  type CaseTest, type PlannedGroup, type PlannedSide,
+} from './as-tests.ts';
