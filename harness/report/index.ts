@@ -3,7 +3,7 @@ export { REPORT_FILES, WRITERS, openReport, openReportFiles, reportBook, ReportE
 export type { OpenReportOptions, ReportSession, ReportFile, ReportBook, ReportBookOptions, ReportFiles } from './session.ts';
 export { validateReportJson, REPORT_SCHEMA_PATH, jsonWriter } from './json.ts';
 export { renderJunit, junitWriter } from './junit.ts';
-export { renderMarkdown, markdownWriter, MARKDOWN_BUDGET } from './markdown.ts';
+export { renderMarkdown, renderMarkdownHead, markdownWriter, MARKDOWN_BUDGET } from './markdown.ts';
 export { renderHtml, htmlWriter, timelineSvg } from './html.ts';
 export { formatCaseLine, formatSummary, formatProgress } from './progress.ts';
 export { outline, failures, headline, sideOf } from './outline.ts';

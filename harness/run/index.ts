@@ -15,6 +15,8 @@ export {
 export { RunResources } from '../cases/index.ts';
 export { UsageError, TargetUnreachableError } from '../tool/index.ts';
 export { exitStatusOf } from './exit.ts';
+export { failedCaseIds, readPreviousReport } from './rerun.ts';
+export { gitHubReporter, gitHubReporterFor, errorCommands, type GitHubReporterOptions } from './github.ts';
 export {
   caseTest, plannedCases, sharedCausesTest, testFailure, testName, testPlan, SHARED_CAUSES_TEST,
   type CaseTest, type PlannedGroup, type PlannedSide,

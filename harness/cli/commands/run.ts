@@ -3,11 +3,11 @@
 // directory are its two reporters, SIGINT / SIGTERM stop it, and its report decides the exit
 // status of DESIGN.md (0 pass, 1 FAIL/ERROR, 2 usage/target file, 3 unreachable, 130/143 signal).
 import { Command, Option } from 'commander';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TARGET_FILE_CONCURRENCY, type ConformanceCase } from '../../cases/index.ts';
 import type { EmbeddedSide } from '../../embedded/index.ts';
 import {
-  DEFAULT_REPORT_DIR, exitStatusOf, onlyMatcher, reportDirReporter, resolveTarget, runConformance, RunInterrupted, selectedCases,
+  DEFAULT_REPORT_DIR, exitStatusOf, failedCaseIds, gitHubReporterFor, onlyMatcher, readPreviousReport, reportDirReporter, resolveTarget, runConformance, RunInterrupted, selectedCases,
   SERVICE_TARGET_RATE, SIGNAL_EXIT_STATUS,
 } from '../../run/index.ts';
 import { UsageError } from '../../tool/index.ts';
@@ -28,6 +28,8 @@ export interface RunOptions {
   waivers?: string;
   concurrency?: string;
   rate?: string;
+  /** `--rerun-failed` alone (true), or with the report to read. */
+  rerunFailed?: boolean | string;
 }
 
 export interface RunIo extends TerminalIo {
@@ -56,6 +58,7 @@ export function runCommand(setExitCode: SetExitCode): Command {
     .option('--waivers <file>', 'waiver file: [{"id", "reason", "expires"?}]')
     .option('--concurrency <n>', `cases in flight at once, 1 to ${MAX_CONCURRENCY} (1: one at a time; cases that measure time or load always measure with nothing else on the wire; default: ${TARGET_FILE_CONCURRENCY} with --target, ${DEFAULT_CONCURRENCY} without)`)
     .option('--rate <rate>', `requests per second to the target, however many cases run at once: N/s or N/min (e.g. 5/s, 60/min), or off; measurements still send their bursts at once (default: ${SERVICE_TARGET_RATE} for a service target file, off for a receiver target and the embedded run; a client's SDK is never paced)`)
+    .option('--rerun-failed [report.json]', 'run only the cases that were FAIL or ERROR in a previous run\'s report.json (default: the one in --report-dir, reports/latest/report.json); with --only, those of them it matches')
     .action(async (options: RunOptions) => {
       setExitCode(await runFromFlags(options));
     });
@@ -100,23 +103,47 @@ function list(options: RunOptions, io: RunIo): number {
 }
 
 /** The whole `run` command; returns the exit status, throws UsageError / TargetUnreachableError. */
+/**
+ * `--rerun-failed`: the ids the previous report has as FAIL or ERROR (those --only matches), as
+ * the run's selection; undefined when there is none to rerun (said on stderr: nothing to do).
+ */
+function rerunSelection(options: RunOptions, io: RunIo): string[] | undefined {
+  const path = typeof options.rerunFailed === 'string'
+    ? resolve(io.cwd, options.rerunFailed)
+    : join(resolve(io.cwd, options.reportDir ?? DEFAULT_REPORT_DIR), 'report.json');
+  const previous = readPreviousReport(path);
+  const only = onlyMatcher(options.only);
+  const failed = failedCaseIds(previous);
+  const ids = failed.filter(only);
+  if (ids.length > 0) return ids;
+  const what = failed.length === 0
+    ? `no case was FAIL or ERROR in ${path} (${previous.cases.length} ${previous.cases.length === 1 ? 'case' : 'cases'})`
+    : `none of the ${failed.length} cases that were FAIL or ERROR in ${path} matches --only ${JSON.stringify(options.only)}`;
+  io.stderr(`collect-conformance: --rerun-failed: nothing to rerun: ${what}\n`);
+  return undefined;
+}
+
 export async function runFromFlags(options: RunOptions, io: RunIo = processIo()): Promise<number> {
   if (options.list) return list(options, io);
+  const rerun = options.rerunFailed !== undefined ? rerunSelection(options, io) : undefined;
+  if (options.rerunFailed !== undefined && rerun === undefined) return 0;
   const concurrency = parseConcurrency(options.concurrency);
   const seed = parseSeed(options.seed);
   const dir = reportDirReporter(resolve(io.cwd, options.reportDir ?? DEFAULT_REPORT_DIR));
+  // In a GitHub Actions job: the step's summary and an annotation per failing case, after the terminal's lines.
+  const github = gitHubReporterFor(io.env, io);
   // SIGINT and SIGTERM from here on: the run stops its commands, writes what it can honestly say and ends 130 / 143.
   const signals = watchStopSignals();
   try {
     const report = await runConformance({
       ...(options.target !== undefined ? { target: options.target } : {}),
       ...(options.side !== undefined ? { side: options.side } : {}),
-      ...(options.only !== undefined ? { only: options.only } : {}),
+      ...(rerun !== undefined ? { only: rerun } : options.only !== undefined ? { only: options.only } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(options.waivers !== undefined ? { waivers: options.waivers } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(options.rate !== undefined ? { rate: options.rate } : {}),
-      reporters: [dir, terminalReporter(io, { files: () => dir.files })],
+      reporters: [dir, terminalReporter(io, { files: () => dir.files }), ...(github ? [github] : [])],
       env: io.env,
       cwd: io.cwd,
       stop: signals.first,
