@@ -11,13 +11,13 @@ export function failedCaseIds(report: Pick<RunReport, 'cases'>): string[] {
 }
 
 /** A previous run's report.json, read for its cases; UsageError (exit 2) naming the file when it cannot be. */
-export function readPreviousReport(path: string): Pick<RunReport, 'cases' | 'kind'> {
+export function readPreviousReport(path: string, name = path): Pick<RunReport, 'cases' | 'kind'> {
   const read = readJsonFile(path);
-  if (!read.ok) throw new UsageError(`--rerun-failed: ${path}: ${read.reason}`, 'ERR_RERUN_REPORT');
+  if (!read.ok) throw new UsageError(`--rerun-failed: ${name}: ${read.reason}`, 'ERR_RERUN_REPORT');
   const value = read.value as { kind?: unknown; cases?: unknown };
   const cases = Array.isArray(value.cases) ? value.cases as unknown[] : undefined;
   const valid = value.kind === 'run' && cases !== undefined
     && cases.every((c) => typeof c === 'object' && c !== null && typeof (c as { id?: unknown }).id === 'string' && typeof (c as { verdict?: unknown }).verdict === 'string');
-  if (!valid) throw new UsageError(`--rerun-failed: ${path} is not the report.json of a run (it needs "kind": "run" and "cases" with an id and a verdict each)`, 'ERR_RERUN_REPORT');
+  if (!valid) throw new UsageError(`--rerun-failed: ${name} is not the report.json of a run (it needs "kind": "run" and "cases" with an id and a verdict each)`, 'ERR_RERUN_REPORT');
   return value as Pick<RunReport, 'cases' | 'kind'>;
 }

@@ -18,6 +18,8 @@ import { rehearse } from '../docs/rehearse.ts';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 const PAGE = readFileSync(join(REPO_ROOT, 'docs/command-line.md'), 'utf8');
+/** The TypeScript examples of docs/ci.md (the vitest and node:test files, the library call), type-checked as a consumer's. */
+const CI_EXAMPLES = [...readFileSync(join(REPO_ROOT, 'docs/ci.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
 
 /** The code block of the given language under the heading "Using the library" of docs/command-line.md. */
 function pageExample(language: 'js' | 'ts'): string {
@@ -347,12 +349,14 @@ describe('the installed library', () => {
       const inVitest: DescribeConformanceOptions = { target: async () => ({ side: 'receiver', callbackUrl: 'http://127.0.0.1:8081/cb' }), only: 'receiver.token.*' };
       export const register = (): void => describeConformance(inVitest);
     `);
+    expect(CI_EXAMPLES).toHaveLength(3);
+    CI_EXAMPLES.forEach((example, i) => writeFileSync(join(consumer, `ci-${i}.mts`), `${example}\nexport {};\n`));
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {
         module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: true, noEmit: true,
         types: ['node'], typeRoots: [join(REPO_ROOT, 'node_modules/@types')],
       },
-      files: ['esm.mts', 'cjs.cts', 'readme.mts', 'run.mts'],
+      files: ['esm.mts', 'cjs.cts', 'readme.mts', 'run.mts', ...CI_EXAMPLES.map((_, i) => `ci-${i}.mts`)],
     }));
     const ran = await run(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], consumer, { timeout: 120_000 });
     expect(ran.stdout + ran.stderr).toBe('');

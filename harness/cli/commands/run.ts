@@ -105,13 +105,12 @@ function list(options: RunOptions, io: RunIo): number {
 /** The whole `run` command; returns the exit status, throws UsageError / TargetUnreachableError. */
 /**
  * `--rerun-failed`: the ids the previous report has as FAIL or ERROR (those --only matches), as
- * the run's selection; undefined when there is none to rerun (said on stderr: nothing to do).
+ * the run's selection; undefined when there is none to rerun (said: the run's whole output).
  */
 function rerunSelection(options: RunOptions, io: RunIo): string[] | undefined {
-  const path = typeof options.rerunFailed === 'string'
-    ? resolve(io.cwd, options.rerunFailed)
-    : join(resolve(io.cwd, options.reportDir ?? DEFAULT_REPORT_DIR), 'report.json');
-  const previous = readPreviousReport(path);
+  // Named as typed (relative to where the command runs), read from there.
+  const path = typeof options.rerunFailed === 'string' ? options.rerunFailed : join(options.reportDir ?? DEFAULT_REPORT_DIR, 'report.json');
+  const previous = readPreviousReport(resolve(io.cwd, path), path);
   const only = onlyMatcher(options.only);
   const failed = failedCaseIds(previous);
   const ids = failed.filter(only);
@@ -119,7 +118,7 @@ function rerunSelection(options: RunOptions, io: RunIo): string[] | undefined {
   const what = failed.length === 0
     ? `no case was FAIL or ERROR in ${path} (${previous.cases.length} ${previous.cases.length === 1 ? 'case' : 'cases'})`
     : `none of the ${failed.length} cases that were FAIL or ERROR in ${path} matches --only ${JSON.stringify(options.only)}`;
-  io.stderr(`collect-conformance: --rerun-failed: nothing to rerun: ${what}\n`);
+  io.stdout(`collect-conformance: --rerun-failed: nothing to rerun: ${what}\n`);
   return undefined;
 }
 
