@@ -44,7 +44,11 @@ export function describeConformance(options: DescribeConformanceOptions): void {
     const tell = async (ctx: TestContext, test: CaseTest): Promise<void> => {
       if (test.kind === 'skip') ctx.skip(test.reason);
       if (test.kind === 'fail') throw testFailure(test.message);
-      for (const note of test.kind === 'pass' ? test.notes : []) await ctx.annotate(note, 'warning');
+      for (const note of test.kind === 'pass' ? test.notes : []) {
+        // Printed under the test's name by every reporter (an annotation alone shows only in some).
+        console.warn(note);
+        await ctx.annotate(note, 'warning');
+      }
     };
     const ran = (): RunReport => {
       // beforeAll failed: vitest reports its error once; a test that still runs says so.
