@@ -199,7 +199,7 @@ export async function runConformance(options: RunConformanceOptions = {}): Promi
       const first = await Promise.race([work.then((report) => ({ report })), ...(options.stop ? [options.stop] : [])]);
       if (!('report' in first)) return await writeInterrupted(first, run);
       // Undefined only once a stop request came, which the race then saw first.
-      if (first.report === undefined) throw new RunInterrupted('SIGINT');
+      if (first.report === undefined) throw new Error('internal: the run ended without a report, and no stop request came');
       return first.report;
     } finally {
       // An interrupted run's servers may still hold requests: their close is bounded (the process may end next).
