@@ -48,8 +48,8 @@ export function unfinishedResults(
 }
 
 /** The shared cause of the unfinished cases, named first in every report format. */
-export function interruptedDiagnosis(signal: StopSignal, notFinished: readonly CaseResult[], total: number): Diagnosis {
-  const notStarted = notFinished.filter((r) => r.reason?.startsWith(NOT_RUN)).length;
+export function interruptedDiagnosis(signal: StopSignal, notFinished: readonly CaseResult[], total: number, underWay: ReadonlyMap<string, number>): Diagnosis {
+  const notStarted = notFinished.filter((r) => !underWay.has(r.id)).length;
   return {
     id: 'run.interrupted',
     summary: `the run was interrupted by ${signal}: ${notFinished.length} of ${total} cases had not finished `

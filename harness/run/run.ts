@@ -441,7 +441,7 @@ async function writeInterrupted({ signal, at }: StopRequest, run: SelectedRun): 
   book.setInterrupted(interrupted);
   await reporters.onInterrupted(interrupted, notFinished);
   if (notFinished.length > 0) {
-    book.setDiagnoses([interruptedDiagnosis(signal, notFinished, selected.length)]);
+    book.setDiagnoses([interruptedDiagnosis(signal, notFinished, selected.length, underWay)]);
     await reporters.onDiagnoses(book.snapshot().diagnoses ?? []);
   }
   const report = book.finish();

@@ -144,7 +144,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
       const notFinished = unfinishedResults(planned, finished, underWay, first.signal);
       for (const result of notFinished) await report.add(result);
       await report.setInterrupted({ signal: first.signal, at: first.at.toISOString(), notFinished: notFinished.map((r) => r.id) });
-      if (notFinished.length > 0) await report.setDiagnoses([interruptedDiagnosis(first.signal, notFinished, planned.length)]);
+      if (notFinished.length > 0) await report.setDiagnoses([interruptedDiagnosis(first.signal, notFinished, planned.length, underWay)]);
       const { report: stopped, files: written } = await report.finish();
       process.stdout.write(`${formatSummary(stopped, written, { color })}\n`);
       return SIGNAL_EXIT_STATUS[first.signal];
