@@ -3,8 +3,8 @@
 // read, before anything can cut it (an excerpt, a reason quoting the body): a secret cut in
 // half would no longer be found, and its first characters would show.
 import { Agent, request, type Dispatcher } from 'undici';
-import type { Evidence, Exchange } from '../results/index.ts';
-import { readCapped, truncationNote } from '../client/index.ts';
+import type { Evidence, Exchange, ExchangeFailure, Stated } from '../results/index.ts';
+import { describeError, failureCodeOf, readCapped, truncationNote } from '../client/index.ts';
 import { REDACTED, Redactor } from '../secrets/index.ts';
 import { OPEN_WIRE, retryLabel, sendThrottled, type FinalThrottle, type Wire } from '../wire/index.ts';
 
@@ -48,15 +48,15 @@ export interface Throttling {
 
 export type HttpResult = (
   | { ok: true; exchange: Exchange; answer: HttpAnswer }
-  | { ok: false; exchange: Exchange; error: string; timedOut: boolean; durationMs: number }
+  | { ok: false; exchange: Exchange; failure: ExchangeFailure; durationMs: number }
 ) & Throttling;
 
 
-/** An ERROR with evidence: the runner keeps `evidence` on the result. */
+/** An ERROR with evidence: the runner keeps `evidence` on the result, and what it states (causes, a typed failure) for the diagnoses. */
 export class CaseError extends Error {
   override readonly name = 'CaseError';
   readonly code = 'ERR_CASE';
-  constructor(message: string, readonly evidence?: Evidence) {
+  constructor(message: string, readonly evidence?: Evidence, readonly stated?: Stated) {
     super(message);
   }
 }
@@ -150,9 +150,10 @@ export class HttpClient {
         return await wire.exchange(() => this.onTheWire(call, rawHeaders, timeoutMs, exchange, hidden), { retry });
       } catch (error) {
         // The case stopped (time limit, the run gave up) while the exchange waited for the wire.
-        const reason = `not sent: ${error instanceof Error ? error.message : String(error)}`;
-        exchange.error = reason;
-        return { ok: false, exchange, error: reason, timedOut: false, durationMs: 0 };
+        const failure: ExchangeFailure = { code: 'not-sent', message: `not sent: ${error instanceof Error ? error.message : String(error)}` };
+        exchange.error = failure.message;
+        exchange.failure = failure;
+        return { ok: false, exchange, failure, durationMs: 0 };
       }
     }, (r) => (r.ok ? { status: r.answer.status, retryAfter: r.answer.headers['retry-after'] } : undefined));
     const { retried, final429 } = sent;
@@ -199,25 +200,16 @@ export class HttpClient {
       return { ok: true, exchange, answer: { status: answer.statusCode, headers, body: redacted, bodyTruncated: truncated, durationMs } };
     } catch (error) {
       const durationMs = Math.round(performance.now() - started);
-      const timedOut = timeout.aborted;
-      const reason = timedOut ? `no answer within ${timeoutMs} ms` : describeError(error);
-      exchange.error = reason;
-      return { ok: false, exchange, error: reason, timedOut, durationMs };
+      const failure: ExchangeFailure = timeout.aborted
+        ? { code: 'timeout', message: `no answer within ${timeoutMs} ms`, limitMs: timeoutMs }
+        : { code: failureCodeOf(error), message: describeError(error), ...(failureCodeOf(error) === 'timeout' ? { limitMs: timeoutMs } : {}) };
+      exchange.error = failure.message;
+      exchange.failure = failure;
+      return { ok: false, exchange, failure, durationMs };
     }
   }
 
   async close(): Promise<void> {
     await this.dispatcher.destroy();
   }
-}
-
-/** A transport failure in words: reset, refused, garbage instead of HTTP. */
-export function describeError(error: unknown): string {
-  const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code;
-  if (e.name === 'HTTPParserError' || code?.startsWith('HPE_')) return `the answer is not valid HTTP (${e.message ?? code ?? 'parse error'})`;
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return `the connection was reset before an answer (${code})`;
-  if (code === 'ECONNREFUSED') return 'the connection was refused (ECONNREFUSED)';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `no answer in time (${code})`;
-  return `${code ? `${code}: ` : ''}${e.message ?? String(error)}${e.cause?.message ? ` (${e.cause.message})` : ''}`;
 }

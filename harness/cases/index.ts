@@ -1,5 +1,5 @@
 // Public face of the conformance cases: the case model, every case, the runner, waivers.
-export type { Capability, CaseContext, CaseOutcome, ConformanceCase, ControlHalf, NegativeKind } from './model.ts';
+export type { Capability, CaseContext, CaseOutcome, ConformanceCase, ControlHalf, NegativeKind, ReasonedOutcome } from './model.ts';
 export { runCases, defaultTimeouts, watchFor, type RunCasesOptions } from './runner.ts';
 export { CaseSlots, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TARGET_FILE_CONCURRENCY } from './slots.ts';
 export { TargetWatch, SILENT_CASES_TO_STOP, silenceOf, livenessCheck, type LivenessCheck, type Stopped } from './watch.ts';
@@ -10,13 +10,15 @@ export {
   loadWaiverFile, parseWaivers, applyWaivers, unusedWaivers, isExpired, isBlanket, WaiverFileError, WAIVERS_SCHEMA,
   type WaiverEntry,
 } from './waivers.ts';
-export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, describeError, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';
+export { describeError } from '../client/index.ts';
+export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';
 export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './receiver/index.ts';
-export { holdStatusEndpoint, provideStatusEndpoint, withdrawStatusEndpoint, statusEndpointOf, NO_STATUS_QUERY, type HeldStatusEndpoint } from './receiver/index.ts';
+export { provideStatusEndpoint, withdrawStatusEndpoint, NO_STATUS_QUERY, type HeldStatusEndpoint } from './receiver/index.ts';
+export { RunResources } from './resources.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
 export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, STATUS_NOT_READ } from './service/index.ts';
 export {
-  CLIENT_CASES, clientCase, callSdk, closeClientBench, probeAdapter, adapterNeverStarted, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
+  CLIENT_CASES, clientCase, callSdk, probeAdapter, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
   signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON,
   type ClientCase, type ClientContext, type Observation,
 } from './client/index.ts';

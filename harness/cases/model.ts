@@ -1,10 +1,11 @@
 // A conformance case is data (id, title, spec reference, level, needs) plus a check.
 import type { IdRequest } from '../ids/index.ts';
 import type { Observation } from '../observe/index.ts';
-import type { Evidence, Level, Verdict } from '../results/index.ts';
+import type { Evidence, ExchangeFailure, Level, StatedCause } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { CaseWireUse } from '../wire/index.ts';
+import type { RunResources } from './resources.ts';
 
 /**
  * What a negative case's PASS rests on: see ConformanceCase.negative. `confirmation`: a
@@ -63,11 +64,12 @@ export interface CaseContext<T extends ResolvedTarget> {
   wire: CaseWireUse;
   /** The run's view of a receiver's records (opened once per run; receiver side, when the target observes). */
   records?: Observation;
+  /** What the run holds for its cases (a client's bench, a service's listener, a status endpoint), closed at its end. */
+  resources: RunResources;
 }
 
-export interface CaseOutcome {
-  verdict: Verdict;
-  reason?: string;
+/** What every outcome may say beside its verdict. */
+interface OutcomeCommon {
   evidence?: Evidence;
   /**
    * The level that applied in this run, when the target decides it (DESIGN.md: a deadline the
@@ -82,7 +84,25 @@ export interface CaseOutcome {
    * request wrongly acted on) is a finding whatever the control saw.
    */
   restsOn?: ControlHalf;
+  /**
+   * Causes the outcome states, by id (harness/diagnoses names one that several cases state
+   * once, first): read by the diagnoses, never from the reason's words.
+   */
+  causes?: readonly StatedCause[];
+  /** The exchange failure the outcome rests on (a time-out, a refused connection), typed for the diagnoses. */
+  failure?: ExchangeFailure;
 }
+
+/**
+ * A case's outcome: every verdict but PASS says why (DESIGN.md), so a reason-less FAIL, WARN,
+ * SKIP or ERROR does not type-check. A case reports FAIL and its level decides WARN (runner).
+ */
+export type CaseOutcome =
+  | ({ verdict: 'PASS'; reason?: string } & OutcomeCommon)
+  | ({ verdict: 'FAIL' | 'WARN' | 'SKIP' | 'ERROR'; reason: string } & OutcomeCommon);
+
+/** An outcome that is not a PASS: it has its reason. */
+export type ReasonedOutcome = Exclude<CaseOutcome, { verdict: 'PASS' }>;
 
 export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
   /** e.g. 'receiver.token.missing' (groups of DESIGN.md); stable forever. */

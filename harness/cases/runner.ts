@@ -2,13 +2,12 @@
 // case measures time or load with nothing else of ours on the wire): selection, SKIP for unmet
 // needs, a time limit per case (paused while it waits for another's measurement), thrown errors
 // as ERROR, waivers, and the results told in case order, whatever order they end in.
-import { openObservation, type Observation } from '../observe/index.ts';
-import type { CaseResult } from '../results/index.ts';
+import { openObservation } from '../observe/index.ts';
+import type { CaseResult, Stated } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
 import { firstUnmet } from './capabilities.ts';
 import { clientCaseTimeoutMs } from './client/bench.ts';
-import { holdStatusEndpoint } from './receiver/status-endpoint.ts';
 import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts';
 import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
 import { selectCases } from './select.ts';
@@ -16,6 +15,7 @@ import { CaseSlots } from './slots.ts';
 import { livenessCheck, TargetWatch } from './watch.ts';
 import { CaseWire, Pace } from '../wire/index.ts';
 import { applyWaivers, type WaiverEntry } from './waivers.ts';
+import { RunResources } from './resources.ts';
 
 export interface RunCasesOptions<T extends ResolvedTarget> {
   cases: readonly ConformanceCase<T>[];
@@ -55,10 +55,11 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
   /** Share one generator when a run drives several targets, so ids never repeat. */
   ids?: TransactionIdGenerator;
   /**
-   * How a receiver's records are seen, opened once for the run (preflight and cases share it).
-   * Default: opened here for a receiver target that observes, and closed when the cases end.
+   * What the run holds for its cases (a client's bench, a service's listener, a confirming
+   * receiver's status endpoint, a receiver's records as observed), shared by its preflight and
+   * cases, and closed by whoever made it. Default: made here, and closed when the cases end.
    */
-  records?: Observation;
+  resources?: RunResources;
   now?: () => Date;
 }
 
@@ -90,6 +91,12 @@ export function defaultTimeouts(target: ResolvedTarget): { perRequestTimeoutMs: 
 
 class CaseTimeout extends Error {}
 
+/** What the outcome states for the diagnoses (CaseResult.stated), when it states anything. */
+function statedBy(outcome: CaseOutcome): Pick<CaseResult, 'stated'> {
+  const stated: Stated = { ...(outcome.causes?.length ? { causes: outcome.causes } : {}), ...(outcome.failure ? { failure: outcome.failure } : {}) };
+  return Object.keys(stated).length > 0 ? { stated } : {};
+}
+
 /** While a case waits at the gate its limit is looked at again at most this often. */
 const MIN_LIMIT_RECHECK_MS = 50;
 
@@ -99,17 +106,19 @@ export function watchFor(target: ResolvedTarget, perRequestTimeoutMs = defaultTi
 }
 
 export async function runCases<T extends ResolvedTarget>(options: RunCasesOptions<T>): Promise<CaseResult[]> {
-  // A confirming receiver calls the harness's status endpoint while it handles a callback: it
-  // serves for as long as cases run, and is closed after them whatever happens.
-  const endpoint = await holdStatusEndpoint(options.target);
+  if (options.resources) return runHeldCases(options, options.resources);
+  const resources = new RunResources();
   try {
-    return await runHeldCases(options);
+    return await runHeldCases(options, resources);
   } finally {
-    await endpoint.release();
+    await resources.close();
   }
 }
 
-async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T>): Promise<CaseResult[]> {
+async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T>, resources: RunResources): Promise<CaseResult[]> {
+  // A confirming receiver calls the harness's status endpoint while it handles a callback: it
+  // serves before the first case starts, and for as long as the run's resources are held.
+  await resources.statusEndpoints.of(options.target);
   const { target, seed } = options;
   const defaults = defaultTimeouts(target);
   const perRequestTimeoutMs = options.perRequestTimeoutMs ?? defaults.perRequestTimeoutMs;
@@ -122,10 +131,8 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
   const slots = options.slots ?? new CaseSlots(options.concurrency);
   const watch = options.watch ?? watchFor(target, perRequestTimeoutMs);
   const pace = options.pace ?? new Pace(undefined);
-  const owned = options.records === undefined && target.side === 'receiver' && target.observe
-    ? await openObservation(target.observe, { timeoutMs: perRequestTimeoutMs, redactor })
-    : undefined;
-  const records = options.records ?? owned;
+  const spec = target.side === 'receiver' ? target.observe : undefined;
+  const records = spec ? await resources.observation(target, () => openObservation(spec, { timeoutMs: perRequestTimeoutMs, redactor })) : undefined;
 
   const runHeld = async (testCase: ConformanceCase<T>): Promise<CaseResult> => {
     const release = await slots.acquire();
@@ -138,7 +145,7 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
       let waiting = false;
       const tell = (line: string) => options.onProgress?.(testCase.id, redactor.text(line));
       const outcome = await runOne(testCase, {
-        target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs,
+        target, seed, redactor, requestTimeoutMs: perRequestTimeoutMs, resources,
         ...shaped,
         ...(records ? { records } : {}),
         progress: (line) => {
@@ -165,6 +172,7 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
         ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),
         ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
         durationMs: Math.round(performance.now() - started),
+        ...statedBy(outcome),
       };
       watch.observe(result);
       ended = applyWaivers(result, options.waivers ?? [], now());
@@ -188,7 +196,6 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
     }
   } finally {
     await Promise.allSettled(running);
-    await owned?.close();
   }
   return results;
 }
@@ -235,12 +242,11 @@ async function runOne<T extends ResolvedTarget>(
   const unsubscribe = watch.whenStopped(() => onGiveUp());
   try {
     const outcome = await Promise.race([testCase.run({ ...base, signal: controller.signal, wire }), limit, givenUp]);
-    if (outcome.verdict !== 'PASS' && !outcome.reason) return { ...outcome, reason: `${outcome.verdict} without a stated reason` };
     return outcome;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const evidence = (error as { evidence?: CaseOutcome['evidence'] }).evidence;
-    return { verdict: 'ERROR', reason: message, ...(evidence ? { evidence } : {}) };
+    const { evidence, stated } = error as { evidence?: CaseOutcome['evidence']; stated?: Stated };
+    return { verdict: 'ERROR', reason: message, ...(evidence ? { evidence } : {}), ...(stated?.causes ? { causes: stated.causes } : {}), ...(stated?.failure ? { failure: stated.failure } : {}) };
   } finally {
     clearTimeout(timer);
     unsubscribe();

@@ -40,7 +40,7 @@ export function livenessCheck(target: ResolvedTarget, timeoutMs: number): Livene
     const http = new HttpClient({ requestTimeoutMs: timeoutMs, ...(target.caCert ? { caCert: target.caCert } : {}) });
     try {
       const result = await http.send({ label: 'is the target still answering?', url: entryUrlOf(target) }, false);
-      return result.ok ? undefined : `a plain GET ${new URL(entryUrlOf(target)).origin} got no answer either: ${result.error}`;
+      return result.ok ? undefined : `a plain GET ${new URL(entryUrlOf(target)).origin} got no answer either: ${result.failure.message}`;
     } finally {
       await http.close();
     }

@@ -38,6 +38,7 @@ function synopsisTerm(option: Option): string {
   let term = name;
   if (option.argChoices) term += ` ${option.argChoices.join('|')}`;
   else if (option.required) term += ` ${/<[^>]+>/.exec(option.flags)?.[0] ?? '<value>'}`;
+  else if (option.optional) term += ` ${/\[[^\]]+\]/.exec(option.flags)?.[0] ?? '[value]'}`;
   if (!option.mandatory) term = `[${term}]`;
   return Array.isArray(option.defaultValue) ? `${term}…` : term;
 }

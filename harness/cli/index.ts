@@ -1,7 +1,7 @@
 // Entry point of the `collect-conformance` command: one file per subcommand in commands/.
 import { Command, CommanderError } from 'commander';
-import { UsageError, TargetUnreachableError } from './errors.ts';
-import { toolVersion } from './version.ts';
+import { UsageError, TargetUnreachableError } from '../tool/index.ts';
+import { toolVersion } from '../tool/index.ts';
 import { EXIT_STATUS_HELP, styleHelp } from './help.ts';
 
 /** Every subcommand builder receives this to report its exit status. */

@@ -3,11 +3,7 @@
 // what its reports can honestly say (the run was interrupted; the cases that had not finished
 // are ERROR, never PASS), gives the report directory back and ends with 128 + the signal's
 // number: 130 for SIGINT, 143 for SIGTERM. A second signal ends it at once.
-import type { CaseResult, Diagnosis, Interrupted, Level } from '../results/index.ts';
-
-export type StopSignal = Interrupted['signal'];
-
-export const SIGNAL_EXIT_STATUS: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143 };
+import { SIGNAL_EXIT_STATUS, type StopSignal } from '../run/index.ts';
 
 export interface StopSignals {
   /** Resolves with the first signal and when it came. */
@@ -49,42 +45,3 @@ export function watchStopSignals(): StopSignals {
   };
 }
 
-const NOT_RUN = 'not run';
-
-/** A case the run had planned: what an unfinished one's ERROR line needs. */
-export interface PlannedCase {
-  id: string;
-  title: string;
-  level: Level;
-  specRef: string;
-}
-
-/**
- * ERROR for every planned case without a result: under way when the signal came (how long it
- * had run), or not started. Never PASS: its rule was not exercised to the end.
- */
-export function unfinishedResults(
-  planned: readonly PlannedCase[], finished: ReadonlySet<string>, underWay: ReadonlyMap<string, number>, signal: StopSignal, now = performance.now(),
-): CaseResult[] {
-  return planned.filter((c) => !finished.has(c.id)).map((c) => {
-    const since = underWay.get(c.id);
-    return {
-      id: c.id, title: c.title, level: c.level, specRef: c.specRef, verdict: 'ERROR' as const,
-      reason: since === undefined
-        ? `${NOT_RUN}: the run was interrupted (${signal}) before this case started`
-        : `interrupted (${signal}) while under way, after ${Math.round(now - since)} ms: no verdict`,
-      durationMs: since === undefined ? 0 : Math.round(now - since),
-    };
-  });
-}
-
-/** The shared cause of the unfinished cases, named first in every report format. */
-export function interruptedDiagnosis(signal: StopSignal, notFinished: readonly CaseResult[], total: number): Diagnosis {
-  const notStarted = notFinished.filter((r) => r.reason?.startsWith(NOT_RUN)).length;
-  return {
-    id: 'run.interrupted',
-    summary: `the run was interrupted by ${signal}: ${notFinished.length} of ${total} cases had not finished `
-      + `(${notFinished.length - notStarted} under way, ${notStarted} not started); they are ERROR, not PASS: their rules were not exercised to the end`,
-    cases: notFinished.map((r) => r.id),
-  };
-}

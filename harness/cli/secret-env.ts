@@ -2,7 +2,7 @@
 // "generate a test value"; set but empty is a mistake, not a request for one, and a value too
 // short to redact would leak wherever it is echoed: both refused with exit 2, naming the variable.
 import { secretValueProblem } from '../secrets/index.ts';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../tool/index.ts';
 
 export function refuseUnusableSecrets(env: NodeJS.ProcessEnv, names: readonly string[]): void {
   const problems = names.flatMap((name) => {

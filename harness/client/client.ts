@@ -9,6 +9,7 @@ import { OPEN_WIRE, retryLabel, sendThrottled, type FinalThrottle, type Wire } f
 import { curlCommand, type CurlSecret } from './curl.ts';
 import { ClientError } from './errors.ts';
 import { readCapped, truncationNote } from './read.ts';
+import { failureCodeOf } from './failure.ts';
 import { judgeAnswerWhy, parseJsonOrUndefined, type Judgement, type RejectionRule } from './judge.ts';
 import { prepareCollect, type CollectCredentials, type CollectInput, type PreparedCollect } from './prepare.ts';
 
@@ -240,6 +241,9 @@ export class CollectClient {
       exchange.error = limit.aborted
         ? `no complete answer within ${timeoutMs} ms`
         : this.redactor.text(`${err.code ?? 'ERROR'}: ${err.message ?? String(error)}`);
+      exchange.failure = limit.aborted
+        ? { code: 'timeout', message: exchange.error, limitMs: timeoutMs }
+        : { code: failureCodeOf(error), message: exchange.error };
       const routeError = route ? routeFailure(route, error) : undefined;
       return { exchange, sentAt, judgement: 'no-answer', ...(routeError ? { routeError: this.redactor.text(routeError) } : {}) };
     }

@@ -17,3 +17,4 @@ export {
 export { ownAddressTowards } from './own-address.ts';
 export { ClientError, type ClientErrorCode } from './errors.ts';
 export { readCapped, truncationNote, ANSWER_READ_LIMIT, type CappedBody } from './read.ts';
+export { describeError, failureCodeOf } from './failure.ts';

@@ -2,13 +2,13 @@
 // once, before the cases, and the cases point to it. Two sources: what the preflight observed
 // (harness/preflight: the route refuses GET, a 5xx after applying, a rejected valid collect…),
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
-// requests that waited out their time limit, or one answer that every non-PASS case of a side
-// got. A summary states what was observed.
-import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, STATUS_NOT_READ, TOKEN_VARIANTS, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
-import { GIVEN_UP } from '../line-protocol/index.ts';
-import { RATE_LIMITED } from '../wire/index.ts';
+// requests that waited out their time limit, a cause several cases state, or one answer that
+// every non-PASS case of a side got. Matched on statuses, failure codes and stated cause ids
+// (CaseResult.stated), never on the words of a reason: rewording a message changes no
+// diagnosis. A summary states what was observed.
+import { TOKEN_VARIANTS, type Stopped } from '../cases/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
-import type { CaseResult, Diagnosis } from '../results/index.ts';
+import type { CaseResult, Diagnosis, ExchangeFailure, StatedCause } from '../results/index.ts';
 
 /** One side's run: its preflight and its case results. */
 export interface SideRun {
@@ -31,16 +31,31 @@ function statuses(r: CaseResult): number[] {
   return (r.evidence?.exchanges ?? []).flatMap((e) => (e.response ? [e.response.status] : []));
 }
 
+/** The exchange failures a result shows: its requests' (typed in the evidence) and the one its outcome rests on. */
+function failures(r: CaseResult): ExchangeFailure[] {
+  return [
+    ...(r.evidence?.exchanges ?? []).flatMap((e) => (e.failure ? [e.failure] : [])),
+    ...(r.stated?.failure ? [r.stated.failure] : []),
+  ];
+}
+
+function states(r: CaseResult, cause: StatedCause): boolean {
+  return r.stated?.causes?.includes(cause) ?? false;
+}
+
 export function shows(symptom: Symptom, r: CaseResult): boolean {
   switch (symptom.kind) {
     case 'status':
       return statuses(r).includes(symptom.status);
     case 'server-error':
       return statuses(r).some((s) => s >= 500);
-    case 'transport':
-      return (r.evidence?.exchanges ?? []).some((e) => e.error?.includes(symptom.error)) || (r.reason ?? '').includes(symptom.error);
-    case 'reason':
-      return (r.reason ?? '').includes(symptom.text);
+    case 'failure':
+      return failures(r).some((f) => f.code === symptom.code);
+    case 'stated':
+      return states(r, symptom.cause);
+    case 'same-error':
+      // The error of the harness's own making that stopped the preflight, met again (its words are the harness's, not a target's).
+      return (r.reason ?? '').includes(symptom.reason);
     case 'whole-side':
       return true;
   }
@@ -72,11 +87,10 @@ function sharedAnswer(side: string, results: readonly CaseResult[]): Diagnosis |
   };
 }
 
-/** How a request's time limit running out reads, on each side ("no answer within 6000 ms", "no complete answer within …"). */
-const TIMED_OUT = /no (?:complete )?answer within (\d+) ms/;
-
-function timedOutIn(r: CaseResult): RegExpExecArray | null {
-  return TIMED_OUT.exec(r.reason ?? '') ?? (r.evidence?.exchanges ?? []).map((e) => TIMED_OUT.exec(e.error ?? '')).find((m) => m !== null) ?? null;
+/** The request of a result that waited out its time limit: the failure its outcome rests on, else one of its requests'. */
+function timedOutIn(r: CaseResult): ExchangeFailure | undefined {
+  const timedOut = (f: ExchangeFailure | undefined) => f?.code === 'timeout' && f.limitMs !== undefined;
+  return timedOut(r.stated?.failure) ? r.stated!.failure : failures(r).find(timedOut);
 }
 
 /**
@@ -85,12 +99,12 @@ function timedOutIn(r: CaseResult): RegExpExecArray | null {
  * receiver with a few workers and slow callbacks), which --concurrency 1 tells apart.
  */
 function timedOut(side: string, results: readonly CaseResult[], all: readonly CaseResult[]): Diagnosis | undefined {
-  const cases = results.filter((r) => timedOutIn(r) !== null);
+  const cases = results.filter((r) => timedOutIn(r) !== undefined);
   if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
   const first = cases[0]!;
   // A PASS rests on an answer (PASS evidence is not kept), as does any exchange answered.
   const answered = all.some((r) => r.verdict === 'PASS' || statuses(r).length > 0);
-  const limitMs = timedOutIn(first)![1];
+  const limitMs = timedOutIn(first)!.limitMs;
   // The SDK's adapter takes one call at a time, so its time-outs say nothing of load: a call that
   // the service answered and the SDK never reported is a finding of its own (refusals-unreported).
   const likely = side === 'client'
@@ -105,56 +119,55 @@ function timedOut(side: string, results: readonly CaseResult[], all: readonly Ca
 }
 
 /**
- * Causes a case states in its own reason, in words its check shares (harness/cases, the line
- * driver): several cases saying them are one cause, named once. Data, matched as a `reason`
- * symptom: at least `min` cases, the summary built from them.
+ * Causes a case states in its outcome, by id (CaseOutcome.causes: harness/cases, the line
+ * driver's give-up): several cases stating one are one cause, named once. Data, matched as a
+ * `stated` symptom: at least `min` cases, the summary built from them.
  */
-interface StatedCause {
-  phrase: string;
+interface SharedStatedCause {
   min: number;
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
+type SharedCauseId = 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
 
-const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
+const STATED_CAUSES: Readonly<Record<SharedCauseId, SharedStatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
   'given-up': {
-    phrase: GIVEN_UP, min: 1,
+    min: 1,
     summary: (side, cases) => `${cases.length} ${side} ${cases.length === 1 ? 'case was' : 'cases were'} not sent, so their rules were not exercised: ${cases[0]!.reason!.replace(/^.*?not sent: /, '')}`,
   },
   // Requests that stayed 429 Too Many Requests (harness/wire): the target's throttle, not its rules.
   'rate-limited': {
-    phrase: RATE_LIMITED, min: 2,
+    min: 2,
     summary: (side, cases) => `the ${side} limits the request rate: ${cases.length} ${cases.length === 1 ? 'case' : 'cases'} got 429 Too Many Requests that waiting out its Retry-After did not end, so their rules were not exercised (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
   // An SDK whose promise settles only on some answers: the service refused, the SDK never said so.
   'refusals-unreported': {
-    phrase: SILENT_AFTER_REFUSAL, min: 2,
-    summary: (side, cases) => `on ${cases.length} ${side} calls ${SILENT_AFTER_REFUSAL} (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''}): `
+    min: 2,
+    summary: (side, cases) => `on ${cases.length} ${side} calls the SDK reported nothing after the service refused (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''}): `
       + 'likely it settles (resolves, rejects, calls back) only on success and some errors, and leaves its caller waiting for ever on any other refusal',
   },
   // Due rejections answered 2xx meeting no rejection rule, no callback after.
   'rejections-unread': {
-    phrase: UNREAD_REJECTION, min: SHARED_ANSWER_MIN_CASES,
+    min: SHARED_ANSWER_MIN_CASES,
     summary: (side, cases) => `${cases.length} ${side} cases that must be rejected were answered 2xx with a body that meets no rejection rule, and no callback followed: `
       + `likely the service rejects in its own shape, which the target file does not state; state it as "rejection" (a JSON pointer into the answer and the values that mean rejected) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
   'signatures-not-verified': {
-    phrase: SIGNATURE_NOT_MATCHING, min: SHARED_ANSWER_MIN_CASES,
+    min: SHARED_ANSWER_MIN_CASES,
     summary: (_side, cases) => `${cases.length} requests whose signature does not match their body were accepted and processed: likely the service does not verify signatures, or verifies them over something other than the body it received (§5.2) (the first: ${cases[0]!.id})`,
   },
   // §4.2: the status endpoint refused or answered otherwise as a whole, where the preflight's own
   // query did not show it (its query got a status, or it made none): one cause, not a case each.
   'status-not-read': {
-    phrase: STATUS_NOT_READ, min: SHARED_ANSWER_MIN_CASES,
+    min: SHARED_ANSWER_MIN_CASES,
     summary: (side, cases) => `${cases.length} ${side} cases' correctly signed status queries got no status: likely the service's status endpoint differs from the suite's position (the status query's signature, its method or path, or where its answer holds the status; docs/status.md), which the target file can state as "status" (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
 };
 
-function stated(side: string, id: StatedCauseId, results: readonly CaseResult[]): Diagnosis | undefined {
+function stated(side: string, id: SharedCauseId, results: readonly CaseResult[]): Diagnosis | undefined {
   const cause = STATED_CAUSES[id];
-  const cases = results.filter((r) => shows({ kind: 'reason', text: cause.phrase }, r));
+  const cases = results.filter((r) => states(r, id));
   if (cases.length < cause.min) return undefined;
   return { id: `${side}.${id}`, summary: cause.summary(side, cases), cases: cases.map((r) => r.id) };
 }

@@ -1,6 +1,5 @@
 // The embedded client target: the reference SDK's adapter in this process (the line protocol
 // over a stream pair), driven against the harness's own service with generated credentials.
-import { closeClientBench } from '../cases/index.ts';
 import type { ReferenceSdkFault } from '../reference-sdk/index.ts';
 import { generateClientCredentials, type ResolvedClientTarget } from '../targets/index.ts';
 
@@ -24,5 +23,6 @@ export async function startEmbeddedClient(options: EmbeddedClientOptions = {}): 
     timing: { answerDeadlineMs: options.answerDeadlineMs ?? EMBEDDED_CLIENT_DEFAULTS.answerDeadlineMs },
     ...generateClientCredentials(),
   };
-  return { target, close: () => closeClientBench(target) };
+  // The adapter and the service it calls are the run's (RunResources): nothing of its own to close.
+  return { target, close: async () => {} };
 }

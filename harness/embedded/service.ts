@@ -2,7 +2,6 @@
 // credentials, resolved as a target file would be. Sources 127.0.0.1 and ::1 are whitelisted,
 // so 127.0.0.2 is the harness's non-whitelisted route; numbers ending in 2 end FAILED; time is
 // scaled so the whole service side runs in seconds.
-import { closeServiceListener } from '../cases/service/index.ts';
 import { listenerTls } from '../listener/index.ts';
 import { generateCredentials, startSimulator, type RunningSimulator, type SimulatorConfig, type SimulatorFault } from '../simulator/index.ts';
 import type { ResolvedServiceTarget } from '../targets/index.ts';
@@ -96,7 +95,6 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions = {})
     target,
     simulator,
     async close() {
-      await closeServiceListener(target);
       await simulator.close();
     },
   };

@@ -69,8 +69,11 @@ export interface ExchangeOptions {
 
 export type Exchanged<A> =
   | { ok: true; answer: A }
-  /** `unsent`: not sent at all, the driver having given up (the failure is the one it gave up on). */
-  | { ok: false; failure: LineFailure; reason: string; unsent?: true };
+  /**
+   * `unsent`: not sent at all, the driver having given up (the failure is the one it gave up on);
+   * `limitMs`: the time limit that ran out (a `timeout`).
+   */
+  | { ok: false; failure: LineFailure; reason: string; unsent?: true; limitMs?: number };
 
 export class LineDriver {
   private readonly maxConsecutiveFailures: number;
@@ -78,7 +81,7 @@ export class LineDriver {
   private readonly closeGraceMs: number;
   private end: LineEnd | undefined;
   private consecutiveFailures = 0;
-  private givenUp: { failure: LineFailure; reason: string } | undefined;
+  private givenUp: { failure: LineFailure; reason: string; limitMs?: number } | undefined;
   /** Number of times the other end was started, for the report. */
   starts = 0;
   /** Answers in this run, over every instance. */
@@ -92,12 +95,15 @@ export class LineDriver {
   }
 
   /** Set once the driver gave up: every later exchange fails with it, unsent. */
-  get gaveUp(): { failure: LineFailure; reason: string } | undefined {
+  get gaveUp(): { failure: LineFailure; reason: string; limitMs?: number } | undefined {
     return this.givenUp;
   }
 
   async exchange<A>(id: string, line: string, parse: (line: string) => ParsedAnswer<A>, options: ExchangeOptions = {}): Promise<Exchanged<A>> {
-    if (this.givenUp) return { ok: false, failure: this.givenUp.failure, reason: `not sent: ${this.givenUp.reason}`, unsent: true };
+    if (this.givenUp) {
+      const { failure, reason, limitMs } = this.givenUp;
+      return { ok: false, failure, reason: `not sent: ${reason}`, unsent: true, ...(limitMs !== undefined ? { limitMs } : {}) };
+    }
     const result = await this.once(id, line, parse, options.timeoutMs ?? this.options.timeoutMs);
     if (result.ok) {
       this.consecutiveFailures = 0;
@@ -115,6 +121,7 @@ export class LineDriver {
     if (cannotStart || options.decisive !== undefined || this.consecutiveFailures >= this.maxConsecutiveFailures) {
       this.givenUp = {
         failure: result.failure,
+        ...(result.limitMs !== undefined ? { limitMs: result.limitMs } : {}),
         reason: cannotStart
           ? `the ${noun} command cannot be started (${result.reason})`
           : options.decisive !== undefined
@@ -139,7 +146,7 @@ export class LineDriver {
     const fail = async (failure: LineFailure, reason: string): Promise<Exchanged<A>> => {
       // After any failure the stream may be out of step: start afresh for the next exchange.
       await end.stop();
-      return { ok: false, failure, reason: this.redact(reason) };
+      return { ok: false, failure, reason: this.redact(reason), ...(failure === 'timeout' ? { limitMs: timeoutMs } : {}) };
     };
     switch (event.type) {
       case 'timeout':

@@ -1,6 +1,7 @@
 // The receiver test hooks of DESIGN.md as a way of observing: seed a pending record with
 // POST {hooks}/transactions, read what the receiver did with GET {hooks}/transactions/{id}.
 // A hook that misbehaves makes the case ERROR, not FAIL.
+import type { Stated } from '../results/index.ts';
 import { rateLimitedReason } from '../wire/index.ts';
 import { mapState } from './states.ts';
 import { ObserveError, type CaseUse, type HookHttp, type ObservedStep, type RecordObserver, type RecordReading } from './model.ts';
@@ -29,9 +30,9 @@ export class HooksObserver implements RecordObserver {
       headers: [{ name: 'content-type', value: 'application/json' }],
       body: JSON.stringify({ transaction_id: id, amount }),
     }, false);
-    if (!result.ok) throw hookError(`the test hook POST /transactions failed: ${result.error}`, result);
-    if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result);
-    if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result);
+    if (!result.ok) throw hookError(`the test hook POST /transactions failed: ${result.failure.message}`, result);
+    if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
+    if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
     if (result.answer.status < 200 || result.answer.status > 299) {
       throw hookError(`the test hook POST /transactions answered ${result.answer.status}, DESIGN.md expects 2xx`, result);
     }
@@ -44,9 +45,9 @@ export class HooksObserver implements RecordObserver {
       label: 'hooks: read',
       url: this.url(`/transactions/${encodeURIComponent(id)}`),
     }, false);
-    if (!result.ok) throw hookError(`the test hook GET /transactions/{id} failed: ${result.error}`, result);
-    if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result);
-    if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result);
+    if (!result.ok) throw hookError(`the test hook GET /transactions/{id} failed: ${result.failure.message}`, result);
+    if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
+    if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
     if (result.answer.status === 404) return null;
     if (result.answer.status !== 200) {
       throw hookError(`the test hook GET /transactions/{id} answered ${result.answer.status}, DESIGN.md expects 200 or 404`, result);
@@ -71,6 +72,6 @@ export class HooksObserver implements RecordObserver {
   async close(): Promise<void> {}
 }
 
-function hookError(message: string, result: HookResult): ObserveError {
-  return new ObserveError('ERR_OBSERVE_HOOK', message, { exchanges: [...(result.retried ? [result.retried.exchange] : []), result.exchange] });
+function hookError(message: string, result: HookResult, stated?: Stated): ObserveError {
+  return new ObserveError('ERR_OBSERVE_HOOK', message, { exchanges: [...(result.retried ? [result.retried.exchange] : []), result.exchange] }, stated);
 }

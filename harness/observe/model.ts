@@ -2,7 +2,7 @@
 // test hooks, its own database, or a command over the line protocol. One interface for the
 // three, so a case reads a record the same way whichever the target names.
 import type { CompiledStatement, DatabaseUrl } from '../database/index.ts';
-import type { Exchange } from '../results/index.ts';
+import type { Exchange, ExchangeFailure, Stated } from '../results/index.ts';
 import type { FinalThrottle, Wire } from '../wire/index.ts';
 
 /** The receiver's state as the suite judges it; `unmapped`: a value `states` does not map (neither terminal state). */
@@ -80,7 +80,7 @@ export interface HookHttp {
     record: boolean,
   ): Promise<
     | { ok: true; exchange: Exchange; answer: { status: number; body: string }; retried?: { exchange: Exchange }; final429?: FinalThrottle }
-    | { ok: false; exchange: Exchange; error: string; retried?: { exchange: Exchange } }
+    | { ok: false; exchange: Exchange; failure: ExchangeFailure; retried?: { exchange: Exchange } }
   >;
   /** The pace of the target's requests, for messages (`5/s`, `unpaced`). */
   readonly pace: string;
@@ -110,6 +110,8 @@ export class ObserveError extends Error {
     readonly code: 'ERR_OBSERVE_HOOK' | 'ERR_OBSERVE_SQL' | 'ERR_OBSERVE_COMMAND',
     message: string,
     readonly evidence?: { exchanges?: Exchange[]; records?: Record<string, unknown> },
+    /** What the failure states for the diagnoses (a 429 that waiting did not end). */
+    readonly stated?: Stated,
   ) {
     super(message);
   }

@@ -4,7 +4,7 @@
 // reports every answer as rejected would pass them all), and name what they saw when the
 // adapter gives no usable answer (every case will likely see the same).
 import {
-  ACCEPTED_ANSWER, acceptedReported, BODY_NOT_JSON, bodyNotJsonCause, callSdk, clientCase, evidenceOf, fieldsOf, NOT_SIGNED_AS_SENT, plainStatusCall,
+  ACCEPTED_ANSWER, acceptedReported, bodyNotJsonCause, callSdk, CaseError, clientCase, evidenceOf, fieldsOf, plainStatusCall,
   readSentBody, reported, signatureProblem, STATUS_CALL_FAILED, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
 } from '../cases/index.ts';
 import type { Evidence } from '../results/index.ts';
@@ -23,7 +23,7 @@ async function statusControl(ctx: ClientContext): Promise<{ control: Control; fi
       findings: [{
         id: 'client.status-call-failed',
         summary: `${STATUS_CALL_FAILED} (${plain.reason}): likely the adapter does not know "op": "status" (an adapter whose SDK has no status call answers {"id", "error"}); the client.status cases named here share this cause and say nothing yet about the SDK`,
-        symptom: { kind: 'reason', text: STATUS_CALL_FAILED },
+        symptom: { kind: 'stated', cause: 'status-call-failed' },
       }],
     };
   }
@@ -88,14 +88,14 @@ async function collectHalf(ctx: ClientContext): Promise<CollectHalf> {
       findings.push({
         id: 'client.body-not-json',
         summary: bodyNotJsonCause(request, body, ctx.redactor),
-        symptom: { kind: 'reason', text: BODY_NOT_JSON },
+        symptom: { kind: 'stated', cause: 'body-not-json' },
         evidence: evidenceOf(o),
       });
     } else if (problem) {
       findings.push({
         id: 'client.signature-mismatch',
-        summary: `on the preflight's plain call (string amount, six fields) ${problem}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
-        symptom: { kind: 'reason', text: NOT_SIGNED_AS_SENT },
+        summary: `on the preflight's plain call (string amount, six fields) ${problem.text}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
+        symptom: { kind: 'stated', cause: 'not-signed-as-sent' },
         evidence: evidenceOf(o),
       });
     }
@@ -108,7 +108,8 @@ async function collectHalf(ctx: ClientContext): Promise<CollectHalf> {
       findings: [{
         id: 'client.adapter-failed',
         summary: `the adapter gave no usable answer to a plain call (${message}); the cases named here likely fail for the same reason and say nothing yet about the SDK`,
-        symptom: { kind: 'transport', error: message.split(':')[0]! },
+        // The adapter's failure, typed (a time-out, a crash…): the cases whose calls met the same share it.
+        symptom: error instanceof CaseError && error.stated?.failure ? { kind: 'failure', code: error.stated.failure.code } : { kind: 'same-error', reason: message },
       }],
     };
   }

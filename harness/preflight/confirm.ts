@@ -5,7 +5,7 @@
 // was fulfilled") rest on it. When it does not hold, what the queries show is the shared cause:
 // no query at all, queries the service refuses (their signature, named as any signer's), a query
 // off the endpoint's route or naming another id.
-import { NO_STATUS_QUERY, statusEndpointOf, type HttpResult } from '../cases/index.ts';
+import { NO_STATUS_QUERY, type HttpResult, type RunResources } from '../cases/index.ts';
 import type { RecordReading } from '../observe/index.ts';
 import type { Evidence } from '../results/index.ts';
 import type { ReceivedQuery } from '../status/index.ts';
@@ -29,9 +29,9 @@ function route(q: ReceivedQuery): string {
  * answer, a 5xx); without any query, that cause is named, not "it does not confirm".
  */
 export async function confirmationCheck(
-  target: ResolvedReceiverTarget, id: string, sentAt: number, sent: HttpResult, after: RecordReading | null | undefined, callbackFailed: boolean, evidence: Evidence,
+  target: ResolvedReceiverTarget, resources: RunResources, id: string, sentAt: number, sent: HttpResult, after: RecordReading | null | undefined, callbackFailed: boolean, evidence: Evidence,
 ): Promise<ConfirmationCheck | undefined> {
-  const held = await statusEndpointOf(target);
+  const held = await resources.statusEndpoints.of(target);
   if (!held) return undefined;
   // The callback itself errs then (harness/cases kit), and the preflight names the reason.
   if (!held.ok) return { control: { state: 'failed', what: WHAT, observed: held.reason } };
@@ -84,6 +84,6 @@ export async function confirmationCheck(
   return fail(`${NO_STATUS_QUERY} for it; the receiver ${did}`, {
     id: 'receiver.confirm.never-queried',
     summary: `the target says the receiver confirms outcomes ("confirms"), but ${NO_STATUS_QUERY} (${url}) for the preflight's valid SUCCESS callback, and the receiver ${did}: likely it does not confirm, or calls another address than confirms.listener; the cases named here state the same and likely share this one cause`,
-    symptom: { kind: 'reason', text: NO_STATUS_QUERY },
+    symptom: { kind: 'stated', cause: 'no-status-query' },
   });
 }

@@ -3,7 +3,7 @@
 // the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
 // then points the cases it explains to it).
 import {
-  CaseSlots, defaultTimeouts, runCases, selectCases, shapedIds, transactionIds, watchFor,
+  CaseSlots, defaultTimeouts, runCases, RunResources, selectCases, shapedIds, transactionIds, watchFor,
   type ConformanceCase, type RunCasesOptions, type Stopped, type TargetWatch, type TransactionIdGenerator,
 } from '../cases/index.ts';
 import { openCheckedObservation } from '../observe/index.ts';
@@ -62,7 +62,7 @@ export async function runPreflight<T extends ResolvedTarget>(
     findings: stopped ? [] : [{
       id: `${side}.preflight-incomplete`,
       summary: `the preflight could not finish (${observed}): the negative cases, which rest on it, prove nothing`,
-      symptom: { kind: 'reason', text: observed } as const,
+      symptom: { kind: 'same-error', reason: observed } as const,
     }],
   };
   return { preflight, result: result! };
@@ -87,6 +87,17 @@ export interface CheckedRun {
 export async function runChecked<T extends ResolvedTarget>(
   options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void> },
 ): Promise<CheckedRun> {
+  const resources = options.resources ?? new RunResources();
+  try {
+    return await checkedRunOn(options, resources);
+  } finally {
+    if (!options.resources) await resources.close();
+  }
+}
+
+async function checkedRunOn<T extends ResolvedTarget>(
+  options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void> }, resources: RunResources,
+): Promise<CheckedRun> {
   const slots = options.slots ?? new CaseSlots(options.concurrency);
   // One generator for the preflight and the cases: two made in the same millisecond would repeat ids.
   const ids = options.ids ?? transactionIds(options.seed);
@@ -94,20 +105,17 @@ export async function runChecked<T extends ResolvedTarget>(
   // The receiver's records, seen one way for the whole run (a pool, a process), checked before
   // any case: a mapping that cannot work throws ObserveCheckError here, not a page of ERRORs.
   const target = options.target;
-  const owned = options.records === undefined && target.side === 'receiver' && target.observe
-    ? await openCheckedObservation(target.observe, {
+  if (target.side === 'receiver' && target.observe) {
+    const spec = target.observe;
+    await resources.observation(target, () => openCheckedObservation(spec, {
       timeoutMs: options.perRequestTimeoutMs ?? defaultTimeouts(target).perRequestTimeoutMs,
       redactor: options.redactor ?? new Redactor(secretsOf(target)),
     }, () => {
       const shaped = shapedIds(ids, target.transactionIds);
       return { seeded: shaped.newTransactionId(), unseeded: shaped.newTransactionId() };
-    })
-    : undefined;
-  try {
-    return await checkedRun({ ...options, slots, ids, watch, ...(owned ? { records: owned } : {}) });
-  } finally {
-    await owned?.close();
+    }));
   }
+  return checkedRun({ ...options, slots, ids, watch, resources });
 }
 
 async function checkedRun<T extends ResolvedTarget>(

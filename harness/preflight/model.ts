@@ -1,19 +1,23 @@
 // What a preflight finds: whether the side's positive controls held (the negative cases rest on
 // them), and the causes it could name, each with the symptom that marks the cases it explains.
 import type { ControlHalf, NegativeKind } from '../cases/index.ts';
-import type { Evidence, Side } from '../results/index.ts';
+import type { Evidence, FailureCode, Side, StatedCause } from '../results/index.ts';
 
 /**
- * How a case shows a named cause (data, matched by harness/diagnoses): one of its requests was
- * answered `status` (or any 5xx), one got no answer with `error` in its text, or, for a cause
- * that leaves nothing of the side testable, every non-PASS case of the side.
+ * How a case shows a named cause (data, matched by harness/diagnoses on codes and ids, never on
+ * the words of a reason): one of its requests was answered `status` (or any 5xx), one failed
+ * with the failure `code` (or its outcome rests on such a failure), its outcome states `cause`,
+ * it ended in the very error the preflight could not finish for, or, for a cause that leaves
+ * nothing of the side testable, every non-PASS case of the side.
  */
 export type Symptom =
   | { kind: 'status'; status: number }
   | { kind: 'server-error' }
-  | { kind: 'transport'; error: string }
-  /** The cases whose reason says `text` (one wrong signer behind every signature FAIL). */
-  | { kind: 'reason'; text: string }
+  | { kind: 'failure'; code: FailureCode }
+  /** The cases that state this cause (one wrong signer behind every signature FAIL). */
+  | { kind: 'stated'; cause: StatedCause }
+  /** The cases whose reason holds the error the preflight could not finish for (the harness's own words, met again). */
+  | { kind: 'same-error'; reason: string }
   | { kind: 'whole-side' };
 
 /** A cause the preflight observed; `summary` states what was seen, a guess worded as one. */

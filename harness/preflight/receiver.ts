@@ -23,14 +23,14 @@ function header(result: HttpResult & { ok: true }, name: string): string | undef
 /** Names the cause of an answer that is not what a valid callback should get. */
 function findingFor(sent: HttpResult, after: RecordReading | null | undefined, evidence: Evidence): Finding | undefined {
   if (!sent.ok) {
-    const error = sent.error;
-    const tls = /certificate|CERT_|SSL|TLS|EPROTO|self.signed/i.test(error);
+    const error = sent.failure.message;
+    const tls = sent.failure.code === 'tls';
     return {
       id: tls ? 'receiver.tls-failed' : 'receiver.no-answer',
       summary: tls
         ? `the preflight's valid callback failed in the TLS handshake (${error}): likely the receiver's certificate is not trusted (target file "ca") or the URL's scheme is wrong`
         : `the preflight's valid callback got no usable answer (${error}); every case that sends a callback will likely see the same`,
-      symptom: { kind: 'transport', error: error.replace(/\s*\(.*$/, '') },
+      symptom: { kind: 'failure', code: sent.failure.code },
       evidence,
     };
   }
@@ -78,7 +78,7 @@ function findingFor(sent: HttpResult, after: RecordReading | null | undefined, e
     return {
       id: 'receiver.valid-callback-not-applied',
       summary: `a valid SUCCESS callback for a freshly seeded record was answered ${status}, and the record still reads ${describeReading(after)}: the cases named here expect a valid callback applied, and likely fail for this reason`,
-      symptom: { kind: 'reason', text: `the record reads ${describeReading(after)}` }, evidence,
+      symptom: { kind: 'stated', cause: 'not-applied' }, evidence,
     };
   }
   return undefined;
@@ -93,7 +93,7 @@ function findingFor(sent: HttpResult, after: RecordReading | null | undefined, e
 function controlOf(sent: HttpResult, after: RecordReading | null | undefined, what: string): Control {
   const hooks = after !== undefined;
   if (!sent.ok) {
-    return { state: 'failed', what, observed: `it got no answer (${sent.error})`, halves: { answer: 'failed', effect: hooks ? 'failed' : 'not-run' } };
+    return { state: 'failed', what, observed: `it got no answer (${sent.failure.message})`, halves: { answer: 'failed', effect: hooks ? 'failed' : 'not-run' } };
   }
   const status = sent.answer.status;
   if (hooks) {
@@ -129,7 +129,7 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
       const generic = findingFor(sent, after, probe.evidence());
       // A confirming receiver (§6 rule 5): its queries for this callback are a control of their own;
       // a cause they show (no query, a refused one) explains the rest, so it is named instead.
-      const confirmation = await confirmationCheck(probe.target, id, sentAt, sent, after, generic !== undefined, probe.evidence());
+      const confirmation = await confirmationCheck(probe.target, probe.ctx.resources, id, sentAt, sent, after, generic !== undefined, probe.evidence());
       const finding = confirmation?.finding ?? generic;
       out.preflight = { side: 'receiver', controls: { refusal: control, ...(confirmation ? { confirmation: confirmation.control } : {}) }, findings: finding ? [finding] : [] };
       // The line states what was seen; the cause it suggests is named once, as a shared cause.

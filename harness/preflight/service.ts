@@ -56,7 +56,7 @@ export function servicePreflightCase(out: { preflight?: Preflight }, options: { 
           findings.push({
             id: 'service.no-callback',
             summary: `a correctly signed collect request was accepted, but no callback reached the harness's listener at ${s.listener.publicUrl} within timing.callbackTimeoutMs (${waited} ms): ${likely}`,
-            symptom: { kind: 'transport', error: 'no callback arrived' },
+            symptom: { kind: 'stated', cause: 'no-callback' },
             evidence: s.evidence(),
           });
         }
@@ -71,7 +71,7 @@ export function servicePreflightCase(out: { preflight?: Preflight }, options: { 
             findings.push({
               id: 'service.status-query-refused',
               summary: `${WHAT_STATUS} got no status: ${status.observed}; every status query of the run likely meets the same, so the service.status cases named here share this one cause`,
-              symptom: { kind: 'reason', text: STATUS_NOT_READ },
+              symptom: { kind: 'stated', cause: 'status-not-read' },
               evidence: s.evidence(),
             });
           }

@@ -1,9 +1,9 @@
 // Report writers: one result model (harness/results), one file per format.
-export { REPORT_FILES, WRITERS, openReport, ReportError } from './session.ts';
-export type { OpenReportOptions, ReportSession, ReportFile } from './session.ts';
+export { REPORT_FILES, WRITERS, openReport, openReportFiles, reportBook, ReportError } from './session.ts';
+export type { OpenReportOptions, ReportSession, ReportFile, ReportBook, ReportBookOptions, ReportFiles } from './session.ts';
 export { validateReportJson, REPORT_SCHEMA_PATH, jsonWriter } from './json.ts';
 export { renderJunit, junitWriter } from './junit.ts';
-export { renderMarkdown, markdownWriter, MARKDOWN_BUDGET } from './markdown.ts';
+export { renderMarkdown, renderMarkdownHead, markdownWriter, MARKDOWN_BUDGET } from './markdown.ts';
 export { renderHtml, htmlWriter, timelineSvg } from './html.ts';
 export { formatCaseLine, formatSummary, formatProgress } from './progress.ts';
 export { outline, failures, headline, sideOf } from './outline.ts';

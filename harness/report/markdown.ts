@@ -204,18 +204,12 @@ function countsLine(cases: readonly CaseResult[]): string {
   return VERDICTS.map((v) => [v, cases.filter((c) => c.verdict === v).length] as const).filter(([, n]) => n > 0).map(([v, n]) => `${n} ${v}`).join(', ');
 }
 
-export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDGET): string {
-  const target = ['## Target (secrets redacted)', '', fenced(clip(JSON.stringify(report.target, null, 2), 8_000), 'json'), ''].join('\n');
-  const pointer = '---\n\nThe whole report, every case with its evidence: `index.html` (open it in a browser) and `report.json`, beside this file.\n';
-  const b = new Budget(budget - sizeOf(target) - sizeOf(pointer) - 2);
-  const numberOf = new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1]));
-  const failed = failures(report);
-  const sides = outline(report.cases);
-  const evidenceOf = (c: CaseResult): EvidenceOptions => {
-    const slowMs = replyDeadlineFor(report, c);
-    return slowMs === undefined ? {} : { slowMs };
-  };
-
+/**
+ * The head of report.md: the verdict and counts, the shared causes, each side's preflight, the
+ * failures one line each. What a reviewer needs first, and what a CI job's summary shows
+ * (harness/run's GitHub reporter appends it to GITHUB_STEP_SUMMARY).
+ */
+function addHead(b: Budget, report: RunReport, numberOf: Map<string, number>, failed: readonly CaseResult[]): void {
   b.add(head(report));
   // The causes first: a reader of a pull-request comment meets the cause before its symptoms,
   // then the preflight's evidence, which the causes point to.
@@ -229,6 +223,28 @@ export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDG
     b.addAll(failed.map((c) => failureLine(report, numberOf, c)), (n) => `- … and ${n} more: see index.html or report.json`, 2_000);
     b.add('');
   }
+}
+
+/** The head of report.md alone (addHead), within `budget` UTF-8 bytes. */
+export function renderMarkdownHead(report: RunReport, budget: number = MARKDOWN_BUDGET): string {
+  const b = new Budget(budget);
+  addHead(b, report, new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1])), failures(report));
+  return `${b.out.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+export function renderMarkdown(report: RunReport, budget: number = MARKDOWN_BUDGET): string {
+  const target = ['## Target (secrets redacted)', '', fenced(clip(JSON.stringify(report.target, null, 2), 8_000), 'json'), ''].join('\n');
+  const pointer = '---\n\nThe whole report, every case with its evidence: `index.html` (open it in a browser) and `report.json`, beside this file.\n';
+  const b = new Budget(budget - sizeOf(target) - sizeOf(pointer) - 2);
+  const numberOf = new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1]));
+  const failed = failures(report);
+  const sides = outline(report.cases);
+  const evidenceOf = (c: CaseResult): EvidenceOptions => {
+    const slowMs = replyDeadlineFor(report, c);
+    return slowMs === undefined ? {} : { slowMs };
+  };
+
+  addHead(b, report, numberOf, failed);
 
   b.add('## Cases by side and group\n');
   b.addAll(sides.map((s) => `- **${mdText(s.side)}**: ${s.groups.map((g) => `${code(g.group)} ${countsLine(g.cases)}`).join('; ')}`), (n) => `- … and ${n} more sides`);

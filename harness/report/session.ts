@@ -72,13 +72,32 @@ function pointedTo(c: CaseResult, diagnoses: readonly Diagnosis[]): CaseResult {
   return ids.length === 0 ? c : { ...c, diagnoses: [...new Set([...(c.diagnoses ?? []), ...ids])] };
 }
 
-export async function openReport(options: OpenReportOptions): Promise<ReportSession> {
-  const { dir, redactor } = options;
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    throw new ReportError('ERR_REPORT_DIR', `cannot create report directory ${dir}: ${(error as Error).message}`, { cause: error });
-  }
+/**
+ * The report of a run as it grows, in memory: the cases (each redacted, made JSON-safe and frozen
+ * as it is added), the preflights, the shared causes, the interruption; `snapshot()` is the
+ * report.json object as it stands. A run as a library returns its last snapshot; a report
+ * directory writes each one (openReportFiles).
+ */
+export interface ReportBook {
+  /** Appends a finished case (one already added, same id, is replaced in its place); returns it as kept. */
+  add(result: CaseResult): CaseResult;
+  addPreflight(result: CaseResult): CaseResult;
+  setDiagnoses(diagnoses: readonly Diagnosis[]): void;
+  setInterrupted(interrupted: Interrupted): void;
+  /** Sets finishedAt (once); nothing is added after. */
+  finish(): RunReport;
+  snapshot(): RunReport;
+}
+
+export interface ReportBookOptions {
+  header: OpenReportOptions['header'];
+  redactor?: Redactor;
+  /** Where the report is written, named when a case comes after the end. */
+  dir?: string;
+}
+
+export function reportBook(options: ReportBookOptions): ReportBook {
+  const { redactor } = options;
   const safeHeader = jsonSafe(options.header);
   const header = redactor ? redactor.value(safeHeader) : safeHeader;
   const cases: CaseResult[] = [];
@@ -86,7 +105,7 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
   let diagnoses: Diagnosis[] = [];
   let interrupted: Interrupted | undefined;
   let finishedAt: string | undefined;
-  const files = WRITERS.map((w) => join(dir, w.fileName));
+  const where = options.dir === undefined ? 'the report' : `report in ${options.dir}`;
 
   const snapshot = (): RunReport => ({
     tool: header.tool,
@@ -104,9 +123,58 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
 
   // Frozen: a finished case never changes, and the writers may reuse what they rendered for it.
   const kept = (result: CaseResult): CaseResult => {
-    const safe = jsonSafe(result);
+    // What the outcome stated is the diagnoses' (in memory), not the report's: its cases point to the diagnoses instead.
+    const { stated: _stated, ...written } = result;
+    const safe = jsonSafe(written);
     return deepFreeze(redactor ? redactor.value(safe) : safe);
   };
+
+  return {
+    add(result) {
+      if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `${where} is finished; case ${result.id} was not added`);
+      const at = cases.findIndex((c) => c.id === result.id);
+      const k = kept(result);
+      if (at === -1) cases.push(k);
+      else cases[at] = k;
+      return k;
+    },
+    addPreflight(result) {
+      if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `${where} is finished; ${result.id} was not added`);
+      const k = kept(result);
+      preflights.push(k);
+      return k;
+    },
+    setDiagnoses(found) {
+      const safe = jsonSafe([...found]);
+      diagnoses = deepFreeze(redactor ? redactor.value(safe) : safe);
+    },
+    setInterrupted(found) {
+      interrupted = deepFreeze({ ...found, notFinished: [...found.notFinished] });
+    },
+    finish() {
+      finishedAt ??= new Date().toISOString();
+      return snapshot();
+    },
+    snapshot,
+  };
+}
+
+/** A report directory's files, rewritten from the report as it stands (each write atomic). */
+export interface ReportFiles {
+  /** The files' paths, one per REPORT_FILES entry. */
+  readonly files: readonly string[];
+  /** Rewrites every file from a snapshot taken when the write starts. */
+  write(): Promise<void>;
+}
+
+/** Creates the directory and writes the report as it stands: an empty report is still a valid one. */
+export async function openReportFiles(dir: string, snapshot: () => RunReport): Promise<ReportFiles> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new ReportError('ERR_REPORT_DIR', `cannot create report directory ${dir}: ${(error as Error).message}`, { cause: error });
+  }
+  const files = WRITERS.map((w) => join(dir, w.fileName));
 
   // Writes run one after another, so an older snapshot never lands after a newer one. Cases
   // added while a write is under way share the next write (which snapshots when it starts),
@@ -119,46 +187,46 @@ export async function openReport(options: OpenReportOptions): Promise<ReportSess
     await Promise.all(WRITERS.map((writer, i) => writeAtomically(files[i] ?? '', writer.render(report))));
   };
 
-  const scheduleWrite = (): Promise<void> => {
+  const write = (): Promise<void> => {
     if (next) return next;
-    const write = running.catch(() => undefined).then(() => {
+    const scheduled = running.catch(() => undefined).then(() => {
       next = undefined;
       return writeAll(snapshot());
     });
-    next = write;
-    running = write;
-    return write;
+    next = scheduled;
+    running = scheduled;
+    return scheduled;
   };
 
-  // The files exist from the start: an empty report is still a valid one.
-  await scheduleWrite();
+  await write();
+  return { files, write };
+}
 
+export async function openReport(options: OpenReportOptions): Promise<ReportSession> {
+  const { dir } = options;
+  const book = reportBook({ header: options.header, dir, ...(options.redactor ? { redactor: options.redactor } : {}) });
+  const out = await openReportFiles(dir, () => book.snapshot());
   return {
     async add(result: CaseResult): Promise<void> {
-      if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `report in ${dir} is finished; case ${result.id} was not added`);
-      const at = cases.findIndex((c) => c.id === result.id);
-      if (at === -1) cases.push(kept(result));
-      else cases[at] = kept(result);
-      await scheduleWrite();
+      book.add(result);
+      await out.write();
     },
     async addPreflight(result: CaseResult): Promise<void> {
-      if (finishedAt !== undefined) throw new ReportError('ERR_REPORT_FINISHED', `report in ${dir} is finished; ${result.id} was not added`);
-      preflights.push(kept(result));
-      await scheduleWrite();
+      book.addPreflight(result);
+      await out.write();
     },
     async setDiagnoses(found: readonly Diagnosis[]): Promise<void> {
-      const safe = jsonSafe([...found]);
-      diagnoses = deepFreeze(redactor ? redactor.value(safe) : safe);
-      await scheduleWrite();
+      book.setDiagnoses(found);
+      await out.write();
     },
     async setInterrupted(found: Interrupted): Promise<void> {
-      interrupted = deepFreeze({ ...found, notFinished: [...found.notFinished] });
-      await scheduleWrite();
+      book.setInterrupted(found);
+      await out.write();
     },
     async finish(): Promise<{ report: RunReport; files: string[] }> {
-      finishedAt ??= new Date().toISOString();
-      await scheduleWrite();
-      return { report: snapshot(), files: [...files] };
+      book.finish();
+      await out.write();
+      return { report: book.snapshot(), files: [...out.files] };
     },
   };
 }

@@ -9,6 +9,39 @@ export type Level = 'MUST' | 'SHOULD';
 
 export type Side = 'service' | 'receiver' | 'client';
 
+/**
+ * How an exchange failed, as the diagnoses match it (the words are for people): no answer
+ * within its limit, the connection reset or refused, an answer that is not HTTP, a TLS
+ * failure, not sent at all (the case stopped while it waited, or the run gave up on the
+ * command), or a line-protocol peer (an SDK's adapter) that would not start, crashed or broke
+ * the protocol; `other` for anything else.
+ */
+export type FailureCode = 'timeout' | 'reset' | 'refused' | 'not-http' | 'tls' | 'not-sent' | 'start' | 'crashed' | 'protocol' | 'other';
+
+export interface ExchangeFailure {
+  code: FailureCode;
+  /** In words, as the exchange's `error` says it. */
+  message: string;
+  /** The time limit that ran out (`timeout`). */
+  limitMs?: number;
+}
+
+/**
+ * Causes a case states in its outcome (harness/diagnoses: several cases stating one are named
+ * once, first), by id: the rest not sent once the run gave up on a command; a 429 that waiting
+ * did not end; an SDK silent after a refusal; a due rejection answered in a shape the target
+ * does not state; a request with a non-matching signature processed; a status query that got
+ * no status; a confirming receiver that asked nothing; an adapter with no status call; a body
+ * that is not JSON; a signature not over the bytes sent; no callback within the limit.
+ */
+export type StatedCause =
+  | 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read'
+  | 'no-status-query' | 'status-call-failed' | 'body-not-json' | 'not-signed-as-sent' | 'no-callback'
+  /** A request due to be rejected was processed (its callback arrived). */
+  | 'processed'
+  /** A valid callback left its record pending (the receiver's preflight names it once). */
+  | 'not-applied';
+
 /** One HTTP exchange the harness made or saw, secrets already redacted. */
 export interface Exchange {
   label?: string;
@@ -32,6 +65,8 @@ export interface Exchange {
   };
   /** Set when no response came: time-out, reset, refused. */
   error?: string;
+  /** The same, typed (its code and the limit that ran out). */
+  failure?: ExchangeFailure;
   /** A command that reproduces the request (secrets replaced by environment variables). */
   curl?: string;
 }
@@ -82,6 +117,18 @@ export interface CaseResult {
   waiver?: Waiver & { applied: boolean };
   /** Ids of the diagnoses (RunReport.diagnoses) that explain this verdict, when a shared cause does. */
   diagnoses?: string[];
+  /**
+   * What the outcome stated for the diagnoses, typed (harness/diagnoses reads these, never the
+   * reason's words): the causes it names, the exchange failure it rests on. Kept in memory for
+   * the run's diagnoses; not written in the report (the diagnoses it points to are).
+   */
+  stated?: Stated;
+}
+
+/** Causes and a failure an outcome (or a thrown error) states. */
+export interface Stated {
+  causes?: readonly StatedCause[];
+  failure?: ExchangeFailure;
 }
 
 /**

@@ -26,7 +26,7 @@ export type AdapterAnswer =
   /** The SDK threw (`{"id", "error"}`). */
   | { kind: 'error'; error: string; line: string }
   /** The harness got no usable answer: an ERROR verdict, not the SDK's report. */
-  | { kind: 'failed'; code: AdapterFailureCode; reason: string; unsent?: true };
+  | { kind: 'failed'; code: AdapterFailureCode; failure: LineFailure; reason: string; unsent?: true; limitMs?: number };
 
 /** A command (run in `cwd`, default the current directory) or an in-process peer. */
 export type AdapterLaunch =
@@ -97,7 +97,12 @@ export class SdkAdapter {
       answerLine = line;
       return parseAdapterLine(line, request.op);
     }, options);
-    if (!result.ok) return { kind: 'failed', code: CODES[result.failure], reason: result.reason, ...(result.unsent ? { unsent: true as const } : {}) };
+    if (!result.ok) {
+      return {
+        kind: 'failed', code: CODES[result.failure], failure: result.failure, reason: result.reason,
+        ...(result.unsent ? { unsent: true as const } : {}), ...(result.limitMs !== undefined ? { limitMs: result.limitMs } : {}),
+      };
+    }
     const answer = result.answer;
     const line = this.driver.redact(answerLine);
     const detail = 'detail' in answer && answer.detail !== undefined ? { detail: this.driver.redact(answer.detail) } : {};

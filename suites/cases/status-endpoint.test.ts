@@ -4,7 +4,7 @@
 // harness cannot listen on is named, not a crash.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases, statusEndpointOf, type ConformanceCase } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES, runCases, type ConformanceCase } from '../../harness/cases/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import { STATUS_POSITION } from '../../harness/status/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
@@ -40,7 +40,7 @@ function looking(id: string, seen: string[], fail = false): ConformanceCase<Reso
   return {
     id, title: 't', specRef: '§6 rule 5', level: 'MUST', side: 'receiver', needs: [],
     async run(ctx) {
-      const held = await statusEndpointOf(ctx.target);
+      const held = await ctx.resources.statusEndpoints.of(ctx.target);
       seen.push(held?.ok ? held.endpoint.url : `not served: ${held?.ok === false ? held.reason : 'no confirms'}`);
       if (fail) throw new Error('the case broke');
       return { verdict: 'PASS' };
@@ -57,7 +57,7 @@ describe('one endpoint per confirming target, for as long as its run', () => {
     expect(seen).toEqual([`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}`]);
     expect(await portFree(port)).toBe(true);
   });
-  it('the preflight and the cases share it (runChecked holds it twice, starts it once)', async () => {
+  it('the preflight and the cases share it (one RunResources for both, started once)', async () => {
     const port = await freePort();
     const seen: string[] = [];
     await runChecked({ cases: [looking('receiver.test.a', seen)], target: confirmingTarget(port), seed: 1 });

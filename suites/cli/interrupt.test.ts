@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
-import { LOCK_FILE } from '../../harness/cli/report-dir.ts';
+import { LOCK_FILE } from '../../harness/run/index.ts';
 import { validateReportJson } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
 import { startBin, stopAll, type Started } from '../support/cli-process.ts';

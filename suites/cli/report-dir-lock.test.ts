@@ -1,4 +1,4 @@
-// The report directory's lock (harness/cli/report-dir.ts): two runs never write into one
+// The report directory's lock (harness/run/report-dir.ts): two runs never write into one
 // directory at once, and a lock left behind by a run that is gone never blocks the next one,
 // even when the next one has the same pid (in a container the tool is pid 1 every time) or
 // the dead run's pid now belongs to another process.
@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE } from '../../harness/cli/report-dir.ts';
+import { LOCK_FILE } from '../../harness/run/index.ts';
 import { BIN, runBin, startBin, stopAll, type Ran } from '../support/cli-process.ts';
 
 const ONE_VECTOR = ['vectors', '--only', 'vectors.signature.1'];

@@ -92,6 +92,8 @@ describe('adapter time-outs with no request sent are not blamed on load', () => 
     const results: CaseResult[] = ['a', 'b', 'c'].map((leaf) => ({
       id: `client.collect.${leaf}`, title: leaf, level: 'MUST', specRef: '§4.1', verdict: 'ERROR', durationMs: 2000,
       reason: 'ERR_ADAPTER_TIMEOUT: no answer within 2000 ms; the adapter was killed and is restarted for the next request',
+      // The diagnoses read the typed failure, never the words.
+      stated: { failure: { code: 'timeout', message: 'no answer within 2000 ms; the adapter was killed and is restarted for the next request', limitMs: 2000 } },
     }));
     const [cause] = diagnose([{ preflight: { side: 'client', controls: {}, findings: [] }, results }]);
     expect(cause?.id).toBe('client.answers-timed-out');

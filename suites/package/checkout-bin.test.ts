@@ -52,7 +52,7 @@ describe('the checkout bin runs the sources compiled, never stale', () => {
   });
 
   it('a source edited since: rebuilt before it runs, and the edit shows', async () => {
-    edit('harness/cli/version.ts', (text) => text.replace('return cached;', "return `${cached}-edited`;"));
+    edit('harness/tool/version.ts', (text) => text.replace('return cached;', "return `${cached}-edited`;"));
     const ran = await runCheckoutBin(['--version']);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout.trim()).toMatch(/-edited$/);
@@ -60,10 +60,10 @@ describe('the checkout bin runs the sources compiled, never stale', () => {
   });
 
   it('a source with a syntax error: run through tsx, which names the file', async () => {
-    edit('harness/cli/version.ts', (text) => `${text}\nexport const broken = (;\n`);
+    edit('harness/tool/version.ts', (text) => `${text}\nexport const broken = (;\n`);
     const ran = await runCheckoutBin(['--version']);
     expect(ran.code).not.toBe(0);
-    expect(ran.stderr).toContain('harness/cli/version.ts');
+    expect(ran.stderr).toContain('harness/tool/version.ts');
     expect(ran.stderr).toContain('tsx');
   });
 });

@@ -18,6 +18,8 @@ import { rehearse } from '../docs/rehearse.ts';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
 const PAGE = readFileSync(join(REPO_ROOT, 'docs/command-line.md'), 'utf8');
+/** The TypeScript examples of docs/ci.md (the vitest and node:test files, the library call), type-checked as a consumer's. */
+const CI_EXAMPLES = [...readFileSync(join(REPO_ROOT, 'docs/ci.md'), 'utf8').matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
 
 /** The code block of the given language under the heading "Using the library" of docs/command-line.md. */
 function pageExample(language: 'js' | 'ts'): string {
@@ -126,6 +128,72 @@ describe('the install is lean', () => {
   });
   it('no build or test tooling and no Pact is installed with it', () => {
     expect(NOT_INSTALLED.filter((name) => existsSync(join(app, 'node_modules', name)))).toEqual([]);
+  });
+});
+
+/**
+ * A team's own vitest suite, with the packed tarball and vitest installed and nothing else: a test
+ * file starts the reference receiver in beforeAll and hands its URL to describeConformance. The
+ * checkout's vitest is linked in (as Pact and pg are below), after the checks above that it is not
+ * installed with the package; one vitest process runs a correct receiver's file and a faulty one's.
+ */
+const CONFORMANCE_TEST = (faults: string[], only: string) => `
+import { afterAll, beforeAll } from 'vitest';
+import { generateTestToken, startReceiver, type ReceiverFault, type RunningReceiver } from 'collect-conformance';
+import { describeConformance } from 'collect-conformance/vitest';
+
+const token = generateTestToken();
+let receiver: RunningReceiver;
+beforeAll(async () => {
+  const faults: ReceiverFault[] = ${JSON.stringify(faults)};
+  receiver = await startReceiver({ callbackToken: token, hooks: true, timeScale: 0.02, faults, log: () => {} }, { host: '127.0.0.1', port: 0 });
+});
+afterAll(() => receiver.close());
+
+describeConformance({
+  side: 'receiver',
+  only: ${JSON.stringify(only)},
+  env: { RECEIVER_TOKEN: token },
+  target: () => ({
+    side: 'receiver', callbackUrl: receiver.callbackUrl, hooksUrl: receiver.hooksUrl,
+    callbackToken: { env: 'RECEIVER_TOKEN' }, timing: { replyDeadlineMs: 1000 },
+  }),
+});
+`;
+/** Every receiver case but the confirm group's (they need a confirming receiver: SKIP, with their reason, for this one). */
+const NOT_CONFIRMING = 'receiver.token.*,receiver.idempotence.*,receiver.outcome.*,receiver.latency.*,receiver.params.*';
+
+describe('collect-conformance/vitest in a team\'s own vitest suite (vitest linked in after the lean-install checks)', () => {
+  let ran: Ran;
+  let results: Array<{ name: string; assertionResults: Array<{ fullName: string; title: string; status: string; failureMessages: string[] }> }>;
+  beforeAll(async () => {
+    symlinkSync(join(REPO_ROOT, 'node_modules/vitest'), join(app, 'node_modules/vitest'), 'dir');
+    const suite = join(app, 'conformance');
+    mkdirSync(suite);
+    writeFileSync(join(suite, 'correct.test.ts'), CONFORMANCE_TEST([], NOT_CONFIRMING));
+    writeFileSync(join(suite, 'faulty.test.ts'), CONFORMANCE_TEST(['case-insensitive-token'], 'receiver.token.*'));
+    ran = await run(process.execPath, [join(app, 'node_modules/vitest/vitest.mjs'), 'run', '--root', suite, '--reporter=default', '--reporter=json', '--outputFile.json=results.json'], suite, { timeout: 120_000 });
+    results = (JSON.parse(readFileSync(join(suite, 'results.json'), 'utf8')) as { testResults: typeof results }).testResults;
+  }, 150_000);
+  const file = (name: string) => results.find((r) => r.name.endsWith(name))!.assertionResults;
+
+  it('a correct receiver: every case a passing test, named by case id and title, grouped by side and case group', () => {
+    const tests = file('correct.test.ts');
+    expect(tests.filter((t) => t.status !== 'passed').map((t) => t.fullName)).toEqual([]);
+    // The shared causes first, then one test per case of the five groups.
+    expect(tests[0]!.title).toMatch(/^shared causes/);
+    expect(tests.length).toBeGreaterThan(20);
+    expect(tests.map((t) => t.fullName)).toContain('collect-conformance receiver receiver.token receiver.token.valid: the configured token is accepted and the outcome applied');
+  });
+  it('a receiver fault switch on: the case that catches it is a failing test named by its case id, the reason in vitest\'s output; vitest exits 1', () => {
+    expect(ran.code, ran.stderr).toBe(1);
+    const failed = file('faulty.test.ts').filter((t) => t.status === 'failed');
+    expect(failed.map((t) => t.title)).toEqual(['receiver.token.different-case: the token in swapped letter case gets 403, no action']);
+    expect(failed[0]!.failureMessages.join('\n')).toContain('FAIL receiver.token.different-case (§6 rule 1, MUST): answered 200');
+    const output = ran.stdout + ran.stderr;
+    expect(output).toMatch(/FAIL .*receiver\.token\.different-case: the token in swapped letter case gets 403/);
+    expect(output).toContain('§6 rule 1 says 403');
+    expect(output).toMatch(/curl -sS -i .*RECEIVER_TOKEN/);
   });
 });
 
@@ -268,12 +336,27 @@ describe('the installed library', () => {
       export const signature: string = lib.signBody('{"amount": 1}', 'secret').signature;
     `);
     writeFileSync(join(consumer, 'readme.mts'), `${pageExample('ts')}\nexport {};\n`);
+    // The run as a library and the vitest integration, typed (vitest is linked in above).
+    writeFileSync(join(consumer, 'run.mts'), `
+      import { exitStatusOf, runConformance, type RunConformanceOptions, type RunReport, type RunReporter } from 'collect-conformance';
+      import { describeConformance, type DescribeConformanceOptions } from 'collect-conformance/vitest';
+      const seen: RunReporter = { onCaseResult: (result) => { console.log(result.id, result.verdict); } };
+      const options: RunConformanceOptions = { side: 'receiver', only: ['receiver.token.*'], seed: 7, reporters: [seen] };
+      export async function status(): Promise<number> {
+        const report: RunReport = await runConformance(options);
+        return exitStatusOf(report);
+      }
+      const inVitest: DescribeConformanceOptions = { target: async () => ({ side: 'receiver', callbackUrl: 'http://127.0.0.1:8081/cb' }), only: 'receiver.token.*' };
+      export const register = (): void => describeConformance(inVitest);
+    `);
+    expect(CI_EXAMPLES).toHaveLength(3);
+    CI_EXAMPLES.forEach((example, i) => writeFileSync(join(consumer, `ci-${i}.mts`), `${example}\nexport {};\n`));
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {
         module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: true, noEmit: true,
         types: ['node'], typeRoots: [join(REPO_ROOT, 'node_modules/@types')],
       },
-      files: ['esm.mts', 'cjs.cts', 'readme.mts'],
+      files: ['esm.mts', 'cjs.cts', 'readme.mts', 'run.mts', ...CI_EXAMPLES.map((_, i) => `ci-${i}.mts`)],
     }));
     const ran = await run(process.execPath, [TSC, '-p', join(consumer, 'tsconfig.json')], consumer, { timeout: 120_000 });
     expect(ran.stdout + ran.stderr).toBe('');

@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { RECEIVER_CASES, SERVICE_CASES, runCases, type ConformanceCase } from '../../harness/cases/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService } from '../../harness/embedded/index.ts';
 import { openReport } from '../../harness/report/index.ts';
 import type { CaseResult, Diagnosis } from '../../harness/results/index.ts';
@@ -104,7 +103,6 @@ describeNeeding(['chromium'], 'the HTML report in Chromium', () => {
           pages.service = await writeRun('service', service.target, SERVICE_CASES.filter((c) => c.id.startsWith('service.callback.') || c.id.startsWith('service.sandbox.')));
         } finally {
           await service.close();
-          await closeServiceListeners();
         }
       })(),
       (async () => {

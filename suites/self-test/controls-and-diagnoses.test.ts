@@ -1,14 +1,13 @@
 // Issue 9 points 3 and 4 as a user meets them through `run`: a preflight per side names one
 // cause of many failures once, first, in report.json and on the terminal, and the cases point
 // to it; a negative case PASSes only beside its positive control, whatever --only selects.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
-import { runConformance, type RunIo } from '../../harness/cli/commands/run.ts';
+import { runFromFlags, type RunIo } from '../../harness/cli/commands/run.ts';
 import { diagnose, SHARED_ANSWER_MIN_CASES } from '../../harness/diagnoses/index.ts';
 import { validateReportJson } from '../../harness/report/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService } from '../../harness/embedded/index.ts';
@@ -20,7 +19,6 @@ import { startTemplateReceiver } from './template-receiver.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-preflight-'));
 const SEED = '9009';
-afterAll(async () => { await closeServiceListeners(); });
 
 async function run(args: { target: unknown; only?: string; env: Record<string, string> }, name: string) {
   const path = join(dir, `${name}.json`);
@@ -30,7 +28,7 @@ async function run(args: { target: unknown; only?: string; env: Record<string, s
     stdout: (t) => { stdout += t; }, stderr: () => {}, env: args.env, cwd: dir, color: false, progress: false,
   };
   const reportDir = join(dir, name);
-  const code = await runConformance({ target: path, reportDir, seed: SEED, ...(args.only ? { only: args.only } : {}) }, io);
+  const code = await runFromFlags({ target: path, reportDir, seed: SEED, ...(args.only ? { only: args.only } : {}) }, io);
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport;
   return { code, stdout, report, md: readFileSync(join(reportDir, 'report.md'), 'utf8') };
 }

@@ -8,7 +8,6 @@ import { CollectClient, judgeAnswer } from '../../harness/client/index.ts';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 
 const SEED = Number(process.env['FC_SEED'] ?? 20261122);
@@ -22,7 +21,6 @@ describe('service answering refusals as HTTP 200 with error_code (rejectionStyle
   });
   afterAll(async () => {
     await service.close();
-    await closeServiceListeners();
   });
 
   it('really answers a refusal 200 with a numeric error_code and no success field', async () => {

@@ -1,10 +1,9 @@
 // Self-test of the service side: every case PASSes against the fault-free reference service,
 // and each fault of the reference service is caught by the cases the catalog names, with the
 // catalog's verdict. Scaled timing (embedded defaults): the whole file runs in about 25 s.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { SIMULATOR_FAULTS, type SimulatorFault } from '../../harness/simulator/index.ts';
@@ -13,7 +12,6 @@ import { SERVICE_CASES_WITHOUT_FAULT, SERVICE_FAULT_CATALOG } from './service-fa
 
 const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 
-afterAll(async () => { await closeServiceListeners(); });
 
 async function runAgainst(faults: SimulatorFault[], mode: 'sandbox' | 'production', ids?: readonly string[]): Promise<CaseResult[]> {
   const service = await startEmbeddedService({ faults, mode });

@@ -6,7 +6,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 
 // A service that accepts every collect request and never calls back.
@@ -21,7 +20,6 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await closeServiceListeners();
   service.closeAllConnections();
   await new Promise((r) => service.close(r));
 });

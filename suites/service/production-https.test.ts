@@ -1,12 +1,10 @@
 // A run against the reference service in production mode over HTTPS: the API and the listener
 // on https with generated CAs, an http:// callback URL refused (§2.1, §6 Transport).
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { secretsOf } from '../../harness/targets/index.ts';
 
-afterAll(async () => { await closeServiceListeners(); });
 
 describe('§6 Transport: the reference service in production mode over https', () => {
   it('every case PASSes; the sandbox cases SKIP; callbacks arrive over https', async () => {

@@ -8,7 +8,6 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 
 let service: EmbeddedService;
@@ -47,7 +46,6 @@ afterAll(async () => {
   limiter.closeAllConnections();
   await new Promise((resolve) => limiter.close(resolve));
   await service.close();
-  await closeServiceListeners();
 });
 
 function run(ids: readonly string[]) {

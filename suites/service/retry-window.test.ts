@@ -2,12 +2,10 @@
 // watch for more deliveries after a retry keep that watch inside the window, so that a service
 // whose retry comes late in the window (a vendor retrying after a minute, say) still fits the
 // run's case time limit (derived from callbackTimeoutMs + retryWindowMs) instead of ending ERROR.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 
-afterAll(async () => { await closeServiceListeners(); });
 
 describe('§6 Retry: watching after a late retry stays inside timing.retryWindowMs', () => {
   it('duplicates-consistent and retries-stop-after-2xx PASS when the retry comes at 70 % of the window', async () => {

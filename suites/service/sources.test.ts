@@ -4,8 +4,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { acquireListener, closeServiceListeners } from '../../harness/cases/service/index.ts';
+import { runCases, RunResources, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 
 let proxy: Server;
@@ -30,7 +29,6 @@ beforeAll(async () => {
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await closeServiceListeners();
   proxy.closeAllConnections();
   await new Promise((r) => proxy.close(r));
 });
@@ -53,25 +51,22 @@ describe('§5.4: a valid request through a not-whitelisted proxy is rejected', (
   });
 });
 
-describe('the listener pool: one listener per target, shared by its cases', () => {
-  it('hands the same listener to overlapping cases and a new one after closing', async () => {
+describe("the run's listeners: one listener per target, shared by its cases, closed with the run", () => {
+  it('hands the same listener to every case of a run, a new one to the next run, and closes it with the run', async () => {
     const service = await startEmbeddedService();
+    const first = new RunResources();
+    const next = new RunResources();
     try {
-      const a = await acquireListener(service.target);
-      const b = await acquireListener(service.target);
-      expect(b.listener).toBe(a.listener);
-      a.release();
-      b.release();
-      const c = await acquireListener(service.target);
-      expect(c.listener).toBe(a.listener);
-      c.release();
-      await service.close();
-      const d = await acquireListener(service.target);
-      expect(d.listener).not.toBe(a.listener);
-      d.release();
+      const a = await first.listeners.of(service.target);
+      expect(await first.listeners.of(service.target)).toBe(a);
+      await first.close();
+      // Closed: nothing listens at its address any more.
+      await expect(fetch(a.publicUrl)).rejects.toThrow();
+      expect(await next.listeners.of(service.target)).not.toBe(a);
     } finally {
+      await first.close();
+      await next.close();
       await service.close();
-      await closeServiceListeners();
     }
   });
 });

@@ -2,9 +2,8 @@
 // the suite's position PASSes once the target file says where it is; without that, or when the
 // service signs status queries otherwise, the status cases are not judged (ERROR, not FAIL) and
 // one shared cause names it; "status": false makes them SKIP with that reason.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
@@ -14,7 +13,6 @@ import { ELSEWHERE, statusElsewhere, type StatusVariant } from './fixtures/statu
 const SEED = 2424;
 const STATUS_CASES = SERVICE_CASES.filter((c) => c.id.startsWith('service.status.'));
 
-afterAll(async () => { await closeServiceListeners(); });
 
 /** The status cases against `variant` in front of the reference service, the target saying `status`. */
 async function runStatus(variant: StatusVariant | undefined, status: ResolvedServiceTarget['status']) {

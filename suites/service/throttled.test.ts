@@ -7,7 +7,6 @@
 // verdicts the same service gives unthrottled, and the rate measured at the target holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaseSlots, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { closeServiceListeners } from '../../harness/cases/service/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 import { runChecked, type CheckedRun } from '../../harness/preflight/index.ts';
@@ -28,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service.close();
-  await closeServiceListeners();
 });
 
 /** The cases whose verdicts differ, each with both verdicts and reasons. */

@@ -1,6 +1,7 @@
 // What a client run drives, shared by its cases (they queue their exchanges anyway: the SDK
 // handles one call at a time): the harness's reference service behind the recorder, and the
-// adapter, started once and restarted after a failure. One bench per target; the run closes it.
+// adapter, started once and restarted after a failure. One bench per target, held by the run's
+// RunResources, which closes it.
 import { LineProcess } from '../../line-protocol/index.ts';
 import type { Redactor } from '../../secrets/index.ts';
 import { SdkAdapter, startSdkService, type AdapterLaunch, type SdkService } from '../../sdk/index.ts';
@@ -28,11 +29,7 @@ export function clientCaseTimeoutMs(answerDeadlineMs: number): number {
 /** More than the calls of a run: the client cases (35), the preflight's two, the plain status call. */
 const MAX_CLIENT_CALLS_AHEAD = 48;
 
-const benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();
-
-/** Adapter processes the start probe left running, for the bench to adopt (the command starts once). */
-const probed = new Map<ResolvedClientTarget, LineProcess>();
-
+/** How an in-process target's adapter is reached (a command's launch is the bench's: it may adopt the probe's process). */
 export async function adapterLaunchOf(target: ResolvedClientTarget): Promise<AdapterLaunch> {
   if (target.inProcess) {
     // Loaded only for the embedded run's in-process reference SDK.
@@ -41,55 +38,77 @@ export async function adapterLaunchOf(target: ResolvedClientTarget): Promise<Ada
     if (unknown.length > 0) throw new Error(`unknown reference SDK fault(s): ${unknown.join(', ')}`);
     return { peer: referenceAdapterPeer({ faults: target.inProcess.faults.filter(isReferenceSdkFault) }) };
   }
-  const started = probed.get(target);
-  probed.delete(target);
-  return { command: target.command, ...(started ? { started } : {}) };
-}
-
-/** The target's bench, started on first use. */
-export function benchOf(target: ResolvedClientTarget, redactor: Redactor, onNotice?: (line: string) => void): Promise<ClientBench> {
-  let bench = benches.get(target);
-  if (!bench) {
-    bench = (async () => {
-      const service = await startSdkService({
-        credentials: { clientId: target.clientId, clientKey: target.clientKey, secretKey: target.secretKey },
-        customerNumbers: [CLIENT_CUSTOMER_NUMBER],
-      });
-      const adapter = new SdkAdapter(await adapterLaunchOf(target), {
-        answerDeadlineMs: target.timing.answerDeadlineMs,
-        redactor,
-        ...(onNotice ? { onNotice } : {}),
-      });
-      return { service, adapter };
-    })();
-    benches.set(target, bench);
-    bench.catch(() => benches.delete(target));
-  }
-  return bench;
+  return { command: target.command };
 }
 
 /**
- * Exit status 3 found late: an adapter command that outlived the probe but never started (every
- * start ended before an answer, and the driver gave up on it). Undefined when it answered once.
+ * The benches of one run's client targets (part of its RunResources): started on first use,
+ * closed with the run. Also the adapter processes the start probe left running, for the bench
+ * to adopt (the command starts once).
  */
-export async function adapterNeverStarted(target: ResolvedClientTarget): Promise<string | undefined> {
-  const bench = await benches.get(target)?.catch(() => undefined);
-  const reason = bench?.adapter.cannotStart;
-  if (reason === undefined) return undefined;
-  const why = /^the adapter command cannot be started \((.*)\)$/s.exec(reason)?.[1] ?? reason;
-  return `the adapter command ${JSON.stringify(target.command)} cannot be started: every start ended before an answer (${why})`;
-}
+export class ClientBenches {
+  private readonly benches = new Map<ResolvedClientTarget, Promise<ClientBench>>();
+  private readonly probed = new Map<ResolvedClientTarget, LineProcess>();
 
-/** Stops the adapter and the service of a target (the end of its run). */
-export async function closeClientBench(target: ResolvedClientTarget): Promise<void> {
-  await probed.get(target)?.close(1000);
-  probed.delete(target);
-  const bench = benches.get(target);
-  if (!bench) return;
-  benches.delete(target);
-  const { service, adapter } = await bench.catch(() => ({ service: undefined, adapter: undefined }));
-  await adapter?.close();
-  await service?.close();
+  /** The target's bench, started on first use. */
+  of(target: ResolvedClientTarget, redactor: Redactor, onNotice?: (line: string) => void): Promise<ClientBench> {
+    let bench = this.benches.get(target);
+    if (!bench) {
+      bench = (async () => {
+        const service = await startSdkService({
+          credentials: { clientId: target.clientId, clientKey: target.clientKey, secretKey: target.secretKey },
+          customerNumbers: [CLIENT_CUSTOMER_NUMBER],
+        });
+        const adapter = new SdkAdapter(await this.launchOf(target), {
+          answerDeadlineMs: target.timing.answerDeadlineMs,
+          redactor,
+          ...(onNotice ? { onNotice } : {}),
+        });
+        return { service, adapter };
+      })();
+      this.benches.set(target, bench);
+      bench.catch(() => this.benches.delete(target));
+    }
+    return bench;
+  }
+
+  /** A command the start probe left running: the run's first call goes to it. */
+  adopt(target: ResolvedClientTarget, started: LineProcess): void {
+    this.probed.set(target, started);
+  }
+
+  private async launchOf(target: ResolvedClientTarget): Promise<AdapterLaunch> {
+    const started = this.probed.get(target);
+    this.probed.delete(target);
+    const launch = await adapterLaunchOf(target);
+    return started && 'command' in launch ? { ...launch, started } : launch;
+  }
+
+  /**
+   * Exit status 3 found late: an adapter command that outlived the probe but never started (every
+   * start ended before an answer, and the driver gave up on it). Undefined when it answered once.
+   */
+  async neverStarted(target: ResolvedClientTarget): Promise<string | undefined> {
+    const bench = await this.benches.get(target)?.catch(() => undefined);
+    const reason = bench?.adapter.cannotStart;
+    if (reason === undefined) return undefined;
+    const why = /^the adapter command cannot be started \((.*)\)$/s.exec(reason)?.[1] ?? reason;
+    return `the adapter command ${JSON.stringify(target.command)} cannot be started: every start ended before an answer (${why})`;
+  }
+
+  /** Stops every adapter and service (the end of the run). */
+  async close(): Promise<void> {
+    const probed = [...this.probed.values()];
+    const benches = [...this.benches.values()];
+    this.probed.clear();
+    this.benches.clear();
+    await Promise.all(probed.map((p) => p.close(1000)));
+    await Promise.all(benches.map(async (bench) => {
+      const { service, adapter } = await bench.catch(() => ({ service: undefined, adapter: undefined }));
+      await adapter?.close();
+      await service?.close();
+    }));
+  }
 }
 
 /** How long a command is watched after starting: one that ends within it, before any request, cannot start. */
@@ -100,7 +119,7 @@ export const ADAPTER_PROBE_MS = 500;
  * sent anything (not found, a syntax error, a missing module), cannot be reached at all. One
  * that stays up is kept for the run's first call.
  */
-export async function probeAdapter(target: ResolvedClientTarget, redactor: Redactor, watchMs = ADAPTER_PROBE_MS): Promise<void> {
+export async function probeAdapter(target: ResolvedClientTarget, redactor: Redactor, benches: ClientBenches, watchMs = ADAPTER_PROBE_MS): Promise<void> {
   if (!target.command) return;
   const end = new LineProcess(target.command);
   const event = await end.next(watchMs);
@@ -108,5 +127,5 @@ export async function probeAdapter(target: ResolvedClientTarget, redactor: Redac
     throw new TargetUnreachable(redactor.text(`the adapter command ${JSON.stringify(target.command)} cannot be started: it ${end.describeExit(event.exit)} right after starting, before any request (${end.lastStderr()})`));
   }
   // Still up (a line it wrote unasked is dropped): the run's first call goes to this process.
-  probed.set(target, end);
+  benches.adopt(target, end);
 }

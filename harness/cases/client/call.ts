@@ -3,13 +3,13 @@
 // carries (the raw request as received, its canonical message and expected signature stage by
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
 import { curlCommand, judgeAnswer } from '../../client/index.ts';
-import type { Evidence, Exchange } from '../../results/index.ts';
+import type { Evidence, Exchange, ExchangeFailure, Stated, StatedCause } from '../../results/index.ts';
 import { encodeCollectLine, encodeStatusLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, readRawJsonObject, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
-import { benchOf, type ClientBench } from './bench.ts';
+import type { ClientBench } from './bench.ts';
 import { BODY_NOT_JSON, notJsonBecause, pairsAsJson, readSentBody, type SentBody } from './body.ts';
 
 export type ClientContext = CaseContext<ResolvedClientTarget>;
@@ -61,7 +61,7 @@ export interface CallOptions {
 
 /** Makes the call through the target's bench; an adapter that gave no usable answer throws (ERROR). */
 export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }, options: CallOptions = {}): Promise<Observation> {
-  const bench = await benchOf(ctx.target, ctx.redactor);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   const call = { ...callBase(ctx, bench), fields };
   const decisive = options.decisive ? { decisive: 'the plain call (string amount, six fields, answered as accepted)' } : {};
   return observe(ctx, bench, fields, script, encodeCollectLine(call), (exchange) => bench.adapter.collect(call, { ...exchange, ...decisive }));
@@ -69,7 +69,7 @@ export async function callSdk(ctx: ClientContext, fields: readonly RawField[], s
 
 /** A status query (§4.2) for `transactionId` through the SDK; the same rules as a collect call. */
 export async function callSdkStatus(ctx: ClientContext, transactionId: string, script: ServiceScript): Promise<Observation> {
-  const bench = await benchOf(ctx.target, ctx.redactor);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   const call = { ...callBase(ctx, bench), transactionId };
   const members: RawField[] = [['transaction_id', JSON.stringify(transactionId)], ['client_id', String(ctx.target.clientId)]];
   return observe(ctx, bench, members, script, encodeStatusLine(call), (exchange) => bench.adapter.status(call, exchange));
@@ -100,6 +100,9 @@ async function observe(
     // the SDK did, the case's finding (its promise never settles on that answer), not a failure to run it.
     if (timedOut && received.some((r) => r.answer !== undefined)) return { ...partial, answer: { kind: 'nothing', waitedMs: exchange.timeoutMs, line: '' } };
     const failed = { ...partial, answer: { kind: 'error' as const, error: answer.reason, line: '' } };
+    // Typed for the diagnoses: the adapter's failure (the one given up on, for a call not sent).
+    const failure: ExchangeFailure = { code: answer.failure, message: answer.reason, ...(answer.limitMs !== undefined ? { limitMs: answer.limitMs } : {}) };
+    const stated: Stated = { failure, ...(answer.unsent ? { causes: ['given-up'] } : {}) };
     if (timedOut && script.kind === 'silent') {
       // Not a finding: the SDK's own time limit is longer than the target file allows, or it has none.
       throw new CaseError(
@@ -108,9 +111,11 @@ async function observe(
         + 'A configuration hint, not a finding: likely the SDK\'s own time limit is longer than answerDeadlineMs, or it has none; '
         + 'set timing.answerDeadlineMs above the SDK\'s own time limit to see what it reports',
         evidenceOf(failed),
+        // Its own limit ran out, not a request's: no `limitMs` (not among the requests that timed out).
+        { failure: { code: 'timeout', message: answer.reason } },
       );
     }
-    throw new CaseError(`${answer.code}: ${answer.reason}`, evidenceOf(failed));
+    throw new CaseError(`${answer.code}: ${answer.reason}`, evidenceOf(failed), stated);
   }
   return { ...partial, answer };
 }
@@ -120,17 +125,24 @@ async function observe(
  * after the service refused in 16 ms (HTTP 400: …): nothing within 10 s, so its caller would
  * wait for ever". Undefined when it did report.
  */
-export function silence(o: Observation): string | undefined {
+export function silence(o: Observation): Problem | undefined {
   if (o.answer.kind !== 'nothing') return undefined;
   const answered = o.requests.find((r) => r.answer !== undefined);
   if (!answered?.answer) return undefined;
   const { status, body, durationMs } = answered.answer;
   const refused = judgeAnswer(status, body) !== 'accepted';
   // Redacted before it is cut (Redactor.clip): a cut secret is no longer found whole.
-  const text = o.ctx.redactor.clip(body.replace(/\s+/g, ' ').trim(), 90);
-  const when = `in ${durationMs} ms (HTTP ${status}${text === '' ? '' : ` ${text}`})`;
-  return `${refused ? `${SILENT_AFTER_REFUSAL} ${when}` : `the SDK reported nothing after the service accepted ${when}`}: `
+  const quoted = o.ctx.redactor.clip(body.replace(/\s+/g, ' ').trim(), 90);
+  const when = `in ${durationMs} ms (HTTP ${status}${quoted === '' ? '' : ` ${quoted}`})`;
+  const text = `${refused ? `${SILENT_AFTER_REFUSAL} ${when}` : `the SDK reported nothing after the service accepted ${when}`}: `
     + `nothing within ${duration(o.answer.waitedMs)}, so its caller would wait for ever`;
+  return { text, causes: refused ? ['refusals-unreported'] : [] };
+}
+
+/** A finding in words, and the causes it states (harness/diagnoses names one several cases state once). */
+export interface Problem {
+  text: string;
+  causes: StatedCause[];
 }
 
 /** The adapter's report in words: `accepted (HTTP 200: …)`, `an error: …`, `nothing within 10 s`. */
@@ -202,34 +214,35 @@ export function isOutcome(value: ReceivedRequest | CaseOutcome): value is CaseOu
 /** How every signature FAIL begins: the client preflight names a wrong signer once by it. */
 export const NOT_SIGNED_AS_SENT = 'the signature is not the one over the bytes sent';
 
-export function signatureProblem(o: Observation, request: ReceivedRequest): string | undefined {
+export function signatureProblem(o: Observation, request: ReceivedRequest): Problem | undefined {
   const [auth] = header(request, 'authorization');
   let presented: string;
   try {
     presented = parseAuthorizationHeader(auth).signature;
   } catch (error) {
-    if (error instanceof SigningError) return `${error.message} (got ${auth === undefined ? 'none' : JSON.stringify(auth)})`;
+    if (error instanceof SigningError) return { text: `${error.message} (got ${auth === undefined ? 'none' : JSON.stringify(auth)})`, causes: [] };
     throw error;
   }
   const body = readSentBody(request);
   if (body.kind !== 'json') {
-    return `${BODY_NOT_JSON}: ${notJsonBecause(body)}, which §5.1's message (over a JSON body) cannot be made from; ${signedOverNotJson(o, body, presented)}`;
+    return { text: `${BODY_NOT_JSON}: ${notJsonBecause(body)}, which §5.1's message (over a JSON body) cannot be made from; ${signedOverNotJson(o, body, presented)}`, causes: ['body-not-json'] };
   }
   let diagnosis;
   try {
     diagnosis = diagnoseSignature(bodyText(request), o.ctx.target.secretKey, presented);
   } catch (error) {
-    if (error instanceof SigningError) return `the body sent cannot be signed: ${error.message}`;
+    if (error instanceof SigningError) return { text: `the body sent cannot be signed: ${error.message}`, causes: [] };
     throw error;
   }
   // Upper-case hex is the right signature in another letter case: client.collect.signature-lowercase judges that.
   if (diagnosis.match === 'canonical' || diagnosis.match === 'case') return undefined;
   // What the caller passed is known here: the plainest explanation comes first.
   const caller = signedAsPassed(o, request, presented) ?? signedSixOnly(o, request, presented);
-  if (caller) return `${NOT_SIGNED_AS_SENT}: ${caller}`;
+  const notSigned = (text: string): Problem => ({ text: `${NOT_SIGNED_AS_SENT}: ${text}`, causes: ['not-signed-as-sent'] });
+  if (caller) return notSigned(caller);
   const encoding = notUtf8(request.body);
-  if (encoding) return `${NOT_SIGNED_AS_SENT}: the body is not UTF-8 (${encoding}; likely ISO-8859-1 or Windows-1252 text), so no signature over its characters can match: JSON is sent as UTF-8 (RFC 8259 §8.1)`;
-  return `${NOT_SIGNED_AS_SENT}: ${describeDiagnosis(diagnosis)}`;
+  if (encoding) return notSigned(`the body is not UTF-8 (${encoding}; likely ISO-8859-1 or Windows-1252 text), so no signature over its characters can match: JSON is sent as UTF-8 (RFC 8259 §8.1)`);
+  return notSigned(describeDiagnosis(diagnosis));
 }
 
 /**

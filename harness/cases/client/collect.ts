@@ -44,7 +44,7 @@ function onBody(need: 'pairs' | 'json', judge: (o: Observation, members: RawMemb
   return onRequest((o, request) => {
     const body = readSentBody(request);
     if (body.kind === 'json' || (body.kind === 'form' && need === 'pairs')) return judge(o, body.members);
-    return fail(o, `${BODY_NOT_JSON}: ${notJsonBecause(body)}; this rule reads the JSON body of §4.1`);
+    return fail(o, { text: `${BODY_NOT_JSON}: ${notJsonBecause(body)}; this rule reads the JSON body of §4.1`, causes: ['body-not-json'] });
   }, options);
 }
 
@@ -52,7 +52,7 @@ function onBody(need: 'pairs' | 'json', judge: (o: Observation, members: RawMemb
 function signedAsSent(what: string, options: RequestOptions = {}) {
   return onBody('pairs', (o, members) => {
     const problem = signatureProblem(o, o.requests[0]!);
-    if (problem) return fail(o, `${what}: ${problem}`);
+    if (problem) return fail(o, { ...problem, text: `${what}: ${problem.text}` });
     return pass(o, [`${what}: sent ${members.map((m) => `${m.key}=${m.value.raw}`).join(', ')}; the signature is the one over the bytes sent`]);
   }, options);
 }
@@ -88,7 +88,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
         // The type sent, quoted; and when the body is not JSON either, the words of the cause they share.
         const body = readSentBody(r);
         const also = body.kind === 'json' ? '' : `, and ${BODY_NOT_JSON} either: ${notJsonBecause(body)}`;
-        return fail(o, `Content-Type was ${values.length === 0 ? 'not sent' : values.map((v) => JSON.stringify(v)).join(' and ')}; a JSON body is sent as application/json${also}`);
+        return fail(o, { text: `Content-Type was ${values.length === 0 ? 'not sent' : values.map((v) => JSON.stringify(v)).join(' and ')}; a JSON body is sent as application/json${also}`, causes: also === '' ? [] : ['body-not-json'] });
       }
       return pass(o);
     }),
@@ -204,7 +204,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
         return fail(o, `the caller passed callback_url ${JSON.stringify(given)}; the SDK sent ${m ? m.value.raw : 'none'}: the URL is sent as given, not re-encoded`);
       }
       const problem = signatureProblem(o, o.requests[0]!);
-      return problem ? fail(o, `callback_url was sent literally, but ${problem}`) : pass(o);
+      return problem ? fail(o, { ...problem, text: `callback_url was sent literally, but ${problem.text}` }) : pass(o);
     }),
   }),
   clientCase({
@@ -225,7 +225,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
         return { verdict: 'SKIP', reason: `not exercised: the SDK sent no extra field (it reported ${reported(o)}); whether it would sign them is unknown`, evidence: evidenceOf(o) };
       }
       const problem = signatureProblem(o, o.requests[0]!);
-      return problem ? fail(o, `the caller passed extra fields Reference and note: ${problem}`) : pass(o, [`sent the extra fields ${sent.map((m) => m.key).join(', ')}, signed`]);
+      return problem ? fail(o, { ...problem, text: `the caller passed extra fields Reference and note: ${problem.text}` }) : pass(o, [`sent the extra fields ${sent.map((m) => m.key).join(', ')}, signed`]);
     }, { mayRefuse: true }),
   }),
 ];

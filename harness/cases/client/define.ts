@@ -3,8 +3,8 @@
 import type { RawField, ServiceScript } from '../../sdk/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { benchOf, CLIENT_CUSTOMER_NUMBER, CLIENT_NETWORK_CODE } from './bench.ts';
-import { callSdk, evidenceOf, silence, type ClientContext, type Observation } from './call.ts';
+import { CLIENT_CUSTOMER_NUMBER, CLIENT_NETWORK_CODE } from './bench.ts';
+import { callSdk, evidenceOf, silence, type ClientContext, type Observation, type Problem } from './call.ts';
 
 export type ClientCase = ConformanceCase<ResolvedClientTarget>;
 
@@ -35,7 +35,7 @@ export const PLAIN_AMOUNT = '"1.00"';
 
 /** The plain call: a string amount, the whitelisted number with its leading zero, a fresh id. */
 export async function plainFields(ctx: ClientContext): Promise<CallFields> {
-  const bench = await benchOf(ctx.target, ctx.redactor);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   return {
     amount: PLAIN_AMOUNT,
     callback_url: JSON.stringify(`${bench.service.callbackBase}${ctx.newTag()}`),
@@ -77,13 +77,14 @@ export function withSilence(o: Observation, outcome: CaseOutcome): CaseOutcome {
   const quiet = silence(o);
   if (quiet === undefined) return outcome;
   const evidence = outcome.evidence ?? evidenceOf(o);
+  const causes = [...(outcome.causes ?? []), ...quiet.causes];
   switch (outcome.verdict) {
     case 'PASS':
-      return { verdict: 'FAIL', reason: `${quiet} (the request itself held this rule)`, evidence };
+      return { verdict: 'FAIL', reason: `${quiet.text} (the request itself held this rule)`, evidence, causes };
     case 'SKIP':
-      return { verdict: 'FAIL', reason: `${quiet} (the request itself did not exercise this rule: ${outcome.reason ?? 'not exercised'})`, evidence };
+      return { verdict: 'FAIL', reason: `${quiet.text} (the request itself did not exercise this rule: ${outcome.reason})`, evidence, causes };
     default:
-      return { ...outcome, reason: `${outcome.reason ?? outcome.verdict}; and ${quiet}`, evidence };
+      return { ...outcome, reason: `${outcome.reason}; and ${quiet.text}`, evidence, causes };
   }
 }
 
@@ -91,6 +92,7 @@ export function pass(o: Observation, notes: string[] = []): CaseOutcome {
   return { verdict: 'PASS', evidence: evidenceOf(o, notes) };
 }
 
-export function fail(o: Observation, reason: string, notes: string[] = []): CaseOutcome {
-  return { verdict: 'FAIL', reason, evidence: evidenceOf(o, notes) };
+export function fail(o: Observation, reason: string | Problem, notes: string[] = []): CaseOutcome {
+  const { text, causes } = typeof reason === 'string' ? { text: reason, causes: [] } : reason;
+  return { verdict: 'FAIL', reason: text, evidence: evidenceOf(o, notes), ...(causes.length > 0 ? { causes } : {}) };
 }

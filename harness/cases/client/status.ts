@@ -4,14 +4,13 @@
 // scripted, and the SDK reports each status as answered, a refusal, an unknown id, a 5xx or a 2xx
 // it cannot read never as a status. An adapter that answers `error` to every status request does
 // not implement it: its cases are SKIP, not ERROR.
-import { GIVEN_UP } from '../../line-protocol/index.ts';
 import { readRawJsonObject, SigningError, signBody, type RawMember } from '../../signing/index.ts';
 import type { ServiceScript } from '../../sdk/index.ts';
 import { statusAnswerBody, STATUS_POSITION, unknownIdAnswerBody, type StatusValue } from '../../status/index.ts';
+import type { Stated } from '../../results/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseOutcome } from '../model.ts';
 import type { ClientBench } from './bench.ts';
-import { benchOf } from './bench.ts';
 import { bodyText, callSdkStatus, evidenceOf, header, reported, signatureProblem, type ClientContext, type Observation } from './call.ts';
 import { fail, pass, type ClientCase } from './define.ts';
 
@@ -31,18 +30,22 @@ const pending = (id: string) => json(200, statusAnswerBody(id, 'PENDING'));
  */
 export type PlainStatusCall =
   | { kind: 'answered'; o: Observation }
-  | { kind: 'failed'; reason: string };
+  /** `stated`: what the failed call's error stated (the rest not sent, the run having given up on the adapter). */
+  | { kind: 'failed'; reason: string; stated?: Stated };
 
 const plainCalls = new WeakMap<ClientBench, Promise<PlainStatusCall>>();
 
 export async function plainStatusCall(ctx: ClientContext): Promise<PlainStatusCall> {
-  const bench = await benchOf(ctx.target, ctx.redactor);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   let call = plainCalls.get(bench);
   if (!call) {
     const id = ctx.newTransactionId();
     call = callSdkStatus(ctx, id, json(200, statusAnswerBody(id, 'SUCCESS'))).then(
       (o): PlainStatusCall => ({ kind: 'answered', o }),
-      (error: unknown): PlainStatusCall => ({ kind: 'failed', reason: error instanceof Error ? error.message : String(error) }),
+      (error: unknown): PlainStatusCall => ({
+        kind: 'failed', reason: error instanceof Error ? error.message : String(error),
+        ...(error instanceof CaseError && error.stated ? { stated: error.stated } : {}),
+      }),
     );
     plainCalls.set(bench, call);
   }
@@ -71,8 +74,8 @@ function statusCase(spec: StatusCaseSpec): ClientCase {
       const plain = await plainStatusCall(ctx);
       if (plain.kind === 'failed') {
         // Not sent because the run gave up on the adapter (its plain collect call): that cause, as it is worded.
-        if (plain.reason.includes(GIVEN_UP)) throw new CaseError(plain.reason);
-        throw new CaseError(`${STATUS_CALL_FAILED} (${plain.reason}): likely it does not know "op": "status"; an adapter whose SDK has no status call answers {"id", "error"} (harness/sdk/README.md)`);
+        if (plain.stated?.causes?.includes('given-up')) throw new CaseError(plain.reason, undefined, plain.stated);
+        throw new CaseError(`${STATUS_CALL_FAILED} (${plain.reason}): likely it does not know "op": "status"; an adapter whose SDK has no status call answers {"id", "error"} (harness/sdk/README.md)`, undefined, { causes: ['status-call-failed'], ...(plain.stated?.failure ? { failure: plain.stated.failure } : {}) });
       }
       const id = ctx.newTransactionId();
       const o = await callSdkStatus(ctx, id, script(id));
@@ -226,7 +229,7 @@ export const STATUS_CASES: readonly ClientCase[] = [
       const problem = signatureProblem(o, r);
       if (!problem) return pass(o);
       const fewer = signedOverFewer(o);
-      return fail(o, `the status query: ${problem}${fewer ? `; it is the signature over ${fewer} alone: every field of the body is signed (§5.1 step 1)` : ''}`);
+      return fail(o, { ...problem, text: `the status query: ${problem.text}${fewer ? `; it is the signature over ${fewer} alone: every field of the body is signed (§5.1 step 1)` : ''}` });
     }),
   }),
   reportsCase('PENDING', 'a transaction still pending is not paid (an SDK that reads only "success" calls it SUCCESS)'),

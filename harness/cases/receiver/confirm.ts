@@ -13,7 +13,7 @@
 // Confirming FAILED callbacks too, or applying them without a query, are both fine: no case sends
 // a FAILED callback here.
 import { performance } from 'node:perf_hooks';
-import type { Evidence, Level } from '../../results/index.ts';
+import type { Evidence, Level, StatedCause } from '../../results/index.ts';
 import type { ReceivedQuery, RunningStatusEndpoint, ScriptedAnswer } from '../../status/index.ts';
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { RecordReading } from '../../observe/index.ts';
@@ -62,14 +62,14 @@ async function exercise(
   const sentAt = performance.now();
   const send = () => probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: options.label ?? 'callback SUCCESS' }, true);
   const reply = options.alone ? await probe.ctx.wire.alone(send) : await send();
-  if (!reply.ok && !reply.timedOut) throw probe.error(`the callback got no usable answer: ${reply.error}`);
+  if (!reply.ok && reply.failure.code !== 'timeout') throw probe.error(`the callback got no usable answer: ${reply.failure.message}`);
   if (options.script?.kind === 'late') {
     const left = sentAt + options.script.holdMs - performance.now();
     const held = Promise.all(endpoint.queriesFor(id).map((q) => q.done));
     await Promise.race([held, sleep(Math.max(0, left) + probe.settleMs, probe.ctx.signal)]);
   }
   const after = await probe.settledReading(id, options.expectChange ?? false);
-  return { id, endpoint, reply, replyText: reply.ok ? answerText(reply.answer, probe.ctx.redactor) : reply.error, sentAt, after };
+  return { id, endpoint, reply, replyText: reply.ok ? answerText(reply.answer, probe.ctx.redactor) : reply.failure.message, sentAt, after };
 }
 
 function statusQueryNotes(x: Exercise): Evidence {
@@ -79,9 +79,12 @@ function statusQueryNotes(x: Exercise): Evidence {
 
 
 /** What the receiver asked, for a reason: "it asked the status endpoint once (answered FAILED)". */
-function askedText(x: Exercise, scripted: string): string {
+function askedText(x: Exercise, scripted: string, causes: StatedCause[]): string {
   const { named } = queriesOf(x);
-  if (named.length === 0) return `${NO_STATUS_QUERY} for it`;
+  if (named.length === 0) {
+    causes.push('no-status-query');
+    return `${NO_STATUS_QUERY} for it`;
+  }
   const refused = named.filter((q) => q.problem);
   if (refused.length === named.length) return `its status quer${named.length === 1 ? 'y was' : 'ies were'} refused (${refused[0]!.problem!.detail})`;
   return `it asked the status endpoint${named.length > 1 ? ` ${named.length} times` : ''} (${scripted})`;
@@ -105,9 +108,11 @@ function contradicted(leaf: string, title: string, script: ScriptedAnswer, scrip
       const wrong = unfulfilledProblems(x.after, allowFailed);
       if (!wrong) return probe.pass();
       const ends = allowFailed ? 'pending or FAILED' : 'pending';
+      const causes: StatedCause[] = [];
       return probe.fail(
-        `${wrong} after a SUCCESS callback the status endpoint contradicted; ${askedText(x, scripted)}: §6 rule 5, an outcome the status endpoint does not confirm is not fulfilled (the record ends ${ends}, no action for SUCCESS; the reply was ${x.replyText}, which is free here)`,
+        `${wrong} after a SUCCESS callback the status endpoint contradicted; ${askedText(x, scripted, causes)}: §6 rule 5, an outcome the status endpoint does not confirm is not fulfilled (the record ends ${ends}, no action for SUCCESS; the reply was ${x.replyText}, which is free here)`,
         statusQueryNotes(x),
+        causes,
       );
     },
   );
@@ -123,6 +128,7 @@ function unavailable(leaf: string, title: string, script: (deadlineMs: number) =
       // A reply timed against the deadline is measured alone, as the latency cases are.
       const x = await exercise(probe, { script: scripted, alone: scripted.kind === 'late', label: `callback SUCCESS (status endpoint ${what})` });
       const problems: string[] = [];
+      const causes: StatedCause[] = [];
       if (scripted.kind === 'late') {
         const took = x.reply.ok ? x.reply.answer.durationMs : x.reply.durationMs;
         if (!x.reply.ok) {
@@ -133,9 +139,9 @@ function unavailable(leaf: string, title: string, script: (deadlineMs: number) =
       }
       const wrong = unfulfilledProblems(x.after, false);
       if (wrong) {
-        problems.push(`${wrong} though the status endpoint ${what}; ${askedText(x, what)}: an outcome that could not be confirmed is not fulfilled (§6 rule 5)`);
+        problems.push(`${wrong} though the status endpoint ${what}; ${askedText(x, what, causes)}: an outcome that could not be confirmed is not fulfilled (§6 rule 5)`);
       }
-      return problems.length ? probe.fail(problems, statusQueryNotes(x)) : probe.pass();
+      return problems.length ? probe.fail(problems, statusQueryNotes(x), causes) : probe.pass();
     },
   );
 }
@@ -151,20 +157,24 @@ function howAsked(asked: string, sent: string): string {
 /** The query cases: judged on the queries as observed; the record is not their concern. */
 function queryCase(
   leaf: string, title: string, level: Level,
-  judge: (x: Exercise, probe: ReceiverProbe) => string | undefined,
+  judge: (x: Exercise, probe: ReceiverProbe, causes: StatedCause[]) => string | undefined,
   idFor?: (probe: ReceiverProbe) => string,
 ): ConformanceCase<ResolvedReceiverTarget> {
   return receiverCase(
     { id: `receiver.confirm.${leaf}`, title, specRef: '§6 rule 5, §4.2, §5', level, needs: NEEDS },
     async (probe) => {
       const x = await exercise(probe, { expectChange: true, ...(idFor ? { id: idFor(probe) } : {}) });
-      const problem = judge(x, probe);
-      return problem ? probe.fail(problem, statusQueryNotes(x)) : probe.pass();
+      const causes: StatedCause[] = [];
+      const problem = judge(x, probe, causes);
+      return problem ? probe.fail(problem, statusQueryNotes(x), causes) : probe.pass();
     },
   );
 }
 
-function noQuery(x: Exercise): string {
+/** No query at all: the cause the preflight names when its own valid callback met the same (and an unapplied record, when it reads pending). */
+function noQuery(x: Exercise, causes: StatedCause[]): string {
+  causes.push('no-status-query');
+  if (x.after?.state === 'pending') causes.push('not-applied');
   return `${NO_STATUS_QUERY} while the SUCCESS callback was handled (it was answered ${x.replyText}, and the record reads ${describeReading(x.after)}): the target says the receiver confirms outcomes (§6 rule 5)`;
 }
 
@@ -196,20 +206,20 @@ export const CONFIRM_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       return probe.pass();
     },
   ),
-  queryCase('query-signed', 'the status query is signed as collect, with the target\'s credentials', 'MUST', (x) => {
+  queryCase('query-signed', 'the status query is signed as collect, with the target\'s credentials', 'MUST', (x, _probe, causes) => {
     const { named, stray } = queriesOf(x);
     const all = [...named, ...stray].sort((a, b) => a.at - b.at);
-    if (all.length === 0) return noQuery(x);
+    if (all.length === 0) return noQuery(x, causes);
     const bad = all.find((q) => q.problem);
     if (!bad) return undefined;
     const where = `${bad.method} ${bad.target.split('?')[0]}`;
     return `the status query (${where}) is not one the service accepts: ${bad.problem!.detail}; the harness refused it as the service would (§5.1, §5.2: signed exactly as collect, with the client's key), so no outcome can be confirmed`;
   }),
-  queryCase('query-names-transaction-id', 'the status query names the callback\'s transaction_id', 'MUST', (x) => {
+  queryCase('query-names-transaction-id', 'the status query names the callback\'s transaction_id', 'MUST', (x, _probe, causes) => {
     const { named, stray } = queriesOf(x);
     if (named.length > 0) return undefined;
     const other = stray.find((q) => q.askedId !== undefined);
-    if (!other) return stray.length > 0 ? `the status queries that arrived name no transaction_id the harness could read (${stray[0]!.problem?.detail ?? 'none'})` : noQuery(x);
+    if (!other) return stray.length > 0 ? `the status queries that arrived name no transaction_id the harness could read (${stray[0]!.problem?.detail ?? 'none'})` : noQuery(x, causes);
     return `the status query asked for ${JSON.stringify(other.askedId)}${howAsked(other.askedId!, x.id)}, not the callback's transaction_id ${JSON.stringify(x.id)}: the service answers about another transaction, or none (§4.2; §6 rule 2: transaction_id is the matching key)`;
   }, (probe) => {
     const carrying = probe.ctx.transactionIdCarrying(RESERVED_ID_TEXT);

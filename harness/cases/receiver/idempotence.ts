@@ -25,10 +25,11 @@ function conflictingCase(leaf: string, first: 'SUCCESS' | 'FAILED', second: 'SUC
         problems.push(`the late ${second} callback was answered ${answerText(later.answer, probe.ctx.redactor)}: any non-2xx makes the service retry (§4.3) a callback that can never apply; §6 rule 3: the receiver replies 200`);
       }
       const after = await probe.settledReading(id, false);
-      if (!appliedOnce(after, first)) {
+      const applied = appliedOnce(after, first);
+      if (!applied) {
         problems.push(`the record reads ${describeReading(after)}, expected ${expectedOnce(after, first)} (§6 rule 2: acts only while pending; §3: ${first} is terminal, final like every terminal state)`);
       }
-      return problems.length ? probe.fail(problems) : probe.pass();
+      return problems.length ? probe.fail(problems, undefined, !applied && after?.state === 'pending' ? ['not-applied'] : []) : probe.pass();
     },
   );
 }
@@ -69,7 +70,7 @@ export const IDEMPOTENCE_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       const first = await probe.callback(params, { label: 'callback' });
       const applied = await probe.settledReading(id, true);
       if (!applied || applied.state !== 'SUCCESS') {
-        return probe.fail(`the first callback was not applied (the record reads ${describeReading(applied)}), so a repeat cannot be judged`);
+        return probe.fail(`the first callback was not applied (the record reads ${describeReading(applied)}), so a repeat cannot be judged`, undefined, applied?.state === 'pending' ? ['not-applied'] : []);
       }
       probe.notes.push(`after the first callback: ${describeReading(applied)}`);
       const again = await probe.callback(params, { label: 'the same callback, after it was applied' });

@@ -15,4 +15,4 @@ export { NO_STATUS_QUERY } from './confirm.ts';
 export { TOKEN_VARIANTS } from './token.ts';
 export { ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './kit.ts';
 export { latencyStats, percentile, BURST_SIZE } from './latency.ts';
-export { holdStatusEndpoint, provideStatusEndpoint, withdrawStatusEndpoint, statusEndpointOf, type HeldStatusEndpoint } from './status-endpoint.ts';
+export { StatusEndpoints, provideStatusEndpoint, withdrawStatusEndpoint, type HeldStatusEndpoint } from './status-endpoint.ts';

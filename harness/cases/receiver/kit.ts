@@ -3,15 +3,15 @@
 // database, a command), and collect the evidence a failure must carry (requests, answers, the
 // readings before and after with how they were read, curl lines).
 import { CALLBACK_PARAM_NAMES, composeCallbackUrl, formEncode, separatorAfter, splitFragment, type CallbackParams } from '../../callback/index.ts';
-import type { Evidence, Level } from '../../results/index.ts';
+import type { Evidence, Level, Stated, StatedCause } from '../../results/index.ts';
 import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { describeRecord, ObserveError, type ObservedStep, type RecordObserver, type RecordReading } from '../../observe/index.ts';
 import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
 import { rateLimitedReason } from '../../wire/index.ts';
-import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind } from '../model.ts';
+import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind, ReasonedOutcome } from '../model.ts';
 import type { Redactor } from '../../secrets/index.ts';
 import type { RunningStatusEndpoint } from '../../status/index.ts';
-import { statusEndpointOf, statusQueryEvidence } from './status-endpoint.ts';
+import { statusQueryEvidence } from './status-endpoint.ts';
 
 export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
 
@@ -96,14 +96,15 @@ export class ReceiverProbe {
     return Object.keys(evidence).length > 0 ? { verdict: 'PASS', evidence } : { verdict: 'PASS' };
   }
 
-  fail(reasons: string | string[], extra?: Evidence): CaseOutcome {
+  /** `causes`: what the failure states for the diagnoses (a record a valid callback left unapplied…). */
+  fail(reasons: string | string[], extra?: Evidence, causes: readonly StatedCause[] = []): ReasonedOutcome {
     const reason = Array.isArray(reasons) ? reasons.join('; ') : reasons;
-    return { verdict: 'FAIL', reason, evidence: this.evidence(extra) };
+    return { verdict: 'FAIL', reason, evidence: this.evidence(extra), ...(causes.length > 0 ? { causes: [...new Set(causes)] } : {}) };
   }
 
   /** A harness-side problem (the target hung, reset, answered garbage): ERROR with evidence. */
-  error(message: string): CaseError {
-    return new CaseError(message, this.evidence());
+  error(message: string, stated?: Stated): CaseError {
+    return new CaseError(message, this.evidence(), stated);
   }
 
   requireRecords(): RecordObserver {
@@ -150,7 +151,7 @@ export class ReceiverProbe {
     const evidence = this.evidence();
     if (error.evidence?.exchanges) evidence.exchanges = [...(evidence.exchanges ?? []), ...error.evidence.exchanges];
     if (error.evidence?.records) evidence.records = { ...(evidence.records as object | undefined), ...error.evidence.records };
-    return new CaseError(error.message, evidence);
+    return new CaseError(error.message, evidence, error.stated);
   }
 
   /**
@@ -192,8 +193,8 @@ export class ReceiverProbe {
     }
     // A rate limit answered before the receiver's own code: it says nothing about the rule (a
     // token case would read it as "not 403", FAIL, for a receiver that never saw the callback).
-    if (result.final429) throw this.error(rateLimitedReason('the receiver', result.final429, this.http.pace));
-    if (!result.ok && !tolerateFailure) throw this.error(`the callback got no usable answer: ${result.error}`);
+    if (result.final429) throw this.error(rateLimitedReason('the receiver', result.final429, this.http.pace), { causes: ['rate-limited'] });
+    if (!result.ok && !tolerateFailure) throw this.error(`the callback got no usable answer: ${result.failure.message}`);
     return result;
   }
 
@@ -202,7 +203,7 @@ export class ReceiverProbe {
    * its callbacks caused. A harness that could not serve it makes the case ERROR, naming why.
    */
   async statusEndpoint(): Promise<RunningStatusEndpoint> {
-    const held = await statusEndpointOf(this.target);
+    const held = await this.ctx.resources.statusEndpoints.of(this.target);
     if (!held) throw this.error('the target file has no "confirms": the harness serves no status endpoint for it');
     if (!held.ok) throw this.error(held.reason);
     this.confirming ??= { endpoint: held.endpoint, ids: new Set() };
@@ -327,7 +328,7 @@ export async function expectAppliedOnce(
   rule = '§6 rule 2',
 ): Promise<CaseOutcome> {
   const problems: string[] = [];
-  const statuses = results.map((r) => (r.ok ? answerText(r.answer, probe.ctx.redactor) : r.error));
+  const statuses = results.map((r) => (r.ok ? answerText(r.answer, probe.ctx.redactor) : r.failure.message));
   const bad = results.filter((r) => !r.ok || !isSuccess(r.answer.status));
   if (bad.length > 0) {
     problems.push(results.length === 1
@@ -335,8 +336,10 @@ export async function expectAppliedOnce(
       : `${bad.length} of ${results.length} replies were not 2xx (${statuses.join(', ')}); every valid callback must get 2xx (§4.3)`);
   }
   const after = await probe.settledReading(id, true);
+  const causes: StatedCause[] = [];
   if (!appliedOnce(after, state)) {
     problems.push(`the record reads ${describeReading(after)}, expected ${expectedOnce(after, state)} (${rule}: applied exactly once)`);
+    if (after?.state === 'pending') causes.push('not-applied');
   }
-  return problems.length ? probe.fail(problems) : probe.pass();
+  return problems.length ? probe.fail(problems, undefined, causes) : probe.pass();
 }

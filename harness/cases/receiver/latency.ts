@@ -39,10 +39,10 @@ async function timedCallbacks(probe: ReceiverProbe, count: number): Promise<Case
   const latency = latencyStats(samples);
   const problems: string[] = [];
   const broken = results.filter((r) => !r.ok);
-  const late = results.filter((r) => !r.ok && r.timedOut);
+  const late = results.filter((r) => !r.ok && r.failure.code === 'timeout');
   if (broken.length > late.length) {
-    const first = broken.find((r) => !r.ok && !r.timedOut);
-    throw probe.error(`${broken.length - late.length} of ${count} callbacks got no usable answer: ${first && !first.ok ? first.error : ''}`);
+    const first = broken.find((r) => !r.ok && r.failure.code !== 'timeout');
+    throw probe.error(`${broken.length - late.length} of ${count} callbacks got no usable answer: ${first && !first.ok ? first.failure.message : ''}`);
   }
   // Without seeded records a 4xx may be "no such id", but 401/403 is the configured token refused: then no
   // valid callback was timed, and a PASS would rest on refusals (DESIGN.md: not exercised).

@@ -5,7 +5,7 @@ import {
   COLLECT_FIELD_NAMES, REVERSED_ORDER, membersOf, ownAddressTowards, type BodyMembers, type CollectFieldName, type Tamper,
 } from '../../client/index.ts';
 import type { Level } from '../../results/index.ts';
-import { expectAccepted, expectRejected, PROCESSED, serviceCase, type ServiceCase } from './define.ts';
+import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
 import type { CaseOutcome } from '../model.ts';
 import { CaseError } from '../http.ts';
 import { describeAnswer, type ServiceSession } from './session.ts';
@@ -18,7 +18,9 @@ export const SIGNATURE_NOT_MATCHING = 'a request whose signature does not match 
 
 /** A FAIL of a signature case that shows the mismatched request processed says so, in the same words each time. */
 function notMatchingProcessed(outcome: CaseOutcome): CaseOutcome {
-  return outcome.verdict === 'FAIL' && outcome.reason?.includes(PROCESSED) ? { ...outcome, reason: `${outcome.reason}; ${SIGNATURE_NOT_MATCHING}` } : outcome;
+  return outcome.verdict === 'FAIL' && outcome.causes?.includes('processed')
+    ? { ...outcome, reason: `${outcome.reason}; ${SIGNATURE_NOT_MATCHING}`, causes: [...outcome.causes, 'signatures-not-verified'] }
+    : outcome;
 }
 
 interface RejectionOptions {

@@ -153,6 +153,7 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
       if (accepted.length === 0) return s.skip(`the service refused every id with reserved characters at collect (first: ${describeAnswer(answers[0]!)}), so none could come back`);
       const delivered = await Promise.all(accepted.map(({ fields }) => firstCallback(s, fields.tag)));
       const problems: string[] = [];
+      const undelivered = delivered.some((d) => d[0] === undefined);
       accepted.forEach(({ text, fields }, i) => {
         const d = delivered[i]![0];
         if (!d) return problems.push(`no callback arrived for the id carrying ${JSON.stringify(text)}`);
@@ -161,7 +162,7 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
           problems.push(`sent ${JSON.stringify(fields.transaction_id)}, the callback ${d.rawUrl.slice(d.rawUrl.indexOf('?'))} reads transaction_id=${JSON.stringify(q.transaction_id ?? null)}, status=${JSON.stringify(q.status ?? null)}`);
         }
       });
-      if (problems.length > 0) return s.fail(`${problems.join('; ')}: every value is form-encoded in the query (§6 Parameters), or the receiver reads another id or status`);
+      if (problems.length > 0) return s.fail(`${problems.join('; ')}: every value is form-encoded in the query (§6 Parameters), or the receiver reads another id or status`, undefined, undelivered ? ['no-callback'] : []);
       const refused = sent.length - accepted.length;
       return s.pass({ notes: [`${accepted.length} id(s) came back intact${refused ? `; ${refused} refused at collect (not exercised)` : ''}`] });
     },

@@ -40,7 +40,7 @@ export async function expectRejected(
   s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)}; watching ${watchMs} ms that no callback arrives`);
   const seen = await s.waitFor({ tag }, { timeoutMs: watchMs });
   if (seen.length > 0) {
-    return s.fail(`${what} was answered ${describeAnswer(answer)}${readAs(answer)}, yet a callback for it arrived after ${atMs(s, seen[0]!)} ms: ${PROCESSED}`);
+    return s.fail(`${what} was answered ${describeAnswer(answer)}${readAs(answer)}, yet a callback for it arrived after ${atMs(s, seen[0]!)} ms: ${PROCESSED}`, undefined, ['processed']);
   }
   return s.pass({ notes: [`${what}: ${describeAnswer(answer)}; no callback within ${watchMs} ms`] });
 }
@@ -56,8 +56,8 @@ async function acceptedWhereRejected(
   s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)} (reads as accepted); watching ${watchMs} ms for its callback`);
   const [callback] = await s.waitFor({ tag }, { count: 1, timeoutMs: watchMs });
   const read = `${what} was answered ${describeAnswer(answer)}, which reads as accepted (2xx, and the body meets no rejection rule: ${rejectionRulesText(s)})`;
-  if (callback) return s.fail(`${read}, and its callback arrived after ${atMs(s, callback)} ms: ${PROCESSED}; it ${obligation} be rejected`);
-  return s.fail(`${read}; no callback came within ${watchMs} ms. It ${obligation} be rejected: either the service accepted it (and calls back later or never), or ${UNREAD_REJECTION}; if so, state that shape as "rejection" in the target file`);
+  if (callback) return s.fail(`${read}, and its callback arrived after ${atMs(s, callback)} ms: ${PROCESSED}; it ${obligation} be rejected`, undefined, ['processed']);
+  return s.fail(`${read}; no callback came within ${watchMs} ms. It ${obligation} be rejected: either the service accepted it (and calls back later or never), or ${UNREAD_REJECTION}; if so, state that shape as "rejection" in the target file`, undefined, ['rejections-unread']);
 }
 
 /** In the reason of a case whose request, due to be rejected, was acted on: its callback arrived. */
@@ -107,5 +107,5 @@ export function atMs(s: ServiceSession, d: ListenerDelivery): number {
 }
 
 export function noCallback(s: ServiceSession): CaseOutcome {
-  return s.fail(`no callback arrived within timing.callbackTimeoutMs (${s.target.timing.callbackTimeoutMs} ms) of an accepted transaction (§3: reaching a terminal state triggers one callback)`);
+  return s.fail(`no callback arrived within timing.callbackTimeoutMs (${s.target.timing.callbackTimeoutMs} ms) of an accepted transaction (§3: reaching a terminal state triggers one callback)`, undefined, ['no-callback']);
 }

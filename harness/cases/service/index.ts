@@ -18,7 +18,7 @@ export const SERVICE_CASES: ConformanceCase<ResolvedServiceTarget>[] = [
   ...STATUS_CASES,
 ];
 
-export { closeServiceListeners, closeServiceListener, acquireListener } from './listener-pool.ts';
+export { ServiceListeners } from './listener-pool.ts';
 export { judgeBackoff, looksConstant, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement } from './backoff.ts';
 export { compositionProblems, messageEncodingProblems } from './checks.ts';
 export { RETRY_SCRIPT } from './retry.ts';

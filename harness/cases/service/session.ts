@@ -6,12 +6,11 @@ import {
   CollectClient, type CollectAnswer, type CollectFields, type CollectInput, type SendOptions, type SentAnswer, type SignedRequest,
 } from '../../client/index.ts';
 import { toDelivery, type DeliveryFilter, type ListenerDelivery, type RunningListener } from '../../listener/index.ts';
-import type { Evidence, Exchange } from '../../results/index.ts';
+import type { Evidence, Exchange, StatedCause } from '../../results/index.ts';
 import { secretEnvName, type ResolvedServiceTarget } from '../../targets/index.ts';
 import { rateLimitedReason } from '../../wire/index.ts';
 import { CaseError } from '../http.ts';
-import type { CaseContext, CaseOutcome } from '../model.ts';
-import { acquireListener } from './listener-pool.ts';
+import type { CaseContext, CaseOutcome, ReasonedOutcome } from '../model.ts';
 
 export type ServiceContext = CaseContext<ResolvedServiceTarget>;
 
@@ -30,11 +29,10 @@ export class ServiceSession {
     readonly ctx: ServiceContext,
     readonly listener: RunningListener,
     readonly client: CollectClient,
-    private readonly release: () => void,
   ) {}
 
   static async open(ctx: ServiceContext): Promise<ServiceSession> {
-    const { listener, release } = await acquireListener(ctx.target);
+    const listener = await ctx.resources.listeners.of(ctx.target);
     const t = ctx.target;
     const client = new CollectClient({
       baseUrl: t.baseUrl,
@@ -49,7 +47,7 @@ export class ServiceSession {
       env: { clientKey: secretEnvName(t, 'clientKey') ?? 'COLLECT_CLIENT_KEY', secretKey: secretEnvName(t, 'secretKey') ?? 'COLLECT_SECRET_KEY' },
       wire: ctx.wire,
     });
-    return new ServiceSession(ctx, listener, client, release);
+    return new ServiceSession(ctx, listener, client);
   }
 
   /** Runs `body` with an open session and always closes it. */
@@ -122,7 +120,7 @@ export class ServiceSession {
     this.exchanges.push(answer.exchange);
     // A rate limit is neither an acceptance nor a rejection of what the case sent: counted as a
     // rejection it would PASS a negative case whose rule was never exercised.
-    if (answer.final429) throw new CaseError(rateLimitedReason('the service', answer.final429, this.ctx.wire.pace), this.evidence());
+    if (answer.final429) throw new CaseError(rateLimitedReason('the service', answer.final429, this.ctx.wire.pace), this.evidence(), { causes: ['rate-limited'] });
     return answer;
   }
 
@@ -166,22 +164,22 @@ export class ServiceSession {
     return { verdict: 'PASS', evidence: this.evidence(extra) };
   }
 
-  fail(reason: string, extra?: Evidence): CaseOutcome {
-    return { verdict: 'FAIL', reason, evidence: this.evidence(extra) };
+  /** `causes`: what the failure states for the diagnoses (a rejection in a shape not read, no callback…). */
+  fail(reason: string, extra?: Evidence, causes: readonly StatedCause[] = []): ReasonedOutcome {
+    return { verdict: 'FAIL', reason, evidence: this.evidence(extra), ...(causes.length > 0 ? { causes } : {}) };
   }
 
-  warn(reason: string, extra?: Evidence): CaseOutcome {
+  warn(reason: string, extra?: Evidence): ReasonedOutcome {
     return { verdict: 'WARN', reason, evidence: this.evidence(extra) };
   }
 
   /** With `extra`, the SKIP keeps what was observed (a schedule that could not be judged). */
-  skip(reason: string, extra?: Evidence): CaseOutcome {
+  skip(reason: string, extra?: Evidence): ReasonedOutcome {
     return extra ? { verdict: 'SKIP', reason, evidence: this.evidence(extra) } : { verdict: 'SKIP', reason };
   }
 
   async close(): Promise<void> {
     await this.client.close();
-    this.release();
   }
 }
 

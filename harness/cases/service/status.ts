@@ -151,7 +151,7 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
       const fields = await acceptedTransaction(s, expected === 'FAILED' ? s.target.customerNumbers.failing![0]! : s.successNumber());
       const [callback] = await firstCallback(s, fields.tag);
       if (!callback) {
-        throw new CaseError(`precondition: no callback arrived within timing.callbackTimeoutMs (${s.target.timing.callbackTimeoutMs} ms), so there is no outcome for the status answer to agree with (see service.callback.delivered-once-as-get)`, s.evidence());
+        throw new CaseError(`precondition: no callback arrived within timing.callbackTimeoutMs (${s.target.timing.callbackTimeoutMs} ms), so there is no outcome for the status answer to agree with (see service.callback.delivered-once-as-get)`, s.evidence(), { causes: ['no-callback'] });
       }
       const said = parseCallbackQuery(callback.rawUrl).status;
       if (said !== 'SUCCESS' && said !== 'FAILED') {
@@ -169,7 +169,7 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
       const { reading } = asked;
       if (!reading) throw new CaseError(`the status query got no answer: ${asked.answer.exchange.error ?? 'error'}`, s.evidence());
       // No status to compare: the rule is not exercised (the shape is the suite's position; the preflight names the cause).
-      if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked), s.evidence());
+      if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked), s.evidence(), { causes: ['status-not-read'] });
       if (reading.transactionId !== undefined && reading.transactionId !== id) {
         return s.fail(`the status query for ${JSON.stringify(id)} was answered for ${JSON.stringify(reading.transactionId)}: the answer names another transaction`);
       }
@@ -205,7 +205,7 @@ async function pendingAttempt(s: ServiceSession, attempt: number): Promise<Pendi
   if (!reading) throw new CaseError(`the status query got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
   const afterMs = Math.round(at - accepted.sentAt);
   // Not known yet is no status either: nothing says how the service answers a pending transaction.
-  if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence());
+  if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence(), { causes: ['status-not-read'] });
   if (reading.status === 'PENDING') return s.pass({ notes: [`queried ${afterMs} ms after the acceptance: PENDING`] });
   // Called back already: the transaction was no longer pending (agreement is the agrees cases' rule).
   if (s.deliveries({ tag: fields.tag }).some((d) => d.receivedAt <= at)) {
@@ -252,7 +252,7 @@ function refusalCase(leaf: string, title: string, specRef: string, tamper: Query
         return s.fail(`${what} was answered ${describeAnswer(answer)}: it disclosed the transaction's status (${reading.status}); the status endpoint is authenticated like collect (§5.2${source === 'notWhitelisted' ? ', §5.4' : ''}), or anyone may read, and "confirm", any outcome`);
       }
       if (answer.judgement === 'accepted') {
-        return s.fail(`${what} was answered ${describeAnswer(answer)}, which reads as accepted (2xx, no rejection rule met) though no status was found (${describeStatusReading(reading)}): either the service answered it, or ${UNREAD_REJECTION}; if so, state that shape as "rejection" in the target file`);
+        return s.fail(`${what} was answered ${describeAnswer(answer)}, which reads as accepted (2xx, no rejection rule met) though no status was found (${describeStatusReading(reading)}): either the service answered it, or ${UNREAD_REJECTION}; if so, state that shape as "rejection" in the target file`, undefined, ['rejections-unread']);
       }
       return s.pass({ notes: [`${what}: ${describeAnswer(answer)}`] });
     },

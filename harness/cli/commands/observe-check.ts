@@ -10,7 +10,7 @@ import { checkObservation, openObservation } from '../../observe/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 import { loadTargetFile, secretsOf, TargetFileError } from '../../targets/index.ts';
 import { OPEN_WIRE } from '../../wire/index.ts';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../../tool/index.ts';
 import type { SetExitCode } from '../index.ts';
 
 export interface ObserveCheckIo {

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { connect } from 'node:net';
 import type { SetExitCode } from '../index.ts';
-import { UsageError, TargetUnreachableError } from '../errors.ts';
+import { UsageError, TargetUnreachableError } from '../../tool/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 import type { VerifyProviderOptions } from '../../contracts/index.ts';
 import { colorFor } from '../color.ts';

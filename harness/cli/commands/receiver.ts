@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { SetExitCode } from '../index.ts';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../../tool/index.ts';
 import { clientIdFrom, refuseUnusableSecrets } from '../secret-env.ts';
 import { DatabaseError } from '../../database/index.ts';
 import {

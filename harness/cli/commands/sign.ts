@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { SetExitCode } from '../index.ts';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../../tool/index.ts';
 import { signBody, SigningError } from '../../signing/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 

@@ -2,7 +2,7 @@
 // Prints exactly one line on stdout, `listening on <URL>`; everything else goes to stderr.
 import { Command, InvalidArgumentError } from 'commander';
 import type { SetExitCode } from '../index.ts';
-import { UsageError } from '../errors.ts';
+import { UsageError } from '../../tool/index.ts';
 import { clientIdFrom, refuseUnusableSecrets } from '../secret-env.ts';
 import {
   startSimulator, credentialsFromEnv, loadSimulatorConfigFile, sandboxNumbersFromEnv, isSimulatorFault,

@@ -5,14 +5,13 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import type { SetExitCode } from '../index.ts';
-import { UsageError } from '../errors.ts';
-import { toolVersion } from '../version.ts';
+import { UsageError } from '../../tool/index.ts';
+import { toolVersion } from '../../tool/index.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
 import { colorFor } from '../color.ts';
-import { openReportDir } from '../report-dir.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
-import { onlyMatcher } from '../only.ts';
-import { interruptedDiagnosis, SIGNAL_EXIT_STATUS, unfinishedResults, watchStopSignals, type PlannedCase } from '../interrupt.ts';
+import { watchStopSignals } from '../interrupt.ts';
+import { interruptedDiagnosis, onlyMatcher, openReportDir, SIGNAL_EXIT_STATUS, unfinishedResults, type PlannedCase } from '../../run/index.ts';
 import { allowCommands, settlesWithin, stopAllCommands } from '../../line-protocol/index.ts';
 import {
   BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, signerSummary,
@@ -82,7 +81,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
   const dir = options.vectorsDir === undefined ? undefined : resolve(options.vectorsDir);
 
   // Load (and validate) before opening the report, so a bad vector folder is a usage error.
-  let planned: PlannedCase[];
+  let planned: Omit<PlannedCase, 'side'>[];
   try {
     planned = plannedVectors(files, include, dir);
   } catch (error) {
@@ -145,7 +144,7 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
       const notFinished = unfinishedResults(planned, finished, underWay, first.signal);
       for (const result of notFinished) await report.add(result);
       await report.setInterrupted({ signal: first.signal, at: first.at.toISOString(), notFinished: notFinished.map((r) => r.id) });
-      if (notFinished.length > 0) await report.setDiagnoses([interruptedDiagnosis(first.signal, notFinished, planned.length)]);
+      if (notFinished.length > 0) await report.setDiagnoses([interruptedDiagnosis(first.signal, notFinished, planned.length, underWay)]);
       const { report: stopped, files: written } = await report.finish();
       process.stdout.write(`${formatSummary(stopped, written, { color })}\n`);
       return SIGNAL_EXIT_STATUS[first.signal];
@@ -178,8 +177,8 @@ function countPlanned(files: readonly VectorFileName[], include: (id: string) =>
 }
 
 /** The vectors a run will send, as cases (a vector's level as its judge gives it: acceptable ones SHOULD). */
-function plannedVectors(files: readonly VectorFileName[], include: (id: string) => boolean, dir: string | undefined): PlannedCase[] {
-  const planned: PlannedCase[] = [];
+function plannedVectors(files: readonly VectorFileName[], include: (id: string) => boolean, dir: string | undefined): Omit<PlannedCase, 'side'>[] {
+  const planned: Omit<PlannedCase, 'side'>[] = [];
   for (const name of files) {
     const file = loadVectorFile(name, dir === undefined ? {} : { dir });
     for (const t of file.tests) {

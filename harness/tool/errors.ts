@@ -1,5 +1,6 @@
 // Failures that decide the exit status (DESIGN.md): 2 bad usage or invalid target file,
-// 3 target unreachable. Anything else that escapes a command is a harness bug (exit 1).
+// 3 target unreachable. Anything else that escapes a command is a harness bug (exit 1). Thrown by
+// the run as a library (harness/run) and by every command (harness/cli); a caller matches `code`.
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';

@@ -1,11 +1,12 @@
-// The report directory of `run` and `vectors`: a directory that cannot be created or written is
+// The report directory of `run` (a reporter of the run) and `vectors`: a directory that cannot be created or written is
 // the user's to fix (exit 2, one line, no stack), and two runs never write into one directory
 // at once (each would silently replace the other's files after every case).
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { openReport, ReportError, type OpenReportOptions, type ReportSession } from '../report/index.ts';
-import { UsageError } from './errors.ts';
+import { openReport, openReportFiles, ReportError, type OpenReportOptions, type ReportFiles, type ReportSession } from '../report/index.ts';
+import type { RunReporter } from './reporter.ts';
+import { UsageError } from '../tool/index.ts';
 
 /** Held while a run writes into the directory: `{"pid", "startedAt", "token", "processStart"?}` (LockOwner). */
 export const LOCK_FILE = '.collect-conformance.lock';
@@ -15,22 +16,32 @@ export interface ReportDirSession extends ReportSession {
   release(): void;
 }
 
-export async function openReportDir(options: OpenReportOptions): Promise<ReportDirSession> {
+/** Creates the directory and takes its lock; returns the release. */
+function takeReportDir(dir: string): () => void {
   try {
-    mkdirSync(options.dir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new UsageError(`--report-dir: cannot create report directory ${options.dir}: ${(error as Error).message}`, 'ERR_REPORT_DIR');
+    throw new UsageError(`--report-dir: cannot create report directory ${dir}: ${(error as Error).message}`, 'ERR_REPORT_DIR');
   }
-  const release = lock(options.dir);
+  return lock(dir);
+}
+
+/** A report file that cannot be written is the user's to fix (exit 2). */
+function asUsageError(error: unknown): unknown {
+  if (error instanceof ReportError && (error.code === 'ERR_REPORT_DIR' || error.code === 'ERR_REPORT_WRITE')) {
+    return new UsageError(`--report-dir: ${error.message}`, error.code);
+  }
+  return error;
+}
+
+export async function openReportDir(options: OpenReportOptions): Promise<ReportDirSession> {
+  const release = takeReportDir(options.dir);
   let session: ReportSession;
   try {
     session = await openReport(options);
   } catch (error) {
     release();
-    if (error instanceof ReportError && (error.code === 'ERR_REPORT_DIR' || error.code === 'ERR_REPORT_WRITE')) {
-      throw new UsageError(`--report-dir: ${error.message}`, error.code);
-    }
-    throw error;
+    throw asUsageError(error);
   }
   return {
     add: (result) => session.add(result),
@@ -45,6 +56,59 @@ export async function openReportDir(options: OpenReportOptions): Promise<ReportD
       }
     },
     release,
+  };
+}
+
+/** The report directory as a reporter of a run: its files and where they are. */
+export interface ReportDirReporter extends RunReporter {
+  readonly dir: string;
+  /** The files written (one per REPORT_FILES entry); empty until the run started writing. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Writes the run's report into `dir` (report.json, junit.xml, report.md, index.html), rewritten
+ * after every result, each file atomically, holding the directory's lock from the run's start to
+ * its end (a directory another run holds is exit 2 naming it).
+ */
+export function reportDirReporter(dir: string): ReportDirReporter {
+  let release: (() => void) | undefined;
+  let out: ReportFiles | undefined;
+  const write = async () => {
+    try {
+      await out?.write();
+    } catch (error) {
+      throw asUsageError(error);
+    }
+  };
+  return {
+    dir,
+    get files() {
+      return out?.files ?? [];
+    },
+    async onRunStart(start) {
+      release = takeReportDir(dir);
+      try {
+        out = await openReportFiles(dir, start.report);
+      } catch (error) {
+        release();
+        throw asUsageError(error);
+      }
+    },
+    onPreflight: write,
+    onCaseResult: write,
+    onDiagnoses: write,
+    onInterrupted: write,
+    async onEnd() {
+      try {
+        await write();
+      } finally {
+        release?.();
+      }
+    },
+    onClose() {
+      release?.();
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { idMatcher, SelectError } from '../select/index.ts';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../tool/index.ts';
 
 /** `--only` checked before anything starts: a pattern that names nothing is a usage error (exit 2). */
 export function onlyMatcher(only: string | undefined): (id: string) => boolean {

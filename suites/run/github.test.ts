@@ -1,0 +1,67 @@
+// `run` in a GitHub Actions job (docs/ci.md): with GITHUB_STEP_SUMMARY set, the head of report.md
+// (verdict, shared causes, preflight, failures) is appended to the step summary; with
+// GITHUB_ACTIONS=true, one `::error` workflow command per failing case, escaped as GitHub reads
+// them; neither outside a job. The command in this process (runFromFlags), against a faulty receiver.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFromFlags, type RunIo } from '../../harness/cli/commands/run.ts';
+import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { errorCommands } from '../../harness/run/index.ts';
+import type { RunReport } from '../../harness/results/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cc-github-'));
+let receiver: EmbeddedReceiver;
+let target: string;
+
+beforeAll(async () => {
+  receiver = await startEmbeddedReceiver({ faults: ['case-insensitive-token'] });
+  target = join(dir, 'receiver.json');
+  writeFileSync(target, JSON.stringify({
+    side: 'receiver', callbackUrl: receiver.target.callbackUrl, hooksUrl: receiver.receiver.hooksUrl,
+    callbackToken: { env: 'MY_TOKEN' }, timing: { replyDeadlineMs: 1000 },
+  }));
+});
+afterAll(() => receiver.close());
+
+async function run(env: Record<string, string>, reportDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: RunIo = {
+    stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, cwd: dir, color: false, progress: false,
+    env: { MY_TOKEN: receiver.target.callbackToken!, ...env },
+  };
+  const code = await runFromFlags({ target, only: 'receiver.token.*', reportDir, seed: '5' }, io);
+  return { code, stdout, stderr };
+}
+
+describe('run in a GitHub Actions job', () => {
+  it('the step summary gets the verdict and the failures; each failing case one ::error line; the token nowhere', async () => {
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, '# an earlier step\n');
+    const ran = await run({ GITHUB_STEP_SUMMARY: summary, GITHUB_ACTIONS: 'true' }, join(dir, 'in-a-job'));
+    expect(ran.code).toBe(1);
+    const text = readFileSync(summary, 'utf8');
+    // Appended, not replaced: a job's steps share the file.
+    expect(text.startsWith('# an earlier step\n# collect-conformance conformance report\n')).toBe(true);
+    expect(text).toContain('**FAILED: 1 of 11 cases failed (1 FAIL)**');
+    expect(text).toContain('## Failures (1)');
+    expect(text).toMatch(/- \*\*FAIL\*\* `receiver\.token\.different-case`: answered 200/);
+    const errors = ran.stdout.split('\n').filter((l) => l.startsWith('::'));
+    expect(errors).toEqual([expect.stringMatching(/^::error title=FAIL receiver\.token\.different-case \(§6 rule 1\)::answered 200 .*§6 rule 1 says 403/)]);
+    for (const output of [text, ran.stdout, ran.stderr]) expect(output).not.toContain(receiver.target.callbackToken!);
+  });
+  it('outside a job: no summary, no workflow command', async () => {
+    const ran = await run({}, join(dir, 'not-in-a-job'));
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).not.toMatch(/^::/m);
+  });
+  it('workflow commands are escaped as GitHub reads them: a message\'s line breaks and %, a title\'s : and ,', () => {
+    const report = {
+      cases: [{ id: 'receiver.x', title: 't', level: 'MUST', specRef: '§6, rule 1', verdict: 'FAIL', durationMs: 1, reason: '100% wrong:\nsee below' }],
+      diagnoses: [],
+    } as unknown as RunReport;
+    expect(errorCommands(report)).toEqual(['::error title=FAIL receiver.x (§6%2C rule 1)::100%25 wrong:%0Asee below']);
+  });
+});

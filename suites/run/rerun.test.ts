@@ -1,0 +1,59 @@
+// `run --rerun-failed [report.json]`: only the cases a previous report has as FAIL or ERROR (with
+// --only, those of them it matches); nothing to rerun is said and is exit 0; a report that is
+// missing or not a run's is exit 2 naming the file. The command in this process (runFromFlags).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFromFlags, type RunIo, type RunOptions } from '../../harness/cli/commands/run.ts';
+import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import type { RunReport } from '../../harness/results/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cc-rerun-'));
+let receiver: EmbeddedReceiver;
+let target: string;
+
+beforeAll(async () => {
+  receiver = await startEmbeddedReceiver({ faults: ['case-insensitive-token'] });
+  target = join(dir, 'receiver.json');
+  writeFileSync(target, JSON.stringify({
+    side: 'receiver', callbackUrl: receiver.target.callbackUrl, hooksUrl: receiver.receiver.hooksUrl,
+    callbackToken: { env: 'MY_TOKEN' }, timing: { replyDeadlineMs: 1000 },
+  }));
+});
+afterAll(() => receiver.close());
+
+async function run(options: RunOptions): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: RunIo = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, cwd: dir, color: false, progress: false, env: { MY_TOKEN: receiver.target.callbackToken! } };
+  const code = await runFromFlags({ target, ...options }, io);
+  return { code, stdout, stderr };
+}
+const reportIn = (reportDir: string) => JSON.parse(readFileSync(join(dir, reportDir, 'report.json'), 'utf8')) as RunReport;
+
+describe('run --rerun-failed', () => {
+  it('reruns only the cases that were FAIL or ERROR in the report of --report-dir', async () => {
+    expect((await run({ only: 'receiver.token.*', reportDir: 'a' })).code).toBe(1);
+    expect(reportIn('a').cases.length).toBe(11);
+    const again = await run({ rerunFailed: true, reportDir: 'a' });
+    expect(again.code).toBe(1);
+    expect(reportIn('a').cases.map((c) => [c.id, c.verdict])).toEqual([['receiver.token.different-case', 'FAIL']]);
+    expect(again.stdout).toMatch(/: 1 case\(s\) against /);
+  });
+  it('a report named as its value; with --only, the failed cases it matches; none left is said, exit 0', async () => {
+    expect((await run({ only: 'receiver.token.*', reportDir: 'b' })).code).toBe(1);
+    const none = await run({ rerunFailed: join(dir, 'b', 'report.json'), only: 'receiver.token.valid', reportDir: 'c' });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain(`--rerun-failed: nothing to rerun: none of the 1 cases that were FAIL or ERROR in ${join(dir, 'b', 'report.json')} matches --only "receiver.token.valid"`);
+    expect((await run({ only: 'receiver.token.valid', reportDir: 'd' })).code).toBe(0);
+    const passed = await run({ rerunFailed: true, reportDir: 'd' });
+    expect(passed.code).toBe(0);
+    expect(passed.stdout).toBe(`collect-conformance: --rerun-failed: nothing to rerun: no case was FAIL or ERROR in ${join('d', 'report.json')} (1 case)\n`);
+  });
+  it('a report that is missing, or not a run\'s report.json: exit 2 naming the file', async () => {
+    await expect(run({ rerunFailed: 'nowhere.json' })).rejects.toMatchObject({ exitCode: 2, code: 'ERR_RERUN_REPORT', message: expect.stringContaining('nowhere.json: cannot read the file (ENOENT)') });
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ cases: 'none' }));
+    await expect(run({ rerunFailed: 'other.json' })).rejects.toMatchObject({ code: 'ERR_RERUN_REPORT', message: expect.stringContaining('is not the report.json of a run') });
+  });
+});
