@@ -13,7 +13,7 @@ export {
 export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, describeError, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';
 export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './receiver/index.ts';
 export { holdStatusEndpoint, provideStatusEndpoint, withdrawStatusEndpoint, statusEndpointOf, NO_STATUS_QUERY, type HeldStatusEndpoint } from './receiver/index.ts';
-export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
+export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, PROCESSED_AFTER_REFUSAL, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
 export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, STATUS_NOT_READ } from './service/index.ts';
 export {
   CLIENT_CASES, clientCase, callSdk, closeClientBench, probeAdapter, adapterNeverStarted, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,

@@ -4,7 +4,7 @@
 // each matched to the cases showing its symptom; and, where no preflight cause explains them,
 // requests that waited out their time limit, or one answer that every non-PASS case of a side
 // got. A summary states what was observed.
-import { SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, STATUS_NOT_READ, TOKEN_VARIANTS, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
+import { PROCESSED_AFTER_REFUSAL, SIGNATURE_NOT_MATCHING, SILENT_AFTER_REFUSAL, STATUS_NOT_READ, TOKEN_VARIANTS, UNREAD_REJECTION, type Stopped } from '../cases/index.ts';
 import { GIVEN_UP } from '../line-protocol/index.ts';
 import { RATE_LIMITED } from '../wire/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
@@ -115,7 +115,7 @@ interface StatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type StatedCauseId = 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
+type StatedCauseId = 'given-up' | 'processed-after-refusal' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
 
 const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
@@ -139,6 +139,12 @@ const STATED_CAUSES: Readonly<Record<StatedCauseId, StatedCause>> = {
     phrase: UNREAD_REJECTION, min: SHARED_ANSWER_MIN_CASES,
     summary: (side, cases) => `${cases.length} ${side} cases that must be rejected were answered 2xx with a body that meets no rejection rule, and no callback followed: `
       + `likely the service rejects in its own shape, which the target file does not state; state it as "rejection" (a JSON pointer into the answer and the values that mean rejected) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+  },
+  // Refused, and processed all the same: the watch after a refusal saw the callback come.
+  'processed-after-refusal': {
+    phrase: PROCESSED_AFTER_REFUSAL, min: SHARED_ANSWER_MIN_CASES,
+    summary: (side, cases) => `${cases.length} requests the ${side} refused were processed all the same: their callbacks arrived after the refusal. `
+      + `Likely the ${side} stores and queues a request before it verifies it, then answers the refusal (§7: a rejected request is not acted on) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
   'signatures-not-verified': {
     phrase: SIGNATURE_NOT_MATCHING, min: SHARED_ANSWER_MIN_CASES,
@@ -207,6 +213,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
       (cases) => stated(side, 'refusals-unreported', cases),
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),
+      (cases) => stated(side, 'processed-after-refusal', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),
       (cases) => stated(side, 'status-not-read', cases),
       (cases) => tokenNotChecked(side, cases),

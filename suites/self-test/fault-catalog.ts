@@ -150,6 +150,29 @@ export const RECEIVER_FAULT_CATALOG: readonly ReceiverFaultEntry[] = [
 ];
 
 /**
+ * What the reason of each case a fault makes FAIL (or WARN) says, so that the proof pins the
+ * branch of the check that caught it, not only that the verdict changed: one phrase every listed
+ * case's reason carries, or one phrase per listed case (every listed case named, no other).
+ */
+export type ReasonMentions = string | Readonly<Record<string, string>>;
+
+/** The phrase `caseId`'s reason must carry under `entry` (undefined: not listed). */
+export function mentionOf(entry: { caseIds: readonly string[]; reasonMentions: ReasonMentions }, caseId: string): string | undefined {
+  if (!entry.caseIds.includes(caseId)) return undefined;
+  return typeof entry.reasonMentions === 'string' ? entry.reasonMentions : entry.reasonMentions[caseId];
+}
+
+/** Problems of an entry's phrases: a per-case map that leaves out a listed case or names another. */
+export function mentionProblems(entry: { fault: string; caseIds: readonly string[]; reasonMentions: ReasonMentions }): string[] {
+  if (typeof entry.reasonMentions === 'string') return entry.reasonMentions === '' ? [`${entry.fault}: an empty phrase`] : [];
+  const named = Object.keys(entry.reasonMentions);
+  return [
+    ...entry.caseIds.filter((id) => !named.includes(id)).map((id) => `${entry.fault}: no phrase for ${id}`),
+    ...named.filter((id) => !entry.caseIds.includes(id)).map((id) => `${entry.fault}: a phrase for ${id}, which it does not list`),
+  ];
+}
+
+/**
  * The verdict a catalog entry expects of one of its cases: a rule not met is FAIL at level MUST
  * and WARN at level SHOULD (the runner maps it, DESIGN.md); an entry expecting WARN expects it
  * whatever the level.
