@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { snapshotUpdate } from './suites/support/snapshot-policy.ts';
 
 // The main test run. Pact suites run afterwards in their own config (they must not run in
 // parallel with each other, and the native core is single-process friendly only).
@@ -19,6 +20,8 @@ export default defineConfig({
     // leaves global state behind (environment and stdout spies are restored in finally).
     isolate: false,
     env: { PACT_DO_NOT_TRACK: 'true' },
+    // A missing snapshot is written on a developer's machine and fails under CI (suites/support/snapshot-policy.ts).
+    update: snapshotUpdate(process.env),
     // Tests skipped for a missing program (suites/support/programs.ts) are named at the end.
     reporters: ['default', './suites/support/missing-programs-reporter.ts'],
   },

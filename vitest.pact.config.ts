@@ -22,6 +22,7 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['suites/support/installed.ts'],
     env: { PACT_DO_NOT_TRACK: 'true' },
-    passWithNoTests: true,
+    // A Pact stage that ran no test (all skipped, none matched) fails instead of passing with nothing verified.
+    reporters: ['default', './suites/support/runs-a-test-reporter.ts'],
   },
 });

@@ -15,7 +15,7 @@ export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, TOKEN_HEADER,
 export { RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE } from './receiver/index.ts';
 export { provideStatusEndpoint, withdrawStatusEndpoint, NO_STATUS_QUERY, type HeldStatusEndpoint } from './receiver/index.ts';
 export { RunResources } from './resources.ts';
-export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
+export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, PROCESSED_AFTER_REFUSAL, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
 export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, STATUS_NOT_READ } from './service/index.ts';
 export {
   CLIENT_CASES, clientCase, callSdk, probeAdapter, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,

@@ -128,7 +128,7 @@ interface SharedStatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type SharedCauseId = 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
+type SharedCauseId = 'given-up' | 'processed-after-refusal' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
 
 const STATED_CAUSES: Readonly<Record<SharedCauseId, SharedStatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
@@ -152,6 +152,12 @@ const STATED_CAUSES: Readonly<Record<SharedCauseId, SharedStatedCause>> = {
     min: SHARED_ANSWER_MIN_CASES,
     summary: (side, cases) => `${cases.length} ${side} cases that must be rejected were answered 2xx with a body that meets no rejection rule, and no callback followed: `
       + `likely the service rejects in its own shape, which the target file does not state; state it as "rejection" (a JSON pointer into the answer and the values that mean rejected) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+  },
+  // Refused, and processed all the same: the watch after a refusal saw the callback come.
+  'processed-after-refusal': {
+    min: SHARED_ANSWER_MIN_CASES,
+    summary: (side, cases) => `${cases.length} requests the ${side} refused were processed all the same: their callbacks arrived after the refusal. `
+      + `Likely the ${side} stores and queues a request before it verifies it, then answers the refusal (§7: a rejected request is not acted on) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
   'signatures-not-verified': {
     min: SHARED_ANSWER_MIN_CASES,
@@ -220,6 +226,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
       (cases) => stated(side, 'refusals-unreported', cases),
       (cases) => timedOut(side, cases, results),
       (cases) => stated(side, 'rejections-unread', cases),
+      (cases) => stated(side, 'processed-after-refusal', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),
       (cases) => stated(side, 'status-not-read', cases),
       (cases) => tokenNotChecked(side, cases),

@@ -14,6 +14,8 @@ export interface EmbeddedServiceOptions {
   tls?: boolean;
   /** Multiplies the simulator's delays (default 0.05: a 4 s first retry becomes 200 ms). */
   timeScale?: number;
+  /** The simulator's processing time before the outcome, scaled by timeScale (default 1000: 50 ms). */
+  processingDelayMs?: number;
   timing?: Partial<ResolvedServiceTarget['timing']>;
   /** Simulator log lines (default: dropped, the run prints its own progress). */
   log?: (line: string) => void;
@@ -60,7 +62,7 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions = {})
       customerNumbers: [...d.customerNumbers.whitelisted, ...d.customerNumbers.failing],
     },
     outcome: { failingSuffixes: ['2'] },
-    processingDelayMs: d.processingDelayMs,
+    processingDelayMs: options.processingDelayMs ?? d.processingDelayMs,
     retry: { ...d.retry },
     duplicateDeliveries: 0,
     timeScale: options.timeScale ?? d.timeScale,

@@ -39,6 +39,8 @@ export type StatedCause =
   | 'no-status-query' | 'status-call-failed' | 'body-not-json' | 'not-signed-as-sent' | 'no-callback'
   /** A request due to be rejected was processed (its callback arrived). */
   | 'processed'
+  /** A request the service refused was processed all the same (its callback came after the refusal). */
+  | 'processed-after-refusal'
   /** A valid callback left its record pending (the receiver's preflight names it once). */
   | 'not-applied';
 

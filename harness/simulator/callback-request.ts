@@ -29,6 +29,11 @@ export function buildDelivery(
     // Written as it is: the HTTP client still escapes what a URL cannot hold (space, non-ASCII).
     url = url.replace(`transaction_id=${formEncode(params.transaction_id)}`, `transaction_id=${params.transaction_id}`);
   }
+  if (faults.has('transaction-id-twice')) {
+    // The reference pair added once more in front of the parameters, value for value.
+    const pair = `transaction_id=${formEncode(params.transaction_id)}`;
+    url = url.replace(pair, `${pair}&${pair}`);
+  }
   if (faults.has('https-downgrade') && mode === 'production' && url.startsWith('https://')) {
     // Same host and port, plain http: the scheme was rewritten, the port was not.
     url = `http://${url.slice('https://'.length)}`;

@@ -4,6 +4,7 @@
 
 export type SimulatorFault =
   | 'no-signature-check'
+  | 'enqueues-before-verifying'
   | 'authorization-optional'
   | 'client-id-unsigned'
   | 'client-key-ignored'
@@ -37,6 +38,7 @@ export type SimulatorFault =
   | 'plain-http-in-production'
   | 'https-downgrade'
   | 'raw-transaction-id'
+  | 'transaction-id-twice'
   | 'status-unsigned'
   | 'status-ip-unchecked'
   | 'status-stays-pending'
@@ -52,6 +54,7 @@ export interface SimulatorFaultInfo {
 
 export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'no-signature-check', specRef: '§5.2, §7', description: 'the Authorization header is parsed and the client found, but the signature is never compared: any signature is accepted' },
+  { name: 'enqueues-before-verifying', specRef: '§5.2, §7', description: 'the collect is stored and its processing queued as soon as the body reads, for the client its client_id names; the Authorization header and the signature are checked afterwards, so a refused request is answered 401 and still processed: its callback arrives' },
   { name: 'authorization-optional', specRef: '§5.2', description: 'the "verify if present" bug: a request without an Authorization header is processed unverified, for the client named by its client_id' },
   { name: 'client-id-unsigned', specRef: '§5.1 step 1, §5.2', description: 'client_id is taken from the client_key, not the body: the body\'s client_id is overwritten with the key\'s client before the signature is computed, so a client_id changed after signing verifies and is accepted (acted on for the key\'s client)' },
   { name: 'client-key-ignored', specRef: '§5.2', description: 'the client is looked up by client_id from the body; the client_key of the Authorization header is not checked' },
@@ -85,6 +88,7 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'plain-http-in-production', specRef: '§2.1, §6 Transport', description: 'in production mode, http:// callback URLs are accepted and called' },
   { name: 'https-downgrade', specRef: '§6 Transport', description: 'in production mode, an https:// callback URL is called over plain http on the same host and port (a TLS receiver sees a failed handshake, no callback)' },
   { name: 'raw-transaction-id', specRef: '§6 Parameters, §2.1', description: 'transaction_id is written into the callback URL as it is, not form-encoded (status and message are): an id holding &, #, + or % reaches the receiver changed' },
+  { name: 'transaction-id-twice', specRef: '§6 Parameters, URL pattern', description: 'transaction_id is sent twice in the callback query, the same value both times (a helper adds it to the callback URL as a reference, then the three parameters are appended: ?transaction_id=T&transaction_id=T&status=…)' },
   // §4.2, the transaction status endpoint (its shape is the suite's position, docs/status.md).
   { name: 'status-unsigned', specRef: '§4.2, §5.2', description: 'the status endpoint "only reads", so it was left outside the authentication: a query without Authorization, with a wrong signature or an unknown client_key gets the status of the transaction its client_id names' },
   { name: 'status-ip-unchecked', specRef: '§4.2, §5.4', description: 'the source-IP whitelist is checked on collect but not on the status endpoint' },

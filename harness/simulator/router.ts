@@ -79,13 +79,30 @@ function check(ctx: SimulatorContext, req: IncomingMessage, path: string, body: 
     const members = readJsonMembers(text);
     return handler(ctx, { members, client: clientNamedByBody(ctx.config.clients, members) });
   }
+  const enqueued = path === COLLECT_PATH && ctx.faults.has('enqueues-before-verifying') ? enqueueUnverified(ctx, text) : undefined;
   // headersDistinct: Node's `headers` keeps only the first of two Authorization lines.
   const auth = readAuthorization(req.headersDistinct['authorization'], ctx.faults);
   const parsed = readJsonMembers(text);
   const client = findClient(ctx.config.clients, auth, parsed, ctx.faults);
   const members = withKeyClientId(parsed, client, ctx.faults);
   checkSignature(text, members, client.secretKey, auth, ctx.faults);
-  return handler(ctx, { members, client });
+  return enqueued ?? handler(ctx, { members, client });
+}
+
+/**
+ * Fault `enqueues-before-verifying`: the collect is stored and its callback scheduled for the
+ * client its body names before the Authorization header and the signature are looked at (a
+ * controller that queues the job first). Undefined when the body's own checks refuse it (a
+ * number not whitelisted, no such client): then nothing was queued and the checks decide.
+ */
+function enqueueUnverified(ctx: SimulatorContext, text: string): Accepted | undefined {
+  try {
+    const members = readJsonMembers(text);
+    return handleCollect(ctx, { members, client: clientNamedByBody(ctx.config.clients, members) });
+  } catch (error) {
+    if (error instanceof Rejection) return undefined;
+    throw error;
+  }
 }
 
 function send(res: ServerResponse, status: number, json: string, extra: Record<string, string> = {}): void {

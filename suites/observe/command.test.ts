@@ -53,7 +53,7 @@ describe('the SQLite example (examples/observe/sqlite-command): a Python receive
   it('its read-then-write race (--fault read-then-write) is caught by the concurrent duplicates, the rest PASS', async () => {
     const { target, receiver } = await sqliteExample('read-then-write');
     try {
-      await expectFaultCaught(RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'racy-idempotence')!, target, SEED);
+      await expectFaultCaught(RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'racy-idempotence')!, target, SEED, { scope: 'groups' });
     } finally {
       receiver.child.kill('SIGTERM');
     }

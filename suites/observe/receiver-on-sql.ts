@@ -134,7 +134,7 @@ export function receiverOnSqlSuite(kind: DatabaseKind, server: () => TestDatabas
                 faults: [entry.fault as ReceiverFault], ...(entry.timing ? { timing: entry.timing } : {}), ...(entry.confirms ? { confirms: true } : {}),
               });
               try {
-                expectReadEvidence(await expectFaultCaught(entry, observed.target, SEED), way);
+                expectReadEvidence(await expectFaultCaught(entry, observed.target, SEED, { scope: 'groups' }), way);
               } finally {
                 await observed.close();
               }

@@ -1,7 +1,9 @@
-// Which client case catches which fault switch of the reference SDK. Plain data: the self-test
-// (client-faults.test.ts) runs every client case against the reference SDK's adapter with that
-// one fault on and asserts that exactly the listed cases FAIL (the rest PASS); the fault table
-// of docs/faults.md is generated from it (fault-table.ts). Every fault of REFERENCE_SDK_FAULTS appears.
+// Which client case catches which fault switch of the reference SDK, and what its reason says.
+// Plain data: the self-test (client-faults.test.ts) runs every client case against the reference
+// SDK's adapter with that one fault on and asserts that exactly the listed cases FAIL (the rest
+// PASS), each reason carrying the entry's words; the fault table of docs/faults.md is generated
+// from it (fault-table.ts). Every fault of REFERENCE_SDK_FAULTS appears.
+import type { ReasonMentions } from './fault-catalog.ts';
 
 export interface ClientFaultEntry {
   side: 'client';
@@ -11,8 +13,10 @@ export interface ClientFaultEntry {
   expect: 'FAIL';
   /** Refusal cases that are ERROR: the SDK reported them rejected, but it also reports an accepted answer as rejected (the preflight). */
   errors?: string[];
-  /** Words the reason of every listed case must carry: the deviation named, not only "it differs". */
-  reasonMentions?: string;
+  /** Words the reason of every listed case carries: the deviation named, not only "it differs" (none when no case catches it). */
+  reasonMentions?: ReasonMentions;
+  /** The shared cause (harness/diagnoses) named with the fault on. */
+  diagnosis?: string;
   /** Cases that are SKIP with the fault on (not exercised): an SDK without a status call. */
   skips?: string[];
 }
@@ -32,23 +36,23 @@ const STATUS_ALL = [
 ];
 
 export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
-  { side: 'client', fault: 'wrong-path', expect: 'FAIL', caseIds: ['client.collect.method-path'] },
-  { side: 'client', fault: 'no-content-type', expect: 'FAIL', caseIds: ['client.collect.content-type'] },
+  { side: 'client', fault: 'wrong-path', expect: 'FAIL', caseIds: ['client.collect.method-path'], reasonMentions: 'the SDK sent POST "/api/v1.0/collect";' },
+  { side: 'client', fault: 'no-content-type', expect: 'FAIL', caseIds: ['client.collect.content-type'], reasonMentions: 'Content-Type was not sent' },
   {
     // Issue 22: the rules that need no JSON (method, path, Authorization, the secret, the fields and their text) hold.
     side: 'client', fault: 'form-params', expect: 'FAIL', caseIds: [
       'client.collect.content-type', 'client.collect.amount-string', 'client.collect.customer-number-zeros', 'client.collect.client-id-integer', ...SIGNED,
     ],
-    reasonMentions: 'the body sent is not JSON',
+    reasonMentions: 'the body sent is not JSON', diagnosis: 'client.body-not-json',
   },
   { side: 'client', fault: 'uppercase-hex', expect: 'FAIL', caseIds: ['client.collect.signature-lowercase'], reasonMentions: 'upper-case' },
-  { side: 'client', fault: 'client-id-as-key', expect: 'FAIL', caseIds: ['client.collect.authorization'] },
-  { side: 'client', fault: 'client-key-as-secret', expect: 'FAIL', caseIds: SIGNED, reasonMentions: 'not the one over the bytes sent' },
-  { side: 'client', fault: 'secret-sent', expect: 'FAIL', caseIds: ['client.collect.secret-not-sent'] },
-  { side: 'client', fault: 'amount-as-number', expect: 'FAIL', caseIds: ['client.collect.amount-string', 'client.collect.amount-text-kept'] },
-  { side: 'client', fault: 'amount-through-float', expect: 'FAIL', caseIds: ['client.collect.amount-text-kept'] },
+  { side: 'client', fault: 'client-id-as-key', expect: 'FAIL', caseIds: ['client.collect.authorization'], reasonMentions: 'does not carry the client key the SDK was given' },
+  { side: 'client', fault: 'client-key-as-secret', expect: 'FAIL', caseIds: SIGNED, reasonMentions: ['not the one over the bytes sent', 'no known canonicalisation reproduces it'], diagnosis: 'client.signature-mismatch' },
+  { side: 'client', fault: 'secret-sent', expect: 'FAIL', caseIds: ['client.collect.secret-not-sent'], reasonMentions: 'the secret key (or an encoding of it) was sent' },
+  { side: 'client', fault: 'amount-as-number', expect: 'FAIL', caseIds: ['client.collect.amount-string', 'client.collect.amount-text-kept'], reasonMentions: 'the SDK sent 15:' },
+  { side: 'client', fault: 'amount-through-float', expect: 'FAIL', caseIds: ['client.collect.amount-text-kept'], reasonMentions: 'the SDK sent "15":' },
   { side: 'client', fault: 'customer-number-as-integer', expect: 'FAIL', caseIds: ['client.collect.customer-number-zeros'], reasonMentions: 'leading zeros' },
-  { side: 'client', fault: 'client-id-as-string', expect: 'FAIL', caseIds: ['client.collect.client-id-integer'] },
+  { side: 'client', fault: 'client-id-as-string', expect: 'FAIL', caseIds: ['client.collect.client-id-integer'], reasonMentions: 'client_id was sent as "2"' },
   { side: 'client', fault: 'transaction-id-camel-case', expect: 'FAIL', caseIds: ['client.collect.fields'], reasonMentions: 'transaction_id sent 0 times' },
   { side: 'client', fault: 'body-order-signature', expect: 'FAIL', caseIds: ['client.collect.field-order', 'client.collect.extra-fields'], reasonMentions: '`body-order`' },
   { side: 'client', fault: 'locale-order-signature', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: '`locale-order`' },
@@ -65,16 +69,22 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
     reasonMentions: '`php-float-precision`',
   },
   { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: 'six fields of §2.1 alone: it left out `Reference`, `note`' },
-  { side: 'client', fault: 'status-only-answer', expect: 'FAIL', caseIds: ['client.answers.success-false', 'client.answers.error-code'] },
-  { side: 'client', fault: 'error-code-ignored', expect: 'FAIL', caseIds: ['client.answers.error-code'] },
-  { side: 'client', fault: 'body-only-answer', expect: 'FAIL', caseIds: ['client.answers.client-error', 'client.answers.server-error'] },
-  { side: 'client', fault: 'server-error-accepted', expect: 'FAIL', caseIds: ['client.answers.server-error'] },
-  { side: 'client', fault: 'timeout-accepted', expect: 'FAIL', caseIds: ['client.answers.no-answer'] },
-  { side: 'client', fault: 'success-string-compare', expect: 'FAIL', caseIds: ['client.answers.accepted'], errors: REFUSALS },
+  { side: 'client', fault: 'status-only-answer', expect: 'FAIL', caseIds: ['client.answers.success-false', 'client.answers.error-code'], reasonMentions: 'the SDK reported accepted (HTTP 200' },
+  { side: 'client', fault: 'error-code-ignored', expect: 'FAIL', caseIds: ['client.answers.error-code'], reasonMentions: 'a body carrying a non-null error_code is a refusal' },
+  {
+    side: 'client', fault: 'body-only-answer', expect: 'FAIL', caseIds: ['client.answers.client-error', 'client.answers.server-error'],
+    reasonMentions: { 'client.answers.client-error': 'the SDK reported accepted (HTTP 401', 'client.answers.server-error': 'the SDK reported accepted (HTTP 503)' },
+  },
+  { side: 'client', fault: 'server-error-accepted', expect: 'FAIL', caseIds: ['client.answers.server-error'], reasonMentions: 'the SDK reported accepted (HTTP 503 (the service will process it))' },
+  { side: 'client', fault: 'timeout-accepted', expect: 'FAIL', caseIds: ['client.answers.no-answer'], reasonMentions: 'the SDK reported accepted (no answer within' },
+  { side: 'client', fault: 'success-string-compare', expect: 'FAIL', caseIds: ['client.answers.accepted'], errors: REFUSALS, reasonMentions: 'the SDK reported rejected' },
   // §4.2, the status query (docs/status.md).
   { side: 'client', fault: 'status-get-query', expect: 'FAIL', caseIds: ['client.status.method-path', 'client.status.body'], reasonMentions: 'GET' },
-  { side: 'client', fault: 'status-wrong-path', expect: 'FAIL', caseIds: ['client.status.method-path'] },
-  { side: 'client', fault: 'status-unsigned', expect: 'FAIL', caseIds: ['client.status.headers', 'client.status.signature'] },
+  { side: 'client', fault: 'status-wrong-path', expect: 'FAIL', caseIds: ['client.status.method-path'], reasonMentions: 'the SDK sent POST "/api/v1.0/transaction-status/"' },
+  {
+    side: 'client', fault: 'status-unsigned', expect: 'FAIL', caseIds: ['client.status.headers', 'client.status.signature'],
+    reasonMentions: { 'client.status.headers': 'carried 0 Authorization headers', 'client.status.signature': 'Authorization header is missing' },
+  },
   { side: 'client', fault: 'status-client-id-string', expect: 'FAIL', caseIds: ['client.status.body'], reasonMentions: 'client_id sent as "2"' },
   { side: 'client', fault: 'status-signs-id-only', expect: 'FAIL', caseIds: ['client.status.signature'], reasonMentions: 'the signature over transaction_id alone' },
   {
@@ -84,8 +94,9 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   {
     // The plain status query (the preflight's, answered SUCCESS) is reported FAILED too: the refusal cases prove nothing.
     side: 'client', fault: 'status-successful-spelling', expect: 'FAIL', caseIds: ['client.status.reports-success'], errors: STATUS_REFUSALS,
+    reasonMentions: 'the SDK reported status FAILED (HTTP 200)',
   },
-  { side: 'client', fault: 'status-not-found-as-failed', expect: 'FAIL', caseIds: ['client.status.unknown-id'] },
-  { side: 'client', fault: 'status-error-as-pending', expect: 'FAIL', caseIds: ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error'] },
+  { side: 'client', fault: 'status-not-found-as-failed', expect: 'FAIL', caseIds: ['client.status.unknown-id'], reasonMentions: ['answered 404', 'the SDK reported status FAILED'] },
+  { side: 'client', fault: 'status-error-as-pending', expect: 'FAIL', caseIds: ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error'], reasonMentions: 'the SDK reported status PENDING' },
   { side: 'client', fault: 'status-not-implemented', expect: 'FAIL', caseIds: [], skips: STATUS_ALL },
 ];

@@ -69,6 +69,15 @@ const CASES: Record<SimulatorFault, FaultCase> = {
     observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { secret: 'wrong-secret' }).then((a) => a.status),
     correct: 401, faulty: 200,
   },
+  'enqueues-before-verifying': {
+    scenario: 'a collect signed with the wrong secret: its answer, and the callbacks that follow',
+    observe: async (env) => {
+      const answer = await collect(env.sim, collectFields(`${env.listener.url}/cb`), { secret: 'wrong-secret' });
+      await sleep(250);
+      return [answer.status, env.listener.deliveries.length];
+    },
+    correct: [401, 0], faulty: [401, 1],
+  },
   'authorization-optional': {
     scenario: 'a collect without an Authorization header',
     observe: (env) => collect(env.sim, collectFields('https://m.example/cb'), { authorization: null }).then((a) => a.status),
@@ -187,6 +196,11 @@ const CASES: Record<SimulatorFault, FaultCase> = {
       return `${q.transaction_id} ${q.status}`;
     },
     correct: 'T-2&status=FAILED SUCCESS', faulty: 'T-2 SUCCESS',
+  },
+  'transaction-id-twice': {
+    scenario: 'the transaction_id parameters of the callback',
+    observe: async (env) => parseCallbackQuery((await first(env, { transaction_id: 'ORDER-7782' })).url).all.filter(([n]) => n === 'transaction_id').map(([, v]) => v),
+    correct: ['ORDER-7782'], faulty: ['ORDER-7782', 'ORDER-7782'],
   },
   'wrong-token': {
     scenario: 'the X-Callback-Token header',

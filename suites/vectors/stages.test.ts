@@ -39,9 +39,11 @@ describe('§5.1/§5.2 signature vectors equal harness/signing', () => {
           expect(verifyBody(v.body, v.secret, v.signature)).toBe(true);
         });
         for (const alt of v.alternatives) {
-          it(`diagnoseSignature names a rendering for alternative ${alt.label}`, () => {
+          it(`diagnoseSignature names alternative ${alt.label} among the renderings that fit`, () => {
             const d = diagnoseSignature(v.body, v.secret, alt.signature);
             expect(d.match).toBe('alternative');
+            const fits = d.match === 'alternative' ? d.fits.map((f) => f.alternatives.map((a) => a.label).join('+')) : [];
+            expect(fits).toContain(alt.label);
           });
         }
       }

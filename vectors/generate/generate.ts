@@ -8,10 +8,17 @@ import { formatJson } from './assemble.ts';
 export const VECTOR_FILES = ['signature.json', 'callback-url.json', 'callback-query.json'] as const;
 export type VectorFileName = (typeof VECTOR_FILES)[number];
 
+const BUILDERS: Record<VectorFileName, () => unknown> = {
+  'signature.json': buildSignatureFile,
+  'callback-url.json': buildCallbackUrlFile,
+  'callback-query.json': buildCallbackQueryFile,
+};
+
+/** One vector file as text. */
+export function generateVectorFile(name: VectorFileName): string {
+  return formatJson(BUILDERS[name]());
+}
+
 export function generateVectorFiles(): Record<VectorFileName, string> {
-  return {
-    'signature.json': formatJson(buildSignatureFile()),
-    'callback-url.json': formatJson(buildCallbackUrlFile()),
-    'callback-query.json': formatJson(buildCallbackQueryFile()),
-  };
+  return Object.fromEntries(VECTOR_FILES.map((name) => [name, generateVectorFile(name)])) as Record<VectorFileName, string>;
 }

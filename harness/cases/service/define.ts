@@ -40,7 +40,7 @@ export async function expectRejected(
   s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)}; watching ${watchMs} ms that no callback arrives`);
   const seen = await s.waitFor({ tag }, { timeoutMs: watchMs });
   if (seen.length > 0) {
-    return s.fail(`${what} was answered ${describeAnswer(answer)}${readAs(answer)}, yet a callback for it arrived after ${atMs(s, seen[0]!)} ms: ${PROCESSED}`, undefined, ['processed']);
+    return s.fail(`${what} was answered ${describeAnswer(answer)}${readAs(answer)}, ${PROCESSED_AFTER_REFUSAL} after ${atMs(s, seen[0]!)} ms: ${PROCESSED}`, undefined, ['processed', 'processed-after-refusal']);
   }
   return s.pass({ notes: [`${what}: ${describeAnswer(answer)}; no callback within ${watchMs} ms`] });
 }
@@ -59,6 +59,9 @@ async function acceptedWhereRejected(
   if (callback) return s.fail(`${read}, and its callback arrived after ${atMs(s, callback)} ms: ${PROCESSED}; it ${obligation} be rejected`, undefined, ['processed']);
   return s.fail(`${read}; no callback came within ${watchMs} ms. It ${obligation} be rejected: either the service accepted it (and calls back later or never), or ${UNREAD_REJECTION}; if so, state that shape as "rejection" in the target file`, undefined, ['rejections-unread']);
 }
+
+/** In the reason of a case whose request was refused, and acted on all the same (harness/diagnoses names it once). */
+export const PROCESSED_AFTER_REFUSAL = 'yet a callback for it arrived';
 
 /** In the reason of a case whose request, due to be rejected, was acted on: its callback arrived. */
 export const PROCESSED = 'the service processed it';

@@ -1,0 +1,52 @@
+// What `npm run mutation` mutates, and which test files judge each part (issue 26). Plain data:
+// suites/mutation/run.ts runs StrykerJS once per unit, and vitest.mutation.config.ts includes the
+// unit's test files only. A unit is a folder whose branches are verdicts (harness/cases/** is cut
+// in four so that a run of one part ends, and is kept, in reasonable time); its score is reported
+// per unit and per folder. The test files are those whose tests assert the folder's rules and run
+// in seconds: a mutant is run against the tests that reached it (Stryker's per-test coverage).
+
+export interface MutationUnit {
+  /** The name on the command line (`npm run mutation -- signing`) and in the report. */
+  name: string;
+  /** The folder under harness/ the unit's score counts towards. */
+  folder: 'signing' | 'callback' | 'diagnoses' | 'preflight' | 'cases';
+  /** The files mutated (globs relative to the checkout). */
+  mutate: string[];
+  /** The test files run for the unit's mutants. */
+  tests: string[];
+}
+
+export const MUTATION_UNITS: readonly MutationUnit[] = [
+  {
+    name: 'signing', folder: 'signing',
+    mutate: ['harness/signing/**/*.ts'],
+    tests: [
+      'suites/signing/*.test.ts', 'suites/vectors/alternatives.test.ts', 'suites/vectors/stages.test.ts',
+      'suites/properties/canonical.test.ts', 'suites/signer-protocol/judge.test.ts', 'suites/vectors/stale.test.ts',
+    ],
+  },
+  {
+    name: 'callback', folder: 'callback',
+    mutate: ['harness/callback/**/*.ts'],
+    tests: [
+      'suites/callback/*.test.ts', 'suites/properties/callback.test.ts', 'suites/vectors/stages.test.ts',
+      'suites/vectors/callback-judge.test.ts', 'suites/vectors/stale.test.ts',
+    ],
+  },
+  {
+    name: 'diagnoses', folder: 'diagnoses',
+    mutate: ['harness/diagnoses/**/*.ts'],
+    tests: ['suites/self-test/controls-and-diagnoses.test.ts', 'suites/cases/runner.test.ts'],
+  },
+  {
+    name: 'preflight', folder: 'preflight',
+    mutate: ['harness/preflight/**/*.ts'],
+    tests: ['suites/self-test/controls-and-diagnoses.test.ts', 'suites/cases/runner.test.ts'],
+  },
+];
+
+/** `cases/service` → that unit; `cases` → every unit of the folder. Unknown names are refused by the caller. */
+export function unitsNamed(names: readonly string[]): MutationUnit[] {
+  if (names.length === 0) return [...MUTATION_UNITS];
+  return MUTATION_UNITS.filter((u) => names.some((n) => u.name === n || u.folder === n));
+}
