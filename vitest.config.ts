@@ -23,6 +23,7 @@ export default defineConfig({
     // A missing snapshot is written on a developer's machine and fails under CI (suites/support/snapshot-policy.ts).
     update: snapshotUpdate(process.env),
     // Tests skipped for a missing program (suites/support/programs.ts) are named at the end.
-    reporters: ['default', './suites/support/missing-programs-reporter.ts'],
+    // The failed tests are listed again at the very end (bin/test.js), for a CI log's tail.
+    reporters: ['default', './suites/support/missing-programs-reporter.ts', './suites/support/failed-tests-reporter.ts'],
   },
 });

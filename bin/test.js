@@ -2,7 +2,7 @@
 // `npm test`: the type check, the main suites and the Pact suites, side by side. Each of the
 // other two uses one core for a few seconds, which the main suites (CPU-bound on 2 cores) would
 // otherwise wait for before or after them. The main suites print as they go; the type check and
-// the Pact suites are printed whole once the main suites end, so no two outputs interleave.
+// the Pact suites are printed once the main suites end (whole if they failed, their closing lines if not), so no two outputs interleave.
 // Exit status 1 if any of the three failed.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -41,17 +41,23 @@ const pact = quietly([vitest, 'run', '--config', 'vitest.pact.config.ts']);
 const scratch = mkdtempSync(join(tmpdir(), 'collect-test-'));
 const missingFile = join(scratch, 'missing-programs.json');
 process.env.COLLECT_MISSING_PROGRAMS_FILE = missingFile;
+const failedFile = join(scratch, 'failed-tests.json');
+process.env.COLLECT_FAILED_TESTS_FILE = failedFile;
 const main = await live([vitest, 'run']);
 
 let failed = main !== 0;
 for (const [name, step] of [['type check (tsc --noEmit -p tsconfig.json)', typecheck], ['Pact suites (vitest run --config vitest.pact.config.ts)', pact]]) {
   const { code, signal, output, seconds } = await step;
   const verdict = code === 0 ? 'passed' : signal ? `killed by ${signal}` : `FAILED (exit ${code})`;
-  process.stdout.write(`\n── ${name}: ${verdict} in ${seconds.toFixed(1)} s\n${output.trimEnd()}\n`);
+  // A step that passed shows its closing lines only (the Pact suites' bite tests print failed verifications on purpose).
+  const shown = code === 0 ? output.trimEnd().split('\n').slice(-6).join('\n') : output.trimEnd();
+  process.stdout.write(`\n── ${name}: ${verdict} in ${seconds.toFixed(1)} s\n${shown}\n`);
   if (code !== 0) failed = true;
 }
 const missing = existsSync(missingFile) ? JSON.parse(readFileSync(missingFile, 'utf8')) : [];
+const failedTests = existsSync(failedFile) ? JSON.parse(readFileSync(failedFile, 'utf8')) : [];
 rmSync(scratch, { recursive: true, force: true });
+if (failedTests.length > 0) process.stdout.write(`\nFailed in the main suites:\n${failedTests.map((l) => `  ${l}`).join('\n')}\n`);
 if (missing.length > 0) process.stdout.write(`\nPrograms this machine lacks (CI=true requires them):\n${missing.map((l) => `  ${l}`).join('\n')}\n`);
 process.stdout.write(`\nnpm test: ${failed ? 'FAILED' : 'passed'}${missing.length > 0 ? `, ${missing.length} program(s) missing` : ''}\n`);
 process.exitCode = failed ? 1 : 0;

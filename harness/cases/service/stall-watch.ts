@@ -1,0 +1,25 @@
+// How late this process's event loop ran while a case timed deliveries: a delivery noted during a
+// stall looks late, its interval longer and the next one shorter, by up to the stall. On a busy
+// machine (a CI runner, a test suite) the back-off judgement allows for what was seen.
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+
+const RESOLUTION_MS = 10;
+
+export class StallWatch {
+  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+
+  constructor() {
+    this.histogram.enable();
+  }
+
+  /** The longest lag seen so far beyond the timer's own period, in ms. */
+  longestMs(): number {
+    return Math.max(0, this.histogram.max / 1e6 - RESOLUTION_MS);
+  }
+
+  /** Stops watching; the longest lag seen, in ms. */
+  stop(): number {
+    this.histogram.disable();
+    return this.longestMs();
+  }
+}
