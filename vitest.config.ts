@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import { snapshotUpdate } from './suites/support/snapshot-policy.ts';
+import { E2E_FILES } from './suites/support/tiers.ts';
 
-// The main test run. Pact suites run afterwards in their own config (they must not run in
-// parallel with each other, and the native core is single-process friendly only).
+// `npm test`'s suites: all but the end-to-end ones (suites/support/tiers.ts, vitest.e2e.config.ts)
+// and the Pact suites, which run in their own config (one file at a time, the native core is
+// single-process friendly only) beside the end-to-end ones in `npm run test:e2e`.
 export default defineConfig({
   test: {
     include: ['suites/**/*.test.ts'],
-    exclude: ['suites/pact/**', 'node_modules/**'],
+    exclude: ['suites/pact/**', 'node_modules/**', ...E2E_FILES],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

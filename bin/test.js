@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: the type check, the main suites and the Pact suites, side by side. Each of the
-// other two uses one core for a few seconds, which the main suites (CPU-bound on 2 cores) would
-// otherwise wait for before or after them. The main suites print as they go; the type check and
-// the Pact suites are printed once the main suites end (whole if they failed, their closing lines if not), so no two outputs interleave.
-// Exit status 1 if any of the three failed.
+// `npm test`: the type check and the main suites, side by side. `npm run test:e2e` (this with
+// `e2e`): the end-to-end suites (suites/support/tiers.ts) and the Pact suites, side by side. The
+// vitest run prints as it goes; the other step is printed once it ends (whole if it failed, its
+// closing lines if not), so no two outputs interleave; then the failed tests again and the
+// programs this machine lacks, last, where a CI log's tail shows them. Exit status 1 if either
+// step failed.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,18 +36,25 @@ function live(args) {
   });
 }
 
-const typecheck = quietly([tsc, '--noEmit', '-p', 'tsconfig.json']);
-const pact = quietly([vitest, 'run', '--config', 'vitest.pact.config.ts']);
+const e2e = process.argv[2] === 'e2e';
+if (process.argv[2] !== undefined && !e2e) {
+  process.stderr.write(`bin/test.js: unknown tier ${JSON.stringify(process.argv[2])}: give nothing (npm test) or e2e (npm run test:e2e)\n`);
+  process.exit(2);
+}
+// Each tier's vitest run beside one step that mostly waits on one core.
+const beside = e2e
+  ? [['Pact suites (vitest run --config vitest.pact.config.ts)', quietly([vitest, 'run', '--config', 'vitest.pact.config.ts'])]]
+  : [['type check (tsc --noEmit -p tsconfig.json)', quietly([tsc, '--noEmit', '-p', 'tsconfig.json'])]];
 // The main suites name the programs whose tests they skipped (suites/support/programs.ts); said last.
 const scratch = mkdtempSync(join(tmpdir(), 'collect-test-'));
 const missingFile = join(scratch, 'missing-programs.json');
 process.env.COLLECT_MISSING_PROGRAMS_FILE = missingFile;
 const failedFile = join(scratch, 'failed-tests.json');
 process.env.COLLECT_FAILED_TESTS_FILE = failedFile;
-const main = await live([vitest, 'run']);
+const main = await live([vitest, 'run', ...(e2e ? ['--config', 'vitest.e2e.config.ts'] : [])]);
 
 let failed = main !== 0;
-for (const [name, step] of [['type check (tsc --noEmit -p tsconfig.json)', typecheck], ['Pact suites (vitest run --config vitest.pact.config.ts)', pact]]) {
+for (const [name, step] of beside) {
   const { code, signal, output, seconds } = await step;
   const verdict = code === 0 ? 'passed' : signal ? `killed by ${signal}` : `FAILED (exit ${code})`;
   // A step that passed shows its closing lines only (the Pact suites' bite tests print failed verifications on purpose).
@@ -57,7 +65,7 @@ for (const [name, step] of [['type check (tsc --noEmit -p tsconfig.json)', typec
 const missing = existsSync(missingFile) ? JSON.parse(readFileSync(missingFile, 'utf8')) : [];
 const failedTests = existsSync(failedFile) ? JSON.parse(readFileSync(failedFile, 'utf8')) : [];
 rmSync(scratch, { recursive: true, force: true });
-if (failedTests.length > 0) process.stdout.write(`\nFailed in the main suites:\n${failedTests.map((l) => `  ${l}`).join('\n')}\n`);
+if (failedTests.length > 0) process.stdout.write(`\nFailed in the ${e2e ? 'end-to-end' : 'main'} suites:\n${failedTests.map((l) => `  ${l}`).join('\n')}\n`);
 if (missing.length > 0) process.stdout.write(`\nPrograms this machine lacks (CI=true requires them):\n${missing.map((l) => `  ${l}`).join('\n')}\n`);
-process.stdout.write(`\nnpm test: ${failed ? 'FAILED' : 'passed'}${missing.length > 0 ? `, ${missing.length} program(s) missing` : ''}\n`);
+process.stdout.write(`\n${e2e ? 'npm run test:e2e' : 'npm test'}: ${failed ? 'FAILED' : 'passed'}${missing.length > 0 ? `, ${missing.length} program(s) missing` : ''}\n`);
 process.exitCode = failed ? 1 : 0;

@@ -32,7 +32,6 @@ export class HooksObserver implements RecordObserver {
     }, false);
     if (!result.ok) throw hookError(`the test hook POST /transactions failed: ${result.failure.message}`, result);
     if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
-    if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
     if (result.answer.status < 200 || result.answer.status > 299) {
       throw hookError(`the test hook POST /transactions answered ${result.answer.status}, DESIGN.md expects 2xx`, result);
     }
@@ -46,7 +45,6 @@ export class HooksObserver implements RecordObserver {
       url: this.url(`/transactions/${encodeURIComponent(id)}`),
     }, false);
     if (!result.ok) throw hookError(`the test hook GET /transactions/{id} failed: ${result.failure.message}`, result);
-    if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
     if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
     if (result.answer.status === 404) return null;
     if (result.answer.status !== 200) {

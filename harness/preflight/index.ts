@@ -12,7 +12,7 @@ import { secretsOf } from '../targets/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import { guardNegatives } from './guard.ts';
-import type { Preflight } from './model.ts';
+import type { Finding, Preflight } from './model.ts';
 import { receiverPreflightCase } from './receiver.ts';
 import { servicePreflightCase } from './service.ts';
 import { clientPreflightCase } from './client.ts';
@@ -59,13 +59,30 @@ export async function runPreflight<T extends ResolvedTarget>(
       confirmation: { state: 'failed', what: 'the preflight', observed },
       'status-refusal': { state: 'failed', what: 'the preflight', observed },
     },
-    findings: stopped ? [] : [{
-      id: `${side}.preflight-incomplete`,
-      summary: `the preflight could not finish (${observed}): the negative cases, which rest on it, prove nothing`,
-      symptom: { kind: 'same-error', reason: observed } as const,
-    }],
+    findings: stopped ? [] : [incomplete(side, observed, result?.stated?.causes?.includes('rate-limited') ?? false)],
   };
   return { preflight, result: result! };
+}
+
+/**
+ * Why a preflight could not finish, as the run's first cause. A target's throttle that refused it
+ * (429 again after its Retry-After) is that cause, named once for the preflight and every case it
+ * refused the same way; any other error names the cases that met it again.
+ */
+function incomplete(side: string, observed: string, rateLimited: boolean): Finding {
+  if (rateLimited) {
+    return {
+      id: `${side}.rate-limited`,
+      summary: `the ${side} limits the request rate: the preflight could not finish (${observed}), so the negative cases, which rest on it, prove nothing; `
+        + 'the cases refused the same way are named here (run --rate sets the pace, docs/command-line.md)',
+      symptom: { kind: 'stated', cause: 'rate-limited' },
+    };
+  }
+  return {
+    id: `${side}.preflight-incomplete`,
+    summary: `the preflight could not finish (${observed}): the negative cases, which rest on it, prove nothing`,
+    symptom: { kind: 'same-error', reason: observed },
+  };
 }
 
 export interface CheckedRun {

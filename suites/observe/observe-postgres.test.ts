@@ -1,5 +1,5 @@
-// Observing a receiver through PostgreSQL (one throwaway server for the file): every fault of
-// the reference receiver caught through its database (examples/observe/supabase-payments) and
+// Observing a receiver through PostgreSQL (one throwaway server for the file): the faults of the
+// reference receiver that rest on its records caught through its database (examples/observe/supabase-payments) and
 // through a command observer, a correct receiver all PASS (receiver-on-sql.ts); every bad input
 // named before any case, trouble during a run an ERROR of that case only (bad-input.ts).
 import { useDatabaseServer } from '../support/databases.ts';

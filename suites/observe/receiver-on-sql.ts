@@ -91,8 +91,9 @@ function expectReadEvidence(results: readonly CaseResult[], way: Way): void {
 
 /**
  * The faults whose cases FAIL on what the record shows (the answers alone would pass them): the
- * ones a reader of records must get right. A command observer is one more reader, so these are
- * the ones it is run against (the others FAIL on answers, whoever reads the records).
+ * ones a reader of records must get right. The others FAIL on answers, whoever reads the records,
+ * and suites/self-test runs each of them through the hooks; through a database or a command
+ * observer only these are run (and, through the database, the faults of a confirming receiver).
  */
 const CAUGHT_BY_THE_RECORD = new Set([
   'act-then-403', 'not-idempotent', 'racy-idempotence', 'status-ignored', 'unknown-status-applied', 'unknown-id-created',
@@ -126,8 +127,8 @@ export function receiverOnSqlSuite(kind: DatabaseKind, server: () => TestDatabas
             }
           });
         }
-        const entries = RECEIVER_FAULT_CATALOG.filter((e) => way === 'sql' || CAUGHT_BY_THE_RECORD.has(e.fault));
-        describe.concurrent(`${way === 'sql' ? 'each fault switch' : 'each fault switch caught by the record'} is caught by the cases that catch it through the hooks`, () => {
+        const entries = RECEIVER_FAULT_CATALOG.filter((e) => CAUGHT_BY_THE_RECORD.has(e.fault) || (way === 'sql' && e.confirms === true));
+        describe.concurrent(`${way === 'sql' ? 'each fault switch caught by the record, and of a confirming receiver,' : 'each fault switch caught by the record'} is caught by the cases that catch it through the hooks`, () => {
           for (const entry of entries) {
             it(`${entry.fault}: ${entry.caseIds.length} case(s) ${entry.expect}`, () => inTurn(async () => {
               const observed = await observedReceiver(server(), way, {

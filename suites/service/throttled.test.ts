@@ -5,6 +5,7 @@
 // case of a run at once without pacing sends its first requests in one burst and most get 429;
 // paced at the limit (as `run --rate` defaults to 5/s against the issue's 5/s), the run gives the
 // verdicts the same service gives unthrottled, and the rate measured at the target holds.
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaseSlots, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
@@ -83,7 +84,9 @@ describe('a service that allows 5 requests per 500 ms, every case at once', () =
     expect(limited.length, results.map((r) => `${r.id} ${r.verdict}`).join('\n')).toBeGreaterThanOrEqual(cases.length / 3);
     const [first] = diagnose([{ preflight: preflight.preflight, results, unproven }]);
     expect(first?.id).toBe('service.rate-limited');
-    expect(first?.summary).toMatch(/^the service limits the request rate: \d+ cases got 429 Too Many Requests that waiting out its Retry-After did not end, so their rules were not exercised/);
+    // The preflight goes with the first burst: refused too, it names the cause (a test below), or the cases do.
+    expect(first?.summary).toMatch(/^the service limits the request rate: (\d+ cases got 429 Too Many Requests that waiting out its Retry-After did not end, so their rules were not exercised|the preflight could not finish \(.*429)/);
+    expect(diagnose([{ preflight: preflight.preflight, results, unproven }]).filter((d) => d.id.endsWith('.rate-limited'))).toHaveLength(1);
     for (const r of limited) expect(first?.cases).toContain(r.id);
   });
 
@@ -103,5 +106,29 @@ describe('a service that allows 5 requests per 500 ms, every case at once', () =
     // The first requests, asked for at once, go a turn apart, not slower.
     const first20 = arrivals.slice(0, 20);
     expect(first20.at(-1)! - first20[0]!).toBeLessThan(2 * 19 * interval);
+  });
+});
+
+describe('a throttle that refuses the preflight itself', () => {
+  // Every request answered 429 asking for a wait longer than the kit waits out (2 minutes): the
+  // preflight cannot finish, and its cause is the throttle, named once, first, with the cases.
+  it('the first cause is service.rate-limited (not "the preflight could not finish" beside a second cause), naming the refused cases', async () => {
+    const refuseAll = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(429, { 'retry-after': '120', 'content-type': 'application/json' }).end('{"message":"Too Many Attempts."}'));
+    });
+    await new Promise<void>((resolve) => refuseAll.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(refuseAll.address() as { port: number }).port}`;
+      const some = SERVICE_CASES.filter((c) => c.id.startsWith('service.auth.'));
+      const { results, preflight, unproven } = await runChecked({ cases: some, target: { ...service.target, baseUrl }, seed: SEED });
+      expect(preflight.result.verdict).toBe('ERROR');
+      const diagnoses = diagnose([{ preflight: preflight.preflight, results, unproven }]);
+      expect(diagnoses.map((d) => d.id)).toEqual(['service.rate-limited']);
+      expect(diagnoses[0]!.summary).toMatch(/^the service limits the request rate: the preflight could not finish \(.*429/);
+      expect(diagnoses[0]!.cases).toEqual(results.filter((r) => r.verdict !== 'PASS').map((r) => r.id));
+    } finally {
+      await new Promise<void>((resolve) => refuseAll.close(() => resolve()));
+    }
   });
 });
