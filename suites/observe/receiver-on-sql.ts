@@ -60,7 +60,10 @@ async function observedReceiver(
   server: TestDatabaseServer, way: Way, options: { faults?: ReceiverFault[]; mode?: SqlApplyMode; timing?: ReceiverFaultEntry['timing']; confirms?: boolean } = {},
 ): Promise<Observed> {
   const url = await server.fresh('receiver');
-  const timing = options.timing ?? (options.confirms ? CONFIRMING_TIMING : RECEIVER_TIMING);
+  // Deadlines four times the hooks' (suites/self-test): each callback here waits on a database
+  // server, which a machine busy with the end-to-end tier starves; no fault run here is one of
+  // reply time.
+  const timing = options.timing ?? (options.confirms ? { ...CONFIRMING_TIMING, replyDeadlineMs: 4 * CONFIRMING_TIMING.replyDeadlineMs } : { ...RECEIVER_TIMING, replyDeadlineMs: 4 * RECEIVER_TIMING.replyDeadlineMs });
   const embedded = await startEmbeddedReceiver({
     ...timing, hooks: false, faults: options.faults ?? [], store: { url, mode: options.mode ?? 'conditional-update' }, ...(options.confirms ? { confirms: true } : {}),
   });
