@@ -8,6 +8,7 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; why: string }> = [
   { file: 'suites/package/tarball.test.ts', why: 'the packed tarball installed in a new project: its bin, imports, types and vitest suite' },
   { file: 'suites/package/checkout-bin.test.ts', why: 'the command of a checkout, through tsx and compiled' },
   { file: 'suites/cases/cli-run.test.ts', why: 'whole runs of the command against the references' },
+  { file: 'suites/client/documented-deadline.test.ts', why: 'the documented SDK target file at its full 10 s deadline' },
   { file: 'suites/signer-protocol/cli.test.ts', why: 'whole vectors runs of the command against signers' },
   { file: 'suites/hostile/hostile-targets.test.ts', why: 'targets that hang, reset, drip and die, each run bounded in time and memory' },
   { file: 'suites/report/browser.test.ts', why: 'the HTML report in Chromium' },
