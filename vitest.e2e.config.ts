@@ -1,6 +1,23 @@
 import { defineConfig } from 'vitest/config';
 import main from './vitest.config.ts';
-import { E2E_FILES } from './suites/support/tiers.ts';
+import { E2E_SUITES, type E2eGroup } from './suites/support/tiers.ts';
 
-// `npm run test:e2e`: the end-to-end suites (suites/support/tiers.ts), with the main run's settings.
-export default defineConfig({ ...main, test: { ...main.test, include: [...E2E_FILES], exclude: ['node_modules/**'], maxWorkers: 3 } });
+// `npm run test:e2e`: the end-to-end suites (suites/support/tiers.ts) with the main run's
+// settings, three files at once, in two groups one after the other: the suites whose verdicts
+// rest on scaled timing first, alone, then the ones that keep the cores busy.
+const filesOf = (group: E2eGroup) => E2E_SUITES.filter((s) => s.group === group).map((s) => s.file);
+
+export default defineConfig({
+  ...main,
+  test: {
+    ...main.test,
+    // The root includes nothing of its own: its projects name the files.
+    include: [],
+    exclude: ['node_modules/**'],
+    maxWorkers: 3,
+    projects: [
+      { extends: true, test: { name: 'timed', include: filesOf('timed'), sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'busy', include: filesOf('busy'), sequence: { groupOrder: 1 } } },
+    ],
+  },
+});
