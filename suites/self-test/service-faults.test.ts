@@ -18,8 +18,10 @@ const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 type Mode = 'sandbox' | 'production';
 
 
-/** Four services at once: more starve a loaded machine's event loop past the per-request limits. */
-const RUNS_AT_ONCE = new CaseSlots(4);
+/** Two services at once: four starved a CI runner's event loop past the per-request limits (the end-to-end tier's first group). */
+const RUNS_AT_ONCE = new CaseSlots(2);
+/** A collect answer's limit well above a starved loopback round trip: no fault here is one of answer time. */
+const REQUEST_LIMIT_MS = 5000;
 /** About half a side's cases at once: their rejection watches (callbackTimeoutMs each) then take two turns, not six. */
 const CASES_AT_ONCE = 24;
 
@@ -29,7 +31,7 @@ async function runAgainst(faults: SimulatorFault[], mode: Mode, timing: ServiceT
     const { timeScale, processingDelayMs, callbackTimeoutMs, retryWindowMs } = timing;
     const service = await startEmbeddedService({ faults, mode, timeScale, processingDelayMs, timing: { callbackTimeoutMs, retryWindowMs } });
     try {
-      return await runChecked({ cases: SERVICE_CASES, target: service.target, seed: SEED, concurrency: CASES_AT_ONCE });
+      return await runChecked({ cases: SERVICE_CASES, target: service.target, seed: SEED, concurrency: CASES_AT_ONCE, perRequestTimeoutMs: REQUEST_LIMIT_MS });
     } finally {
       await service.close();
     }
