@@ -9,7 +9,7 @@ import type { CaseResult, Diagnosis, RunReport, Side } from '../results/index.ts
 import { readJsonFile } from '../schemas/index.ts';
 import type { EmbeddedSide } from '../embedded/index.ts';
 import type { PlannedCase } from './reporter.ts';
-import { selectedCases, type TargetDescription } from './run.ts';
+import { runConformance, selectedCases, type RunConformanceOptions, type TargetDescription } from './run.ts';
 
 /** What one test does with its case's result. */
 export type CaseTest =
@@ -114,4 +114,63 @@ export function testFailure(message: string): Error {
   error.name = 'ConformanceFailure';
   error.stack = `${error.name}: ${message}`;
   return error;
+}
+
+/** A target file's path, or the target as a file would hold it (secrets as `{"env": …}`). */
+export type ConformanceTarget = string | TargetDescription;
+
+export interface DescribeConformanceOptions extends Omit<RunConformanceOptions, 'target' | 'stop'> {
+  /**
+   * The target; or a function returning it, called when the run starts (after the suite's own
+   * before hooks, so it may hand over the URL of an app started there). Absent: the embedded
+   * reference implementations of `side`.
+   */
+  target?: ConformanceTarget | (() => ConformanceTarget | Promise<ConformanceTarget>);
+  /** The describe block's title (default "collect-conformance"). */
+  title?: string;
+  /** How long the run may take, in ms (default 600000: a service run waits for callbacks and retries). */
+  timeoutMs?: number;
+}
+
+/** A run of a receiver takes seconds, of a sandbox service up to a few minutes (callbacks, retries, a pace). */
+export const DEFAULT_RUN_TIMEOUT_MS = 600_000;
+
+/** What a test runner lends describeConformance (vitest's functions, node:test's). */
+export interface TestRunner<Context> {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: (context: Context) => void | Promise<void>): void;
+  /** Runs `body` once before the tests (beforeAll, before), within `timeoutMs`. */
+  before(body: () => Promise<void>, timeoutMs: number): void;
+  /** Reports one test's outcome through the runner (skip, throw, notes). */
+  tell(context: Context, test: CaseTest): void | Promise<void>;
+  /** Where the runner shows the error of a run that did not finish. */
+  hookName: string;
+}
+
+/** The tests of describeConformance, the same in every runner: the shared causes first, then a test per case by side and group. */
+export function registerConformance<Context>(options: DescribeConformanceOptions, runner: TestRunner<Context>): void {
+  const planned = plannedCases(options);
+  runner.describe(options.title ?? 'collect-conformance', () => {
+    let report: RunReport | undefined;
+    runner.before(async () => {
+      const { target: given, title: _title, timeoutMs: _timeoutMs, ...run } = options;
+      const target = typeof given === 'function' ? await given() : given;
+      report = await runConformance({ ...run, ...(target !== undefined ? { target } : {}) });
+    }, options.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS);
+    const ran = (): RunReport => {
+      // The hook failed: the runner reports its error once; a test that still runs says so.
+      if (!report) throw testFailure(`the conformance run did not finish (see the ${runner.hookName} error)`);
+      return report;
+    };
+    runner.it(SHARED_CAUSES_TEST, (context) => runner.tell(context, sharedCausesTest(ran())));
+    for (const side of testPlan(planned)) {
+      runner.describe(side.side, () => {
+        for (const group of side.groups) {
+          runner.describe(group.group, () => {
+            for (const c of group.cases) runner.it(testName(c), (context) => runner.tell(context, caseTest(ran(), c.id)));
+          });
+        }
+      });
+    }
+  });
 }

@@ -18,6 +18,6 @@ export { exitStatusOf } from './exit.ts';
 export { failedCaseIds, readPreviousReport } from './rerun.ts';
 export { gitHubReporter, gitHubReporterFor, errorCommands, type GitHubReporterOptions } from './github.ts';
 export {
-  caseTest, plannedCases, sharedCausesTest, testFailure, testName, testPlan, SHARED_CAUSES_TEST,
-  type CaseTest, type PlannedGroup, type PlannedSide,
+  caseTest, plannedCases, registerConformance, sharedCausesTest, testFailure, testName, testPlan, DEFAULT_RUN_TIMEOUT_MS, SHARED_CAUSES_TEST,
+  type CaseTest, type ConformanceTarget, type DescribeConformanceOptions, type PlannedGroup, type PlannedSide, type TestRunner,
 } from './as-tests.ts';

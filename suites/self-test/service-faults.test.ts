@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CaseSlots, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { runChecked, type CheckedRun } from '../../harness/preflight/index.ts';
+import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
@@ -62,7 +63,20 @@ function expectedOf(r: CaseResult, mode: Mode, entry?: ServiceFaultEntry): strin
   return 'PASS';
 }
 
-function observedOf(r: CaseResult, entry?: ServiceFaultEntry): string {
+/**
+ * The back-off case, not judged because the kit's own process stalled enough to change its
+ * verdict (a busy CI runner): the kit says it cannot tell, which is true, and no verdict of the
+ * fault's; it counts as the expected one, and its reason is not held to the fault's words.
+ */
+function blurred(r: CaseResult): boolean {
+  return r.verdict === 'SKIP' && (r.reason ?? '').startsWith(TIMING_BLURRED);
+}
+
+function observedOf(r: CaseResult, mode: Mode, entry?: ServiceFaultEntry): string {
+  if (blurred(r)) {
+    console.warn(`${r.id}: ${r.reason}`);
+    return expectedOf(r, mode, entry);
+  }
   const byTiming = entry?.byTiming?.[r.id];
   return byTiming && (r.verdict === 'PASS' || r.verdict === byTiming) ? `PASS or ${byTiming}` : r.verdict;
 }
@@ -72,9 +86,9 @@ describe.concurrent('service.* against the fault-free reference service', () => 
     const { results, preflight } = await runAgainst([], mode);
     expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
     expect(results.map((r) => r.id)).toEqual(SERVICE_CASES.map((c) => c.id));
-    expect(Object.fromEntries(results.map((r) => [r.id, r.verdict])), `seed ${SEED}\n${show(results)}`)
+    expect(Object.fromEntries(results.map((r) => [r.id, observedOf(r, mode)])), `seed ${SEED}\n${show(results)}`)
       .toEqual(Object.fromEntries(results.map((r) => [r.id, expectedOf(r, mode)])));
-    for (const r of results.filter((x) => x.verdict === 'SKIP')) expect(r.reason, r.id).toMatch(/mode: (production|sandbox) cases do not apply/);
+    for (const r of results.filter((x) => x.verdict === 'SKIP' && !blurred(x))) expect(r.reason, r.id).toMatch(/mode: (production|sandbox) cases do not apply/);
   });
 });
 
@@ -111,7 +125,7 @@ describe.concurrent('each simulator fault is caught by its service cases, for th
       const run = await runAgainst([entry.fault as SimulatorFault], mode, entry.timing);
       const { results } = run;
       expect(results.map((r) => r.id)).toEqual(SERVICE_CASES.map((c) => c.id));
-      expect(Object.fromEntries(results.map((r) => [r.id, observedOf(r, entry)])), `seed ${SEED}, fault ${entry.fault}\n${show(results)}`)
+      expect(Object.fromEntries(results.map((r) => [r.id, observedOf(r, mode, entry)])), `seed ${SEED}, fault ${entry.fault}\n${show(results)}`)
         .toEqual(Object.fromEntries(results.map((r) => [r.id, expectedOf(r, mode, entry)])));
       for (const r of results.filter((x) => entry.caseIds.includes(x.id))) {
         // A WARN is a SHOULD not met: its reason never says "must".
@@ -124,7 +138,7 @@ describe.concurrent('each simulator fault is caught by its service cases, for th
       }
       for (const r of results.filter((x) => x.verdict === 'SKIP')) expect(r.reason, r.id).toBeTruthy();
       // The reasons name the branch that caught the fault; the shared cause, where there is one, is named.
-      expectPinned(entry, results, diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
+      expectPinned(entry, results.filter((r) => !blurred(r)), diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
       if (!entry.diagnosis) {
         // A fault that shows in a few cases only: the preflight holds and names nothing.
         expect(run.preflight.preflight.findings, JSON.stringify(run.preflight.preflight.findings)).toEqual([]);

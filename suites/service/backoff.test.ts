@@ -2,9 +2,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_CASES, seededRandom } from '../../harness/cases/index.ts';
-import { judgeBackoff, looksConstant, timingTolerance, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT } from '../../harness/cases/service/index.ts';
+import { judgeBackoff, judgeOnABusyMachine, looksConstant, timingTolerance, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
 import { fakeService } from '../support/fake-service.ts';
 import { assertProperty } from '../properties/fc-run.ts';
 
@@ -55,6 +56,16 @@ describe('§6 Retry: exponential back-off means growing intervals', () => {
   ] as const)('%s (intervals %j): %s with the 45 ms stall allowed for, not with 10 ms', (_, intervals, kind) => {
     expect(judgeBackoff(offsets(intervals), timingTolerance(45)).kind).toBe(kind);
     expect(judgeBackoff(offsets(intervals)).kind).not.toBe(kind);
+  });
+  // A verdict the stall would change is not given, unless it is a PASS (retry.ts gives SKIP then).
+  it.each([
+    ['a fixed 250 ms delay, one delivery noted 32 ms late: irregular at 10 ms, constant at 32: blurred', [250, 257, 251, 219], 32, 'irregular', 'constant'],
+    ['a doubling schedule under a 300 ms stall: growing, the PASS stands', [200, 400, 800], 300, 'growing', undefined],
+    ['a fixed 300 ms delay, a 5 ms stall (under the 10 ms tolerance): constant, not blurred', [300, 300, 300, 300], 5, 'constant', undefined],
+    ['a fixed 300 ms delay under a 40 ms stall: constant either way, not blurred', [300, 302, 299, 301], 40, 'constant', undefined],
+  ] as const)('%s', (_, intervals, stallMs, kind, blurredKind) => {
+    const { judgement, blurredBy } = judgeOnABusyMachine(offsets(intervals), stallMs);
+    expect([judgement.kind, blurredBy?.kind]).toEqual([kind, blurredKind]);
   });
   it('the tolerance is 10 ms, or the longest stall seen when longer (rounded up)', () => {
     expect([timingTolerance(0), timingTolerance(9.2), timingTolerance(44.1)]).toEqual([10, 10, 45]);
@@ -175,6 +186,17 @@ function scheduledService(intervals: readonly number[]) {
   });
 }
 
+/**
+ * The case noted a stall of its own process while it timed the deliveries (a busy machine), and
+ * gave SKIP: a timing it cannot trust is not judged (retry.ts), so any SKIP then is the kit's
+ * honest answer, not the schedule's verdict.
+ */
+function notJudgedOnABusyMachine(result: CaseResult): boolean {
+  const busy = (result.evidence?.notes ?? []).some((n) => n.startsWith("the kit's event loop was seen to run"));
+  if (busy && result.verdict === 'SKIP') console.warn(`${result.id}: ${result.reason}`);
+  return busy && result.verdict === 'SKIP';
+}
+
 describe('service.callback.retry-back-off against services with their own schedules', () => {
   async function judged(intervals: readonly number[]) {
     const fake = await scheduledService(intervals);
@@ -190,23 +212,23 @@ describe('service.callback.retry-back-off against services with their own schedu
   }
   it('full jitter that happened to shrink (354, 500, 132 ms at half scale): SKIP with the schedule as evidence, not FAIL', async () => {
     const result = await judged([177, 250, 66, 400, 800]);
+    if (notJudgedOnABusyMachine(result)) return;
     expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not judged: intervals \d+, \d+, \d+ ms neither grow .* full jitter/) });
     expect(result.evidence?.timeline?.intervalsMs).toHaveLength(3);
   });
   // 300 ms: the band of "about the same" (× 1.1 + 10 ms) leaves 40 ms for a loaded machine's jitter.
   it('a fixed 300 ms delay: the first two intervals look constant, two more deliveries are watched, then FAIL on five', async () => {
     const result = await judged([300, 300, 300, 300, 300, 300]);
+    if (notJudgedOnABusyMachine(result)) return;
     expect(result).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^intervals (\d+, ){4}\d+ ms stay about the same .* a fixed retry delay/) });
     expect(result.evidence?.notes).toEqual(expect.arrayContaining([expect.stringContaining('then (the first intervals looking constant) 500, 500, 200')]));
   });
   it('a fixed 300 ms delay from a service that gives up after three retries: SKIP, likely a fixed delay, too few intervals to tell from full jitter', async () => {
     const result = await judged([300, 300, 300]);
+    if (notJudgedOnABusyMachine(result)) return;
     expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not judged: intervals \d+, \d+, \d+ ms stay about the same .* likely a fixed retry delay, but back-off with full jitter .* up to 1\.6 % of runs with 3 intervals/) });
   });
-  it('immediate retries (at once after each answer): FAIL', async () => {
-    const result = await judged([0, 0, 0, 0, 0, 0]);
-    // Each interval is a loopback round trip: within 10 ms, or on a loaded machine a little more
-    // and still all about the same (a fixed delay of about nothing).
-    expect(result).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^intervals (\d+, ){4}\d+ ms(, each within \d+ ms: retried immediately| stay about the same)/) });
-  });
+  // Immediate retries are judged on offsets above (intervals of 10 ms or less): live, on loopback,
+  // each interval is a round trip that a busy two-core runner stretches past 10 ms and at times
+  // makes look growing, so no live test here holds it to FAIL.
 });

@@ -23,8 +23,9 @@
 //   4 intervals: 0.17 % at worst, 0.016 % with base 1 s (cap 2 × base), 0.002 % uncapped;
 //   5 intervals: 0.018 % at worst, 0.0003 % with base 1 s, under 0.0001 % uncapped.
 // The 10 ms tolerance is for a quiet machine: where the kit's own event loop was seen to run late
-// while it noted the deliveries (stall-watch.ts: a busy CI runner), the tolerance is that stall,
-// since a delivery noted late makes one interval longer and the next shorter; the case says so.
+// while it noted the deliveries (stall-watch.ts: a busy CI runner), the case judges again with
+// that stall as the tolerance, since a delivery noted late makes one interval longer and the next
+// shorter, and gives no FAIL, WARN or SKIP that the stall changes (retry.ts).
 // The retry case watches two more deliveries when the first two intervals look constant
 // (MORE_WHEN_CONSTANT), so a "constant" FAIL rests on 5 intervals where the service and the
 // retry window allow (the reference's 5 attempts give 4).
@@ -109,4 +110,17 @@ export function judgeBackoff(offsetsMs: readonly number[], toleranceMs = GROWTH_
  */
 export function timingTolerance(stallMs: number): number {
   return Math.max(GROWTH_TOLERANCE_MS, Math.ceil(stallMs));
+}
+
+/**
+ * The judgement of offsets noted while the kit's own event loop stalled up to `stallMs`: the
+ * quiet machine's, and `blurredBy` the judgement with the stall as the tolerance where that gives
+ * another verdict and the quiet one is not a PASS (such a verdict is not given, retry.ts).
+ */
+export function judgeOnABusyMachine(offsetsMs: readonly number[], stallMs: number): { judgement: BackoffJudgement; blurredBy?: BackoffJudgement } {
+  const judgement = judgeBackoff(offsetsMs);
+  const toleranceMs = timingTolerance(stallMs);
+  if (toleranceMs <= GROWTH_TOLERANCE_MS || BACKOFF_VERDICT[judgement.kind] === 'PASS') return { judgement };
+  const loaded = judgeBackoff(offsetsMs, toleranceMs);
+  return BACKOFF_VERDICT[loaded.kind] === BACKOFF_VERDICT[judgement.kind] ? { judgement } : { judgement, blurredBy: loaded };
 }
