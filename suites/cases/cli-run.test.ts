@@ -15,6 +15,7 @@ import { main } from '../../harness/cli/index.ts';
 import { NEXT_COMMAND, NEXT_DOCS } from '../../harness/cli/next-steps.ts';
 import { runBin, type Ran } from '../support/cli-process.ts';
 import { startThrottle } from '../support/throttle.ts';
+import { freePort } from '../support/free-port.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-cli-run-'));
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -62,15 +63,6 @@ function receiverFile(name: string, embedded: EmbeddedReceiver, extra: Record<st
     timing: { replyDeadlineMs: 1000 },
     ...extra,
   });
-}
-
-/** A port free now, for a listener a receiver is configured with before the run (confirms.listener). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
 }
 
 /** Every file of the report directory and the terminal output, searched for each secret. */

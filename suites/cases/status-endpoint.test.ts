@@ -8,14 +8,7 @@ import { RECEIVER_CASES, runCases, type ConformanceCase } from '../../harness/ca
 import { runChecked } from '../../harness/preflight/index.ts';
 import { STATUS_POSITION } from '../../harness/status/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
+import { freePort } from '../support/free-port.ts';
 
 /** True when this process can listen on the port now. */
 async function portFree(port: number): Promise<boolean> {

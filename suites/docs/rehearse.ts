@@ -14,10 +14,10 @@
 // Only PATH and HOME come from this environment: a block sets what it uses itself.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../support/free-port.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -118,14 +118,6 @@ export function localised(block: string): string {
     if (other) throw new Error(`\`${other[1]} ${other[2]}\` does not run in the tests (it installs, publishes, or runs the tests themselves): mark the block <!-- not run: reason -->`);
   }
   return text;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

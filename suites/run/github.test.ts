@@ -2,39 +2,15 @@
 // (verdict, shared causes, preflight, failures) is appended to the step summary; with
 // GITHUB_ACTIONS=true, one `::error` workflow command per failing case, escaped as GitHub reads
 // them; neither outside a job. The command in this process (runFromFlags), against a faulty receiver.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFromFlags, type RunIo } from '../../harness/cli/commands/run.ts';
-import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { describe, expect, it } from 'vitest';
 import { errorCommands } from '../../harness/run/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
+import { faultyReceiverRun } from './faulty-receiver-run.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'cc-github-'));
-let receiver: EmbeddedReceiver;
-let target: string;
-
-beforeAll(async () => {
-  receiver = await startEmbeddedReceiver({ faults: ['case-insensitive-token'] });
-  target = join(dir, 'receiver.json');
-  writeFileSync(target, JSON.stringify({
-    side: 'receiver', callbackUrl: receiver.target.callbackUrl, hooksUrl: receiver.receiver.hooksUrl,
-    callbackToken: { env: 'MY_TOKEN' }, timing: { replyDeadlineMs: 1000 },
-  }));
-});
-afterAll(() => receiver.close());
-
-async function run(env: Record<string, string>, reportDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: RunIo = {
-    stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, cwd: dir, color: false, progress: false,
-    env: { MY_TOKEN: receiver.target.callbackToken!, ...env },
-  };
-  const code = await runFromFlags({ target, only: 'receiver.token.*', reportDir, seed: '5' }, io);
-  return { code, stdout, stderr };
-}
+const { dir, run: runWith, token } = faultyReceiverRun('cc-github-');
+const run = (env: Record<string, string>, reportDir: string) => runWith({ only: 'receiver.token.*', reportDir, seed: '5' }, env);
 
 describe('run in a GitHub Actions job', () => {
   it('the step summary gets the verdict and the failures; each failing case one ::error line; the token nowhere', async () => {
@@ -50,7 +26,7 @@ describe('run in a GitHub Actions job', () => {
     expect(text).toMatch(/- \*\*FAIL\*\* `receiver\.token\.different-case`: answered 200/);
     const errors = ran.stdout.split('\n').filter((l) => l.startsWith('::'));
     expect(errors).toEqual([expect.stringMatching(/^::error title=FAIL receiver\.token\.different-case \(§6 rule 1\)::answered 200 .*§6 rule 1 says 403/)]);
-    for (const output of [text, ran.stdout, ran.stderr]) expect(output).not.toContain(receiver.target.callbackToken!);
+    for (const output of [text, ran.stdout, ran.stderr]) expect(output).not.toContain(token());
   });
   it('outside a job: no summary, no workflow command', async () => {
     const ran = await run({}, join(dir, 'not-in-a-job'));

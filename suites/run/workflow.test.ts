@@ -6,12 +6,12 @@
 // the receiver starts and answers, the kit passes it, the summary gets the verdict.
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseYamlSubset, type YamlValue } from '../support/yaml-subset.ts';
+import { freePort } from '../support/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
@@ -30,14 +30,6 @@ afterAll(() => {
     }
   }
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 describe('the example workflow of docs/ci.md', () => {
   const workflow = parseYamlSubset(WORKFLOW) as YamlValue as Workflow;

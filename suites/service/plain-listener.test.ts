@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
+import { freePort } from '../support/free-port.ts';
 
 // A service that accepts every collect request and never calls back.
 let service: Server;
@@ -23,14 +24,6 @@ afterAll(async () => {
   service.closeAllConnections();
   await new Promise((r) => service.close(r));
 });
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function targetWith(listener: ResolvedServiceTarget['listener']): ResolvedServiceTarget {
   return {

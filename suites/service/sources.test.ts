@@ -6,6 +6,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCases, RunResources, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
+import { freePort } from '../support/free-port.ts';
 
 let proxy: Server;
 let proxyUrl: string;
@@ -74,13 +75,6 @@ describe("the run's listeners: one listener per target, shared by its cases, clo
 describe('§5.4: a route out that fails on the harness side is ERROR, never a rejection', () => {
   // A request that never left the machine says nothing about the service's whitelist: were it
   // counted as "rejected at the network", the case would PASS a service with no whitelist at all.
-  async function freePort(): Promise<number> {
-    const s = createServer();
-    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-    const port = (s.address() as AddressInfo).port;
-    await new Promise((r) => s.close(r));
-    return port;
-  }
   it('a sources.notWhitelisted.localAddress this machine does not have (192.0.2.7, TEST-NET-1) gives ERROR, even with ip-whitelist-off', async () => {
     const service = await startEmbeddedService({ faults: ['ip-whitelist-off'] });
     try {
