@@ -117,7 +117,7 @@ function rerunSelection(options: RunOptions, io: RunIo): string[] | undefined {
   if (ids.length > 0) return ids;
   const what = failed.length === 0
     ? `no case was FAIL or ERROR in ${path} (${previous.cases.length} ${previous.cases.length === 1 ? 'case' : 'cases'})`
-    : `none of the ${failed.length} cases that were FAIL or ERROR in ${path} matches --only ${JSON.stringify(options.only)}`;
+    : `${failed.length === 1 ? 'the 1 case that was' : `none of the ${failed.length} cases that were`} FAIL or ERROR in ${path} ${failed.length === 1 ? 'does not match' : 'matches'} --only ${JSON.stringify(options.only)}`;
   io.stdout(`collect-conformance: --rerun-failed: nothing to rerun: ${what}\n`);
   return undefined;
 }
