@@ -36,7 +36,9 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
   {
     name: 'diagnoses', folder: 'diagnoses',
     mutate: ['harness/diagnoses/**/*.ts'],
-    tests: ['suites/self-test/controls-and-diagnoses.test.ts', 'suites/cases/runner.test.ts'],
+    // In-process: a test that runs the command in a child process runs the compiled .installed/
+    // copy, which Stryker does not mutate (suites/self-test/controls-and-diagnoses.test.ts does).
+    tests: ['suites/diagnoses/*.test.ts', 'suites/cases/runner.test.ts'],
   },
   {
     name: 'preflight', folder: 'preflight',
