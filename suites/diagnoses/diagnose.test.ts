@@ -88,6 +88,10 @@ describe('preflight findings first, each naming the non-PASS cases that show it'
     expect(d!.cases).toEqual(['service.a', 'service.b']);
     expect(d!.summary).toContain('3 cases in a row got no answer');
     expect(d!.summary).toContain('(2 cases ERROR for this one cause)');
+    const [noneUnproven] = diagnose([{ preflight: preflight('service'), results, stopped }]);
+    expect(noneUnproven!.cases).toEqual(['service.a']);
+    const [once] = diagnose([{ preflight: preflight('service'), results, unproven: ['service.a', 'service.b'], stopped }]);
+    expect(once!.cases).toEqual(['service.a', 'service.b']);
     const [without] = diagnose([{ preflight: preflight('service'), results, unproven: ['service.b'], stopped: { ...stopped, cases: ['service.a'] } }]);
     expect(without!.cases).toEqual(['service.a']);
   });
@@ -105,6 +109,7 @@ describe('causes read from the results alone', () => {
     expect(named?.id).toBe(`service.${cause}`);
     expect(named?.cases).toHaveLength(min);
     expect(named?.summary).toContain(cause === 'signatures-not-verified' ? `${min} requests` : cause === 'given-up' ? 'the adapter was given up' : 'service.c0');
+    if (cause !== 'given-up' && cause !== 'signatures-not-verified') expect(named?.summary).toContain('case 0: not sent');
     if (min > 1) expect(diagnose([run('service', stating(min - 1))]).map((d) => d.id)).not.toContain(`service.${cause}`);
   });
   it('given-up says how many cases were not sent, and why, once', () => {
@@ -139,6 +144,9 @@ describe('causes read from the results alone', () => {
     it('a time-out in an exchange counts; one without a limit, or another failure, does not', () => {
       const inExchange = Array.from({ length: 3 }, (_, i) => result(`receiver.x${i}`, { verdict: 'ERROR', failures: [timeout(500)] }));
       expect(diagnose([run('receiver', inExchange)])[0]?.summary).toContain('(500 ms)');
+      // An exchange that failed is no answer.
+      expect(diagnose([run('receiver', inExchange)])[0]?.summary).not.toContain('while the receiver answered');
+      expect(diagnose([run('receiver', inExchange)])[0]?.summary).toContain('(the first: receiver.x0: receiver.x0 did not hold)');
       const noLimit = Array.from({ length: 3 }, (_, i) => result(`receiver.y${i}`, { verdict: 'ERROR', failure: timeout() }));
       expect(diagnose([run('receiver', noLimit)]).map((d) => d.id)).not.toContain('receiver.answers-timed-out');
       const reset = Array.from({ length: 3 }, (_, i) => result(`receiver.z${i}`, { verdict: 'ERROR', failure: { code: 'reset', message: 'x', limitMs: 9 } }));
@@ -158,6 +166,12 @@ describe('causes read from the results alone', () => {
     it('three bad-token cases answered 2xx: receiver.token-not-checked; answered 403, or 300, or on another side: not', () => {
       const accepted = [badToken('missing', 200), badToken('wrong', 204), badToken('one-char-short', 299)];
       expect(diagnose([run('receiver', accepted)])[0]).toMatchObject({ id: 'receiver.token-not-checked', cases: accepted.map((r) => r.id) });
+      const alsoRefused = ['missing', 'wrong', 'one-char-short'].map((leaf) => result(`receiver.token.${leaf}`, { statuses: [403, 204], reason: 'answered 403, then 204' }));
+      expect(diagnose([run('receiver', alsoRefused)])[0]).toMatchObject({ id: 'receiver.token-not-checked' });
+      expect(diagnose([run('receiver', alsoRefused)])[0]!.summary).toContain('(the first: receiver.token.missing: answered 403, then 204)');
+      for (const status of [199, 300]) {
+        expect(diagnose([run('receiver', ['missing', 'wrong', 'one-char-short'].map((leaf) => badToken(leaf, status)))]).map((d) => d.id)).not.toContain('receiver.token-not-checked');
+      }
       const refused = [badToken('missing', 403), badToken('wrong', 300), badToken('one-char-short', 199)];
       expect(diagnose([run('receiver', refused)]).map((d) => d.id)).not.toContain('receiver.token-not-checked');
       expect(diagnose([run('receiver', accepted.slice(0, 2))]).map((d) => d.id)).not.toContain('receiver.token-not-checked');
@@ -170,6 +184,10 @@ describe('causes read from the results alone', () => {
       const results = ['a', 'b', 'c'].map((x) => result(`receiver.${x}`, { statuses: [200, 500, 403], reason: 'answered 500 and then 403' }));
       expect(diagnose([run('receiver', results)])[0]).toMatchObject({ id: 'receiver.same-answer-403', cases: ['receiver.a', 'receiver.b', 'receiver.c'] });
       expect(diagnose([run('receiver', results)])[0]!.summary).toMatch(/^every one of the 3 receiver cases that did not pass got the answer 403 .*\(the first: receiver\.a: answered 500 and then 403\)$/);
+    });
+    it('the edges of 2xx: 199 and 300 are answers to name, 200 and 299 are not', () => {
+      const got = (status: number) => diagnose([run('receiver', ['a', 'b', 'c'].map((x) => result(`receiver.${x}`, { statuses: [status], reason: `answered ${status}` })))]).map((d) => d.id);
+      expect([got(199), got(200), got(299), got(300)]).toEqual([['receiver.same-answer-199'], [], [], ['receiver.same-answer-300']]);
     });
     it('not when one case got it without complaining of it, when it is 2xx, or when fewer cases remain', () => {
       const complaining = (x: string) => result(`receiver.${x}`, { statuses: [400], reason: 'answered 400' });
