@@ -91,7 +91,7 @@ const LOCK = `${LAID_OUT}.lock`;
 const STALE_LOCK_MS = 60_000;
 
 /**
- * One build at a time (`npm test` runs the main and the Pact suites at once; a user may start
+ * One build at a time (vitest's workers and projects start at once; a user may start
  * `receiver &` and `run` together): whoever takes the lock (an atomic mkdir) builds; the others
  * wait, then find it up to date.
  */
