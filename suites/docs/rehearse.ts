@@ -61,8 +61,11 @@ function logicalLines(block: string): Line[] {
   return out;
 }
 
-/** The index of the comment's `#` (outside quotes, after a blank), or the length. */
-function commentStart(line: string): number {
+/**
+ * Walks `line` as the shell reads quotes and backslashes, calling `visit` with the index of each
+ * character outside them; `visit` returns a result to stop with, or a number of characters to skip.
+ */
+function scanUnquoted<T>(line: string, visit: (i: number) => { stop: T } | number | void): T | undefined {
   let quote: string | undefined;
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
@@ -73,31 +76,29 @@ function commentStart(line: string): number {
     }
     if (c === "'" || c === '"') quote = c;
     else if (c === '\\') i++;
-    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return i;
+    else {
+      const seen = visit(i);
+      if (typeof seen === 'number') i += seen;
+      else if (seen) return seen.stop;
+    }
   }
-  return line.length;
+  return undefined;
+}
+
+/** The index of the comment's `#` (outside quotes, after a blank), or the length. */
+function commentStart(line: string): number {
+  return scanUnquoted(line, (i) => (line[i] === '#' && (i === 0 || /\s/.test(line[i - 1]!)) ? { stop: i } : undefined)) ?? line.length;
 }
 
 /** Where a lone `&` (not `&&`, not part of a redirection like `2>&1`) puts the command before it in the background. */
 export function backgroundSplit(line: string): { background: string; rest: string } | undefined {
   const code = line.slice(0, commentStart(line));
-  let quote: string | undefined;
-  for (let i = 0; i < code.length; i++) {
-    const c = code[i]!;
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"') i++;
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    else if (c === '\\') i++;
-    else if (c === '&') {
-      if (code[i + 1] === '&') { i++; continue; }
-      if (code[i - 1] === '>' || code[i - 1] === '<' || code[i + 1] === '>') continue;
-      return { background: code.slice(0, i).trim(), rest: line.slice(i + 1).trim() };
-    }
-  }
-  return undefined;
+  return scanUnquoted(code, (i) => {
+    if (code[i] !== '&') return undefined;
+    if (code[i + 1] === '&') return 1;
+    if (code[i - 1] === '>' || code[i - 1] === '<' || code[i + 1] === '>') return undefined;
+    return { stop: { background: code.slice(0, i).trim(), rest: line.slice(i + 1).trim() } };
+  });
 }
 
 const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;

@@ -3,13 +3,13 @@
 // about a receiver rule. With a Retry-After it is waited out and the callback sent once more; an
 // answer that stays 429 is ERROR naming the limit, never a FAIL (a token case would read a 429
 // as "not 403"). A measurement's burst is not sent again piecemeal: a 429 inside it is ERROR.
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
-import { startThrottle } from '../support/throttle.ts';
+import { forwardTo, startThrottle } from '../support/throttle.ts';
 
 let embedded: EmbeddedReceiver;
 /** How the limiter answers its n-th request (from 0) on `path`: 429 with Retry-After, or forwarded. */
@@ -17,12 +17,7 @@ let script: (n: number, path: string) => 'forward' | { retryAfter: string } = ()
 let seen: string[] = [];
 
 function forward(req: IncomingMessage, res: ServerResponse): void {
-  const to = new URL(embedded.target.callbackUrl);
-  const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  req.pipe(upstream);
+  forwardTo(new URL(embedded.target.callbackUrl), req, res);
 }
 
 const limiter = createServer((req, res) => {

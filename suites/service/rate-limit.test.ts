@@ -4,11 +4,12 @@
 // neither an acceptance nor a rejection of what the case sent, so the case is ERROR naming the
 // limit and --rate, never a PASS of a negative case (a 429 is not 2xx, so it would otherwise read
 // as a rejection).
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
+import { forwardTo } from '../support/throttle.ts';
 
 let service: EmbeddedService;
 /** How the limiter answers its n-th request (from 0): 429 with these headers, or forwarded to the service. */
@@ -17,12 +18,7 @@ let script: (n: number) => { retryAfter?: string } | 'forward' = () => ({ retryA
 let arrivals: number[] = [];
 
 function forward(req: IncomingMessage, res: ServerResponse): void {
-  const to = new URL(service.target.baseUrl);
-  const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  req.pipe(upstream);
+  forwardTo(new URL(service.target.baseUrl), req, res);
 }
 
 const limiter = createServer((req, res) => {

@@ -7,7 +7,7 @@
 // from the client's own source address (a transparent proxy, as the middleware runs inside the
 // app and sees the caller's address), so the upstream's source whitelist still judges the caller.
 // Every request's arrival time is kept, so a test measures the rate at the target.
-import { createServer, request, Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, Agent, type IncomingMessage, type RequestOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ThrottleOptions {
@@ -27,6 +27,19 @@ export interface RunningThrottle {
   close(): Promise<void>;
 }
 
+/** Passes a request on to `upstream` and its answer back, as a proxy in front of a target does (502 when the upstream fails). */
+export function forwardTo(upstream: URL, req: IncomingMessage, res: ServerResponse, options: RequestOptions = {}): void {
+  const upstreamRequest = request({ ...options, host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstreamRequest.on('error', () => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+    res.end('{"message":"Bad Gateway"}');
+  });
+  req.pipe(upstreamRequest);
+}
+
 export async function startThrottle(upstream: string, options: ThrottleOptions): Promise<RunningThrottle> {
   const target = new URL(upstream);
   const arrivals: number[] = [];
@@ -43,18 +56,7 @@ export async function startThrottle(upstream: string, options: ThrottleOptions):
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     const source = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
-    const upstreamRequest = request({
-      host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers,
-      localAddress: source, agent: agentFor(source),
-    }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstreamRequest.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-      res.end('{"message":"Bad Gateway"}');
-    });
-    req.pipe(upstreamRequest);
+    forwardTo(target, req, res, { localAddress: source, agent: agentFor(source) });
   };
 
   const server = createServer((req, res) => {
