@@ -17,7 +17,7 @@ import { ObserveCheckError, ObserveError, SqlObservation } from '../../harness/o
 import { runChecked } from '../../harness/preflight/index.ts';
 import { parseTarget } from '../../harness/targets/index.ts';
 import { OPEN_WIRE } from '../../harness/wire/index.ts';
-import { runBin, startBin } from '../support/cli-process.ts';
+import { firstResultLine, runBin, startBin } from '../support/cli-process.ts';
 import type { DatabaseKind, TestDatabaseServer } from '../support/databases.ts';
 import { EXAMPLE, ROOT } from './receiver-on-sql.ts';
 
@@ -249,15 +249,7 @@ export function badInputSuite(kind: DatabaseKind, server: () => TestDatabaseServ
         await newUser(server(), user, 'watcher-Secret-2');
         const started = startBin(['run', '--target', setup.target({}, withUser(setup.url, user, 'watcher-Secret-2')), '--report-dir', join(tmpdir(), `cc-observe-report-${++counter}`)], { env: setup.env });
         // Once the first result is out, the run holds its pool (and is in the middle of its cases).
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no result line within 30 s: ${started.stderr()}`)), 30_000);
-          started.child.stdout!.on('data', () => {
-            if (/^(PASS|FAIL|ERROR) /m.test(started.stdout())) {
-              clearTimeout(timer);
-              resolve();
-            }
-          });
-        });
+        await firstResultLine(started);
         expect(await connectionsOf(server(), user)).toBeGreaterThan(0);
         started.child.kill('SIGINT');
         // The run writes what it can say and ends 130 (docs/command-line.md: signals).

@@ -13,7 +13,7 @@ import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embe
 import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { RECEIVER_FAULT_CATALOG } from '../self-test/fault-catalog.ts';
 import { expectAllPass, expectFaultCaught } from '../self-test/receiver-fault-check.ts';
-import { runBin, startBin, stopAll, type Started } from '../support/cli-process.ts';
+import { firstResultLine, runBin, startBin, stopAll, type Started } from '../support/cli-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples/observe/sqlite-command');
@@ -122,15 +122,7 @@ describe('a command that misbehaves', () => {
     const started = startBin(['run', '--target', target(bridge('--stay', '--marker', marker)), '--report-dir', join(dir, `report-${++count}`)], {
       env: { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken! },
     });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no result line within 30 s: ${started.stderr()}`)), 30_000);
-      started.child.stdout!.on('data', () => {
-        if (/^(PASS|FAIL|ERROR) /m.test(started.stdout())) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    await firstResultLine(started);
     // `sh -c` and the command it started.
     expect(processesWith(marker).length).toBeGreaterThan(0);
     started.child.kill('SIGINT');

@@ -97,3 +97,19 @@ export async function stderrMatching(run: Started, pattern: RegExp): Promise<Reg
   }
   throw new Error(`stderr never matched ${pattern}: ${run.stderr()}`);
 }
+
+/** Resolves once a run started with startBin has printed its first case result (it is then in the middle of its cases). */
+export function firstResultLine(run: Started, limitMs = 30_000): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no result line within ${limitMs / 1000} s: ${run.stderr()}`)), limitMs);
+    const check = () => {
+      if (/^(PASS|FAIL|WARN|SKIP|ERROR) /m.test(run.stdout())) {
+        clearTimeout(timer);
+        run.child.stdout!.off('data', check);
+        resolve();
+      }
+    };
+    run.child.stdout!.on('data', check);
+    check();
+  });
+}
