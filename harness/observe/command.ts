@@ -5,7 +5,7 @@
 // A command that crashes, hangs or writes garbage makes that case ERROR and is restarted for the
 // next request (given up on after three failures in a row), as an SDK adapter is.
 import { excerpt, LineDriver, LineProcess, parseObjectLine, toLine, type LinePolicy, linePolicy, type ParsedAnswer } from '../line-protocol/index.ts';
-import { abilitiesOf, ObserveError, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
+import { abilitiesOf, ObserveError, onCaseWire, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
 import { mapState, valueText } from './states.ts';
 
 type CommandSpec = Extract<ObserveSpec, { kind: 'command' }>;
@@ -60,10 +60,7 @@ export class CommandObservation implements Observation {
   }
 
   forCase(use: CaseUse): RecordObserver {
-    const onWire = <T>(work: () => Promise<T>): Promise<T> => use.wire.exchange(() => {
-      if (use.signal.aborted) return Promise.reject(new Error('the case was aborted'));
-      return work();
-    });
+    const onWire = onCaseWire(use);
     return {
       way: 'command',
       can: this.can,

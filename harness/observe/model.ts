@@ -93,6 +93,14 @@ export interface CaseUse {
   signal: AbortSignal;
 }
 
+/** Runs an observer's statement or request through the case's wire (its turn, its pace), not once the case was aborted. */
+export function onCaseWire(use: CaseUse): <T>(work: () => Promise<T>) => Promise<T> {
+  return (work) => use.wire.exchange(() => {
+    if (use.signal.aborted) return Promise.reject(new Error('the case was aborted'));
+    return work();
+  });
+}
+
 /** The run's observation: opened once (a pool, a process), a view per case, closed at the end. */
 export interface Observation {
   readonly spec: ObserveSpec;

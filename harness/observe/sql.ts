@@ -2,7 +2,7 @@
 // statements, run with the transaction id (and amount) bound, never pasted into the text. One
 // pool for the run; each statement of a case goes through the case's way onto the wire.
 import { DatabaseError, openDatabase, type CompiledStatement, type Database, type Session } from '../database/index.ts';
-import { abilitiesOf, ObserveError, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
+import { abilitiesOf, ObserveError, onCaseWire, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
 import { mapState, valueText } from './states.ts';
 
 type SqlSpec = Extract<ObserveSpec, { kind: 'sql' }>;
@@ -37,10 +37,7 @@ export class SqlObservation implements Observation {
 
   forCase(use: CaseUse): RecordObserver {
     const observation = this;
-    const onWire = <T>(work: () => Promise<T>): Promise<T> => use.wire.exchange(() => {
-      if (use.signal.aborted) return Promise.reject(new Error('the case was aborted'));
-      return work();
-    });
+    const onWire = onCaseWire(use);
     return {
       way: 'sql',
       can: this.can,
