@@ -5,11 +5,11 @@
 import { EventEmitter } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { parseCallbackQuery } from '../callback/index.ts';
 import { matches, type DeliveryFilter, type ListenerDelivery } from './delivery.ts';
 import { listenerTls } from './tls.ts';
+import { listenOn } from '../tool/index.ts';
 
 export interface ListenerOptions {
   /** Default 127.0.0.1. */
@@ -187,14 +187,8 @@ export async function startListener(options: ListenerOptions = {}): Promise<Runn
   };
 }
 
-function listen(server: Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
+async function listen(server: Server, host: string, port: number): Promise<number> {
+  return (await listenOn(server, port, host)).port;
 }
 
 function trimSlash(url: string): string {

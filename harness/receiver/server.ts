@@ -13,6 +13,7 @@ import { parseDatabaseUrl } from '../database/index.ts';
 import { memoryStore } from './records.ts';
 import { openSqlStore } from './sql-store.ts';
 import { WorkTracker } from './work.ts';
+import { listenOn } from '../tool/index.ts';
 
 export interface RunningReceiver {
   /** Base URL as bound, e.g. http://127.0.0.1:40123 */
@@ -83,13 +84,7 @@ export async function startReceiver(config: Partial<ReceiverConfig> = {}, listen
     : createHttpServer(onRequest);
 
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(listen.port ?? 0, listen.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listenOn(server, listen.port ?? 0, listen.host ?? '127.0.0.1');
   } catch (error) {
     await store.close();
     throw error;

@@ -5,11 +5,12 @@
 // at a time (`during`): the adapter handles one request at a time anyway, and a script applies
 // to exactly the requests of its exchange.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import type { RunningSimulator } from '../simulator/index.ts';
 import type { AdapterCredentials } from './protocol.ts';
+import { listenOn, originOf } from '../tool/index.ts';
 
 /** How the service answers the requests of one exchange. */
 export type ServiceScript =
@@ -145,12 +146,7 @@ export async function startSdkService(options: SdkServiceOptions): Promise<SdkSe
     return { status: answer.statusCode, ...(typeof type === 'string' ? { contentType: type } : {}), body: text, by: 'reference service' };
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = originOf(await listenOn(server, 0, '127.0.0.1'));
 
   return {
     baseUrl,

@@ -1,7 +1,6 @@
 // startSimulator: the reference service on http(s), 127.0.0.1 port 0 unless told otherwise.
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { Redactor } from '../secrets/index.ts';
 import { resolveConfig, type SimulatorConfig } from './config.ts';
@@ -13,6 +12,7 @@ import { CallbackDispatcher } from './callback-dispatcher.ts';
 import { createLog, type LogSink } from './log.ts';
 import { sourceSet, type SimulatorContext } from './context.ts';
 import { route } from './router.ts';
+import { listenOn, originOf } from '../tool/index.ts';
 
 export interface RunningSimulator {
   url: string;
@@ -63,16 +63,8 @@ export async function startSimulator(
   });
 
   const host = listen.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
-  const url = `${config.tls ? 'https' : 'http'}://${shownHost}:${address.port}`;
+  const address = await listenOn(server, listen.port ?? 0, host);
+  const url = originOf(address, config.tls ? 'https' : 'http');
 
   let closing: Promise<void> | undefined;
   const close = () => {

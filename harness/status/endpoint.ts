@@ -8,12 +8,12 @@
 // never sent. Every request is recorded, with what it was answered, as evidence for the case
 // whose transaction it names.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { readCapped } from '../client/index.ts';
 import type { Exchange } from '../results/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, verifyBody, type SignatureDiagnosis } from '../signing/index.ts';
 import { STATUS_POSITION, statusAnswerBody, statusQueryBody, unknownIdAnswerBody, type StatusEndpoint, type StatusValue } from './shape.ts';
+import { listenOn, originOf } from '../tool/index.ts';
 
 /** How the endpoint answers a well-formed query for one transaction (a case's script). */
 export type ScriptedAnswer =
@@ -319,15 +319,8 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
     handle(req, res).catch(() => res.destroy());
   });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const bound = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const address = await listenOn(server, options.port ?? 0, host);
+  const bound = originOf(address);
 
   return {
     url: (options.publicUrl ?? bound).replace(/\/+$/, ''),
