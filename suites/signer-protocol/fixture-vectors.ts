@@ -29,7 +29,8 @@ function vector(tcId: number, comment: string, body: string, result: VectorResul
 
 const SIX = '{"transaction_id":"T1","amount":15.0,"client_id":2,"customer_number":"0244000001","network_code":"MTN","callback_url":"https://x.test/cb?a=1&b=2"}';
 
-export const FIXTURE_SIGNATURE_VECTORS: SignatureVector[] = [
+/** Built on each call, not while the module loads (mutation testing reruns every test for code run at load). */
+export const fixtureSignatureVectors = (): SignatureVector[] => [
   vector(1, 'six spec fields, keys sorted', SIX, 'valid'),
   vector(2, 'upper case sorts before lower case', '{"amount":"1","Zeta":"z"}', 'valid'),
   vector(3, 'N sorts before _ by code point', '{"customer_number":"1","customerName":"Ama"}', 'acceptable', {
@@ -47,7 +48,7 @@ export const FIXTURE_SIGNATURE_VECTORS: SignatureVector[] = [
 ];
 
 /** Writes signature.json (and small callback files) into a fresh temp folder; returns it. */
-export function writeFixtureVectors(tests: SignatureVector[] = FIXTURE_SIGNATURE_VECTORS): string {
+export function writeFixtureVectors(tests: SignatureVector[] = fixtureSignatureVectors()): string {
   const dir = mkdtempSync(join(tmpdir(), 'cc-vectors-'));
   const header = (algorithm: string, specRef: string, n: number) => ({
     algorithm, schema: 'fixture', version: '0.0.0-fixture', specRef, numberOfTests: n, header: ['test fixture'],
