@@ -3,6 +3,7 @@
 import { readRawJsonObject, type RawMember, type RawValue } from './raw-json.ts';
 import { SUITE_PROFILE, type CanonicalProfile } from './profile.ts';
 import { SigningError } from './errors.ts';
+import { zendSort } from './php-sort.ts';
 import {
   httpBuildQueryPairs, javaNumber, javaToString, jsNumber, phpArrayKey, phpFloat, phpKeyCompare, phpNumber, phpUrlencode,
   pythonFloat, pythonJsonDumps, pythonNumber, pythonRepr, rubyFloat, rubyInspect, rubyNumber,
@@ -238,6 +239,8 @@ const KEY_COMPARATORS: Readonly<Record<KeyOrder, (a: string, b: string) => numbe
 
 function sortByKey<T extends { key: string } | Pair>(items: T[], order: KeyOrder): T[] {
   const compare = KEY_COMPARATORS[order];
+  // PHP's `<=>` is not transitive on mixed keys: the order is the one its own algorithm gives.
+  if (order === 'php-ksort' || order === 'php-renumbered') return zendSort(items, (a, b) => compare(keyOf(a), keyOf(b)));
   // Bodies have a handful of keys: a stable insertion sort beats Array.prototype.sort there.
   if (items.length > 32) return items.sort((a, b) => compare(keyOf(a), keyOf(b)));
   for (let i = 1; i < items.length; i++) {

@@ -50,14 +50,14 @@ export function phpNumber(raw: string): string {
  * Shortest round-trip digits, fixed notation when -4 < decimal-point position <= fixedUpTo (with
  * ".0" after an integer), else d.ddde±XX; a lone mantissa digit gets ".0" when `padMantissa`.
  */
-function shortestFloat(x: number, fixedUpTo: number, padMantissa: boolean, names: { nan: string; inf: string }): string {
+function shortestFloat(x: number, fixedUpTo: number, padMantissa: boolean, names: { nan: string; inf: string }, fixedWhenFraction = false): string {
   if (Number.isNaN(x)) return names.nan;
   if (!Number.isFinite(x)) return x > 0 ? names.inf : `-${names.inf}`;
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const { digits, exp } = shortestDigits(x);
   const sign = x < 0 ? '-' : '';
   const decpt = exp + 1;
-  if (decpt > -4 && decpt <= fixedUpTo) {
+  if ((decpt > -4 && decpt <= fixedUpTo) || (fixedWhenFraction && decpt > 0 && decpt < digits.length)) {
     const fixed = fixedFromDigits(digits, exp);
     return sign + (fixed.includes('.') ? fixed : `${fixed}.0`);
   }
@@ -70,9 +70,9 @@ export function pythonFloat(x: number): string {
   return shortestFloat(x, 16, false, { nan: 'nan', inf: 'inf' });
 }
 
-/** Ruby Float#to_s: fixed for 1e-4 <= |x| < 1e15, else 1.0e+15, 1.5e-07. */
+/** Ruby Float#to_s: fixed for 1e-4 <= |x| < 1e15 and for any digits after the point (1000000000000000.5), else 1.0e+15, 1.5e-07. */
 export function rubyFloat(x: number): string {
-  return shortestFloat(x, 15, true, { nan: 'NaN', inf: 'Infinity' });
+  return shortestFloat(x, 15, true, { nan: 'NaN', inf: 'Infinity' }, true);
 }
 
 /** Java Double.toString (JDK 19+, shortest digits): fixed for 1e-3 <= |x| < 1e7, else 1.0E7, 1.0E-4. */
@@ -132,6 +132,9 @@ function dedupeMembers(members: readonly RawMember[]): RawMember[] {
   return [...chosen.values()];
 }
 
+const PYTHON_UNPRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
+const hex = (c: number, digits: number) => c.toString(16).padStart(digits, '0');
+
 function pythonStringRepr(s: string): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
@@ -142,8 +145,9 @@ function pythonStringRepr(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else if (c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16)}`;
+    // str.isprintable(): every separator, control, format, private-use, surrogate and
+    // unassigned code point (as this Node's Unicode tables know them) but the space is escaped.
+    else if (ch !== ' ' && PYTHON_UNPRINTABLE.test(ch)) out += c <= 0xff ? `\\x${hex(c, 2)}` : c <= 0xffff ? `\\u${hex(c, 4)}` : `\\U${hex(c, 8)}`;
     else out += ch;
   }
   return out + quote;
@@ -184,7 +188,8 @@ function pythonJsonString(s: string): string {
 export function pythonJsonDumps(value: RawValue): string {
   switch (value.kind) {
     case 'string': return pythonJsonString(value.value);
-    case 'number': return pythonNumber(value.raw);
+    // json.dumps() writes an infinite float as JavaScript does, where str() writes inf.
+    case 'number': return pythonNumber(value.raw).replace(/^(-?)inf$/, '$1Infinity');
     case 'boolean': return value.value ? 'true' : 'false';
     case 'null': return 'null';
     case 'array': return `[${value.items.map(pythonJsonDumps).join(', ')}]`;
@@ -196,6 +201,8 @@ const RUBY_ESCAPES: Record<string, string> = {
   '"': '\\"', '\\': '\\\\', '\n': '\\n', '\t': '\\t', '\r': '\\r', '\f': '\\f', '\v': '\\v', '\b': '\\b', '\x07': '\\a', '\x1b': '\\e',
 };
 
+const RUBY_UNPRINTABLE = /^[\p{Cc}\p{Cn}\p{Zl}\p{Zp}]$/u;
+
 function rubyStringInspect(s: string): string {
   let out = '"';
   const chars = [...s];
@@ -206,7 +213,8 @@ function rubyStringInspect(s: string): string {
     if (escape !== undefined) out += escape;
     // "#{", "#$" and "#@" would interpolate in Ruby source, so inspect escapes the #.
     else if (ch === '#' && ['{', '$', '@'].includes(chars[i + 1] ?? '')) out += '\\#';
-    else if (c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16).toUpperCase().padStart(4, '0')}`;
+    // rb_enc_isprint: controls, separators of lines and paragraphs, and unassigned code points are escaped.
+    else if (RUBY_UNPRINTABLE.test(ch)) out += c <= 0xffff ? `\\u${hex(c, 4).toUpperCase()}` : `\\u{${c.toString(16).toUpperCase()}}`;
     else out += ch;
   }
   return out + '"';
@@ -263,18 +271,41 @@ function byteCompare(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-/** PHP 8 `<=>` on two array keys, which ksort() with default flags uses. */
-export function phpKeyCompare(a: PhpKey, b: PhpKey): number {
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
-  const as = String(a);
-  const bs = String(b);
-  const aNumeric = typeof a === 'bigint' || PHP_NUMERIC.test(as);
-  const bNumeric = typeof b === 'bigint' || PHP_NUMERIC.test(bs);
-  if (aNumeric && bNumeric) {
-    const x = Number(as);
-    const y = Number(bs);
-    if (x !== y) return x < y ? -1 : 1;
-    return typeof a === 'bigint' || typeof b === 'bigint' ? 0 : byteCompare(as, bs);
+/** How PHP reads a numeric string (is_numeric_string): an int within 64 bits, else a double, noting an integer text that overflowed and to which side. */
+type PhpNumeric = { kind: 'long'; value: bigint } | { kind: 'double'; value: number; overflow: -1 | 0 | 1 };
+
+function phpNumeric(key: PhpKey): PhpNumeric | undefined {
+  if (typeof key === 'bigint') return { kind: 'long', value: key };
+  if (!PHP_NUMERIC.test(key)) return undefined;
+  const text = key.replace(/^[ \t\n\r\v\f]+|[ \t\n\r\v\f]+$/g, '');
+  if (/^[+-]?\d+$/.test(text)) {
+    const n = BigInt(text);
+    if (n >= INT64_MIN && n <= INT64_MAX) return { kind: 'long', value: n };
+    return { kind: 'double', value: Number(text), overflow: n > 0n ? 1 : -1 };
   }
-  return byteCompare(as, bs);
+  return { kind: 'double', value: Number(text), overflow: 0 };
+}
+
+const sign = (x: number | bigint): number => (x > 0 ? 1 : x < 0 ? -1 : 0);
+
+/**
+ * PHP 8 `<=>` on two array keys, which ksort() with default flags uses (zendi_smart_strcmp and
+ * compare_longs_to_string): numeric strings as numbers, 0 when equal (the sort then keeps their
+ * order), except integers overflowed to the same side, compared as strings; anything else by bytes.
+ */
+export function phpKeyCompare(a: PhpKey, b: PhpKey): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return sign(a - b);
+  const x = phpNumeric(a);
+  const y = phpNumeric(b);
+  if (!x || !y) return byteCompare(String(a), String(b));
+  if (x.kind === 'long' && y.kind === 'long') return sign(x.value - y.value);
+  const bothStrings = typeof a === 'string' && typeof b === 'string';
+  if (bothStrings && x.kind === 'double' && y.kind === 'double') {
+    if (x.overflow !== 0 && x.overflow === y.overflow && x.value === y.value) return byteCompare(a, b);
+    if (x.value === y.value && !Number.isFinite(x.value)) return byteCompare(a, b);
+  }
+  // A string integer beyond 64 bits against an integer text within them: its side decides.
+  if (bothStrings && x.kind === 'long' && y.kind === 'double' && y.overflow !== 0) return -y.overflow;
+  if (bothStrings && x.kind === 'double' && y.kind === 'long' && x.overflow !== 0) return x.overflow;
+  return sign(Number(x.value) - Number(y.value));
 }
