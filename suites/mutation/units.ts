@@ -45,6 +45,43 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     mutate: ['harness/preflight/**/*.ts'],
     tests: ['suites/self-test/controls-and-diagnoses.test.ts', 'suites/cases/runner.test.ts'],
   },
+  // harness/cases, one unit per side and one for what the sides share. A side's cases are proven
+  // by its fault sweep (every fault of the reference through every case, in-process), which is
+  // most of each unit's time: a mutant runs the sweep's tests that reached it, and stops at the
+  // first that fails.
+  {
+    name: 'cases/receiver', folder: 'cases',
+    mutate: ['harness/cases/receiver/**/*.ts'],
+    tests: [
+      'suites/self-test/receiver-faults.test.ts', 'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts',
+      'suites/receiver/rate-limit.test.ts', 'suites/receiver/token-header-name.test.ts', 'suites/cases/status-endpoint.test.ts',
+    ],
+  },
+  {
+    name: 'cases/service', folder: 'cases',
+    mutate: ['harness/cases/service/**/*.ts'],
+    tests: [
+      'suites/self-test/service-faults.test.ts', 'suites/self-test/service-error-code-answers.test.ts', 'suites/service/*.test.ts',
+    ],
+  },
+  {
+    name: 'cases/client', folder: 'cases',
+    mutate: ['harness/cases/client/**/*.ts'],
+    tests: [
+      'suites/self-test/client-faults.test.ts', 'suites/client/form-encoded.test.ts', 'suites/client/status-adapters.test.ts',
+      'suites/client/unreported-answers.test.ts', 'suites/client/example-adapters.test.ts', 'suites/client/adapter-faults.test.ts',
+      'suites/client/protocol.test.ts',
+    ],
+  },
+  {
+    name: 'cases/shared', folder: 'cases',
+    mutate: ['harness/cases/*.ts'],
+    tests: [
+      'suites/cases/runner.test.ts', 'suites/cases/wire.test.ts', 'suites/cases/pacing.test.ts', 'suites/cases/levels.test.ts',
+      'suites/cases/http-evidence.test.ts', 'suites/cases/status-endpoint.test.ts', 'suites/ids/shape.test.ts',
+      'suites/self-test/receiver-faults.test.ts',
+    ],
+  },
 ];
 
 /** `cases/service` → that unit; `cases` → every unit of the folder. Unknown names are refused by the caller. */
