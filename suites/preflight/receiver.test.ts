@@ -208,7 +208,7 @@ describe('no usable answer: receiver.no-answer, or receiver.tls-failed for a fai
     expect(finding).toMatchObject({ id: 'receiver.no-answer', symptom: { kind: 'failure', code: 'refused' } });
     expect(finding!.summary).toMatch(/^the preflight's valid callback got no usable answer \(.+\); every case that sends a callback will likely see the same$/);
     expect(finding!.evidence?.records).not.toHaveProperty('after');
-    expect(preflight.controls.refusal).toMatchObject({ state: 'failed', observed: expect.stringMatching(/^it got no answer \(.+\)$/), halves: { answer: 'failed' } });
+    expect(preflight.controls.refusal).toMatchObject({ state: 'failed', observed: expect.stringMatching(/^it got no answer \(.+\)$/), halves: { answer: 'failed', effect: 'failed' } });
     expect(result.verdict).toBe('FAIL');
     const black = await preflightOf(blackBox({ ...receiver().target, callbackUrl: closed }));
     expect(black.preflight.controls.refusal?.halves).toEqual({ answer: 'failed', effect: 'not-run' });
