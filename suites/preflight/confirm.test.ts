@@ -62,6 +62,18 @@ describe('a receiver that confirms with a query the service accepts, applies and
       await front.close();
     }
   });
+  it('confirmed, but the record gone once applied (the hooks answer 404): not applied as far as the harness sees', async () => {
+    let applied = false;
+    const front = await startFront(receiver(), (_req, res, pass) => void pass().then(() => { applied = true; res.writeHead(200).end(); }), {
+      onHook: (req, res, forward) => (applied && req.method === 'GET' ? res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such record"}') : forward()),
+    });
+    try {
+      const { preflight } = await preflightOf(front.target);
+      expect(preflight.controls.confirmation).toMatchObject({ state: 'failed', observed: 'the receiver asked the status endpoint and was answered SUCCESS, but answered 200 and the record reads nothing' });
+    } finally {
+      await front.close();
+    }
+  });
   it('without hooks the callback names an id the receiver does not hold: nothing to confirm, not run', async () => {
     const { observe: _hooks, ...blackBox } = receiver().target;
     const { preflight, result } = await preflightOf(blackBox);
@@ -161,31 +173,43 @@ describe('what the queries show is the shared cause, named instead of the callba
       await receiver.close();
     }
   });
-  it('a stray query that names no id and is on the route (a body that is no query) is neither cause: still "never queried"', async () => {
-    // A receiver that does not confirm, in front of which a stray POST of no JSON reaches the endpoint.
+  /**
+   * A receiver that does not confirm, behind a front that sends the status endpoint (served by the
+   * run on `port`, as the target's `confirms` says) one stray request of `stray`'s making before
+   * handing each callback on; the preflight's findings.
+   */
+  async function withStray(stray: { method: string; path: string; body?: string }) {
     const receiver = await startEmbeddedReceiver(TIMING);
     const port = await freePort();
-    const stray = () => new Promise<void>((resolve) => {
-      const sent = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1.0/transaction_status/', headers: { 'content-type': 'application/json' } }, (answer) => {
+    const send = () => new Promise<void>((resolve) => {
+      const sent = request({ host: '127.0.0.1', port, method: stray.method, path: stray.path, headers: { 'content-type': 'application/json' } }, (answer) => {
         answer.resume().on('end', () => resolve());
       });
       sent.on('error', () => resolve());
-      sent.end('not json');
+      sent.end(stray.body);
     });
     const front = await startFront(receiver, (_req, res, pass) => {
-      void stray().then(pass).then((a) => res.writeHead(a.status).end(a.body));
+      void send().then(pass).then((a) => res.writeHead(a.status).end(a.body));
     });
     try {
       const target: ResolvedReceiverTarget = {
         ...front.target,
         confirms: { listener: { host: '127.0.0.1', port, publicUrl: null }, clientId: 7, clientKey: 'pf-client-key-26', secretKey: 'pf-secret-key-0123456789-26', status: { method: 'POST', path: '/api/v1.0/transaction_status/', pointer: '/status' } },
       };
-      const { preflight } = await preflightOf(target);
-      expect(preflight.findings.map((f) => f.id)).toEqual(['receiver.confirm.never-queried']);
+      return (await preflightOf(target)).preflight;
     } finally {
       await front.close();
       await receiver.close();
     }
+  }
+  it('a stray query that names no id and is on the route (a body that is no query) is neither cause: still "never queried"', async () => {
+    const preflight = await withStray({ method: 'POST', path: '/api/v1.0/transaction_status/', body: 'not json' });
+    expect(preflight.findings.map((f) => f.id)).toEqual(['receiver.confirm.never-queried']);
+  });
+  it('off the route by its method, with a query string: the route named is the method and path alone', async () => {
+    const preflight = await withStray({ method: 'GET', path: '/api/v1.0/transaction_status/?transaction_id=x&client_id=7' });
+    expect(preflight.controls.confirmation?.observed).toBe('the receiver called GET /api/v1.0/transaction_status/, not the status endpoint');
+    expect(preflight.findings.map((f) => f.id)).toEqual(['receiver.confirm.query-off-route']);
   });
 });
 

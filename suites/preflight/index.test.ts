@@ -13,6 +13,7 @@ import type { CaseResult } from '../../harness/results/index.ts';
 import type { ResolvedTarget } from '../../harness/targets/index.ts';
 import { listenOn, originOf } from '../../harness/tool/index.ts';
 import { freePort } from '../support/free-port.ts';
+import { startFront } from './front.ts';
 
 const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
 
@@ -75,6 +76,40 @@ describe('a status query only when a selected case rests on one', () => {
   it('a case of the side\'s status group, or a negative case resting on the status control: queried', async () => {
     expect(await statusControl([plain, synthetic('service', 'service.status.synthetic', async () => ({ verdict: 'PASS' }))])).toMatchObject({ state: 'held' });
     expect(await statusControl([plain, synthetic('service', 'service.auth.synthetic', async () => ({ verdict: 'PASS' }), 'status-refusal')])).toMatchObject({ state: 'held' });
+  });
+});
+
+describe('the run\'s options reach its cases', () => {
+  it('--only and waivers: only the cases selected run, a waived FAIL is marked excused', async () => {
+    const receiver = await startEmbeddedReceiver(TIMING);
+    try {
+      const checked = await runChecked({
+        target: receiver.target, seed: 26, only: 'receiver.synthetic.failing',
+        waivers: [{ id: 'receiver.synthetic.failing', reason: 'known, ticket 26' }],
+        cases: [
+          synthetic('receiver', 'receiver.synthetic.failing', async () => ({ verdict: 'FAIL', reason: 'r' })),
+          synthetic('receiver', 'receiver.synthetic.left-out', async () => ({ verdict: 'PASS' })),
+        ],
+      });
+      expect(checked.results).toMatchObject([{ id: 'receiver.synthetic.failing', verdict: 'FAIL', waiver: { reason: 'known, ticket 26', applied: true } }]);
+    } finally {
+      await receiver.close();
+    }
+  });
+  it('--concurrency 1: the preflight takes the first slot, so a case starts once its callback was sent', async () => {
+    const receiver = await startEmbeddedReceiver(TIMING);
+    const front = await startFront(receiver, (_req, res, pass) => void pass().then((a) => res.writeHead(a.status).end(a.body)));
+    try {
+      let seenAtStart = -1;
+      await runChecked({
+        target: front.target, seed: 26, concurrency: 1,
+        cases: [synthetic('receiver', 'receiver.synthetic.second', async () => { seenAtStart = front.callbacks; return { verdict: 'PASS' }; })],
+      });
+      expect(seenAtStart).toBe(1);
+    } finally {
+      await front.close();
+      await receiver.close();
+    }
   });
 });
 
@@ -155,20 +190,29 @@ describe('what the run holds: closed at its end, unless the caller holds it', ()
 });
 
 describe('a receiver\'s records are checked before any case', () => {
-  it('an observer command that cannot work: runChecked throws, and no callback is sent', async () => {
+  /** runChecked against the embedded receiver observed through `command`; the callbacks that reached it. */
+  async function observedBy(command: (token: string) => string) {
     const receiver = await startEmbeddedReceiver(TIMING);
     let callbacks = 0;
-    const front = createServer((req, res) => { callbacks += 1; res.writeHead(200).end(); });
+    const front = createServer((_req, res) => { callbacks += 1; res.writeHead(200).end(); });
     const origin = originOf(await listenOn(front, 0, '127.0.0.1'));
     try {
       const { observe: _hooks, ...rest } = receiver.target;
-      const target = { ...rest, callbackUrl: `${origin}/callback`, observe: { kind: 'command' as const, command: 'node -e "process.exit(0)"' } };
-      await expect(runChecked({ target, seed: 26, cases: [] })).rejects.toThrow(/^\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(start\)/);
-      expect(callbacks).toBe(0);
+      const target = { ...rest, callbackUrl: `${origin}/callback`, observe: { kind: 'command' as const, command: command(rest.callbackToken!) } };
+      const error = await runChecked({ target, seed: 26, cases: [] }).then(() => undefined, (e: unknown) => e as Error);
+      return { error, callbacks, token: rest.callbackToken! };
     } finally {
       front.closeAllConnections();
       await new Promise<void>((resolve) => front.close(() => resolve()));
       await receiver.close();
     }
+  }
+  it('an observer command that exits at once: runChecked throws naming it, with the target\'s secrets redacted, and no callback is sent', async () => {
+    // The command writes the callback token to its stderr, which the error quotes.
+    const { error, callbacks, token } = await observedBy((t) => `node -e "console.error('${t}')"`);
+    expect(error?.message).toMatch(/^\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(start\)/);
+    expect(error?.message).toContain('[REDACTED]');
+    expect(error?.message.includes(token)).toBe(false);
+    expect(callbacks).toBe(0);
   });
 });

@@ -123,6 +123,13 @@ describe('a route that refuses GET: receiver.route-refuses-get, symptom the 405'
     const { preflight } = await throughFront(receiver(), answer(405));
     expect(preflight.findings[0]!.summary).toMatch(/^the callback route answered 405 to a valid callback/);
   });
+  it('Allow sent twice: both values named, as one list', async () => {
+    const { preflight } = await throughFront(receiver(), (_req, res) => {
+      res.setHeader('allow', ['POST', 'PUT']);
+      res.writeHead(405).end();
+    });
+    expect(preflight.findings[0]!.summary).toMatch(/^the callback route answered 405 \(Allow: POST, PUT\) to a valid callback/);
+  });
   it('black box: a 405 is a refusal, the answer half fails', async () => {
     const { preflight } = await preflightOf(blackBox(receiver().target));
     expect(preflight.controls.refusal).toEqual({ state: 'failed', what: WHAT_BLACK_BOX, observed: 'it was answered 405', halves: { answer: 'failed', effect: 'not-run' } });

@@ -5,10 +5,13 @@
 // finding names the cause a failed one suggests. Against the reference service with its fault
 // switches, a closed port, and the tests' own service whose status endpoint is elsewhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
+import { listenOn, originOf } from '../../harness/tool/index.ts';
 import { freePort } from '../support/free-port.ts';
+import { forwardTo } from '../support/throttle.ts';
 import { statusElsewhere } from '../service/fixtures/status-elsewhere.ts';
 
 const WHAT_ACCEPTED = 'the preflight\'s correctly signed collect request';
@@ -103,6 +106,20 @@ describe('callbacks that end in the TLS handshake (a service that does not trust
 
 describe('a status query that gets no status: service.status-query-refused, one cause for the status cases', () => {
   const service = serviceWith();
+  it('no answer at all (the status route drops the connection): the control fails saying so', async () => {
+    const upstream = new URL(service().target.baseUrl);
+    const front = createServer((req, res) => (req.url?.startsWith('/api/v1.0/transaction_status') ? req.socket.destroy() : forwardTo(upstream, req, res)));
+    const origin = originOf(await listenOn(front, 0, '127.0.0.1'));
+    try {
+      const { preflight } = await preflightOf({ ...service().target, baseUrl: origin });
+      expect(preflight.controls.refusal?.state).toBe('held');
+      expect(preflight.controls['status-refusal']).toMatchObject({ state: 'failed', observed: expect.stringMatching(/^no answer \(.+\)$/) });
+      expect(preflight.findings.map((f) => f.id)).toEqual(['service.status-query-refused']);
+    } finally {
+      front.closeAllConnections();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+    }
+  });
   it('a status endpoint not at the suite\'s position (every query 404): the status control fails with what the query got', async () => {
     const elsewhere = await statusElsewhere(service().target, 'get-data-state');
     try {
