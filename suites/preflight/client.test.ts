@@ -7,7 +7,8 @@
 // reference SDK in-process with its fault switches, and adapter commands that crash.
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
-import { runPreflight } from '../../harness/preflight/index.ts';
+import { CLIENT_CASES } from '../../harness/cases/index.ts';
+import { runChecked, runPreflight } from '../../harness/preflight/index.ts';
 import type { ReferenceSdkFault } from '../../harness/reference-sdk/index.ts';
 import type { ResolvedClientTarget } from '../../harness/targets/index.ts';
 
@@ -23,18 +24,17 @@ async function preflightWith(faults: ReferenceSdkFault[] | string[], statusQuery
   }
 }
 
-/** An adapter command of the tests' own (a child process), for what the reference SDK cannot do. */
-async function preflightOfCommand(command: string, statusQuery?: boolean) {
+/** A target whose adapter is a command of the tests' own (a child process), for what the reference SDK cannot do. */
+async function commandTarget(command: string): Promise<ResolvedClientTarget> {
   const { target: reference } = await startEmbeddedClient();
   const { inProcess: _reference, ...credentials } = reference;
-  const target: ResolvedClientTarget = { ...credentials, command, timing: { answerDeadlineMs: 4000 } };
-  return runPreflight({ target, seed: 26, ...(statusQuery !== undefined ? { statusQuery } : {}) });
+  return { ...credentials, command, timing: { answerDeadlineMs: 4000 } };
 }
 
 describe('an SDK that reports the plain call accepted and the plain status SUCCESS: both controls hold', () => {
   it('PASS, nothing found; the status query is made by default', async () => {
     const { preflight, result } = await preflightWith([]);
-    expect(result.verdict, result.reason).toBe('PASS');
+    expect(result).toMatchObject({ id: 'preflight.client', verdict: 'PASS' });
     expect(preflight).toEqual({
       side: 'client', findings: [],
       controls: {
@@ -93,10 +93,12 @@ describe('no usable answer to the plain call: client.adapter-failed, and nothing
     }]);
     expect(Object.keys((await preflightWith(['no-such-fault-26'], false)).preflight.controls)).toEqual(['refusal']);
   });
-  it('an adapter that exits on its first request: the finding\'s symptom is its typed failure (it did not start), which the cases that met it share', async () => {
-    const { preflight, result } = await preflightOfCommand(`node -e "process.stdin.once('data', () => process.exit(3))"`);
-    expect(result.verdict).toBe('ERROR');
-    expect(preflight.findings).toMatchObject([{ id: 'client.adapter-failed', symptom: { kind: 'failure', code: 'start' } }]);
+  it('an adapter that answers garbage: the finding\'s symptom is its typed failure; the plain call was decisive, so no case is sent after it', async () => {
+    const garbage = await commandTarget(`node -e "require('readline').createInterface({ input: process.stdin }).on('line', () => console.log('garbage'))"`);
+    const checked = await runChecked({ target: garbage, seed: 26, cases: CLIENT_CASES, only: 'client.collect.method-path' });
+    expect(checked.preflight.result.verdict).toBe('ERROR');
+    expect(checked.preflight.preflight.findings).toMatchObject([{ id: 'client.adapter-failed', symptom: { kind: 'failure', code: 'protocol' } }]);
+    expect(checked.results).toMatchObject([{ verdict: 'ERROR', reason: expect.stringMatching(/not sent: the adapter gave no usable answer to the plain call .*\(given up: the rest are not sent\)/), stated: { causes: ['given-up'] } }]);
   });
 });
 
@@ -116,7 +118,7 @@ describe('the status control: the plain status query reported SUCCESS', () => {
     expect(preflight.findings).toEqual([]);
   });
   it('an adapter that crashes on "op": "status": client.status-call-failed, the cause the status cases share', async () => {
-    const { preflight, result } = await preflightOfCommand('node suites/client/fixtures/collect-only-adapter.mjs');
+    const { preflight, result } = await runPreflight({ target: await commandTarget('node suites/client/fixtures/collect-only-adapter.mjs'), seed: 26 });
     expect(preflight.controls.refusal?.state).toBe('held');
     expect(preflight.controls['status-refusal']).toMatchObject({ state: 'failed', observed: expect.stringMatching(/^the adapter gave no usable answer \(.+\)$/) });
     expect(preflight.findings).toMatchObject([{ id: 'client.status-call-failed', symptom: { kind: 'stated', cause: 'status-call-failed' } }]);

@@ -62,7 +62,7 @@ describe('a receiver that applies the valid callback and answers 2xx: the contro
   const receiver = receiverWith();
   it('with hooks: PASS, both halves held, the record read back as applied', async () => {
     const { preflight, result } = await preflightOf(receiver().target);
-    expect(result.verdict, result.reason).toBe('PASS');
+    expect(result).toMatchObject({ id: 'preflight.receiver', verdict: 'PASS' });
     expect(preflight).toEqual({
       side: 'receiver', findings: [],
       controls: { refusal: { state: 'held', what: WHAT_HOOKS, observed: 'it was answered 200 and the record reads state SUCCESS, actions 1', halves: { answer: 'held', effect: 'held' } } },
@@ -115,7 +115,7 @@ describe('a route that refuses GET: receiver.route-refuses-get, symptom the 405'
     expect(more).toEqual([]);
     expect(finding).toMatchObject({ id: 'receiver.route-refuses-get', symptom: { kind: 'status', status: 405 } });
     expect(finding!.summary).toMatch(/^the callback route answered 405 \(Allow: POST\) to a valid callback: it does not accept GET/);
-    expect(finding!.evidence?.exchanges?.some((e) => e.response?.status === 405)).toBe(true);
+    expect(finding!.evidence?.exchanges?.filter((e) => e.response?.status === 405).map((e) => e.label)).toEqual(['preflight: valid callback']);
     expect(preflight.controls.refusal).toMatchObject({ state: 'failed', halves: { answer: 'failed', effect: 'failed' } });
     expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_HOOKS}: it was answered 405 and the record reads state pending, actions 0` });
   });

@@ -33,8 +33,9 @@ describe('a service that accepts the collect, calls back and answers its status:
   const service = serviceWith();
   it('PASS; the status query is made by default (a run that selects a status case)', async () => {
     const { preflight, result } = await preflightOf(service().target);
-    expect(result.verdict, result.reason).toBe('PASS');
-    expect(preflight).toMatchObject({ side: 'service', findings: [] });
+    expect(result).toMatchObject({ id: 'preflight.service', verdict: 'PASS' });
+    expect(preflight.side).toBe('service');
+    expect(preflight.findings).toEqual([]);
     expect(preflight.controls).toEqual({
       refusal: { state: 'held', what: WHAT_ACCEPTED, observed: expect.stringMatching(/^it was accepted: HTTP 200/) },
       'no-delivery': { state: 'held', what: WHAT_DELIVERED, observed: 'the callback arrived (GET)' },
@@ -67,7 +68,7 @@ describe('the correctly signed collect not accepted: service.valid-collect-rejec
     expect(more).toEqual([]);
     expect(finding).toMatchObject({ id: 'service.valid-collect-rejected', symptom: { kind: 'whole-side' } });
     expect(finding!.summary).toMatch(/^a correctly signed collect request for the whitelisted number 0244000001 was rejected \(HTTP 401.*\): likely the target file's credentials/);
-    expect(finding!.evidence?.exchanges?.length).toBeGreaterThan(0);
+    expect(finding!.evidence?.exchanges?.map((e) => e.label)).toEqual(['preflight: correctly signed collect']);
     expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_ACCEPTED}: ${observed}` });
   });
   it('rejected, and no status query wanted or possible: the status control says why it did not run', async () => {
@@ -130,6 +131,7 @@ describe('a status query that gets no status: service.status-query-refused, one 
       expect(status).toMatchObject({ state: 'failed', what: WHAT_STATUS, observed: expect.stringMatching(/^it was answered HTTP 404 .*, read as unknown id \(HTTP 404\)/) });
       expect(preflight.findings).toMatchObject([{ id: 'service.status-query-refused', symptom: { kind: 'stated', cause: 'status-not-read' } }]);
       expect(preflight.findings[0]!.summary).toBe(`${WHAT_STATUS} got no status: ${status.observed}; every status query of the run likely meets the same, so the service.status cases named here share this one cause`);
+      expect(preflight.findings[0]!.evidence?.exchanges?.map((e) => e.label)).toContain('preflight: correctly signed status query');
       expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_STATUS}: ${status.observed}` });
     } finally {
       await elsewhere.close();
