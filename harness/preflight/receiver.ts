@@ -90,13 +90,15 @@ function findingFor(sent: HttpResult, after: RecordReading | null | undefined, e
  * Without: the answer half holds when it was answered and not refused (the id is unknown to the
  * receiver, so a 4xx other than a refusal is an answer too); nothing shows the effect.
  */
-function controlOf(sent: HttpResult, after: RecordReading | null | undefined, what: string): Control {
-  const hooks = after !== undefined;
+function controlOf(sent: HttpResult, after: RecordReading | null | undefined, what: string, seeded: boolean): Control {
+  // `seeded`, not `after !== undefined`: the record is read only after an answer, so a callback
+  // that got none would never fail the effect half of a receiver whose records the harness sees.
   if (!sent.ok) {
-    return { state: 'failed', what, observed: `it got no answer (${sent.failure.message})`, halves: { answer: 'failed', effect: hooks ? 'failed' : 'not-run' } };
+    return { state: 'failed', what, observed: `it got no answer (${sent.failure.message})`, halves: { answer: 'failed', effect: seeded ? 'failed' : 'not-run' } };
   }
   const status = sent.answer.status;
-  if (hooks) {
+  // With hooks the record is read after every answer.
+  if (after !== undefined) {
     const observed = `it was answered ${status} and the record reads ${describeReading(after)}`;
     // The record changed: the receiver acts on valid callbacks, so "nothing changed" means something.
     const applied = after !== null && after.state !== 'pending';
@@ -125,7 +127,7 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
       const what = hooks ? WHAT_HOOKS : WHAT_BLACK_BOX;
       const control: Control = probe.target.callbackToken === undefined && !hooks
         ? { state: 'not-run', what, observed: 'the target names no callback token and has no hooks, so nothing shows the receiver acting', halves: { answer: 'not-run', effect: 'not-run' } }
-        : controlOf(sent, after, what);
+        : controlOf(sent, after, what, hooks);
       const generic = findingFor(sent, after, probe.evidence());
       // A confirming receiver (§6 rule 5): its queries for this callback are a control of their own;
       // a cause they show (no query, a refused one) explains the rest, so it is named instead.

@@ -1,0 +1,128 @@
+// The client's preflight (harness/preflight/client.ts), rule by rule: one plain call through the
+// adapter, answered as the service accepts a collection, and (when a status case runs) one plain
+// status query answered SUCCESS. They are the controls of the client's refusal cases (an SDK that
+// reports every answer as rejected would pass them all); what they saw of the SDK's requests
+// names a cause shared by many cases once (a body that is not JSON, a signer wrong on every
+// call, an adapter with no usable answer, a status call the adapter does not know). Against the
+// reference SDK in-process with its fault switches, and adapter commands that crash.
+import { describe, expect, it } from 'vitest';
+import { startEmbeddedClient } from '../../harness/embedded/index.ts';
+import { CLIENT_CASES } from '../../harness/cases/index.ts';
+import { runChecked, runPreflight } from '../../harness/preflight/index.ts';
+import type { ReferenceSdkFault } from '../../harness/reference-sdk/index.ts';
+import type { ResolvedClientTarget } from '../../harness/targets/index.ts';
+
+const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
+const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success": true, "status": "SUCCESS"}';
+
+async function preflightWith(faults: ReferenceSdkFault[] | string[], statusQuery?: boolean) {
+  const client = await startEmbeddedClient({ faults: faults as ReferenceSdkFault[] });
+  try {
+    return await runPreflight({ target: client.target, seed: 26, ...(statusQuery !== undefined ? { statusQuery } : {}) });
+  } finally {
+    await client.close();
+  }
+}
+
+/** A target whose adapter is a command of the tests' own (a child process), for what the reference SDK cannot do. */
+async function commandTarget(command: string): Promise<ResolvedClientTarget> {
+  const { target: reference } = await startEmbeddedClient();
+  const { inProcess: _reference, ...credentials } = reference;
+  return { ...credentials, command, timing: { answerDeadlineMs: 4000 } };
+}
+
+describe('an SDK that reports the plain call accepted and the plain status SUCCESS: both controls hold', () => {
+  it('PASS, nothing found; the status query is made by default', async () => {
+    const { preflight, result } = await preflightWith([]);
+    expect(result).toMatchObject({ id: 'preflight.client', verdict: 'PASS' });
+    expect(preflight).toEqual({
+      side: 'client', findings: [],
+      controls: {
+        refusal: { state: 'held', what: WHAT, observed: 'the SDK reported it accepted' },
+        'status-refusal': { state: 'held', what: WHAT_STATUS, observed: 'the SDK reported status SUCCESS' },
+      },
+    });
+  });
+  it('no case of the run queries the status: no status control at all', async () => {
+    const { preflight, result } = await preflightWith([], false);
+    expect(result.verdict).toBe('PASS');
+    expect(Object.keys(preflight.controls)).toEqual(['refusal']);
+  });
+});
+
+describe('the collect control: the plain call reported accepted', () => {
+  it('an SDK that reports every answer as rejected: the control fails with what the SDK reported; the preflight FAILs naming it', async () => {
+    const { preflight, result } = await preflightWith(['success-string-compare']);
+    const refusal = preflight.controls.refusal!;
+    expect(refusal).toMatchObject({ state: 'failed', what: WHAT });
+    expect(refusal.observed).toMatch(/rejected/);
+    expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT}: ${refusal.observed}` });
+    expect(preflight.findings).toEqual([]);
+  });
+  it('a body sent as a form: client.body-not-json, named once with the body, instead of a signature cause', async () => {
+    const { preflight } = await preflightWith(['form-params']);
+    expect(preflight.findings.map((f) => f.id)).toEqual(['client.body-not-json']);
+    expect(preflight.findings[0]).toMatchObject({ symptom: { kind: 'stated', cause: 'body-not-json' }, evidence: { exchanges: expect.any(Array) } });
+  });
+  it('a signer keyed with the wrong credential: client.signature-mismatch, the cause of every signature FAIL', async () => {
+    const { preflight } = await preflightWith(['client-key-as-secret']);
+    expect(preflight.findings.map((f) => f.id)).toEqual(['client.signature-mismatch']);
+    const [finding] = preflight.findings;
+    expect(finding).toMatchObject({ symptom: { kind: 'stated', cause: 'not-signed-as-sent' }, evidence: { exchanges: expect.any(Array) } });
+    expect(finding!.summary).toMatch(/^on the preflight's plain call \(string amount, six fields\) .+; every call the SDK signs likely goes wrong the same way/);
+  });
+  it('a correct JSON body signed right: neither cause', async () => {
+    const { preflight } = await preflightWith(['uppercase-hex']);
+    // Upper-case hex is a signature the service refuses, yet the body is JSON and signed over what was sent.
+    expect(preflight.findings.filter((f) => f.id === 'client.body-not-json')).toEqual([]);
+  });
+});
+
+describe('no usable answer to the plain call: client.adapter-failed, and nothing more is sent', () => {
+  it('an adapter that cannot be made (not a typed failure): ERROR, its symptom the very error met', async () => {
+    const { preflight, result } = await preflightWith(['no-such-fault-26']);
+    expect(result.verdict).toBe('ERROR');
+    const message = 'unknown reference SDK fault(s): no-such-fault-26';
+    expect(preflight.controls).toEqual({
+      refusal: { state: 'failed', what: WHAT, observed: `the adapter gave no usable answer (${message})` },
+      'status-refusal': { state: 'not-run', what: WHAT_STATUS, observed: 'the plain call got no usable answer, so no status query was sent' },
+    });
+    expect(preflight.findings).toEqual([{
+      id: 'client.adapter-failed', symptom: { kind: 'same-error', reason: message },
+      summary: `the adapter gave no usable answer to a plain call (${message}); the cases named here likely fail for the same reason and say nothing yet about the SDK`,
+    }]);
+    expect(Object.keys((await preflightWith(['no-such-fault-26'], false)).preflight.controls)).toEqual(['refusal']);
+  });
+  it('an adapter that answers garbage: the finding\'s symptom is its typed failure; the plain call was decisive, so no case is sent after it', async () => {
+    const garbage = await commandTarget(`node -e "require('readline').createInterface({ input: process.stdin }).on('line', () => console.log('garbage'))"`);
+    const checked = await runChecked({ target: garbage, seed: 26, cases: CLIENT_CASES, only: 'client.collect.method-path' });
+    expect(checked.preflight.result.verdict).toBe('ERROR');
+    expect(checked.preflight.preflight.findings).toMatchObject([{ id: 'client.adapter-failed', symptom: { kind: 'failure', code: 'protocol' } }]);
+    expect(checked.results).toMatchObject([{ verdict: 'ERROR', reason: expect.stringMatching(/not sent: the adapter gave no usable answer to the plain call .*\(given up: the rest are not sent\)/), stated: { causes: ['given-up'] } }]);
+  });
+});
+
+describe('the status control: the plain status query reported SUCCESS', () => {
+  it('an SDK that reads SUCCESS as FAILED: the control fails; the preflight FAILs naming the status query, with its evidence', async () => {
+    const { preflight, result } = await preflightWith(['status-successful-spelling']);
+    expect(preflight.controls.refusal?.state).toBe('held');
+    const status = preflight.controls['status-refusal']!;
+    expect(status).toMatchObject({ state: 'failed', what: WHAT_STATUS, observed: expect.stringMatching(/^the SDK reported /) });
+    expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_STATUS}: ${status.observed}`, evidence: { exchanges: expect.any(Array) } });
+    expect(preflight.findings).toEqual([]);
+  });
+  it('an SDK with no status call (its adapter answers error): not run, nothing found, the preflight PASSes', async () => {
+    const { preflight, result } = await preflightWith(['status-not-implemented']);
+    expect(result.verdict).toBe('PASS');
+    expect(preflight.controls['status-refusal']).toMatchObject({ state: 'not-run', what: WHAT_STATUS, observed: expect.stringMatching(/^the adapter answered error \(.+\): the SDK likely has no status call$/) });
+    expect(preflight.findings).toEqual([]);
+  });
+  it('an adapter that crashes on "op": "status": client.status-call-failed, the cause the status cases share', async () => {
+    const { preflight, result } = await runPreflight({ target: await commandTarget('node suites/client/fixtures/collect-only-adapter.mjs'), seed: 26 });
+    expect(preflight.controls.refusal?.state).toBe('held');
+    expect(preflight.controls['status-refusal']).toMatchObject({ state: 'failed', observed: expect.stringMatching(/^the adapter gave no usable answer \(.+\)$/) });
+    expect(preflight.findings).toMatchObject([{ id: 'client.status-call-failed', symptom: { kind: 'stated', cause: 'status-call-failed' } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/: likely the adapter does not know "op": "status"/);
+    expect(result).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^the preflight's plain status query, answered .*: the adapter gave no usable answer/) });
+  });
+});

@@ -1,0 +1,278 @@
+// The receiver's preflight (harness/preflight/receiver.ts), rule by rule, in-process: one valid
+// callback with the configured token, for a freshly seeded record (hooks) or a fresh id (black
+// box). Its control has two halves (DESIGN.md "A positive control has two halves"): the answer
+// (2xx with hooks; answered and not refused without) and the effect (the record changed). When
+// it does not hold, the preflight names what it saw, as one finding whose symptom marks the
+// cases it explains: the route refuses GET, the token is refused, the path is not the callback
+// route, a 5xx after applying or before, a valid callback left unapplied, no answer, TLS.
+// Against the reference receiver with its fault switches, and small fronts where none gives the
+// answer a rule needs (suites/preflight/front.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { listenerTls } from '../../harness/listener/index.ts';
+import { runPreflight } from '../../harness/preflight/index.ts';
+import type { ReceiverFault } from '../../harness/receiver/index.ts';
+import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { listenOn, originOf } from '../../harness/tool/index.ts';
+import { freePort } from '../support/free-port.ts';
+import { startFront, type CallbackHandler, type FrontOptions } from './front.ts';
+
+const WHAT_HOOKS = 'the preflight\'s valid callback (configured token) for a freshly seeded record';
+const WHAT_BLACK_BOX = 'the preflight\'s valid callback (configured token) for a fresh id';
+// A short deadline: a record left pending is polled for this long, so each such test costs it once.
+const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
+
+const preflightOf = (target: ResolvedReceiverTarget) => runPreflight({ target, seed: 26 });
+
+/** The embedded receiver with `faults`, for the tests of one describe. */
+function receiverWith(options: Parameters<typeof startEmbeddedReceiver>[0] = {}) {
+  const held: { receiver?: EmbeddedReceiver } = {};
+  beforeAll(async () => { held.receiver = await startEmbeddedReceiver({ ...TIMING, ...options }); });
+  afterAll(async () => held.receiver?.close());
+  return () => held.receiver!;
+}
+
+/** The target without its hooks: a black-box receiver. */
+function blackBox(target: ResolvedReceiverTarget): ResolvedReceiverTarget {
+  const { observe: _hooks, ...rest } = target;
+  return rest;
+}
+
+/** The preflight against a front of `receiver` whose callbacks `onCallback` answers. */
+async function throughFront(receiver: EmbeddedReceiver, onCallback: CallbackHandler, options: FrontOptions = {}) {
+  const front = await startFront(receiver, onCallback, options);
+  try {
+    return { ...(await preflightOf(front.target)), callbacks: front.callbacks };
+  } finally {
+    await front.close();
+  }
+}
+
+/** Answers `status` without the receiver seeing the callback. */
+const answer = (status: number, headers: Record<string, string> = {}): CallbackHandler => (_req, res) => {
+  res.writeHead(status, headers).end();
+};
+/** Hands the callback to the receiver, then answers `status` instead of the receiver's. */
+const appliedThenAnswer = (status: number): CallbackHandler => (_req, res, pass) => {
+  void pass().then(() => res.writeHead(status).end(), () => res.destroy());
+};
+
+describe('a receiver that applies the valid callback and answers 2xx: the control holds, nothing is found', () => {
+  const receiver = receiverWith();
+  it('with hooks: PASS, both halves held, the record read back as applied', async () => {
+    const { preflight, result } = await preflightOf(receiver().target);
+    expect(result).toMatchObject({ id: 'preflight.receiver', verdict: 'PASS' });
+    expect(preflight).toEqual({
+      side: 'receiver', findings: [],
+      controls: { refusal: { state: 'held', what: WHAT_HOOKS, observed: 'it was answered 200 and the record reads state SUCCESS, actions 1', halves: { answer: 'held', effect: 'held' } } },
+    });
+  });
+  it('2xx is 200 to 299: a 299 to an applied callback holds, a 300 does not (and is no named cause)', async () => {
+    const at299 = await throughFront(receiver(), appliedThenAnswer(299));
+    expect(at299.result.verdict, at299.result.reason).toBe('PASS');
+    expect(at299.preflight.controls.refusal).toMatchObject({ state: 'held', halves: { answer: 'held', effect: 'held' } });
+    const at300 = await throughFront(receiver(), appliedThenAnswer(300));
+    expect(at300.preflight.controls.refusal).toMatchObject({ state: 'failed', observed: 'it was answered 300 and the record reads state SUCCESS, actions 1', halves: { answer: 'failed', effect: 'held' } });
+    expect(at300.preflight.findings).toEqual([]);
+    expect(at300.result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_HOOKS}: it was answered 300 and the record reads state SUCCESS, actions 1` });
+  });
+  it('a receiver that applies after answering: the preflight waits for the change (up to the reply deadline), not only the settling time', async () => {
+    // Answered at once, applied 150 ms later: past the settling wait (30 ms), within the deadline (300 ms).
+    const { preflight, result } = await throughFront(receiver(), (_req, res, pass) => {
+      res.writeHead(200).end();
+      setTimeout(() => void pass().catch(() => {}), 150);
+    });
+    expect(result.verdict, result.reason).toBe('PASS');
+    expect(preflight.controls.refusal?.halves).toEqual({ answer: 'held', effect: 'held' });
+  });
+  it('black box with a token: the answer half holds on any answer that is not a refusal (an unknown id\'s 404 too); nothing shows the effect', async () => {
+    const { preflight, result } = await preflightOf(blackBox(receiver().target));
+    expect(result.verdict, result.reason).toBe('PASS');
+    expect(preflight.findings).toEqual([]);
+    expect(preflight.controls.refusal).toEqual({ state: 'held', what: WHAT_BLACK_BOX, observed: 'it was answered 404', halves: { answer: 'held', effect: 'not-run' } });
+  });
+  it('black box without a token: nothing shows the receiver acting, so the control is not run (and the preflight does not PASS)', async () => {
+    const { callbackToken: _token, ...noToken } = blackBox(receiver().target);
+    const { preflight, result } = await preflightOf(noToken);
+    const observed = 'the target names no callback token and has no hooks, so nothing shows the receiver acting';
+    expect(preflight.controls.refusal).toEqual({ state: 'not-run', what: WHAT_BLACK_BOX, observed, halves: { answer: 'not-run', effect: 'not-run' } });
+    expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_BLACK_BOX}: ${observed}` });
+  });
+  it('hooks without a token: the control still runs (the record shows the effect); the token-less callback is refused', async () => {
+    const { callbackToken: _token, ...noToken } = receiver().target;
+    const { preflight } = await preflightOf(noToken);
+    expect(preflight.controls.refusal).toMatchObject({ state: 'failed', what: WHAT_HOOKS, halves: { answer: 'failed', effect: 'failed' } });
+    expect(preflight.findings.map((f) => f.id)).toEqual(['receiver.token-refused']);
+  });
+});
+
+describe('a route that refuses GET: receiver.route-refuses-get, symptom the 405', () => {
+  const receiver = receiverWith({ faults: ['refuses-get'] satisfies ReceiverFault[] });
+  it('405 with Allow: the finding quotes the Allow header; both halves fail', async () => {
+    const { preflight, result } = await preflightOf(receiver().target);
+    const [finding, ...more] = preflight.findings;
+    expect(more).toEqual([]);
+    expect(finding).toMatchObject({ id: 'receiver.route-refuses-get', symptom: { kind: 'status', status: 405 } });
+    expect(finding!.summary).toMatch(/^the callback route answered 405 \(Allow: POST\) to a valid callback: it does not accept GET/);
+    expect(finding!.evidence?.exchanges?.filter((e) => e.response?.status === 405).map((e) => e.label)).toEqual(['preflight: valid callback']);
+    expect(preflight.controls.refusal).toMatchObject({ state: 'failed', halves: { answer: 'failed', effect: 'failed' } });
+    expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_HOOKS}: it was answered 405 and the record reads state pending, actions 0` });
+  });
+  it('405 without Allow: no Allow named', async () => {
+    const { preflight } = await throughFront(receiver(), answer(405));
+    expect(preflight.findings[0]!.summary).toMatch(/^the callback route answered 405 to a valid callback/);
+  });
+  it('Allow sent twice: both values named, as one list', async () => {
+    const { preflight } = await throughFront(receiver(), (_req, res) => {
+      res.setHeader('allow', ['POST', 'PUT']);
+      res.writeHead(405).end();
+    });
+    expect(preflight.findings[0]!.summary).toMatch(/^the callback route answered 405 \(Allow: POST, PUT\) to a valid callback/);
+  });
+  it('black box: a 405 is a refusal, the answer half fails', async () => {
+    const { preflight } = await preflightOf(blackBox(receiver().target));
+    expect(preflight.controls.refusal).toEqual({ state: 'failed', what: WHAT_BLACK_BOX, observed: 'it was answered 405', halves: { answer: 'failed', effect: 'not-run' } });
+    expect(preflight.findings.map((f) => f.id)).toEqual(['receiver.route-refuses-get']);
+  });
+});
+
+describe('the configured token refused: receiver.token-refused, symptom the status it got (401 or 403)', () => {
+  const receiver = receiverWith({ faults: ['status-401'] satisfies ReceiverFault[] });
+  const wrongToken = (t: ResolvedReceiverTarget): ResolvedReceiverTarget => ({ ...t, callbackToken: 'not-the-receivers-token-26' });
+  it('403 (the reference receiver, a token not its own)', async () => {
+    const plain = await startEmbeddedReceiver(TIMING);
+    try {
+      const { preflight } = await preflightOf(wrongToken(plain.target));
+      expect(preflight.findings).toMatchObject([{ id: 'receiver.token-refused', symptom: { kind: 'status', status: 403 } }]);
+      expect(preflight.findings[0]!.summary).toMatch(/^a valid callback carrying the configured X-Callback-Token was answered 403: likely/);
+      const black = await preflightOf(blackBox(wrongToken(plain.target)));
+      expect(black.preflight.controls.refusal).toMatchObject({ state: 'failed', observed: 'it was answered 403', halves: { answer: 'failed', effect: 'not-run' } });
+    } finally {
+      await plain.close();
+    }
+  });
+  it('401 (a receiver that answers a bad token 401)', async () => {
+    const { preflight } = await preflightOf(wrongToken(receiver().target));
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.token-refused', symptom: { kind: 'status', status: 401 } }]);
+    const black = await preflightOf(blackBox(wrongToken(receiver().target)));
+    expect(black.preflight.controls.refusal).toMatchObject({ state: 'failed', observed: 'it was answered 401', halves: { answer: 'failed', effect: 'not-run' } });
+  });
+});
+
+describe('answers that are neither 2xx nor a refusal', () => {
+  const receiver = receiverWith({ faults: ['error-after-applying'] satisfies ReceiverFault[] });
+  it('404 for a record the receiver holds: receiver.callback-path-not-found; without hooks a 404 is an answer, nothing found', async () => {
+    const wrongPath = (t: ResolvedReceiverTarget) => ({ ...t, callbackUrl: new URL('/payments/callback', t.callbackUrl).toString() });
+    const { preflight } = await preflightOf(wrongPath(receiver().target));
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.callback-path-not-found', symptom: { kind: 'status', status: 404 } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^a valid callback for a record the receiver holds \(state pending, actions 0\) was answered 404 and changed nothing/);
+    const black = await preflightOf(blackBox(wrongPath(receiver().target)));
+    expect(black.preflight.findings).toEqual([]);
+    expect(black.result.verdict).toBe('PASS');
+  });
+  it('500 after applying: receiver.server-error-after-applying; the effect half holds, the answer half fails', async () => {
+    const { preflight, result } = await preflightOf(receiver().target);
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.server-error-after-applying', symptom: { kind: 'server-error' } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^a valid callback was applied \(the record reads state SUCCESS, actions 1\) but answered 500: the service counts/);
+    expect(preflight.controls.refusal).toMatchObject({ state: 'failed', halves: { answer: 'failed', effect: 'held' } });
+    expect(result.verdict).toBe('FAIL');
+  });
+  it('500 before applying: receiver.server-error, with the record when hooks show it; without hooks a 5xx is a refusal', async () => {
+    const { preflight } = await throughFront(receiver(), answer(500));
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.server-error', symptom: { kind: 'server-error' }, summary: 'a valid callback was answered 500 and the record reads state pending, actions 0' }]);
+    expect(preflight.controls.refusal?.halves).toEqual({ answer: 'failed', effect: 'failed' });
+    const black = await throughFront(receiver(), answer(500), { blackBox: true });
+    expect(black.preflight.findings).toMatchObject([{ id: 'receiver.server-error', summary: 'a valid callback was answered 500' }]);
+    expect(black.preflight.controls.refusal).toMatchObject({ state: 'failed', observed: 'it was answered 500', halves: { answer: 'failed', effect: 'not-run' } });
+  });
+  it('200 and nothing applied: receiver.valid-callback-not-applied, stated as a record left unapplied (not a status)', async () => {
+    const { preflight, result, callbacks } = await throughFront(receiver(), answer(200));
+    expect(callbacks).toBe(1);
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.valid-callback-not-applied', symptom: { kind: 'stated', cause: 'not-applied' } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^a valid SUCCESS callback for a freshly seeded record was answered 200, and the record still reads state pending, actions 0:/);
+    expect(preflight.controls.refusal).toMatchObject({ state: 'failed', halves: { answer: 'held', effect: 'failed' } });
+    expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_HOOKS}: it was answered 200 and the record reads state pending, actions 0` });
+  });
+  it('a record gone once the callback was applied (the hooks answer 404): not applied, as far as the harness can see', async () => {
+    let applied = false;
+    const { preflight } = await throughFront(receiver(), (_req, res, pass) => {
+      void pass().then(() => { applied = true; res.writeHead(200).end(); });
+    }, {
+      onHook: (req, res, forward) => (applied && req.method === 'GET' ? res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such record"}') : forward()),
+    });
+    expect(preflight.controls.refusal).toMatchObject({ state: 'failed', observed: 'it was answered 200 and the record reads 404 (no record)', halves: { answer: 'held', effect: 'failed' } });
+    expect(preflight.findings.map((f) => f.id)).toEqual(['receiver.valid-callback-not-applied']);
+  });
+});
+
+describe('no usable answer: receiver.no-answer, or receiver.tls-failed for a failed handshake; symptom the failure', () => {
+  const receiver = receiverWith();
+  it('connection refused, with hooks: both halves fail, the record is not read after it', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}/callback`;
+    const { preflight, result } = await preflightOf({ ...receiver().target, callbackUrl: closed });
+    const [finding] = preflight.findings;
+    expect(finding).toMatchObject({ id: 'receiver.no-answer', symptom: { kind: 'failure', code: 'refused' } });
+    expect(finding!.summary).toMatch(/^the preflight's valid callback got no usable answer \(.+\); every case that sends a callback will likely see the same$/);
+    expect(finding!.evidence?.records).not.toHaveProperty('after');
+    expect(preflight.controls.refusal).toMatchObject({ state: 'failed', observed: expect.stringMatching(/^it got no answer \(.+\)$/), halves: { answer: 'failed', effect: 'failed' } });
+    expect(result.verdict).toBe('FAIL');
+    const black = await preflightOf(blackBox({ ...receiver().target, callbackUrl: closed }));
+    expect(black.preflight.controls.refusal?.halves).toEqual({ answer: 'failed', effect: 'not-run' });
+  });
+  it('a certificate the harness does not trust: receiver.tls-failed naming the handshake', async () => {
+    const tls = await listenerTls();
+    const https = await startEmbeddedReceiver({ ...TIMING, hooks: false, tls: { key: tls.key, cert: tls.cert, ca: tls.caCert } });
+    try {
+      const { caCert: _trusted, ...untrusting } = https.target;
+      const { preflight } = await preflightOf(untrusting);
+      expect(preflight.findings).toMatchObject([{ id: 'receiver.tls-failed', symptom: { kind: 'failure', code: 'tls' } }]);
+      expect(preflight.findings[0]!.summary).toMatch(/^the preflight's valid callback failed in the TLS handshake \(.+\): likely the receiver's certificate is not trusted/);
+      expect(preflight.controls.refusal).toMatchObject({ state: 'failed', halves: { answer: 'failed', effect: 'not-run' } });
+    } finally {
+      await https.close();
+    }
+  });
+});
+
+describe('a preflight that could not finish: no control stands, and why is the one finding', () => {
+  const receiver = receiverWith();
+  it('hooks that refuse connections: receiver.preflight-incomplete, its symptom the very error met', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}/_conformance`;
+    const { preflight, result } = await preflightOf({ ...receiver().target, observe: { kind: 'hooks', url: closed } });
+    expect(result.verdict).toBe('ERROR');
+    const failed = { state: 'failed', what: 'the preflight', observed: result.reason };
+    expect(preflight.controls).toEqual({ refusal: failed, 'no-delivery': failed, confirmation: failed, 'status-refusal': failed });
+    expect(preflight.findings).toEqual([{
+      id: 'receiver.preflight-incomplete', symptom: { kind: 'same-error', reason: result.reason },
+      summary: `the preflight could not finish (${result.reason}): the negative cases, which rest on it, prove nothing`,
+    }]);
+  });
+  it('a throttle that answers 429 without Retry-After: receiver.rate-limited, stated so the cases refused the same way join it', async () => {
+    const { preflight, result } = await throughFront(receiver(), answer(429, { 'content-type': 'application/json' }));
+    expect(result.verdict).toBe('ERROR');
+    expect(preflight.findings).toEqual([{
+      id: 'receiver.rate-limited', symptom: { kind: 'stated', cause: 'rate-limited' },
+      summary: expect.stringMatching(/^the receiver limits the request rate: the preflight could not finish \(the receiver answered 429 .*\), so the negative cases, which rest on it, prove nothing; the cases refused the same way are named here/),
+    }]);
+  });
+  it('a target the run gave up on (it stopped answering): the run names that cause, so the preflight names none', async () => {
+    const { TargetWatch } = await import('../../harness/cases/index.ts');
+    const server = createServer((req) => req.socket.destroy());
+    const origin = originOf(await listenOn(server, 0, '127.0.0.1'));
+    try {
+      const watch = new TargetWatch(async () => 'it refuses connections');
+      const silent = (id: string) => ({ id, title: id, level: 'MUST' as const, specRef: '§6', verdict: 'ERROR' as const, durationMs: 1, evidence: { exchanges: [{ request: { method: 'GET', url: origin, headers: {} }, error: 'reset' }] } });
+      for (const id of ['a', 'b', 'c']) watch.observe(silent(id));
+      await expect.poll(() => watch.stopped).toBeDefined();
+      const { preflight, result } = await runPreflight({ target: { ...receiver().target, callbackUrl: `${origin}/callback` }, seed: 26, watch });
+      expect(result.verdict).toBe('ERROR');
+      expect(watch.stopped?.cases).toContain('preflight.receiver');
+      expect(preflight.findings).toEqual([]);
+      expect(preflight.controls.refusal).toMatchObject({ state: 'failed', what: 'the preflight' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
