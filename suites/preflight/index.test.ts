@@ -207,6 +207,27 @@ describe('a receiver\'s records are checked before any case', () => {
       await receiver.close();
     }
   }
+  it('a black-box receiver: nothing to check, the preflight runs', async () => {
+    const receiver = await startEmbeddedReceiver(TIMING);
+    try {
+      const { observe: _hooks, ...blackBox } = receiver.target;
+      expect((await runChecked({ target: blackBox, seed: 26, cases: [] })).preflight.result.verdict).toBe('PASS');
+    } finally {
+      await receiver.close();
+    }
+  });
+  it('records seen through an observer command that works (a bridge to the test hooks): checked, then the control holds', async () => {
+    const receiver = await startEmbeddedReceiver(TIMING);
+    try {
+      const { observe: _hooks, ...rest } = receiver.target;
+      const target = { ...rest, observe: { kind: 'command' as const, command: `node suites/observe/fixtures/hooks-observer.mjs ${receiver.receiver.hooksUrl}` } };
+      const checked = await runChecked({ target, seed: 26, cases: [] });
+      expect(checked.preflight.result.verdict, checked.preflight.result.reason).toBe('PASS');
+      expect(checked.preflight.preflight.controls.refusal?.halves).toEqual({ answer: 'held', effect: 'held' });
+    } finally {
+      await receiver.close();
+    }
+  });
   it('an observer command that exits at once: runChecked throws naming it, with the target\'s secrets redacted, and no callback is sent', async () => {
     // The command writes the callback token to its stderr, which the error quotes.
     const { error, callbacks, token } = await observedBy((t) => `node -e "console.error('${t}')"`);
