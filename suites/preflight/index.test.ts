@@ -236,4 +236,10 @@ describe('a receiver\'s records are checked before any case', () => {
     expect(error?.message.includes(token)).toBe(false);
     expect(callbacks).toBe(0);
   });
+  it('an observer command that never answers: the check gives up on it after the per-request limit (5 s at least for a command), never waits for ever', async () => {
+    // Five seconds: a command's floor (MIN_COMMAND_ANSWER_MS, a JVM takes a second to start), above this run's 1000 ms limit.
+    const { error, callbacks } = await observedBy(() => 'node -e "setInterval(() => {}, 1000)"');
+    expect(error?.message).toMatch(/^\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(timeout\): no answer within 5000 ms/);
+    expect(callbacks).toBe(0);
+  }, 15_000);
 });
