@@ -170,7 +170,9 @@ describe('what the run holds: closed at its end, unless the caller holds it', ()
   };
   it('the run\'s own resources are closed (the status endpoint\'s port is free again); the caller\'s stay open until it closes them', async () => {
     const port = await freePort();
-    const receiver = await startEmbeddedReceiver({ ...TIMING, confirms: { port } });
+    // Its own limit on a status query is half its reply deadline: 1 s, room on a loaded machine.
+    const receiver = await startEmbeddedReceiver({ ...TIMING, replyDeadlineMs: 2000, confirms: { port } });
+    receiver.target.timing = { replyDeadlineMs: TIMING.replyDeadlineMs };
     try {
       const own = await runChecked({ target: receiver.target, seed: 26, cases: [] });
       expect(own.preflight.preflight.controls.confirmation?.state).toBe('held');
