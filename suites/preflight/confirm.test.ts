@@ -6,14 +6,13 @@
 // queries refused as the service would refuse them, a query off the endpoint's route, one naming
 // another id; a callback that met another cause leaves that cause named instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { RunResources } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
 import { confirmationCheck } from '../../harness/preflight/confirm.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { listenOn } from '../../harness/tool/index.ts';
-import { createServer } from 'node:http';
 import { freePort } from '../support/free-port.ts';
 import { startFront } from './front.ts';
 

@@ -6,7 +6,7 @@
 // unless the caller holds it; a receiver's records are checked before any case.
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import { RunResources, TargetWatch, type ConformanceCase } from '../../harness/cases/index.ts';
+import { RunResources, type ConformanceCase } from '../../harness/cases/index.ts';
 import { startEmbeddedClient, startEmbeddedReceiver, startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runChecked, type PreflightRun } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
@@ -14,6 +14,7 @@ import type { ResolvedTarget } from '../../harness/targets/index.ts';
 import { listenOn, originOf } from '../../harness/tool/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startFront } from './front.ts';
+import { givenUpTarget } from './given-up.ts';
 
 const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
 
@@ -135,21 +136,15 @@ describe('the cases taken back, and the cases a run that gave up stopped: in cas
   });
   it('a target given up on: stopped names its cause and the run\'s cases it stopped, in case order (not the silent ones of before)', async () => {
     const receiver = await startEmbeddedReceiver(TIMING);
-    const dead = createServer((req) => req.socket.destroy());
-    const origin = originOf(await listenOn(dead, 0, '127.0.0.1'));
+    const gaveUp = await givenUpTarget(['before.a', 'before.b', 'before.c']);
     try {
-      const watch = new TargetWatch(async () => 'it resets every connection');
-      const silent = (id: string) => ({ id, title: id, level: 'MUST' as const, specRef: '§6', verdict: 'ERROR' as const, durationMs: 1, evidence: { exchanges: [{ request: { method: 'GET', url: origin, headers: {} }, error: 'reset' }] } });
-      for (const id of ['before.a', 'before.b', 'before.c']) watch.observe(silent(id));
-      await expect.poll(() => watch.stopped).toBeDefined();
       const checked = await runChecked({
-        target: { ...receiver.target, callbackUrl: `${origin}/callback` }, seed: 26, watch,
+        target: { ...receiver.target, callbackUrl: `${gaveUp.origin}/callback` }, seed: 26, watch: gaveUp.watch,
         cases: [synthetic('receiver', 'receiver.synthetic.one', async () => ({ verdict: 'PASS' })), synthetic('receiver', 'receiver.synthetic.two', async () => ({ verdict: 'PASS' }))],
       });
-      expect(checked.stopped).toEqual({ cause: watch.stopped!.cause, cases: ['preflight.receiver', 'receiver.synthetic.one', 'receiver.synthetic.two'] });
+      expect(checked.stopped).toEqual({ cause: gaveUp.watch.stopped!.cause, cases: ['preflight.receiver', 'receiver.synthetic.one', 'receiver.synthetic.two'] });
     } finally {
-      dead.closeAllConnections();
-      await new Promise<void>((resolve) => dead.close(() => resolve()));
+      await gaveUp.close();
       await receiver.close();
     }
   });

@@ -8,15 +8,14 @@
 // Against the reference receiver with its fault switches, and small fronts where none gives the
 // answer a rule needs (suites/preflight/front.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { listenerTls } from '../../harness/listener/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
 import type { ReceiverFault } from '../../harness/receiver/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
-import { listenOn, originOf } from '../../harness/tool/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startFront, type CallbackHandler, type FrontOptions } from './front.ts';
+import { givenUpTarget } from './given-up.ts';
 
 const WHAT_HOOKS = 'the preflight\'s valid callback (configured token) for a freshly seeded record';
 const WHAT_BLACK_BOX = 'the preflight\'s valid callback (configured token) for a fresh id';
@@ -258,22 +257,15 @@ describe('a preflight that could not finish: no control stands, and why is the o
     }]);
   });
   it('a target the run gave up on (it stopped answering): the run names that cause, so the preflight names none', async () => {
-    const { TargetWatch } = await import('../../harness/cases/index.ts');
-    const server = createServer((req) => req.socket.destroy());
-    const origin = originOf(await listenOn(server, 0, '127.0.0.1'));
+    const gaveUp = await givenUpTarget(['a', 'b', 'c']);
     try {
-      const watch = new TargetWatch(async () => 'it refuses connections');
-      const silent = (id: string) => ({ id, title: id, level: 'MUST' as const, specRef: '§6', verdict: 'ERROR' as const, durationMs: 1, evidence: { exchanges: [{ request: { method: 'GET', url: origin, headers: {} }, error: 'reset' }] } });
-      for (const id of ['a', 'b', 'c']) watch.observe(silent(id));
-      await expect.poll(() => watch.stopped).toBeDefined();
-      const { preflight, result } = await runPreflight({ target: { ...receiver().target, callbackUrl: `${origin}/callback` }, seed: 26, watch });
+      const { preflight, result } = await runPreflight({ target: { ...receiver().target, callbackUrl: `${gaveUp.origin}/callback` }, seed: 26, watch: gaveUp.watch });
       expect(result.verdict).toBe('ERROR');
-      expect(watch.stopped?.cases).toContain('preflight.receiver');
+      expect(gaveUp.watch.stopped?.cases).toContain('preflight.receiver');
       expect(preflight.findings).toEqual([]);
       expect(preflight.controls.refusal).toMatchObject({ state: 'failed', what: 'the preflight' });
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gaveUp.close();
     }
   });
 });
