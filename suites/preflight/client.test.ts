@@ -47,6 +47,7 @@ describe('an SDK that reports the plain call accepted and the plain status SUCCE
     const { preflight, result } = await preflightWith([], false);
     expect(result.verdict).toBe('PASS');
     expect(Object.keys(preflight.controls)).toEqual(['refusal']);
+    expect(preflight.findings).toEqual([]);
   });
 });
 
@@ -71,6 +72,11 @@ describe('the collect control: the plain call reported accepted', () => {
     expect(finding).toMatchObject({ symptom: { kind: 'stated', cause: 'not-signed-as-sent' }, evidence: { exchanges: expect.any(Array) } });
     expect(finding!.summary).toMatch(/^on the preflight's plain call \(string amount, six fields\) .+; every call the SDK signs likely goes wrong the same way/);
   });
+  it('an adapter that reports an answer without the SDK sending anything: no request to read, so neither cause', async () => {
+    const { preflight } = await runPreflight({ target: await commandTarget(`node -e "require('readline').createInterface({ input: process.stdin }).on('line', (l) => console.log(JSON.stringify({ id: JSON.parse(l).id, outcome: 'accepted' })))"`), seed: 26, statusQuery: false });
+    expect(preflight.controls.refusal).toMatchObject({ state: 'held', observed: 'the SDK reported it accepted' });
+    expect(preflight.findings).toEqual([]);
+  });
   it('a correct JSON body signed right: neither cause', async () => {
     const { preflight } = await preflightWith(['uppercase-hex']);
     // Upper-case hex is a signature the service refuses, yet the body is JSON and signed over what was sent.
@@ -81,8 +87,8 @@ describe('the collect control: the plain call reported accepted', () => {
 describe('no usable answer to the plain call: client.adapter-failed, and nothing more is sent', () => {
   it('an adapter that cannot be made (not a typed failure): ERROR, its symptom the very error met', async () => {
     const { preflight, result } = await preflightWith(['no-such-fault-26']);
-    expect(result.verdict).toBe('ERROR');
     const message = 'unknown reference SDK fault(s): no-such-fault-26';
+    expect(result).toMatchObject({ verdict: 'ERROR', reason: message });
     expect(preflight.controls).toEqual({
       refusal: { state: 'failed', what: WHAT, observed: `the adapter gave no usable answer (${message})` },
       'status-refusal': { state: 'not-run', what: WHAT_STATUS, observed: 'the plain call got no usable answer, so no status query was sent' },

@@ -6,14 +6,13 @@
 // queries refused as the service would refuse them, a query off the endpoint's route, one naming
 // another id; a callback that met another cause leaves that cause named instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { RunResources } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
 import { confirmationCheck } from '../../harness/preflight/confirm.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { listenOn } from '../../harness/tool/index.ts';
-import { createServer } from 'node:http';
 import { freePort } from '../support/free-port.ts';
 import { startFront } from './front.ts';
 
@@ -23,10 +22,21 @@ const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
 
 const preflightOf = (target: ResolvedReceiverTarget) => runPreflight({ target, seed: 26 });
 
-/** A confirming embedded receiver (its status endpoint the harness's, port 0) for the tests of one describe. */
+/**
+ * A confirming embedded receiver (by default its status endpoint the harness's, port 0). Its own
+ * limit on a status query is half its reply deadline: 2 s, so a query on a loaded machine stays
+ * within it; the target's deadline stays 300 ms (a record left pending is polled that long).
+ */
+async function startConfirming(options: Parameters<typeof startEmbeddedReceiver>[0] = {}): Promise<EmbeddedReceiver> {
+  const receiver = await startEmbeddedReceiver({ ...TIMING, replyDeadlineMs: 2000, confirms: true, ...options });
+  receiver.target.timing = { replyDeadlineMs: TIMING.replyDeadlineMs };
+  return receiver;
+}
+
+/** A confirming embedded receiver for the tests of one describe. */
 function confirming(options: Parameters<typeof startEmbeddedReceiver>[0] = {}) {
   const held: { receiver?: EmbeddedReceiver } = {};
-  beforeAll(async () => { held.receiver = await startEmbeddedReceiver({ ...TIMING, confirms: true, ...options }); });
+  beforeAll(async () => { held.receiver = await startConfirming(options); });
   afterAll(async () => held.receiver?.close());
   return () => held.receiver!;
 }
@@ -91,7 +101,7 @@ describe('a receiver that confirms with a query the service accepts, applies and
 
 describe('confirmed but not applied as SUCCESS, or not answered 2xx: the control fails; the callback\'s own cause stays the finding', () => {
   it('500 after applying: the confirmation names the answer and the record; the finding is the 5xx after applying', async () => {
-    const receiver = await startEmbeddedReceiver({ ...TIMING, confirms: true, faults: ['error-after-applying'] });
+    const receiver = await startConfirming({ faults: ['error-after-applying'] });
     try {
       const { preflight, result } = await preflightOf(receiver.target);
       expect(preflight.controls.confirmation).toEqual({ state: 'failed', what: WHAT, observed: 'the receiver asked the status endpoint and was answered SUCCESS, but answered 500 and the record reads SUCCESS, actions 1' });
@@ -104,7 +114,7 @@ describe('confirmed but not applied as SUCCESS, or not answered 2xx: the control
   it('confirmed, then applied as FAILED: the callback\'s control holds (it changed), the confirmation does not, and the preflight FAILs naming the confirmation', async () => {
     // A receiver that confirms FAILED outcomes too and takes any status answer as confirming, behind
     // a front that turns the callback's SUCCESS into FAILED: its query is good, its record FAILED.
-    const receiver = await startEmbeddedReceiver({ ...TIMING, confirms: true, confirmsFailed: true, faults: ['confirms-ignores-status'] });
+    const receiver = await startConfirming({ confirmsFailed: true, faults: ['confirms-ignores-status'] });
     const front = await startFront(receiver, (req, res, pass) => {
       req.url = req.url!.replace('status=SUCCESS', 'status=FAILED');
       void pass().then((a) => res.writeHead(a.status).end(a.body));
@@ -125,7 +135,7 @@ describe('confirmed but not applied as SUCCESS, or not answered 2xx: the control
 
 describe('what the queries show is the shared cause, named instead of the callback\'s', () => {
   it('queries refused as the service would refuse them (signed in body order): receiver.confirm.query-refused, for the whole side', async () => {
-    const receiver = await startEmbeddedReceiver({ ...TIMING, confirms: true, faults: ['status-query-body-order'] });
+    const receiver = await startConfirming({ faults: ['status-query-body-order'] });
     try {
       const { preflight } = await preflightOf(receiver.target);
       expect(preflight.controls.confirmation).toMatchObject({ state: 'failed', observed: expect.stringMatching(/^its status query was refused as the service would refuse it: .+/) });
@@ -137,7 +147,7 @@ describe('what the queries show is the shared cause, named instead of the callba
   });
   it('a query off the endpoint\'s route (the target states another path): receiver.confirm.query-off-route', async () => {
     // The run serves the endpoint itself on this port, at the path the target file states.
-    const receiver = await startEmbeddedReceiver({ ...TIMING, confirms: { port: await freePort() } });
+    const receiver = await startConfirming({ confirms: { port: await freePort() } });
     try {
       const t = receiver.target;
       const target = { ...t, confirms: { ...t.confirms!, status: { ...t.confirms!.status, path: '/api/v2/status' } } };
@@ -150,7 +160,7 @@ describe('what the queries show is the shared cause, named instead of the callba
     }
   });
   it('a query naming another id (the id percent-encoded): receiver.confirm.query-other-id', async () => {
-    const receiver = await startEmbeddedReceiver({ ...TIMING, confirms: true, faults: ['status-query-id-encoded'], transactionIds: { template: 'pf {id}&/' } });
+    const receiver = await startConfirming({ faults: ['status-query-id-encoded'], transactionIds: { template: 'pf {id}&/' } });
     try {
       const { preflight } = await preflightOf(receiver.target);
       expect(preflight.controls.confirmation).toMatchObject({ state: 'failed', observed: expect.stringMatching(/^its status query named "pf%20.+%26%2F", not the callback's "pf .+&\/"$/) });
@@ -160,7 +170,7 @@ describe('what the queries show is the shared cause, named instead of the callba
     }
   });
   it('no query at all, the outcome applied: receiver.confirm.never-queried; the callback\'s control holds, the preflight FAILs on the confirmation', async () => {
-    const receiver = await startEmbeddedReceiver({ ...TIMING, confirms: true, faults: ['never-confirms'] });
+    const receiver = await startConfirming({ faults: ['never-confirms'] });
     try {
       const { preflight, result } = await preflightOf(receiver.target);
       const observed = `${NO_QUERY} for it; the receiver applied it (the record reads SUCCESS, actions 1)`;

@@ -55,6 +55,10 @@ describe('a control that held: the verdict stands, without restsOn', () => {
     expect((await guarded({ verdict: 'PASS', restsOn: 'answer' }, answered)).outcome).toEqual({ verdict: 'PASS' });
     expect((await guarded({ verdict: 'FAIL', reason: 'r', restsOn: 'answer' }, preflightWith('failed', { answer: 'held', effect: 'not-run' }))).outcome).toEqual({ verdict: 'FAIL', reason: 'r' });
     expect((await guarded({ verdict: 'FAIL', reason: 'r', restsOn: 'answer' }, preflightWith('held', { answer: 'held', effect: 'held' }))).outcome).toEqual({ verdict: 'FAIL', reason: 'r' });
+    // A FAIL resting on nothing named is judged beside the whole control, and stands as it is.
+    expect((await guarded({ verdict: 'FAIL', reason: 'r' }, preflightWith('held', { answer: 'held', effect: 'failed' }))).outcome).toEqual({ verdict: 'FAIL', reason: 'r' });
+    // A control without halves: nothing to say about the effect.
+    expect((await guarded({ verdict: 'FAIL', reason: 'r', restsOn: 'answer' }, preflightWith('held'))).outcome).toEqual({ verdict: 'FAIL', reason: 'r' });
   });
 });
 

@@ -6,7 +6,7 @@
 // unless the caller holds it; a receiver's records are checked before any case.
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import { RunResources, TargetWatch, type ConformanceCase } from '../../harness/cases/index.ts';
+import { RunResources, type ConformanceCase } from '../../harness/cases/index.ts';
 import { startEmbeddedClient, startEmbeddedReceiver, startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runChecked, type PreflightRun } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
@@ -14,6 +14,7 @@ import type { ResolvedTarget } from '../../harness/targets/index.ts';
 import { listenOn, originOf } from '../../harness/tool/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startFront } from './front.ts';
+import { givenUpTarget } from './given-up.ts';
 
 const TIMING = { timeScale: 0.02, replyDeadlineMs: 300 };
 
@@ -135,21 +136,15 @@ describe('the cases taken back, and the cases a run that gave up stopped: in cas
   });
   it('a target given up on: stopped names its cause and the run\'s cases it stopped, in case order (not the silent ones of before)', async () => {
     const receiver = await startEmbeddedReceiver(TIMING);
-    const dead = createServer((req) => req.socket.destroy());
-    const origin = originOf(await listenOn(dead, 0, '127.0.0.1'));
+    const gaveUp = await givenUpTarget(['before.a', 'before.b', 'before.c']);
     try {
-      const watch = new TargetWatch(async () => 'it resets every connection');
-      const silent = (id: string) => ({ id, title: id, level: 'MUST' as const, specRef: '§6', verdict: 'ERROR' as const, durationMs: 1, evidence: { exchanges: [{ request: { method: 'GET', url: origin, headers: {} }, error: 'reset' }] } });
-      for (const id of ['before.a', 'before.b', 'before.c']) watch.observe(silent(id));
-      await expect.poll(() => watch.stopped).toBeDefined();
       const checked = await runChecked({
-        target: { ...receiver.target, callbackUrl: `${origin}/callback` }, seed: 26, watch,
+        target: { ...receiver.target, callbackUrl: `${gaveUp.origin}/callback` }, seed: 26, watch: gaveUp.watch,
         cases: [synthetic('receiver', 'receiver.synthetic.one', async () => ({ verdict: 'PASS' })), synthetic('receiver', 'receiver.synthetic.two', async () => ({ verdict: 'PASS' }))],
       });
-      expect(checked.stopped).toEqual({ cause: watch.stopped!.cause, cases: ['preflight.receiver', 'receiver.synthetic.one', 'receiver.synthetic.two'] });
+      expect(checked.stopped).toEqual({ cause: gaveUp.watch.stopped!.cause, cases: ['preflight.receiver', 'receiver.synthetic.one', 'receiver.synthetic.two'] });
     } finally {
-      dead.closeAllConnections();
-      await new Promise<void>((resolve) => dead.close(() => resolve()));
+      await gaveUp.close();
       await receiver.close();
     }
   });
@@ -170,7 +165,9 @@ describe('what the run holds: closed at its end, unless the caller holds it', ()
   };
   it('the run\'s own resources are closed (the status endpoint\'s port is free again); the caller\'s stay open until it closes them', async () => {
     const port = await freePort();
-    const receiver = await startEmbeddedReceiver({ ...TIMING, confirms: { port } });
+    // Its own limit on a status query is half its reply deadline: 1 s, room on a loaded machine.
+    const receiver = await startEmbeddedReceiver({ ...TIMING, replyDeadlineMs: 2000, confirms: { port } });
+    receiver.target.timing = { replyDeadlineMs: TIMING.replyDeadlineMs };
     try {
       const own = await runChecked({ target: receiver.target, seed: 26, cases: [] });
       expect(own.preflight.preflight.controls.confirmation?.state).toBe('held');
@@ -207,12 +204,40 @@ describe('a receiver\'s records are checked before any case', () => {
       await receiver.close();
     }
   }
+  it('a black-box receiver: nothing to check, the preflight runs', async () => {
+    const receiver = await startEmbeddedReceiver(TIMING);
+    try {
+      const { observe: _hooks, ...blackBox } = receiver.target;
+      expect((await runChecked({ target: blackBox, seed: 26, cases: [] })).preflight.result.verdict).toBe('PASS');
+    } finally {
+      await receiver.close();
+    }
+  });
+  it('records seen through an observer command that works (a bridge to the test hooks): checked, then the control holds', async () => {
+    const receiver = await startEmbeddedReceiver(TIMING);
+    try {
+      const { observe: _hooks, ...rest } = receiver.target;
+      const target = { ...rest, observe: { kind: 'command' as const, command: `node suites/observe/fixtures/hooks-observer.mjs ${receiver.receiver.hooksUrl}` } };
+      const checked = await runChecked({ target, seed: 26, cases: [] });
+      expect(checked.preflight.result.verdict, checked.preflight.result.reason).toBe('PASS');
+      expect(checked.preflight.preflight.controls.refusal?.halves).toEqual({ answer: 'held', effect: 'held' });
+    } finally {
+      await receiver.close();
+    }
+  });
   it('an observer command that exits at once: runChecked throws naming it, with the target\'s secrets redacted, and no callback is sent', async () => {
     // The command writes the callback token to its stderr, which the error quotes.
     const { error, callbacks, token } = await observedBy((t) => `node -e "console.error('${t}')"`);
+    // First, so that a failure never prints the token.
+    expect(error?.message.includes(token)).toBe(false);
     expect(error?.message).toMatch(/^\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(start\)/);
     expect(error?.message).toContain('[REDACTED]');
-    expect(error?.message.includes(token)).toBe(false);
     expect(callbacks).toBe(0);
   });
+  it('an observer command that never answers: the check gives up on it after the per-request limit (5 s at least for a command), never waits for ever', async () => {
+    // Five seconds: a command's floor (MIN_COMMAND_ANSWER_MS, a JVM takes a second to start), above this run's 1000 ms limit.
+    const { error, callbacks } = await observedBy(() => 'node -e "setInterval(() => {}, 1000)"');
+    expect(error?.message).toMatch(/^\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(timeout\): no answer within 5000 ms/);
+    expect(callbacks).toBe(0);
+  }, 15_000);
 });

@@ -8,15 +8,14 @@
 // Against the reference receiver with its fault switches, and small fronts where none gives the
 // answer a rule needs (suites/preflight/front.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { listenerTls } from '../../harness/listener/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
 import type { ReceiverFault } from '../../harness/receiver/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
-import { listenOn, originOf } from '../../harness/tool/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startFront, type CallbackHandler, type FrontOptions } from './front.ts';
+import { givenUpTarget } from './given-up.ts';
 
 const WHAT_HOOKS = 'the preflight\'s valid callback (configured token) for a freshly seeded record';
 const WHAT_BLACK_BOX = 'the preflight\'s valid callback (configured token) for a fresh id';
@@ -78,11 +77,12 @@ describe('a receiver that applies the valid callback and answers 2xx: the contro
     expect(at300.result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_HOOKS}: it was answered 300 and the record reads state SUCCESS, actions 1` });
   });
   it('a receiver that applies after answering: the preflight waits for the change (up to the reply deadline), not only the settling time', async () => {
-    // Answered at once, applied 150 ms later: past the settling wait (30 ms), within the deadline (300 ms).
-    const { preflight, result } = await throughFront(receiver(), (_req, res, pass) => {
+    // Answered at once, applied 250 ms later: past the settling wait (100 ms for a 1 s deadline), well within the deadline.
+    const front = await startFront(receiver(), (_req, res, pass) => {
       res.writeHead(200).end();
-      setTimeout(() => void pass().catch(() => {}), 150);
+      setTimeout(() => void pass().catch(() => {}), 250);
     });
+    const { preflight, result } = await preflightOf({ ...front.target, timing: { replyDeadlineMs: 1000 } }).finally(() => front.close());
     expect(result.verdict, result.reason).toBe('PASS');
     expect(preflight.controls.refusal?.halves).toEqual({ answer: 'held', effect: 'held' });
   });
@@ -257,22 +257,15 @@ describe('a preflight that could not finish: no control stands, and why is the o
     }]);
   });
   it('a target the run gave up on (it stopped answering): the run names that cause, so the preflight names none', async () => {
-    const { TargetWatch } = await import('../../harness/cases/index.ts');
-    const server = createServer((req) => req.socket.destroy());
-    const origin = originOf(await listenOn(server, 0, '127.0.0.1'));
+    const gaveUp = await givenUpTarget(['a', 'b', 'c']);
     try {
-      const watch = new TargetWatch(async () => 'it refuses connections');
-      const silent = (id: string) => ({ id, title: id, level: 'MUST' as const, specRef: '§6', verdict: 'ERROR' as const, durationMs: 1, evidence: { exchanges: [{ request: { method: 'GET', url: origin, headers: {} }, error: 'reset' }] } });
-      for (const id of ['a', 'b', 'c']) watch.observe(silent(id));
-      await expect.poll(() => watch.stopped).toBeDefined();
-      const { preflight, result } = await runPreflight({ target: { ...receiver().target, callbackUrl: `${origin}/callback` }, seed: 26, watch });
+      const { preflight, result } = await runPreflight({ target: { ...receiver().target, callbackUrl: `${gaveUp.origin}/callback` }, seed: 26, watch: gaveUp.watch });
       expect(result.verdict).toBe('ERROR');
-      expect(watch.stopped?.cases).toContain('preflight.receiver');
+      expect(gaveUp.watch.stopped?.cases).toContain('preflight.receiver');
       expect(preflight.findings).toEqual([]);
       expect(preflight.controls.refusal).toMatchObject({ state: 'failed', what: 'the preflight' });
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gaveUp.close();
     }
   });
 });
