@@ -286,7 +286,7 @@ function phpNumeric(key: PhpKey): PhpNumeric | undefined {
   return { kind: 'double', value: Number(text), overflow: 0 };
 }
 
-const sign = (x: number | bigint): number => (x > 0 ? 1 : x < 0 ? -1 : 0);
+const signOf = (x: number | bigint): number => (x > 0 ? 1 : x < 0 ? -1 : 0);
 
 /**
  * PHP 8 `<=>` on two array keys, which ksort() with default flags uses (zendi_smart_strcmp and
@@ -294,11 +294,11 @@ const sign = (x: number | bigint): number => (x > 0 ? 1 : x < 0 ? -1 : 0);
  * order), except integers overflowed to the same side, compared as strings; anything else by bytes.
  */
 export function phpKeyCompare(a: PhpKey, b: PhpKey): number {
-  if (typeof a === 'bigint' && typeof b === 'bigint') return sign(a - b);
+  if (typeof a === 'bigint' && typeof b === 'bigint') return signOf(a - b);
   const x = phpNumeric(a);
   const y = phpNumeric(b);
   if (!x || !y) return byteCompare(String(a), String(b));
-  if (x.kind === 'long' && y.kind === 'long') return sign(x.value - y.value);
+  if (x.kind === 'long' && y.kind === 'long') return signOf(x.value - y.value);
   const bothStrings = typeof a === 'string' && typeof b === 'string';
   if (bothStrings && x.kind === 'double' && y.kind === 'double') {
     if (x.overflow !== 0 && x.overflow === y.overflow && x.value === y.value) return byteCompare(a, b);
@@ -307,5 +307,5 @@ export function phpKeyCompare(a: PhpKey, b: PhpKey): number {
   // A string integer beyond 64 bits against an integer text within them: its side decides.
   if (bothStrings && x.kind === 'long' && y.kind === 'double' && y.overflow !== 0) return -y.overflow;
   if (bothStrings && x.kind === 'double' && y.kind === 'long' && x.overflow !== 0) return x.overflow;
-  return sign(Number(x.value) - Number(y.value));
+  return signOf(Number(x.value) - Number(y.value));
 }

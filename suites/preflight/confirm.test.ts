@@ -5,7 +5,7 @@
 // does not hold, what the queries show is the one cause of the confirm cases: no query at all,
 // queries refused as the service would refuse them, a query off the endpoint's route, one naming
 // another id; a callback that met another cause leaves that cause named instead.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer, request } from 'node:http';
 import { RunResources } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
@@ -15,6 +15,7 @@ import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { listenOn } from '../../harness/tool/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startFront } from './front.ts';
+import { startedForDescribe } from '../support/per-describe.ts';
 
 const WHAT = 'the preflight\'s valid SUCCESS callback, which the harness\'s status endpoint confirms';
 const NO_QUERY = 'no status query reached the harness\'s status endpoint';
@@ -35,10 +36,7 @@ async function startConfirming(options: Parameters<typeof startEmbeddedReceiver>
 
 /** A confirming embedded receiver for the tests of one describe. */
 function confirming(options: Parameters<typeof startEmbeddedReceiver>[0] = {}) {
-  const held: { receiver?: EmbeddedReceiver } = {};
-  beforeAll(async () => { held.receiver = await startConfirming(options); });
-  afterAll(async () => held.receiver?.close());
-  return () => held.receiver!;
+  return startedForDescribe(() => startConfirming(options));
 }
 
 describe('a receiver that confirms with a query the service accepts, applies and answers 2xx: the control holds', () => {
@@ -127,7 +125,7 @@ describe('confirmed but not applied as SUCCESS, or not answered 2xx: the control
       expect(preflight.findings).toEqual([]);
       expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT}: ${observed}` });
     } finally {
-      await front.close();
+      await front?.close();
       await receiver.close();
     }
   });
@@ -198,17 +196,18 @@ describe('what the queries show is the shared cause, named instead of the callba
       sent.on('error', () => resolve());
       sent.end(stray.body);
     });
-    const front = await startFront(receiver, (_req, res, pass) => {
-      void send().then(pass).then((a) => res.writeHead(a.status).end(a.body));
-    });
+    let front: Awaited<ReturnType<typeof startFront>> | undefined;
     try {
+      front = await startFront(receiver, (_req, res, pass) => {
+        void send().then(pass).then((a) => res.writeHead(a.status).end(a.body));
+      });
       const target: ResolvedReceiverTarget = {
         ...front.target,
         confirms: { listener: { host: '127.0.0.1', port, publicUrl: null }, clientId: 7, clientKey: 'pf-client-key-26', secretKey: 'pf-secret-key-0123456789-26', status: { method: 'POST', path: '/api/v1.0/transaction_status/', pointer: '/status' } },
       };
       return (await preflightOf(target)).preflight;
     } finally {
-      await front.close();
+      await front?.close();
       await receiver.close();
     }
   }

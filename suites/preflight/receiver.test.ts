@@ -7,7 +7,7 @@
 // route, a 5xx after applying or before, a valid callback left unapplied, no answer, TLS.
 // Against the reference receiver with its fault switches, and small fronts where none gives the
 // answer a rule needs (suites/preflight/front.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { listenerTls } from '../../harness/listener/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
@@ -16,6 +16,7 @@ import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startFront, type CallbackHandler, type FrontOptions } from './front.ts';
 import { givenUpTarget } from './given-up.ts';
+import { startedForDescribe } from '../support/per-describe.ts';
 
 const WHAT_HOOKS = 'the preflight\'s valid callback (configured token) for a freshly seeded record';
 const WHAT_BLACK_BOX = 'the preflight\'s valid callback (configured token) for a fresh id';
@@ -26,10 +27,7 @@ const preflightOf = (target: ResolvedReceiverTarget) => runPreflight({ target, s
 
 /** The embedded receiver with `faults`, for the tests of one describe. */
 function receiverWith(options: Parameters<typeof startEmbeddedReceiver>[0] = {}) {
-  const held: { receiver?: EmbeddedReceiver } = {};
-  beforeAll(async () => { held.receiver = await startEmbeddedReceiver({ ...TIMING, ...options }); });
-  afterAll(async () => held.receiver?.close());
-  return () => held.receiver!;
+  return startedForDescribe(() => startEmbeddedReceiver({ ...TIMING, ...options }));
 }
 
 /** The target without its hooks: a black-box receiver. */

@@ -4,15 +4,16 @@
 // (refusal), its callback delivered (no-delivery), its status answered (status-refusal); each
 // finding names the cause a failed one suggests. Against the reference service with its fault
 // switches, a closed port, and the tests' own service whose status endpoint is elsewhere.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
-import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
+import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { listenOn, originOf } from '../../harness/tool/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { forwardTo } from '../support/throttle.ts';
 import { statusElsewhere } from '../service/fixtures/status-elsewhere.ts';
+import { startedForDescribe } from '../support/per-describe.ts';
 
 const WHAT_ACCEPTED = 'the preflight\'s correctly signed collect request';
 const WHAT_DELIVERED = 'the preflight\'s accepted transaction and its callback';
@@ -24,10 +25,7 @@ const CALLBACK_TIMEOUT_MS = 1000;
 const preflightOf = (target: ResolvedServiceTarget, statusQuery?: boolean) => runPreflight({ target, seed: 26, ...(statusQuery !== undefined ? { statusQuery } : {}) });
 
 function serviceWith(options: Parameters<typeof startEmbeddedService>[0] = {}) {
-  const held: { service?: EmbeddedService } = {};
-  beforeAll(async () => { held.service = await startEmbeddedService({ ...options, timing: { callbackTimeoutMs: CALLBACK_TIMEOUT_MS, ...options.timing } }); });
-  afterAll(async () => held.service?.close());
-  return () => held.service!;
+  return startedForDescribe(() => startEmbeddedService({ ...options, timing: { callbackTimeoutMs: CALLBACK_TIMEOUT_MS, ...options.timing } }));
 }
 
 describe('a service that accepts the collect, calls back and answers its status: every control holds', () => {

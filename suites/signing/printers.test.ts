@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -32,6 +32,13 @@ function sample<T>(arbitrary: fc.Arbitrary<T>, count: number): { seed: number; v
 function differences(inputs: readonly string[], model: readonly string[], runtime: readonly string[]): string[] {
   expect(runtime, 'the runtime printed one line per input').toHaveLength(inputs.length);
   return inputs.flatMap((input, i) => (model[i] === runtime[i] ? [] : [`${input}: model ${model[i]}, runtime ${runtime[i]}`]));
+}
+
+/** Every threshold number and a random sample (none when `random` is left out), as the model and as the runtime's program print them. */
+function expectFloatsPrinted(command: string, args: string[], model: (x: number) => string, random: { seed: number | string; values: string[] }, keep: (n: string) => boolean = () => true): void {
+  const inputs = [...NUMBERS, ...random.values].filter(keep);
+  const printed = run(command, args, inputs);
+  expect(differences(inputs, inputs.map((n) => model(Number(n))), printed), `seed ${random.seed}`).toEqual([]);
 }
 
 // Where the printers' rules turn: each notation threshold from both sides, 64-bit limits, infinities.
@@ -63,10 +70,7 @@ const nested = (text: string): RawValue => readRawJsonObject(`{"v":${text}}`)[0]
 
 describe('Python: str() of floats, and of json.loads() numbers, dicts and lists; json.dumps()', () => {
   it('str(float) on the thresholds and a random sample', () => {
-    const random = randomNumbers(400);
-    const inputs = [...NUMBERS, ...random.values];
-    const py = run('python3', ['-c', 'import sys\nfor l in sys.stdin: print(str(float(l)))'], inputs);
-    expect(differences(inputs, inputs.map((n) => pythonFloat(Number(n))), py), `seed ${random.seed}`).toEqual([]);
+    expectFloatsPrinted('python3', ['-c', 'import sys\nfor l in sys.stdin: print(str(float(l)))'], pythonFloat, randomNumbers(400));
   });
   it('str() of a json.loads() number keeps integers exact', () => {
     const py = run('python3', ['-c', 'import sys, json\nfor l in sys.stdin: print(str(json.loads(l)))'], INTEGER_TEXTS);
@@ -81,10 +85,7 @@ describe('Python: str() of floats, and of json.loads() numbers, dicts and lists;
 
 describeNeeding(['php'], 'PHP: string conversion of floats and of json_decode() numbers; ksort() of keys', () => {
   it('(string)(float) at precision 14, on the thresholds and a random sample', () => {
-    const random = randomNumbers(400);
-    const inputs = [...NUMBERS, ...random.values];
-    const php = run('php', ['-r', 'while (($l = fgets(STDIN)) !== false) { echo (float) trim($l), "\\n"; }'], inputs);
-    expect(differences(inputs, inputs.map((n) => phpFloat(Number(n))), php), `seed ${random.seed}`).toEqual([]);
+    expectFloatsPrinted('php', ['-r', 'while (($l = fgets(STDIN)) !== false) { echo (float) trim($l), "\\n"; }'], phpFloat, randomNumbers(400));
   });
   it('json_decode() keeps an integer within 64 bits an int, beyond it a float', () => {
     const inputs = [...INTEGER_TEXTS, ...NUMBERS];
@@ -119,10 +120,7 @@ describeNeeding(['php'], 'PHP: string conversion of floats and of json_decode() 
 
 describeNeeding(['ruby'], 'Ruby: Float#to_s, and to_s of JSON.parse() numbers, hashes and arrays', () => {
   it('Float#to_s on the thresholds and a random sample', () => {
-    const random = randomNumbers(400);
-    const inputs = [...NUMBERS, ...random.values];
-    const rb = run('ruby', ['-e', 'STDIN.each_line { |l| puts Float(l.strip).to_s }'], inputs);
-    expect(differences(inputs, inputs.map((n) => rubyFloat(Number(n))), rb), `seed ${random.seed}`).toEqual([]);
+    expectFloatsPrinted('ruby', ['-e', 'STDIN.each_line { |l| puts Float(l.strip).to_s }'], rubyFloat, randomNumbers(400));
   });
   it('to_s of a JSON.parse() number keeps integers exact', () => {
     const rb = run('ruby', ['-rjson', '-e', 'STDIN.each_line { |l| puts JSON.parse("[#{l}]")[0].to_s }'], INTEGER_TEXTS);
@@ -137,16 +135,19 @@ describeNeeding(['ruby'], 'Ruby: Float#to_s, and to_s of JSON.parse() numbers, h
 
 describeNeeding(['jdk'], 'Java: Double.toString', () => {
   it('on the thresholds and a random sample', () => {
-    const source = join(mkdtempSync(join(tmpdir(), 'cc-java-')), 'D.java');
+    const dir = mkdtempSync(join(tmpdir(), 'cc-java-'));
+    const source = join(dir, 'D.java');
     writeFileSync(source, 'import java.io.*; public class D { public static void main(String[] a) throws Exception { BufferedReader r = new BufferedReader(new InputStreamReader(System.in)); String l; while ((l = r.readLine()) != null) System.out.println(Double.toString(Double.parseDouble(l.trim()))); } }');
     // The model is JDK 19's shortest digits; an older JDK (17, Debian's default) sometimes
     // prints one more digit (8.7092438571788256E16), so its random sample is not compared.
     const major = Number(/version "(\d+)/.exec(spawnSync('java', ['-version'], { encoding: 'utf8' }).stderr)?.[1] ?? 0);
-    const random = major >= 19 ? randomNumbers(400) : { seed: 'none (JDK before 19)', values: [] };
+    const random = major >= 19 ? randomNumbers(400) : { seed: 'none (JDK before 19)', values: [] as string[] };
     // Double.MIN_VALUE prints as 4.9E-324 (two digits, the closer); the model's shortest digits
     // give 5.0E-324: left out, as the label says, and so are the other subnormals' digits.
-    const inputs = [...NUMBERS, ...random.values].filter((n) => Math.abs(Number(n)) >= 2.2250738585072014e-308 || Number(n) === 0);
-    const java = run('java', [source], inputs);
-    expect(differences(inputs, inputs.map((n) => javaDouble(Number(n))), java), `seed ${random.seed}`).toEqual([]);
+    try {
+      expectFloatsPrinted('java', [source], javaDouble, random, (n) => Math.abs(Number(n)) >= 2.2250738585072014e-308 || Number(n) === 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });
