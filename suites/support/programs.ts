@@ -37,13 +37,13 @@ export function postgresBinDir(): string | undefined {
 export const PROGRAMS = {
   php: {
     title: 'PHP',
-    neededFor: 'the PHP fixture signers, the PHP SDK adapter and the PHP number-printing check',
+    neededFor: 'the PHP fixture signers, the PHP SDK adapter and the checks of the PHP number printer and key order (ksort)',
     install: 'apt-get install -y php-cli',
     present: () => runs('php', ['--version']),
   },
   ruby: {
     title: 'Ruby',
-    neededFor: 'the Ruby fixture signers and number-printing checks',
+    neededFor: 'the Ruby fixture signers and the checks of its number and string printers',
     install: 'apt-get install -y ruby',
     present: () => runs('ruby', ['--version']),
   },
