@@ -50,14 +50,14 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     tests: ['suites/preflight/*.test.ts'],
   },
   // harness/cases, one unit per side and one for what the sides share. A side's cases are proven
-  // by its fault sweep (every fault of the reference through every case, in-process), which is
-  // most of each unit's time: a mutant runs the sweep's tests that reached it, and stops at the
-  // first that fails.
+  // by its fault sweep, here cut into one test per case-id group (suites/mutation/*.proof.ts):
+  // Stryker runs one test at a time, and a mutant then runs the groups it reached, not every
+  // fault through every case (which took about 4 hours for the receiver unit).
   {
     name: 'cases/receiver', folder: 'cases',
     mutate: ['harness/cases/receiver/**/*.ts'],
     tests: [
-      'suites/self-test/receiver-faults.test.ts', 'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts',
+      'suites/mutation/receiver.proof.ts', 'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts',
       'suites/receiver/rate-limit.test.ts', 'suites/receiver/token-header-name.test.ts', 'suites/cases/status-endpoint.test.ts',
     ],
   },
@@ -65,14 +65,14 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     name: 'cases/service', folder: 'cases',
     mutate: ['harness/cases/service/**/*.ts'],
     tests: [
-      'suites/self-test/service-faults.test.ts', 'suites/self-test/service-error-code-answers.test.ts', 'suites/service/*.test.ts',
+      'suites/mutation/service.proof.ts', 'suites/self-test/service-error-code-answers.test.ts', 'suites/service/*.test.ts',
     ],
   },
   {
     name: 'cases/client', folder: 'cases',
     mutate: ['harness/cases/client/**/*.ts'],
     tests: [
-      'suites/self-test/client-faults.test.ts', 'suites/client/form-encoded.test.ts', 'suites/client/status-adapters.test.ts',
+      'suites/mutation/client.proof.ts', 'suites/client/form-encoded.test.ts', 'suites/client/status-adapters.test.ts',
       'suites/client/unreported-answers.test.ts', 'suites/client/example-adapters.test.ts', 'suites/client/adapter-faults.test.ts',
       'suites/client/protocol.test.ts',
     ],
@@ -83,7 +83,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     tests: [
       'suites/cases/runner.test.ts', 'suites/cases/wire.test.ts', 'suites/cases/pacing.test.ts', 'suites/cases/levels.test.ts',
       'suites/cases/http-evidence.test.ts', 'suites/cases/status-endpoint.test.ts', 'suites/ids/shape.test.ts',
-      'suites/self-test/receiver-faults.test.ts',
+      'suites/mutation/receiver.proof.ts',
     ],
   },
 ];

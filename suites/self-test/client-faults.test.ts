@@ -3,29 +3,11 @@
 // listed for it in client-fault-catalog.ts (every other client case still PASSes).
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
-import { startEmbeddedClient } from '../../harness/embedded/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
 import { REFERENCE_SDK_FAULTS, type ReferenceSdkFault } from '../../harness/reference-sdk/index.ts';
-import type { CaseResult } from '../../harness/results/index.ts';
 import { CLIENT_FAULT_CATALOG } from './client-fault-catalog.ts';
-import { caughtVerdict, mentionProblems } from './fault-catalog.ts';
-import { expectPinned } from './pin-check.ts';
-
-const SEED = Number(process.env.CC_SEED ?? 4242);
-
-function explain(results: readonly CaseResult[]): string {
-  return results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`).join('\n');
-}
-
-async function runWith(faults: ReferenceSdkFault[]) {
-  const embedded = await startEmbeddedClient({ faults });
-  try {
-    return await runChecked({ cases: CLIENT_CASES, target: embedded.target, seed: SEED });
-  } finally {
-    await embedded.close();
-  }
-}
+import { expectClientFaultCaught, expectReferencePasses, runWith, SEED } from './client-fault-check.ts';
+import { mentionProblems } from './fault-catalog.ts';
 
 describe.concurrent('client fault catalog covers every fault switch of the reference SDK', () => {
   it('each fault has an entry naming existing cases, and every client case catches one', () => {
@@ -42,10 +24,7 @@ describe.concurrent('client fault catalog covers every fault switch of the refer
 
 describe.concurrent('fault-free reference SDK: every client case PASSes', () => {
   it(`all ${CLIENT_CASES.length} client cases PASS (seed ${SEED})`, async () => {
-    const { results, preflight } = await runWith([]);
-    expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
-    expect(results).toHaveLength(CLIENT_CASES.length);
-    expect(explain(results)).toBe('');
+    await expectReferencePasses();
   });
 });
 
@@ -53,22 +32,7 @@ describe.concurrent('each fault switch of the reference SDK is caught by its cas
   for (const entry of CLIENT_FAULT_CATALOG) {
     const what = entry.caseIds.length > 0 ? `${entry.caseIds.join(', ')} caught (FAIL, or WARN for a SHOULD case; the rest PASS)` : `${entry.skips?.length ?? 0} cases SKIP (not exercised; the rest PASS)`;
     it(`${entry.fault}: ${what}`, async () => {
-      const run = await runWith([entry.fault as ReferenceSdkFault]);
-      const { results } = run;
-      const expected = Object.fromEntries(results.map((r) => [r.id,
-        entry.caseIds.includes(r.id) ? caughtVerdict(entry.expect, r.level) : entry.errors?.includes(r.id) ? 'ERROR' : entry.skips?.includes(r.id) ? 'SKIP' : 'PASS']));
-      expect(Object.fromEntries(results.map((r) => [r.id, r.verdict])), explain(results)).toEqual(expected);
-      // Each reason names the deviation; the shared cause, where there is one, is named.
-      expectPinned(entry, results, diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
-      for (const r of results.filter((x) => entry.caseIds.includes(x.id))) {
-        // Every finding carries its evidence: the request as received, the signing stages, the adapter's line, a curl line.
-        const evidence = r.evidence as { exchanges?: Array<{ curl?: string }>; signing?: unknown[]; adapter?: { answered?: string } };
-        expect(evidence.adapter?.answered, r.id).toMatch(/^\{"id":/);
-        if (r.id.startsWith('client.collect.')) {
-          expect(evidence.exchanges?.[0]?.curl, r.id).toMatch(/^curl /);
-          expect(evidence.signing?.length, r.id).toBeGreaterThan(0);
-        }
-      }
+      await expectClientFaultCaught(entry);
     });
   }
 });
