@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import {
   findAlternative, javaDouble, pairsOfMembers, phpFloat, profileOf, pythonFloat, readRawJsonObject, rubyFloat, type RawValue,
 } from '../../harness/signing/index.ts';
-import { phpNumber, pythonJsonDumps, pythonNumber, pythonRepr, rubyInspect, rubyNumber } from '../../harness/signing/printers.ts';
+import { javaToString, phpNumber, pythonJsonDumps, pythonNumber, pythonRepr, rubyInspect, rubyNumber } from '../../harness/signing/printers.ts';
 import { runSeed } from '../properties/fc-run.ts';
 import { describeNeeding } from '../support/programs.ts';
 
@@ -58,7 +58,9 @@ const randomNumbers = (count: number) => {
 // Strings where the escapes of each language differ: quotes, control characters, C1 controls,
 // no-break space, the line and paragraph separators, Ruby's interpolation marks, astral characters.
 const STRINGS = ["it's", 'say "hi"', "both ' and \"", 'a\\b', 'tab\there', 'cr\rlf\n', 'bell\u0007 esc\u001b vt\u000b ff\f bs\b nul\u0000',
-  'del\u007f c1\u0080\u009f nbsp\u00a0 é', 'sep\u2028par\u2029', '#{x} #$y #@z #x #', 'tilde~ 😀 \ud7ff\ue000', ''];
+  'del\u007f c1\u0080\u009f nbsp\u00a0 é', 'sep\u2028par\u2029', '#{x} #$y #@z #x #', 'tilde~ 😀 \ud7ff\ue000', '',
+  // The last code points of each escape width: unassigned U+FFFF, a private-use and a format character and U+10FFFF beyond it.
+  'y\u00ff nc\uffff pua\u{f0000} tag\u{e0001} last\u{10ffff}'];
 const NESTED = [
   '{"order":"17","paid":true,"n":null,"x":[1,"a",1.0,1e3,-0],"o":{}}',
   '{"q":"it\'s \\"x\\" \\\\ \\n\\t\\u0001\\u007f é 😀 #{x}","l":[[],{"a":{"b":[]}}]}',
@@ -67,6 +69,12 @@ const NESTED = [
   ...STRINGS.map((s) => `{${JSON.stringify(s)}:${JSON.stringify(s)}}`),
 ];
 const nested = (text: string): RawValue => readRawJsonObject(`{"v":${text}}`)[0]!.value;
+
+describe('Java: String.valueOf of what Jackson reads (known answers: no Jackson here to ask)', () => {
+  it('maps as {k=v, k2=v2}, lists as [a, b], null as null, strings bare', () => {
+    expect(javaToString(nested('{"a":null,"b":[1,true,null,false],"c":"x y","d":{},"a":2.50}'))).toBe('{a=2.5, b=[1, true, null, false], c=x y, d={}}');
+  });
+});
 
 describe('Python: str() of floats, and of json.loads() numbers, dicts and lists; json.dumps()', () => {
   it('str(float) on the thresholds and a random sample', () => {
@@ -104,6 +112,22 @@ describeNeeding(['php'], 'PHP: string conversion of floats and of json_decode() 
     fc.uniqueArray(fc.constantFrom(...KEYS), { minLength: 2, maxLength: 6 }),
     fc.uniqueArray(fc.constantFrom(...KEYS), { minLength: 7, maxLength: KEYS.length }),
   ), 400);
+  // Where `<=>` goes round in a circle (90 < 100 as numbers, "100" < "9a" < "9e1" as strings):
+  // the order then depends on every step of zend_sort, so each size of its paths is sampled,
+  // past 1024 keys (its five-point pivot) too.
+  const CIRCLES = Array.from({ length: 9 }, (_, d) => [`${d + 1}e1`, `${d + 1}00`, `${d + 1}a`]).flat();
+  // "300", "600" and "900" twice: a PHP array keeps a repeated key once, and ksort() sorts those.
+  const MANY = [...CIRCLES, ...Array.from({ length: 1100 }, (_, i) => (i % 3 === 0 ? `${i}` : i % 3 === 1 ? `${i}e0` : `${i}z`))];
+  const circleSets = () => sample(fc.oneof(
+    fc.shuffledSubarray(CIRCLES, { minLength: 2 }),
+    fc.shuffledSubarray(MANY, { minLength: 1025 }),
+  ), 60);
+  // Numeric strings on either side of 64 bits, each against each: PHP compares two integer
+  // texts beyond 64 bits on the same side, and two infinities, as strings.
+  const EDGES = ['+9223372036854775807', ' 9223372036854775806', '09223372036854775807', '-09223372036854775808', ' -9223372036854775807',
+    '9223372036854775808', '9223372036854775809', '-9223372036854775809', '-9223372036854775810', '1e400', '2e400', '-1e400', ' 5', '5',
+    '\u000b\u000b7', '7', '  3', '3 '];
+  const edgePairs = EDGES.flatMap((a) => EDGES.filter((b) => b !== a).map((b) => [a, b]));
   const bodyOf = (keys: readonly string[]) => `{${keys.map((k, i) => `${JSON.stringify(k)}:"v${i}"`).join(',')}}`;
   const modelKeys = (body: string, label: string) => JSON.stringify(pairsOfMembers(readRawJsonObject(body), profileOf(findAlternative(label)!)).map(([k]) => k));
 
@@ -112,9 +136,10 @@ describeNeeding(['php'], 'PHP: string conversion of floats and of json_decode() 
     ['php-keys-renumbered', '$a = array_merge([], $a); ksort($a)'],
   ])('%s: the key order of %s', (label, statement) => {
     const sets = keySets();
-    const bodies = sets.values.map(bodyOf);
+    const circles = circleSets();
+    const bodies = [...sets.values, ...circles.values, ...edgePairs].map(bodyOf);
     const php = run('php', ['-r', `while (($l = fgets(STDIN)) !== false) { $a = json_decode($l, true); ${statement}; echo json_encode(array_map('strval', array_keys($a))), "\\n"; }`], bodies);
-    expect(differences(bodies, bodies.map((b) => modelKeys(b, label)), php.map((l) => JSON.stringify(JSON.parse(l)))), `seed ${sets.seed}`).toEqual([]);
+    expect(differences(bodies, bodies.map((b) => modelKeys(b, label)), php.map((l) => JSON.stringify(JSON.parse(l)))), `seed ${sets.seed}, ${circles.seed}`).toEqual([]);
   });
 });
 
