@@ -60,7 +60,7 @@ const randomNumbers = (count: number) => {
 const STRINGS = ["it's", 'say "hi"', "both ' and \"", 'a\\b', 'tab\there', 'cr\rlf\n', 'bell\u0007 esc\u001b vt\u000b ff\f bs\b nul\u0000',
   'del\u007f c1\u0080\u009f nbsp\u00a0 é', 'sep\u2028par\u2029', '#{x} #$y #@z #x #', 'tilde~ 😀 \ud7ff\ue000', '',
   // The last code points of each escape width: unassigned U+FFFF, a private-use and a format character and U+10FFFF beyond it.
-  'y\u00ff nc\uffff pua\u{f0000} tag\u{e0001} last\u{10ffff}'];
+  'y\u00ff nc\uffff pua\u{f0000} tag\u{e0001} last\u{10ffff}', 'a{b c$d e@f'];
 const NESTED = [
   '{"order":"17","paid":true,"n":null,"x":[1,"a",1.0,1e3,-0],"o":{}}',
   '{"q":"it\'s \\"x\\" \\\\ \\n\\t\\u0001\\u007f é 😀 #{x}","l":[[],{"a":{"b":[]}}]}',
@@ -126,7 +126,7 @@ describeNeeding(['php'], 'PHP: string conversion of floats and of json_decode() 
   // texts beyond 64 bits on the same side, and two infinities, as strings.
   const EDGES = ['+9223372036854775807', ' 9223372036854775806', '09223372036854775807', '-09223372036854775808', ' -9223372036854775807',
     '9223372036854775808', '9223372036854775809', '-9223372036854775809', '-9223372036854775810', '1e400', '2e400', '-1e400', ' 5', '5',
-    '\u000b\u000b7', '7', '  3', '3 '];
+    '\u000b\u000b7', '7', '  3', '3 ', '\u000b\u000b9223372036854775807', '9223372036854775807  ', '9223372036854775807\u000b', '.25', '1e+2', '1e10', '8\u000b'];
   const edgePairs = EDGES.flatMap((a) => EDGES.filter((b) => b !== a).map((b) => [a, b]));
   const bodyOf = (keys: readonly string[]) => `{${keys.map((k, i) => `${JSON.stringify(k)}:"v${i}"`).join(',')}}`;
   const modelKeys = (body: string, label: string) => JSON.stringify(pairsOfMembers(readRawJsonObject(body), profileOf(findAlternative(label)!)).map(([k]) => k));
