@@ -126,7 +126,8 @@ describeNeeding(['php'], 'PHP: string conversion of floats and of json_decode() 
   // texts beyond 64 bits on the same side, and two infinities, as strings.
   const EDGES = ['+9223372036854775807', ' 9223372036854775806', '09223372036854775807', '-09223372036854775808', ' -9223372036854775807',
     '9223372036854775808', '9223372036854775809', '-9223372036854775809', '-9223372036854775810', '1e400', '2e400', '-1e400', ' 5', '5',
-    '\u000b\u000b7', '7', '  3', '3 ', '\u000b\u000b9223372036854775807', '9223372036854775807  ', '9223372036854775807\u000b', '.25', '1e+2', '1e10', '8\u000b'];
+    '\u000b\u000b7', '7', '  3', '3 ', '\u000b\u000b9223372036854775807', '9223372036854775807  ', '9223372036854775807\u000b', '.25', '1e+2', '1e10', '8\u000b',
+    '9223372036854775808.0', '10000000000000000000'];
   const edgePairs = EDGES.flatMap((a) => EDGES.filter((b) => b !== a).map((b) => [a, b]));
   const bodyOf = (keys: readonly string[]) => `{${keys.map((k, i) => `${JSON.stringify(k)}:"v${i}"`).join(',')}}`;
   const modelKeys = (body: string, label: string) => JSON.stringify(pairsOfMembers(readRawJsonObject(body), profileOf(findAlternative(label)!)).map(([k]) => k));
