@@ -34,8 +34,8 @@ export function pairsOfMembers(members: readonly RawMember[], profile: Canonical
   if (profile.keyPaths === 'dotted') chosen = asDottedPaths(dedupeInBodyOrder(chosen, 'last'));
   // A PHP array holds a repeated key once, where it first stood, with its last value; ksort()
   // then sorts those (its `<=>` not being transitive, sorting the repeats too could order the rest otherwise).
-  if (profile.keyOrder === 'php-ksort') chosen = dedupeInBodyOrder(chosen, 'last');
-  if (profile.keyOrder === 'php-renumbered') chosen = renumberIntegerKeys(dedupeInBodyOrder(chosen, 'last'));
+  if (profile.keyOrder === 'php-ksort' || profile.keyOrder === 'php-renumbered') chosen = dedupeInBodyOrder(chosen, 'last');
+  if (profile.keyOrder === 'php-renumbered') chosen = renumberIntegerKeys(chosen);
   chosen = profile.keyOrder === 'body'
     ? dedupeInBodyOrder(chosen, profile.duplicateKeys)
     : collapseDuplicates(sortByKey(chosen.slice(), profile.keyOrder), profile.duplicateKeys);

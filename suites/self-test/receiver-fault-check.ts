@@ -5,7 +5,7 @@
 // names every non-PASS case where the catalog says so, and every FAIL explains itself with
 // requests that show it. Used by receiver-faults.test.ts (the hooks) and suites/observe.
 import { expect } from 'vitest';
-import { RECEIVER_CASES } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES, selectCases } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
@@ -39,7 +39,7 @@ export function explain(results: readonly CaseResult[]): string {
 export async function expectAllPass(target: ResolvedReceiverTarget, seed: number, { only }: { only?: string } = {}): Promise<CaseResult[]> {
   const { results, preflight } = await runChecked({ cases: RECEIVER_CASES, target, seed, ...(only !== undefined ? { only } : {}) });
   expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
-  expect(results).toHaveLength(only === undefined ? RECEIVER_CASES.length : RECEIVER_CASES.filter((c) => groupOf(c.id) === only).length);
+  expect(results).toHaveLength(selectCases(RECEIVER_CASES, only).length);
   if (target.confirms) {
     expect(preflight.preflight.controls.confirmation?.state).toBe('held');
     expect(explain(results)).toBe('');
