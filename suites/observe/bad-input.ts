@@ -34,8 +34,8 @@ interface Setup {
   url: string;
   receiver: EmbeddedReceiver;
   env: Record<string, string>;
-  /** The example's target file with `observe` keys replaced; its path. */
-  target(changes?: Record<string, unknown>, url?: string): string;
+  /** The example's target file with `observe` keys replaced (and the reply deadline, 500 ms unless given); its path. */
+  target(changes?: Record<string, unknown>, url?: string, replyDeadlineMs?: number): string;
   close(): Promise<void>;
 }
 
@@ -48,10 +48,10 @@ async function setUp(server: TestDatabaseServer): Promise<Setup> {
   const env: Record<string, string> = { COLLECT_CALLBACK_TOKEN: receiver.target.callbackToken!, RECEIVER_DATABASE_URL: url };
   return {
     kind: server.kind, url, receiver, env,
-    target(changes = {}, databaseUrl) {
+    target(changes = {}, databaseUrl, replyDeadlineMs = 500) {
       const file = `target-${++counter}.json`;
       const observe = { ...example.observe, ...changes, database: { env: databaseUrl ? 'OTHER_DATABASE_URL' : 'RECEIVER_DATABASE_URL' } };
-      writeFileSync(join(dir, file), JSON.stringify({ ...example, callbackUrl: receiver.target.callbackUrl, observe, timing: { replyDeadlineMs: 500 } }));
+      writeFileSync(join(dir, file), JSON.stringify({ ...example, callbackUrl: receiver.target.callbackUrl, observe, timing: { replyDeadlineMs } }));
       if (databaseUrl) env.OTHER_DATABASE_URL = databaseUrl;
       return join(dir, file);
     },
@@ -61,7 +61,7 @@ async function setUp(server: TestDatabaseServer): Promise<Setup> {
 
 /** `run --target` to its end (a few cases), with the setup's environment. */
 function run(setup: Setup, target: string, extra: string[] = []) {
-  return runBin(['run', '--target', target, '--report-dir', join(tmpdir(), `cc-observe-report-${++counter}`), '--only', 'receiver.outcome', ...extra], { env: setup.env, timeoutMs: 60_000 });
+  return runBin(['run', '--target', target, '--report-dir', mkdtempSync(join(tmpdir(), 'cc-observe-report-')), '--only', 'receiver.outcome', ...extra], { env: setup.env, timeoutMs: 60_000 });
 }
 
 /** The same URL with another password (a refused one), or another user made for the test (its connections counted). */
@@ -227,13 +227,16 @@ export function badInputSuite(kind: DatabaseKind, server: () => TestDatabaseServ
       const user = `watch_${kind}_${++counter}`;
       try {
         await newUser(server(), user, 'watcher-Secret-1');
-        // The count takes 3 s once the record is FAILED: only the case that applies FAILED meets it.
+        // The count takes 10 s once the record is FAILED: only the case that applies FAILED meets it.
+        // A reply deadline of 1.5 s gives the statements a limit of 3 s (twice the deadline): the
+        // other cases must PASS, and on a loaded CI machine one callback got no answer within 1 s
+        // (ERROR, the test failed; our guess: the receiver's first connections to its database).
         const failed = kind === 'postgresql' ? 'FAILED' : 'failed';
         const example = JSON.parse(readFileSync(join(ROOT, 'examples/observe', EXAMPLE[kind], 'target.json'), 'utf8')) as { observe: { actions: string } };
-        const actions = `${example.observe.actions} AND (${kind === 'postgresql' ? 'p' : 'o'}.status <> '${failed}' OR ${w.sleep(3)})`;
-        const ran = await run(setup, setup.target({ actions }, withUser(setup.url, user, 'watcher-Secret-1')));
+        const actions = `${example.observe.actions} AND (${kind === 'postgresql' ? 'p' : 'o'}.status <> '${failed}' OR ${w.sleep(10)})`;
+        const ran = await run(setup, setup.target({ actions }, withUser(setup.url, user, 'watcher-Secret-1'), 1500));
         expect(ran.code, ran.stderr).toBe(1);
-        expect(ran.stdout).toMatch(new RegExp(`^ERROR +receiver\\.outcome\\.failed-applied .*the actions statement ran past its time limit of 1000 ms: ${w.product.replace('/', '\\/')}: (canceling statement due to statement timeout \\(57014\\)|Query execution was interrupted \\(max_statement_time exceeded\\))`, 'm'));
+        expect(ran.stdout).toMatch(new RegExp(`^ERROR +receiver\\.outcome\\.failed-applied .*the actions statement ran past its time limit of 3000 ms: ${w.product.replace('/', '\\/')}: (canceling statement due to statement timeout \\(57014\\)|Query execution was interrupted \\(max_statement_time exceeded\\))`, 'm'));
         expect(ran.stdout).toMatch(/^PASS +receiver\.outcome\.success-applied /m);
         expect(ran.stdout).toMatch(/^PASS +receiver\.outcome\.unknown-id /m);
         expect(ran.stdout).toMatch(/7 cases: 6 PASS, 0 FAIL, 0 WARN, 0 SKIP, 1 ERROR/);
@@ -247,7 +250,7 @@ export function badInputSuite(kind: DatabaseKind, server: () => TestDatabaseServ
       const user = `watch_${kind}_${++counter}`;
       try {
         await newUser(server(), user, 'watcher-Secret-2');
-        const started = startBin(['run', '--target', setup.target({}, withUser(setup.url, user, 'watcher-Secret-2')), '--report-dir', join(tmpdir(), `cc-observe-report-${++counter}`)], { env: setup.env });
+        const started = startBin(['run', '--target', setup.target({}, withUser(setup.url, user, 'watcher-Secret-2')), '--report-dir', mkdtempSync(join(tmpdir(), 'cc-observe-report-'))], { env: setup.env });
         // Once the first result is out, the run holds its pool (and is in the middle of its cases).
         await firstResultLine(started);
         expect(await connectionsOf(server(), user)).toBeGreaterThan(0);
@@ -363,7 +366,7 @@ export function badInputSuite(kind: DatabaseKind, server: () => TestDatabaseServ
     it('a failing run: neither the output nor any report file holds the password', async () => {
       const setup = await setUp(server());
       try {
-        const reportDir = join(tmpdir(), `cc-observe-report-${++counter}`);
+        const reportDir = mkdtempSync(join(tmpdir(), 'cc-observe-report-'));
         const ran = await runBin(['run', '--target', setup.target({ read: `SELECT status AS state FROM ${w.table} WHERE ${w.idColumn} = :transaction_id AND status <> 'x'` }), '--report-dir', reportDir, '--only', 'receiver.outcome'], { env: setup.env, timeoutMs: 60_000 });
         expect(ran.code, ran.stderr).toBe(0);
         const files = readdirSync(reportDir).map((f) => readFileSync(join(reportDir, f), 'utf8'));
