@@ -1,7 +1,7 @@
 // `collect-conformance run` as a user runs it (the package's bin, in a child process): the
 // listing, usage errors (exit 2), an unreachable target (exit 3), a run against a target file
 // (exit 0 / 1, waivers), and no secret in any output or report file.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { REPORT_FILES, validateReportJson } from '../../harness/report/index.ts';
-import { main } from '../../harness/cli/index.ts';
 import { NEXT_COMMAND, NEXT_DOCS } from '../../harness/cli/next-steps.ts';
 import { runBin, type Ran } from '../support/cli-process.ts';
+import { runHere } from '../support/cli-here.ts';
 import { startThrottle } from '../support/throttle.ts';
 import { freePort } from '../support/free-port.ts';
 
@@ -22,30 +22,6 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return runBin(args, { cwd: dir, env });
-}
-
-/**
- * The same command in this process (no loader start-up): main() with stdout and stderr
- * captured and the environment extended for the call.
- */
-async function cliHere(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { stdout += String(chunk); return true; });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr += String(chunk); return true; });
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
 }
 
 function writeJson(name: string, value: unknown): string {
@@ -83,7 +59,7 @@ function leaks(ran: Ran, reportDir: string, secrets: readonly string[]): string[
 
 describe('run --list: every case, without touching a target', () => {
   it('prints id, level, spec reference and title for each receiver case; exit 0', async () => {
-    const ran = await cliHere(['run', '--list', '--side', 'receiver']);
+    const ran = await runHere(['run', '--list', '--side', 'receiver']);
     expect(ran.code).toBe(0);
     const lines = ran.stdout.trim().split('\n');
     expect(lines).toHaveLength(RECEIVER_CASES.length);
@@ -93,12 +69,12 @@ describe('run --list: every case, without touching a target', () => {
   });
   it('with --target: the side the file names, and no secret needed', async () => {
     const path = writeJson('list-target.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', callbackToken: { env: 'UNSET_FOR_LIST' } });
-    const ran = await cliHere(['run', '--list', '--target', path]);
+    const ran = await runHere(['run', '--list', '--target', path]);
     expect(ran.code).toBe(0);
     expect(ran.stdout.trim().split('\n')).toHaveLength(RECEIVER_CASES.length);
   });
   it('--only narrows the list', async () => {
-    const ran = await cliHere(['run', '--list', '--only', 'receiver.latency']);
+    const ran = await runHere(['run', '--list', '--only', 'receiver.latency']);
     expect(ran.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(['receiver.latency.single', 'receiver.latency.burst']);
   });
 });
@@ -106,34 +82,34 @@ describe('run --list: every case, without touching a target', () => {
 describe('exit 2: bad usage and invalid target files', () => {
   it('--side contradicting the target file', async () => {
     const path = writeJson('side-receiver.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
-    const ran = await cliHere(['run', '--target', path, '--side', 'service']);
+    const ran = await runHere(['run', '--target', path, '--side', 'service']);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('--side service contradicts the target file');
   });
   it('an invalid target file names the bad field', async () => {
     const path = writeJson('bad-timing.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 'soon' } });
-    const ran = await cliHere(['run', '--target', path]);
+    const ran = await runHere(['run', '--target', path]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('/timing/replyDeadlineMs: must be integer');
   });
   it('a missing environment variable names the field and the variable', async () => {
     const path = writeJson('no-env.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', callbackToken: { env: 'NOT_SET_ANYWHERE' } });
-    const ran = await cliHere(['run', '--target', path]);
+    const ran = await runHere(['run', '--target', path]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('/callbackToken: environment variable NOT_SET_ANYWHERE is not set');
   });
   it('an invalid waiver file and a bad seed', async () => {
     const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
     const waivers = writeJson('bad-waivers.json', [{ id: 'receiver.latency.burst' }]);
-    const ran = await cliHere(['run', '--target', target, '--waivers', waivers]);
+    const ran = await runHere(['run', '--target', target, '--waivers', waivers]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('/0/reason: is required');
-    expect((await cliHere(['run', '--target', target, '--seed', 'abc'])).code).toBe(2);
+    expect((await runHere(['run', '--target', target, '--seed', 'abc'])).code).toBe(2);
   });
   it('--concurrency outside 1..64, or not an integer, names the option', async () => {
     const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
     for (const bad of ['0', '65', '2.5', 'four', '-1']) {
-      const ran = await cliHere(['run', '--target', target, '--concurrency', bad]);
+      const ran = await runHere(['run', '--target', target, '--concurrency', bad]);
       expect(ran.code, bad).toBe(2);
       expect(ran.stderr, bad).toContain(`--concurrency: must be an integer from 1 to 64 (got ${JSON.stringify(bad)})`);
     }
@@ -153,7 +129,7 @@ describe('--rate: the default pace of a service target file, and its usage error
         networkCode: t.networkCode, customerNumbers: t.customerNumbers, sources: t.sources,
         listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false }, timing: t.timing,
       });
-      const ran = await cliHere(['run', '--target', path, '--report-dir', join(dir, 'service-paced'), '--only', 'service.auth.valid-accepted'], {
+      const ran = await runHere(['run', '--target', path, '--report-dir', join(dir, 'service-paced'), '--only', 'service.auth.valid-accepted'], {
         SVC_CLIENT_KEY: t.clientKey, SVC_SECRET_KEY: t.secretKey, SVC_CALLBACK_TOKEN: t.callbackToken!,
       });
       expect(ran.stdout.split('\n')[0]).toMatch(/; requests paced at 5\/s\)$/);
@@ -170,14 +146,14 @@ describe('--rate: the default pace of a service target file, and its usage error
   it('not N/s or N/min, zero, or past 1000/s', async () => {
     const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
     for (const bad of ['5', '0/s', 'fast', '5/h', '2000/s', '-1/s']) {
-      const ran = await cliHere(['run', '--target', target, '--rate', bad]);
+      const ran = await runHere(['run', '--target', target, '--rate', bad]);
       expect(ran.code, bad).toBe(2);
       expect(ran.stderr, bad).toContain(`--rate: must be N/s or N/min with N a positive number up to 1000/s (e.g. 5/s, 0.5/s, 60/min), or off (got ${JSON.stringify(bad)})`);
     }
   });
   it('a rate for a client target, whose SDK sends to the harness itself', async () => {
     const target = writeJson('client-rate.json', { side: 'client', command: 'true' });
-    const ran = await cliHere(['run', '--target', target, '--rate', '5/s']);
+    const ran = await runHere(['run', '--target', target, '--rate', '5/s']);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain("--rate 5/s: a client target is not paced (its SDK sends to the harness's own service in this process, not to a target)");
   });
@@ -192,7 +168,7 @@ describe('exit 2: a --report-dir that cannot be created', () => {
     const port = (server.address() as { port: number }).port;
     try {
       writeJson('reachable.json', { side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb` });
-      const ran = await cliHere(['run', '--target', join(dir, 'reachable.json'), '--report-dir', join(blocker, 'sub')]);
+      const ran = await runHere(['run', '--target', join(dir, 'reachable.json'), '--report-dir', join(blocker, 'sub')]);
       expect(ran.code).toBe(2);
       expect(ran.stderr).toMatch(/^collect-conformance: --report-dir: cannot create report directory .*not-a-dir\.json\/sub/);
       expect(ran.stderr).not.toContain('internal error');
@@ -209,7 +185,7 @@ describe('exit 3: the target cannot be reached at all', () => {
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
     const path = writeJson('closed.json', { side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb` });
-    const ran = await cliHere(['run', '--target', path, '--report-dir', join(dir, 'unreachable')]);
+    const ran = await runHere(['run', '--target', path, '--report-dir', join(dir, 'unreachable')]);
     expect(ran.code).toBe(3);
     expect(ran.stderr).toBe(`collect-conformance: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\n`);
   });
@@ -259,7 +235,7 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
   it('a receiver with a fault: the case FAILs with evidence, exit 1, token nowhere (also not in curl lines)', async () => {
     const reportDir = join(dir, 'faulty');
     const token = faulty.target.callbackToken!;
-    const ran = await cliHere(['run', '--target', receiverFile('faulty.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token'], { MY_RECEIVER_TOKEN: token });
+    const ran = await runHere(['run', '--target', receiverFile('faulty.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token'], { MY_RECEIVER_TOKEN: token });
     expect(ran.code).toBe(1);
     expect(ran.stdout).toMatch(/^FAIL +receiver\.token\.missing .*answered 200 \{"result":"applied".*\}; §6 rule 1 says 403/m);
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; evidence?: { exchanges?: Array<{ curl?: string }>; records?: { way?: string; after?: unknown } } }> };
@@ -275,7 +251,7 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
   it('waiving the failures turns exit 1 into 0, and the report shows the waivers', async () => {
     const reportDir = join(dir, 'waived');
     const waivers = writeJson('waivers.json', [{ id: 'receiver.token.*', reason: 'token check ships next sprint', expires: '2999-12-31' }]);
-    const ran = await cliHere(['run', '--target', receiverFile('faulty2.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token', '--waivers', waivers], { MY_RECEIVER_TOKEN: faulty.target.callbackToken! });
+    const ran = await runHere(['run', '--target', receiverFile('faulty2.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token', '--waivers', waivers], { MY_RECEIVER_TOKEN: faulty.target.callbackToken! });
     expect(ran.code).toBe(0);
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; waiver?: { applied: boolean } }> };
     expect(report.cases.find((c) => c.id === 'receiver.token.missing')).toMatchObject({ verdict: 'FAIL', waiver: { applied: true } });
@@ -296,7 +272,7 @@ describe('a service target file: client key, secret key and callback token appea
       });
       const reportDir = join(dir, 'service');
       const secrets = [t.clientKey, t.secretKey, t.callbackToken!];
-      const ran = await cliHere(['run', '--target', path, '--report-dir', reportDir, '--only', 'service.auth.valid-accepted,service.auth.wrong-secret,service.callback.token-present'], {
+      const ran = await runHere(['run', '--target', path, '--report-dir', reportDir, '--only', 'service.auth.valid-accepted,service.auth.wrong-secret,service.callback.token-present'], {
         SVC_CLIENT_KEY: t.clientKey, SVC_SECRET_KEY: t.secretKey, SVC_CALLBACK_TOKEN: t.callbackToken!,
       });
       expect(ran.stdout).toMatch(/3 cases: 3 PASS/);
@@ -356,14 +332,14 @@ describe('careless input is refused or named, never taken for something else (is
 
   it('--only "" is a usage error (exit 2), not every case', async () => {
     for (const only of ['', ' , ']) {
-      const ran = await cliHere(['run', '--list', '--only', only]);
+      const ran = await runHere(['run', '--list', '--only', only]);
       expect(ran.code).toBe(2);
       expect(ran.stderr).toContain('--only: the pattern');
     }
   });
   it('--only with the pathological glob answers at once (no backtracking)', async () => {
     const started = performance.now();
-    const ran = await cliHere(['run', '--list', '--only', '*?*?*?*?*?*?*?*?*?*?*X']);
+    const ran = await runHere(['run', '--list', '--only', '*?*?*?*?*?*?*?*?*?*?*X']);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toBe('');
     expect(performance.now() - started).toBeLessThan(2000);
@@ -373,32 +349,32 @@ describe('careless input is refused or named, never taken for something else (is
     execFileSync('mkfifo', [fifo]);
     const t = receiverFile('fifo-case.json', good);
     for (const args of [['run', '--target', fifo], ['run', '--target', t, '--waivers', fifo]]) {
-      const ran = await cliHere(args, env());
+      const ran = await runHere(args, env());
       expect(ran.code).toBe(2);
       expect(ran.stderr).toContain('not a regular file (a FIFO)');
     }
   });
   it('a timing value past its bound (replyDeadlineMs 1e15) is exit 2 naming the field, not a Node timer error per case', async () => {
-    const ran = await cliHere(['run', '--target', receiverFile('huge-deadline.json', good, { timing: { replyDeadlineMs: 1e15 } })], env());
+    const ran = await runHere(['run', '--target', receiverFile('huge-deadline.json', good, { timing: { replyDeadlineMs: 1e15 } })], env());
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('/timing/replyDeadlineMs: must be <= 60000');
   });
   it('a BOM-prefixed target file is accepted; a set-but-empty variable is named as such', async () => {
     const path = receiverFile('bom.json', good);
     writeFileSync(path, `\uFEFF${readFileSync(path, 'utf8')}`);
-    expect((await cliHere(['run', '--list', '--target', path])).code).toBe(0);
-    const ran = await cliHere(['run', '--target', path], { MY_RECEIVER_TOKEN: '' });
+    expect((await runHere(['run', '--list', '--target', path])).code).toBe(0);
+    const ran = await runHere(['run', '--target', path], { MY_RECEIVER_TOKEN: '' });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('MY_RECEIVER_TOKEN is set but empty');
   });
   it('a blanket waiver "*" without expiry is refused (exit 2); with an expiry it is warned about loudly', async () => {
     const t = receiverFile('blanket-target.json', good);
     const forever = writeJson('blanket.json', [{ id: '*', reason: 'ship it' }]);
-    const refused = await cliHere(['run', '--target', t, '--waivers', forever], env());
+    const refused = await runHere(['run', '--target', t, '--waivers', forever], env());
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('/0/id: "*" waives every case for ever');
     const until = writeJson('blanket-until.json', [{ id: '*', reason: 'ship it', expires: '2999-01-01' }]);
-    const warned = await cliHere(['run', '--target', t, '--waivers', until, '--only', 'receiver.token.missing', '--report-dir', join(dir, 'blanket')], env());
+    const warned = await runHere(['run', '--target', t, '--waivers', until, '--only', 'receiver.token.missing', '--report-dir', join(dir, 'blanket')], env());
     expect(warned.code).toBe(0);
     expect(warned.stderr).toContain('waives EVERY case of this run until 2999-01-01');
   });
@@ -409,7 +385,7 @@ describe('careless input is refused or named, never taken for something else (is
     mkdirSync(join(blocked, 'report.json'), { recursive: true });
     const dirs = [blocked, ...(existsSync('/proc/self') ? ['/proc'] : [])];
     for (const reportDir of dirs) {
-      const ran = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', reportDir], env());
+      const ran = await runHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', reportDir], env());
       expect(ran.code).toBe(2);
       expect(ran.stderr).toMatch(/^collect-conformance: --report-dir: cannot write/);
       expect(ran.stderr).not.toContain('internal error');
@@ -426,7 +402,7 @@ describe('careless input is refused or named, never taken for something else (is
     const live = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
       writeFileSync(lockPath, JSON.stringify({ pid: live.pid, startedAt: '2026-01-01T00:00:00.000Z' }));
-      const refused = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
+      const refused = await runHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain(`is in use by another run (pid ${live.pid}`);
       expect(readdirSync(shared)).toEqual(['.collect-conformance.lock']);
@@ -436,13 +412,13 @@ describe('careless input is refused or named, never taken for something else (is
     // A run that was killed: its pid is gone.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(lockPath, JSON.stringify({ pid: dead }));
-    const ran = await cliHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
+    const ran = await runHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
     expect(ran.code).toBe(0);
     expect(readdirSync(shared).sort()).toEqual([...REPORT_FILES].sort());
   });
   it('control characters and bidi overrides in a target file never reach the terminal raw', async () => {
     const path = writeJson('bidi.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', ['\u202Eevil\u001b[2J']: 1 });
-    const ran = await cliHere(['run', '--target', path]);
+    const ran = await runHere(['run', '--target', path]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('\\u202Eevil\\u001B[2J');
     expect(ran.stderr).not.toMatch(/[\u001b\u202e]/);

@@ -71,9 +71,13 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
   {
     name: 'cases/client', folder: 'cases',
     mutate: ['harness/cases/client/**/*.ts'],
-    // In-process only: the other client suites run the command in a child process (the installed
-    // copy, which is neither mutated nor in Stryker's sandbox).
-    tests: ['suites/mutation/client.proof.ts', 'suites/client/protocol.test.ts'],
+    // The client suites run the command in this process under mutation (suites/client/run-client.ts);
+    // not lingering-descendants.test.ts, which must kill the command and so runs the installed copy.
+    tests: [
+      'suites/mutation/client.proof.ts', 'suites/client/protocol.test.ts', 'suites/client/adapter-faults.test.ts',
+      'suites/client/unreported-answers.test.ts', 'suites/client/example-adapters.test.ts', 'suites/client/status-adapters.test.ts',
+      'suites/client/form-encoded.test.ts',
+    ],
   },
   {
     name: 'cases/shared', folder: 'cases',

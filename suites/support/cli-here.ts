@@ -1,0 +1,31 @@
+// The command in this process: main() with stdout and stderr captured and the environment
+// extended for the call (restored after). No loader start-up, and the harness's own sources run,
+// so StrykerJS's mutants are reached (a child process runs the installed, compiled copy).
+// Tests in one file run one after another; the spies and environment are never shared by two calls.
+import { vi } from 'vitest';
+import { main } from '../../harness/cli/index.ts';
+import type { Ran } from './cli-process.ts';
+
+/** `env`: added to this process's environment for the call (an `undefined` value removes the name). */
+export async function runHere(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  const set = (values: Record<string, string | undefined>): void => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  set(env);
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { stdout += String(chunk); return true; });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr += String(chunk); return true; });
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    set(saved);
+  }
+}
