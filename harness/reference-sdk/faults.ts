@@ -35,6 +35,11 @@ export type ReferenceSdkFault =
   | 'status-unsigned'
   | 'status-client-id-string'
   | 'status-signs-id-only'
+  | 'status-id-camel-case'
+  | 'status-id-as-integer'
+  | 'status-no-content-type'
+  | 'status-client-id-as-key'
+  | 'status-get-body-signed'
   | 'status-success-only'
   | 'status-successful-spelling'
   | 'status-not-found-as-failed'
@@ -79,6 +84,11 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'status-unsigned', description: 'sends the status query without an Authorization header ("it only reads")', specRef: '§4, §5.2' },
   { name: 'status-client-id-string', description: 'sends client_id in the status query as a JSON string ("2"), signed as sent', specRef: '§2.1, §4.2' },
   { name: 'status-signs-id-only', description: 'signs the status query over transaction_id alone, not every field of its body', specRef: '§5.1 step 1' },
+  { name: 'status-id-camel-case', description: 'sends (and signs) the status query\'s id under the key transactionId, its model\'s property name', specRef: '§4.2 (the suite\'s position)' },
+  { name: 'status-id-as-integer', description: 'parses the transaction id as an integer (a model typed for numeric order ids): "cc-…" is sent as null, signed as sent', specRef: '§2.1, §4.2' },
+  { name: 'status-no-content-type', description: 'posts the status query\'s JSON body with no Content-Type (a second HTTP helper beside collect\'s)', specRef: '§4' },
+  { name: 'status-client-id-as-key', description: 'puts the client id where the client key goes in the status query\'s Authorization (HMAC 2:{signature})', specRef: '§5.2' },
+  { name: 'status-get-body-signed', description: 'queries with GET, the pairs in the query, but signs the body it sends (none: the signature over "")', specRef: '§4.2 (the suite\'s position), §5.1' },
   { name: 'status-success-only', description: 'reads only "success" of a status answer: every 2xx with success: true is reported SUCCESS, PENDING and FAILED included', specRef: '§4.2, §6 rule 5' },
   { name: 'status-successful-spelling', description: 'recognises the outcome only as "SUCCESSFUL" (a sibling API\'s spelling), so a SUCCESS answer is reported FAILED', specRef: '§3, §4.2' },
   { name: 'status-not-found-as-failed', description: 'reports a 404 (an id the service does not know) as status FAILED', specRef: '§4.2, §7' },

@@ -17,18 +17,23 @@ const STATUSES = new Set(['PENDING', 'SUCCESS', 'FAILED']);
 export async function transactionStatus(config: SdkConfig, transactionId: string): Promise<SdkStatusResult> {
   const on = (fault: ReferenceSdkFault) => config.faults?.has(fault) === true;
   const clientId = on('status-client-id-string') ? String(config.clientId) : config.clientId;
-  const members: Array<[string, string | number]> = [['transaction_id', transactionId], ['client_id', clientId]];
+  // parseInt("cc-…") is NaN, which JSON writes as null (and the message signs as "null").
+  const id = on('status-id-as-integer') ? Number.parseInt(transactionId, 10) : transactionId;
+  const members: Array<[string, string | number | null]> = [
+    [on('status-id-camel-case') ? 'transactionId' : 'transaction_id', Number.isNaN(id) ? null : id], ['client_id', clientId],
+  ];
+  const get = on('status-get-query') || on('status-get-body-signed');
   const signed = members.filter(([key]) => !on('status-signs-id-only') || key === 'transaction_id');
-  const message = [...signed].sort(([a], [b]) => byCodePoint(a, b)).map(([k, v]) => `${k}=${v}`).join('&');
+  const message = on('status-get-body-signed') ? '' : [...signed].sort(([a], [b]) => byCodePoint(a, b)).map(([k, v]) => `${k}=${v}`).join('&');
   const signature = createHmac('sha256', config.secretKey).update(message, 'utf8').digest('hex');
   const headers: Record<string, string> = {};
-  if (!on('status-unsigned')) headers['authorization'] = `HMAC ${config.clientKey}:${signature}`;
+  if (!on('status-unsigned')) headers['authorization'] = `HMAC ${on('status-client-id-as-key') ? config.clientId : config.clientKey}:${signature}`;
   let url = `${config.baseUrl.replace(/\/+$/, '')}${on('status-wrong-path') ? '/api/v1.0/transaction-status/' : '/api/v1.0/transaction_status/'}`;
   let body: string | undefined = JSON.stringify(Object.fromEntries(members));
-  if (on('status-get-query')) {
+  if (get) {
     url += `?${new URLSearchParams(members.map(([k, v]): [string, string] => [k, String(v)]))}`;
     body = undefined;
-  } else {
+  } else if (!on('status-no-content-type')) {
     headers['content-type'] = 'application/json';
   }
 

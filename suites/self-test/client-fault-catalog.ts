@@ -86,6 +86,14 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
     reasonMentions: { 'client.status.headers': 'carried 0 Authorization headers', 'client.status.signature': 'Authorization header is missing' },
   },
   { side: 'client', fault: 'status-client-id-string', expect: 'FAIL', caseIds: ['client.status.body'], reasonMentions: 'client_id sent as "2"' },
+  { side: 'client', fault: 'status-id-camel-case', expect: 'FAIL', caseIds: ['client.status.body'], reasonMentions: 'transaction_id sent 0 times' },
+  { side: 'client', fault: 'status-id-as-integer', expect: 'FAIL', caseIds: ['client.status.body'], reasonMentions: 'transaction_id sent as null, given "cc-' },
+  { side: 'client', fault: 'status-no-content-type', expect: 'FAIL', caseIds: ['client.status.headers'], reasonMentions: 'Content-Type was not sent' },
+  { side: 'client', fault: 'status-client-id-as-key', expect: 'FAIL', caseIds: ['client.status.headers'], reasonMentions: 'does not carry the client key the SDK was given' },
+  {
+    side: 'client', fault: 'status-get-body-signed', expect: 'FAIL', caseIds: ['client.status.method-path', 'client.status.body', 'client.status.signature'],
+    reasonMentions: { 'client.status.method-path': 'its parameters in the query', 'client.status.body': 'the status query has no body', 'client.status.signature': 'not signed over its query\'s pairs: expected ' },
+  },
   { side: 'client', fault: 'status-signs-id-only', expect: 'FAIL', caseIds: ['client.status.signature'], reasonMentions: 'the signature over transaction_id alone' },
   {
     side: 'client', fault: 'status-success-only', expect: 'FAIL',
