@@ -57,7 +57,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     name: 'cases/receiver', folder: 'cases',
     mutate: ['harness/cases/receiver/**/*.ts'],
     tests: [
-      'suites/mutation/receiver.proof.ts', 'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts',
+      'suites/mutation/receiver.proof.ts', 'suites/cases/case-list.test.ts', 'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts',
       'suites/receiver/rate-limit.test.ts', 'suites/receiver/token-header-name.test.ts', 'suites/cases/status-endpoint.test.ts',
     ],
   },
@@ -65,7 +65,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     name: 'cases/service', folder: 'cases',
     mutate: ['harness/cases/service/**/*.ts'],
     tests: [
-      'suites/mutation/service.proof.ts', 'suites/self-test/service-error-code-answers.test.ts', 'suites/service/*.test.ts',
+      'suites/mutation/service.proof.ts', 'suites/cases/case-list.test.ts', 'suites/self-test/service-error-code-answers.test.ts', 'suites/service/*.test.ts',
     ],
   },
   {
@@ -74,16 +74,16 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     // The client suites run the command in this process under mutation (suites/client/run-client.ts);
     // not lingering-descendants.test.ts, which must kill the command and so runs the installed copy.
     tests: [
-      'suites/mutation/client.proof.ts', 'suites/client/protocol.test.ts', 'suites/client/adapter-faults.test.ts',
+      'suites/mutation/client.proof.ts', 'suites/cases/case-list.test.ts', 'suites/client/protocol.test.ts', 'suites/client/adapter-faults.test.ts',
       'suites/client/unreported-answers.test.ts', 'suites/client/example-adapters.test.ts', 'suites/client/status-adapters.test.ts',
-      'suites/client/form-encoded.test.ts',
+      'suites/client/form-encoded.test.ts', 'suites/client/sent-body.test.ts',
     ],
   },
   {
     name: 'cases/shared', folder: 'cases',
     mutate: ['harness/cases/*.ts'],
     tests: [
-      'suites/cases/runner.test.ts', 'suites/cases/wire.test.ts', 'suites/cases/pacing.test.ts', 'suites/cases/levels.test.ts',
+      'suites/cases/runner.test.ts', 'suites/cases/case-list.test.ts', 'suites/cases/wire.test.ts', 'suites/cases/pacing.test.ts', 'suites/cases/levels.test.ts',
       'suites/cases/http-evidence.test.ts', 'suites/cases/status-endpoint.test.ts', 'suites/ids/shape.test.ts',
       'suites/mutation/receiver.proof.ts',
     ],
