@@ -11,7 +11,8 @@ if (!unit) throw new Error(`COLLECT_MUTATION_UNIT must name a unit of suites/mut
 
 export default defineConfig({
   test: {
-    include: unit.tests,
+    // loads.proof.ts: a mutant that breaks a module while it loads fails a test (not "no test ran").
+    include: [...unit.tests, 'suites/mutation/loads.proof.ts'],
     // As `npm test`: a mutant that makes a case wait for ever fails its test there, not after a minute.
     testTimeout: 30_000,
     hookTimeout: 30_000,
