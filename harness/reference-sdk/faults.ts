@@ -40,6 +40,8 @@ export type ReferenceSdkFault =
   | 'status-no-content-type'
   | 'status-client-id-as-key'
   | 'status-get-body-signed'
+  | 'status-form-params'
+  | 'status-from-cache'
   | 'status-success-only'
   | 'status-successful-spelling'
   | 'status-not-found-as-failed'
@@ -89,6 +91,8 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'status-no-content-type', description: 'posts the status query\'s JSON body with no Content-Type (a second HTTP helper beside collect\'s)', specRef: '§4' },
   { name: 'status-client-id-as-key', description: 'puts the client id where the client key goes in the status query\'s Authorization (HMAC 2:{signature})', specRef: '§5.2' },
   { name: 'status-get-body-signed', description: 'queries with GET, the pairs in the query, but signs the body it sends (none: the signature over "")', specRef: '§4.2 (the suite\'s position), §5.1' },
+  { name: 'status-form-params', description: 'posts the status query as a form (application/x-www-form-urlencoded, Guzzle\'s form_params), signed over its pairs as ever', specRef: '§4, §4.2' },
+  { name: 'status-from-cache', description: 'answers a status query from its own cache, without asking the service: PENDING, the last status it saw', specRef: '§4.2, §6 rule 5' },
   { name: 'status-success-only', description: 'reads only "success" of a status answer: every 2xx with success: true is reported SUCCESS, PENDING and FAILED included', specRef: '§4.2, §6 rule 5' },
   { name: 'status-successful-spelling', description: 'recognises the outcome only as "SUCCESSFUL" (a sibling API\'s spelling), so a SUCCESS answer is reported FAILED', specRef: '§3, §4.2' },
   { name: 'status-not-found-as-failed', description: 'reports a 404 (an id the service does not know) as status FAILED', specRef: '§4.2, §7' },

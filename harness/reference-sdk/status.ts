@@ -16,6 +16,7 @@ const STATUSES = new Set(['PENDING', 'SUCCESS', 'FAILED']);
 
 export async function transactionStatus(config: SdkConfig, transactionId: string): Promise<SdkStatusResult> {
   const on = (fault: ReferenceSdkFault) => config.faults?.has(fault) === true;
+  if (on('status-from-cache')) return { status: 'PENDING', detail: 'from the SDK\'s cache' };
   const clientId = on('status-client-id-string') ? String(config.clientId) : config.clientId;
   // parseInt("cc-…") is NaN, which JSON writes as null (and the message signs as "null").
   const id = on('status-id-as-integer') ? Number.parseInt(transactionId, 10) : transactionId;
@@ -33,6 +34,9 @@ export async function transactionStatus(config: SdkConfig, transactionId: string
   if (get) {
     url += `?${new URLSearchParams(members.map(([k, v]): [string, string] => [k, String(v)]))}`;
     body = undefined;
+  } else if (on('status-form-params')) {
+    body = new URLSearchParams(members.map(([k, v]): [string, string] => [k, String(v)])).toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
   } else if (!on('status-no-content-type')) {
     headers['content-type'] = 'application/json';
   }

@@ -80,7 +80,7 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   { side: 'client', fault: 'success-string-compare', expect: 'FAIL', caseIds: ['client.answers.accepted'], errors: REFUSALS, reasonMentions: 'the SDK reported rejected' },
   // §4.2, the status query (docs/status.md).
   { side: 'client', fault: 'status-get-query', expect: 'FAIL', caseIds: ['client.status.method-path', 'client.status.body'], reasonMentions: 'GET' },
-  { side: 'client', fault: 'status-wrong-path', expect: 'FAIL', caseIds: ['client.status.method-path'], reasonMentions: 'the SDK sent POST "/api/v1.0/transaction-status/"' },
+  { side: 'client', fault: 'status-wrong-path', expect: 'FAIL', caseIds: ['client.status.method-path'], reasonMentions: 'the SDK sent POST "/api/v1.0/transaction-status/"; the status query is POST' },
   {
     side: 'client', fault: 'status-unsigned', expect: 'FAIL', caseIds: ['client.status.headers', 'client.status.signature'],
     reasonMentions: { 'client.status.headers': 'carried 0 Authorization headers', 'client.status.signature': 'Authorization header is missing' },
@@ -92,8 +92,17 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   { side: 'client', fault: 'status-client-id-as-key', expect: 'FAIL', caseIds: ['client.status.headers'], reasonMentions: 'does not carry the client key the SDK was given' },
   {
     side: 'client', fault: 'status-get-body-signed', expect: 'FAIL', caseIds: ['client.status.method-path', 'client.status.body', 'client.status.signature'],
-    reasonMentions: { 'client.status.method-path': 'its parameters in the query', 'client.status.body': 'the status query has no body', 'client.status.signature': 'not signed over its query\'s pairs: expected ' },
+    reasonMentions: { 'client.status.method-path': 'its parameters in the query', 'client.status.body': 'the status query has no body', 'client.status.signature': ['not signed over its query\'s pairs: expected ', ', got "HMAC '] },
   },
+  {
+    side: 'client', fault: 'status-form-params', expect: 'FAIL', caseIds: ['client.status.headers', 'client.status.body', 'client.status.signature'],
+    reasonMentions: {
+      'client.status.headers': 'Content-Type was "application/x-www-form-urlencoded"', 'client.status.body': 'the body sent is not a JSON object',
+      'client.status.signature': 'the signature is the one over the form\'s pairs',
+    },
+  },
+  // Never asks: every status case FAILs on the request that never came (the preflight's status control too).
+  { side: 'client', fault: 'status-from-cache', expect: 'FAIL', caseIds: STATUS_ALL, reasonMentions: 'no request reached the service; the SDK reported status PENDING (from the SDK\'s cache)' },
   { side: 'client', fault: 'status-signs-id-only', expect: 'FAIL', caseIds: ['client.status.signature'], reasonMentions: 'the signature over transaction_id alone' },
   {
     side: 'client', fault: 'status-success-only', expect: 'FAIL',
