@@ -60,7 +60,7 @@ function leaks(ran: Ran, reportDir: string, secrets: readonly string[]): string[
 describe('run --list: every case, without touching a target', () => {
   it('prints id, level, spec reference and title for each receiver case; exit 0', async () => {
     const ran = await runHere(['run', '--list', '--side', 'receiver']);
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     const lines = ran.stdout.trim().split('\n');
     expect(lines).toHaveLength(RECEIVER_CASES.length);
     for (const c of RECEIVER_CASES) {
@@ -70,7 +70,7 @@ describe('run --list: every case, without touching a target', () => {
   it('with --target: the side the file names, and no secret needed', async () => {
     const path = writeJson('list-target.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', callbackToken: { env: 'UNSET_FOR_LIST' } });
     const ran = await runHere(['run', '--list', '--target', path]);
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout.trim().split('\n')).toHaveLength(RECEIVER_CASES.length);
   });
   it('--only narrows the list', async () => {
@@ -83,26 +83,26 @@ describe('exit 2: bad usage and invalid target files', () => {
   it('--side contradicting the target file', async () => {
     const path = writeJson('side-receiver.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
     const ran = await runHere(['run', '--target', path, '--side', 'service']);
-    expect(ran.code).toBe(2);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stderr).toContain('--side service contradicts the target file');
   });
   it('an invalid target file names the bad field', async () => {
     const path = writeJson('bad-timing.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 'soon' } });
     const ran = await runHere(['run', '--target', path]);
-    expect(ran.code).toBe(2);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stderr).toContain('/timing/replyDeadlineMs: must be integer');
   });
   it('a missing environment variable names the field and the variable', async () => {
     const path = writeJson('no-env.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', callbackToken: { env: 'NOT_SET_ANYWHERE' } });
     const ran = await runHere(['run', '--target', path]);
-    expect(ran.code).toBe(2);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stderr).toContain('/callbackToken: environment variable NOT_SET_ANYWHERE is not set');
   });
   it('an invalid waiver file and a bad seed', async () => {
     const target = writeJson('t.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb' });
     const waivers = writeJson('bad-waivers.json', [{ id: 'receiver.latency.burst' }]);
     const ran = await runHere(['run', '--target', target, '--waivers', waivers]);
-    expect(ran.code).toBe(2);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stderr).toContain('/0/reason: is required');
     expect((await runHere(['run', '--target', target, '--seed', 'abc'])).code).toBe(2);
   });
@@ -134,7 +134,7 @@ describe('--rate: the default pace of a service target file, and its usage error
       });
       expect(ran.stdout.split('\n')[0]).toMatch(/; requests paced at 5\/s\)$/);
       expect(ran.stdout, ran.stdout).toMatch(/^1 cases?: 1 PASS/m);
-      expect(ran.code).toBe(0);
+      expect(ran.code, ran.stdout + ran.stderr).toBe(0);
       expect(throttle.refused).toBeGreaterThanOrEqual(1);
       expect(ran.stderr).toMatch(new RegExp(`note: the service answered 429 Too Many Requests ${throttle.refused} time\\(s\\) \\(requests paced at 5/s\\); each time every request to it waited out the Retry-After; a lower --rate avoids the waits`));
     } finally {
@@ -154,7 +154,7 @@ describe('--rate: the default pace of a service target file, and its usage error
   it('a rate for a client target, whose SDK sends to the harness itself', async () => {
     const target = writeJson('client-rate.json', { side: 'client', command: 'true' });
     const ran = await runHere(['run', '--target', target, '--rate', '5/s']);
-    expect(ran.code).toBe(2);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stderr).toContain("--rate 5/s: a client target is not paced (its SDK sends to the harness's own service in this process, not to a target)");
   });
 });
@@ -169,7 +169,7 @@ describe('exit 2: a --report-dir that cannot be created', () => {
     try {
       writeJson('reachable.json', { side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb` });
       const ran = await runHere(['run', '--target', join(dir, 'reachable.json'), '--report-dir', join(blocker, 'sub')]);
-      expect(ran.code).toBe(2);
+      expect(ran.code, ran.stdout + ran.stderr).toBe(2);
       expect(ran.stderr).toMatch(/^collect-conformance: --report-dir: cannot create report directory .*not-a-dir\.json\/sub/);
       expect(ran.stderr).not.toContain('internal error');
     } finally {
@@ -186,7 +186,7 @@ describe('exit 3: the target cannot be reached at all', () => {
     await new Promise<void>((r) => probe.close(() => r()));
     const path = writeJson('closed.json', { side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb` });
     const ran = await runHere(['run', '--target', path, '--report-dir', join(dir, 'unreachable')]);
-    expect(ran.code).toBe(3);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(3);
     expect(ran.stderr).toBe(`collect-conformance: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\n`);
   });
 });
@@ -216,7 +216,7 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
       MY_RECEIVER_TOKEN: token, MY_CLIENT_KEY: clientKey, MY_SECRET_KEY: secretKey,
     });
     expect(ran.stderr).toBe('');
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toContain('seed 77');
     // Every case, and the preflight before them (the positive control of the negative cases).
     expect(ran.stdout.match(/^PASS +receiver\./gm)).toHaveLength(RECEIVER_CASES.length);
@@ -236,7 +236,7 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     const reportDir = join(dir, 'faulty');
     const token = faulty.target.callbackToken!;
     const ran = await runHere(['run', '--target', receiverFile('faulty.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token'], { MY_RECEIVER_TOKEN: token });
-    expect(ran.code).toBe(1);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(1);
     expect(ran.stdout).toMatch(/^FAIL +receiver\.token\.missing .*answered 200 \{"result":"applied".*\}; §6 rule 1 says 403/m);
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; evidence?: { exchanges?: Array<{ curl?: string }>; records?: { way?: string; after?: unknown } } }> };
     const wrong = report.cases.find((c) => c.id === 'receiver.token.one-char-short');
@@ -252,7 +252,7 @@ describe('a receiver target file: reports, exit status, waivers, no secret anywh
     const reportDir = join(dir, 'waived');
     const waivers = writeJson('waivers.json', [{ id: 'receiver.token.*', reason: 'token check ships next sprint', expires: '2999-12-31' }]);
     const ran = await runHere(['run', '--target', receiverFile('faulty2.json', faulty), '--report-dir', reportDir, '--only', 'receiver.token', '--waivers', waivers], { MY_RECEIVER_TOKEN: faulty.target.callbackToken! });
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { cases: Array<{ id: string; verdict: string; waiver?: { applied: boolean } }> };
     expect(report.cases.find((c) => c.id === 'receiver.token.missing')).toMatchObject({ verdict: 'FAIL', waiver: { applied: true } });
     expect(report.cases.find((c) => c.id === 'receiver.token.valid')).toMatchObject({ verdict: 'PASS', waiver: { applied: false } });
@@ -276,7 +276,7 @@ describe('a service target file: client key, secret key and callback token appea
         SVC_CLIENT_KEY: t.clientKey, SVC_SECRET_KEY: t.secretKey, SVC_CALLBACK_TOKEN: t.callbackToken!,
       });
       expect(ran.stdout).toMatch(/3 cases: 3 PASS/);
-      expect(ran.code).toBe(0);
+      expect(ran.code, ran.stdout + ran.stderr).toBe(0);
       expect(leaks(ran, reportDir, secrets)).toEqual([]);
     } finally {
       await service.close();
@@ -288,13 +288,13 @@ describe('the embedded default', () => {
   it('run --side receiver without --target: every receiver case PASSes against the reference receivers (the confirm cases against the confirming one), exit 0', async () => {
     const reportDir = join(dir, 'embedded');
     const ran = await cli(['run', '--side', 'receiver', '--report-dir', reportDir]);
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toContain('against the embedded reference implementations');
     expect(ran.stdout).toMatch(new RegExp(`${RECEIVER_CASES.length} cases: ${RECEIVER_CASES.length} PASS, 0 FAIL`));
   });
   it('closes with the HTML report\'s path and the command that points the kit at your own implementation, naming pages that exist', async () => {
     const ran = await cli(['run', '--side', 'receiver', '--only', 'receiver.token.missing', '--report-dir', 'first-run']);
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     const closing = ran.stdout.trimEnd().split('\n').slice(-3);
     expect(closing).toEqual([
       'HTML report: first-run/index.html',
@@ -307,7 +307,7 @@ describe('the embedded default', () => {
   it('the lines come in case order, the preflight first, the same with --concurrency 1 and 64', async () => {
     const lines = async (n: string) => {
       const ran = await cli(['run', '--side', 'receiver', '--report-dir', join(dir, `embedded-${n}`), '--concurrency', n]);
-      expect(ran.code).toBe(0);
+      expect(ran.code, ran.stdout + ran.stderr).toBe(0);
       return ran.stdout.split('\n').filter((l) => /^PASS /.test(l)).map((l) => l.split(/\s+/)[1]);
     };
     // The reference receiver, then the confirming one for the confirm cases: each side's run in turn, its preflight first.
@@ -333,14 +333,14 @@ describe('careless input is refused or named, never taken for something else (is
   it('--only "" is a usage error (exit 2), not every case', async () => {
     for (const only of ['', ' , ']) {
       const ran = await runHere(['run', '--list', '--only', only]);
-      expect(ran.code).toBe(2);
+      expect(ran.code, ran.stdout + ran.stderr).toBe(2);
       expect(ran.stderr).toContain('--only: the pattern');
     }
   });
   it('--only with the pathological glob answers at once (no backtracking)', async () => {
     const started = performance.now();
     const ran = await runHere(['run', '--list', '--only', '*?*?*?*?*?*?*?*?*?*?*X']);
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(ran.stdout).toBe('');
     expect(performance.now() - started).toBeLessThan(2000);
   });
@@ -350,13 +350,13 @@ describe('careless input is refused or named, never taken for something else (is
     const t = receiverFile('fifo-case.json', good);
     for (const args of [['run', '--target', fifo], ['run', '--target', t, '--waivers', fifo]]) {
       const ran = await runHere(args, env());
-      expect(ran.code).toBe(2);
+      expect(ran.code, ran.stdout + ran.stderr).toBe(2);
       expect(ran.stderr).toContain('not a regular file (a FIFO)');
     }
   });
   it('a timing value past its bound (replyDeadlineMs 1e15) is exit 2 naming the field, not a Node timer error per case', async () => {
     const ran = await runHere(['run', '--target', receiverFile('huge-deadline.json', good, { timing: { replyDeadlineMs: 1e15 } })], env());
-    expect(ran.code).toBe(2);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stderr).toContain('/timing/replyDeadlineMs: must be <= 60000');
   });
   it('a BOM-prefixed target file is accepted; a set-but-empty variable is named as such', async () => {
@@ -364,7 +364,7 @@ describe('careless input is refused or named, never taken for something else (is
     writeFileSync(path, `\uFEFF${readFileSync(path, 'utf8')}`);
     expect((await runHere(['run', '--list', '--target', path])).code).toBe(0);
     const ran = await runHere(['run', '--target', path], { MY_RECEIVER_TOKEN: '' });
-    expect(ran.code).toBe(2);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stderr).toContain('MY_RECEIVER_TOKEN is set but empty');
   });
   it('a blanket waiver "*" without expiry is refused (exit 2); with an expiry it is warned about loudly', async () => {
@@ -386,7 +386,7 @@ describe('careless input is refused or named, never taken for something else (is
     const dirs = [blocked, ...(existsSync('/proc/self') ? ['/proc'] : [])];
     for (const reportDir of dirs) {
       const ran = await runHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', reportDir], env());
-      expect(ran.code).toBe(2);
+      expect(ran.code, ran.stdout + ran.stderr).toBe(2);
       expect(ran.stderr).toMatch(/^collect-conformance: --report-dir: cannot write/);
       expect(ran.stderr).not.toContain('internal error');
       expect(ran.stderr).not.toMatch(/\n\s+at /);
@@ -413,13 +413,13 @@ describe('careless input is refused or named, never taken for something else (is
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(lockPath, JSON.stringify({ pid: dead }));
     const ran = await runHere(['run', '--target', t, '--only', 'receiver.token.missing', '--report-dir', shared], env());
-    expect(ran.code).toBe(0);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(readdirSync(shared).sort()).toEqual([...REPORT_FILES].sort());
   });
   it('control characters and bidi overrides in a target file never reach the terminal raw', async () => {
     const path = writeJson('bidi.json', { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', ['\u202Eevil\u001b[2J']: 1 });
     const ran = await runHere(['run', '--target', path]);
-    expect(ran.code).toBe(2);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(2);
     expect(ran.stderr).toContain('\\u202Eevil\\u001B[2J');
     expect(ran.stderr).not.toMatch(/[\u001b\u202e]/);
   });
