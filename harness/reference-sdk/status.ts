@@ -31,11 +31,12 @@ export async function transactionStatus(config: SdkConfig, transactionId: string
   if (!on('status-unsigned')) headers['authorization'] = `HMAC ${on('status-client-id-as-key') ? config.clientId : config.clientKey}:${signature}`;
   let url = `${config.baseUrl.replace(/\/+$/, '')}${on('status-wrong-path') ? '/api/v1.0/transaction-status/' : '/api/v1.0/transaction_status/'}`;
   let body: string | undefined = JSON.stringify(Object.fromEntries(members));
+  const pairs = () => new URLSearchParams(members.map(([k, v]): [string, string] => [k, String(v)])).toString();
   if (get) {
-    url += `?${new URLSearchParams(members.map(([k, v]): [string, string] => [k, String(v)]))}`;
+    url += `?${pairs()}`;
     body = undefined;
   } else if (on('status-form-params')) {
-    body = new URLSearchParams(members.map(([k, v]): [string, string] => [k, String(v)])).toString();
+    body = pairs();
     headers['content-type'] = 'application/x-www-form-urlencoded';
   } else if (!on('status-no-content-type')) {
     headers['content-type'] = 'application/json';
