@@ -1,7 +1,7 @@
 // The report directory of `run` (a reporter of the run) and `vectors`: a directory that cannot be created or written is
 // the user's to fix (exit 2, one line, no stack), and two runs never write into one directory
 // at once (each would silently replace the other's files after every case).
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openReport, openReportFiles, ReportError, type OpenReportOptions, type ReportFiles, type ReportSession } from '../report/index.ts';
@@ -140,7 +140,7 @@ function lock(dir: string): () => void {
   const mine = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), token, ...(processStart ? { processStart } : {}) });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(path, mine, { flag: 'wx' });
+      createWhole(path, mine, token);
       heldHere.add(token);
       let held = true;
       const release = () => {
@@ -178,6 +178,26 @@ function lock(dir: string): () => void {
     }
   }
   throw new UsageError(`--report-dir: ${dir} is being taken by another run at this moment; give this run its own --report-dir`, 'ERR_REPORT_DIR_IN_USE');
+}
+
+/**
+ * Creates `path` holding `text`, or throws EEXIST. Written beside it and linked into place, so a
+ * run that finds the lock always reads it whole: a lock created empty and written after (flag
+ * 'wx') read as no owner by a second run in between, which took over the lock of a live run.
+ * Where the file system has no hard links, the plain exclusive create.
+ */
+function createWhole(path: string, text: string, token: string): void {
+  const staged = `${path}.${token}`;
+  writeFileSync(staged, text);
+  try {
+    linkSync(staged, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
+    writeFileSync(path, text, { flag: 'wx' });
+  } finally {
+    rmSync(staged, { force: true });
+  }
 }
 
 /** Whether the lock's owner still runs. */
