@@ -183,7 +183,7 @@ function lock(dir: string): () => void {
 /**
  * Creates `path` holding `text`, or throws EEXIST. Written beside it and linked into place, so a
  * run that finds the lock always reads it whole: a lock created empty and written after (flag
- * 'wx') read as no owner by a second run in between, which took over the lock of a live run.
+ * 'wx') would read as no owner to a second run in between, which would take over a live run's lock.
  * Where the file system has no hard links, the plain exclusive create.
  */
 function createWhole(path: string, text: string, token: string): void {
