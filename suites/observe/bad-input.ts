@@ -236,8 +236,8 @@ export function badInputSuite(kind: DatabaseKind, server: () => TestDatabaseServ
         const actions = `${example.observe.actions} AND (${kind === 'postgresql' ? 'p' : 'o'}.status <> '${failed}' OR ${w.sleep(10)})`;
         // Not receiver.outcome.success-applied: on MariaDB its callback was seen unanswered for as
         // long as the slow statement ran (2 of 4 runs, at 1 s and at 3 s limits), as if the kit's
-        // sleeping read held the receiver's update of another row. Not understood yet; kept out of
-        // this test of the run going on (an open question in the stop-31 closing note).
+        // sleeping read held the receiver's update of another row. Not understood yet (said in
+        // docs/observe.md, "What goes wrong"); kept out of this test of the run going on.
         const others = ['failed-applied', 'unknown-status-pending', 'unknown-status-lowercase', 'missing-status', 'missing-transaction-id', 'unknown-id'];
         const ran = await run(setup, setup.target({ actions }, withUser(setup.url, user, 'watcher-Secret-1'), 1500), others.map((c) => `receiver.outcome.${c}`).join(','));
         expect(ran.code, ran.stdout + ran.stderr).toBe(1);
