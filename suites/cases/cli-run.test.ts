@@ -1,6 +1,8 @@
-// `collect-conformance run` as a user runs it (the package's bin, in a child process): the
-// listing, usage errors (exit 2), an unreachable target (exit 3), a run against a target file
-// (exit 0 / 1, waivers), and no secret in any output or report file.
+// `collect-conformance run`: the listing, usage errors (exit 2), an unreachable target (exit 3),
+// a run against a target file (exit 0 / 1, waivers), and no secret in any output or report file.
+// As a user runs it (the package's bin in a child process, `cli`) where the process matters (the
+// embedded default, whole runs); in this process (`runHere`, main() with its output captured, no
+// loader start-up) where only the command's answer does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
