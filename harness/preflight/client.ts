@@ -91,6 +91,13 @@ async function collectHalf(ctx: ClientContext): Promise<CollectHalf> {
         symptom: { kind: 'stated', cause: 'body-not-json' },
         evidence: evidenceOf(o),
       });
+    } else if (problem?.causes.includes('authorization-unreadable')) {
+      findings.push({
+        id: 'client.authorization-unreadable',
+        summary: `the preflight's plain call carried no readable signature: ${problem.text}; every case that checks the signature FAILs for this one cause (client.collect.authorization says what is wrong with the header)`,
+        symptom: { kind: 'stated', cause: 'authorization-unreadable' },
+        evidence: evidenceOf(o),
+      });
     } else if (problem) {
       findings.push({
         id: 'client.signature-mismatch',

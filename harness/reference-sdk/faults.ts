@@ -24,6 +24,21 @@ export type ReferenceSdkFault =
   | 'float-text-sent'
   | 'php-float-signed'
   | 'extra-fields-unsigned'
+  | 'collect-put'
+  | 'content-type-twice'
+  | 'content-type-text-plain'
+  | 'authorization-twice'
+  | 'authorization-scheme-twice'
+  | 'authorization-extra-member'
+  | 'signature-base64'
+  | 'signature-prefixed'
+  | 'signature-sha512'
+  | 'own-transaction-id'
+  | 'network-code-lower-case'
+  | 'network-code-unknown-null'
+  | 'fields-pascal-case'
+  | 'customer-number-international'
+  | 'client-id-as-float'
   | 'status-only-answer'
   | 'error-code-ignored'
   | 'body-only-answer'
@@ -74,6 +89,21 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'float-text-sent', description: 'writes whole numbers the caller passed as floats (15.0) but signs them as String(x) (15): the encoder and the signer print numbers differently', specRef: '§5.1 step 3, §5.2' },
   { name: 'php-float-signed', description: 'signs numbers as PHP prints floats (14 significant digits: 3.3000000000000003 as 3.3) but sends them in full', specRef: '§5.1 step 3, §5.2' },
   { name: 'extra-fields-unsigned', description: 'sends the caller\'s extra fields but signs only the six fields of §2.1', specRef: '§5.1 step 1' },
+  { name: 'collect-put', description: 'sends the collect call with PUT ("it creates a transaction") to the right path', specRef: '§4.1' },
+  { name: 'content-type-twice', description: 'sends Content-Type: application/json twice (a default header of its HTTP client, and its own)', specRef: '§4' },
+  { name: 'content-type-text-plain', description: 'sends its JSON body as text/plain;charset=UTF-8 (what fetch gives a string body with no type set)', specRef: '§4' },
+  { name: 'authorization-twice', description: 'sends the Authorization header twice (appended to a header list that already held it)', specRef: '§5.2' },
+  { name: 'authorization-scheme-twice', description: 'writes the scheme twice: Authorization: HMAC HMAC {client_key}:{signature} (its caller\'s format string and its own)', specRef: '§5.2' },
+  { name: 'authorization-extra-member', description: 'appends a timestamp to the header, HMAC {client_key}:{signature}:{unix time}, as other HMAC schemes do', specRef: '§5.2' },
+  { name: 'signature-base64', description: 'encodes the HMAC in base64, not hex (what many HMAC helpers give by default)', specRef: '§5.1 step 5, §5.2' },
+  { name: 'signature-prefixed', description: 'prefixes the hex signature with its algorithm: HMAC {client_key}:sha256={hex}, as webhook signatures are', specRef: '§5.1 step 5, §5.2' },
+  { name: 'signature-sha512', description: 'computes HMAC-SHA512 (128 hex digits) over the right message, not HMAC-SHA256', specRef: '§5.1 step 4' },
+  { name: 'own-transaction-id', description: 'sends (and signs) a transaction_id of its own (a UUID it generates), not the one its caller gave', specRef: '§2.1, §4.1' },
+  { name: 'network-code-lower-case', description: 'normalises network_code to lower case ("MTN" is sent as "mtn"), signed as sent', specRef: '§2.1' },
+  { name: 'network-code-unknown-null', description: 'looks network_code up in its own table of networks, which lacks the code given, and sends null, signed as sent', specRef: '§2.1' },
+  { name: 'fields-pascal-case', description: 'sends (and signs) every field under its model\'s PascalCase property name (Amount, CallbackUrl, …), as .NET\'s serializer does by default', specRef: '§2.1, §4.1' },
+  { name: 'customer-number-international', description: 'rewrites customer_number in international form ("0244000001" is sent as "233244000001"), signed as sent', specRef: '§2.1' },
+  { name: 'client-id-as-float', description: 'sends client_id as a float (2.0, a number read from a JSON config in a language that keeps floats), signed as sent', specRef: '§2.1' },
   { name: 'status-only-answer', description: 'reads a 2xx answer as accepted whatever its body says (success: false, error_code)', specRef: '§4.1, §7 (interpretive)' },
   { name: 'error-code-ignored', description: 'reads success: false as rejected, but not a 2xx carrying an error_code', specRef: '§4.1, §7 (interpretive)' },
   { name: 'body-only-answer', description: 'reads only the body: a 4xx without success: false or an error_code is accepted', specRef: '§7' },

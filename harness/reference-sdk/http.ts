@@ -12,7 +12,7 @@ export interface SdkAnswer {
 /** The answer, or 'timeout' when none came within `timeoutMs`; any other failure is thrown, worded for the SDK's caller. */
 export async function sendRequest(
   url: string,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  init: { method: 'GET' | 'POST' | 'PUT'; headers: Record<string, string | string[]>; body?: string },
   timeoutMs: number,
 ): Promise<SdkAnswer | 'timeout'> {
   try {

@@ -3,7 +3,7 @@
 // written first, and the signature is computed over the pairs of that body (strings as they
 // stand, any other value as its JSON text). It deliberately does not use harness/signing: it
 // is an implementation under test, not the harness's twin.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { sendRequest, type SdkAnswer } from './http.ts';
 import type { ReferenceSdkFault } from './faults.ts';
 
@@ -51,8 +51,13 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
   // What goes on the wire, field by field, as JSON text; and the text each one is signed as.
   const members: Array<{ key: string; json: string; signed: string }> = [];
   for (const [name, given] of Object.entries(fields)) {
-    const key = name === 'transaction_id' && on('transaction-id-camel-case') ? 'transactionId' : name;
+    let key = name === 'transaction_id' && on('transaction-id-camel-case') ? 'transactionId' : name;
+    if (on('fields-pascal-case')) key = name.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
     let value = given;
+    if (name === 'transaction_id' && on('own-transaction-id')) value = randomUUID();
+    if (name === 'network_code' && typeof value === 'string' && on('network-code-lower-case')) value = value.toLowerCase();
+    if (name === 'network_code' && on('network-code-unknown-null')) value = null;
+    if (name === 'customer_number' && typeof value === 'string' && on('customer-number-international')) value = value.replace(/^0/, '233');
     if (key === 'amount' && typeof value === 'string' && on('amount-as-number')) value = Number(value);
     if (key === 'amount' && typeof value === 'string' && on('amount-through-float')) value = String(Number(value));
     if (key === 'customer_number' && typeof value === 'string' && on('customer-number-as-integer')) value = Number(value);
@@ -63,6 +68,7 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
     if (typeof value === 'number' && key !== 'client_id' && on('float-text-sent')) json = floatText(value);
     if (typeof value === 'number' && on('php-float-signed')) signed = phpText(value);
     if (key === 'callback_url' && typeof value === 'string' && on('encode-uri-callback-signed')) signed = encodeURI(value);
+    if (name === 'client_id' && typeof value === 'number' && on('client-id-as-float')) json = signed = floatText(value);
     members.push({ key, json, signed });
   }
   // A form carries text only: each value as the text it is signed as (a string as it stands, any other value as its JSON).
@@ -74,15 +80,21 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
     pairs = [...pairs].sort((a, b) => (on('locale-order-signature') ? a.key.localeCompare(b.key) : byCodePoint(a.key, b.key)));
   }
   const message = pairs.map((m) => `${m.key}=${m.signed}`).join('&');
-  let signature = createHmac('sha256', on('client-key-as-secret') ? config.clientKey : config.secretKey).update(message, 'utf8').digest('hex');
+  const hmac = createHmac(on('signature-sha512') ? 'sha512' : 'sha256', on('client-key-as-secret') ? config.clientKey : config.secretKey).update(message, 'utf8');
+  let signature = hmac.digest(on('signature-base64') ? 'base64' : 'hex');
   if (on('uppercase-hex')) signature = signature.toUpperCase();
+  if (on('signature-prefixed')) signature = `sha256=${signature}`;
 
-  const headers: Record<string, string> = { authorization: `HMAC ${on('client-id-as-key') ? config.clientId : config.clientKey}:${signature}` };
-  if (!on('no-content-type')) headers['content-type'] = on('form-params') ? 'application/x-www-form-urlencoded' : 'application/json';
+  let authorization = `HMAC ${on('client-id-as-key') ? config.clientId : config.clientKey}:${signature}`;
+  if (on('authorization-scheme-twice')) authorization = `HMAC ${authorization}`;
+  if (on('authorization-extra-member')) authorization = `${authorization}:${Math.floor(Date.now() / 1000)}`;
+  const headers: Record<string, string | string[]> = { authorization: on('authorization-twice') ? [authorization, authorization] : authorization };
+  const type = on('form-params') ? 'application/x-www-form-urlencoded' : on('content-type-text-plain') ? 'text/plain;charset=UTF-8' : 'application/json';
+  if (!on('no-content-type')) headers['content-type'] = on('content-type-twice') ? [type, type] : type;
   if (on('secret-sent')) headers['x-secret-key'] = config.secretKey;
   const path = on('wrong-path') ? '/api/v1.0/collect' : '/api/v1.0/collect/';
 
-  const answer = await sendRequest(`${config.baseUrl.replace(/\/+$/, '')}${path}`, { method: 'POST', headers, body }, config.timeoutMs);
+  const answer = await sendRequest(`${config.baseUrl.replace(/\/+$/, '')}${path}`, { method: on('collect-put') ? 'PUT' : 'POST', headers, body }, config.timeoutMs);
   if (answer === 'timeout') {
     if (on('timeout-accepted')) return { outcome: 'accepted', detail: `no answer within ${config.timeoutMs} ms; the callback will tell` };
     throw new Error(`no answer within ${config.timeoutMs} ms`);

@@ -42,7 +42,9 @@ export type StatedCause =
   /** A request the service refused was processed all the same (its callback came after the refusal). */
   | 'processed-after-refusal'
   /** A valid callback left its record pending (the receiver's preflight names it once). */
-  | 'not-applied';
+  | 'not-applied'
+  /** No signature could be read from the request's Authorization header (the client's preflight names it once). */
+  | 'authorization-unreadable';
 
 /** One HTTP exchange the harness made or saw, secrets already redacted. */
 export interface Exchange {

@@ -4,7 +4,7 @@
 // fit, the evidence is ambiguous and the answer says so rather than picking the first listed.
 import { readRawJsonObject, type RawMember } from './raw-json.ts';
 import { joinPairs, pairsOfMembers, type Pair } from './canonicalise.ts';
-import { hmacHex, signatureMatches } from './sign.ts';
+import { hmacHex, otherFormOf, signatureMatches } from './sign.ts';
 import { SigningError } from './errors.ts';
 import { ALTERNATIVES, SUITE_PROFILE, languageOf, profileOfAll, type Alternative, type CanonicalProfile } from './profile.ts';
 
@@ -113,6 +113,8 @@ export function diagnoseSignature(rawBody: string, secret: string, presented: st
   if (presented !== presented.toLowerCase() && signatureMatches(secret, canonical, presented.toLowerCase())) {
     return { match: 'case', note: 'the signature is right but written in upper-case hex; §5.1 hex is lower-case' };
   }
+  const form = otherFormOf(secret, canonical, presented);
+  if (form) return { match: 'none', note: `it is ${form}` };
   const fits = explainPresented(members, secret, { signature: presented });
   if (fits.length > 0) return { match: 'alternative', fits, canonicalPairs };
   const escapes = escapesSignedAsWritten(members, secret, presented);

@@ -8,7 +8,7 @@ export {
   type CanonicalProfile, type Alternative, type Language,
 } from './profile.ts';
 export {
-  signBody, hmacHex, authorizationHeader, signatureMatches, verifyBody, parseAuthorizationHeader,
+  signBody, hmacHex, otherFormOf, authorizationHeader, signatureMatches, verifyBody, parseAuthorizationHeader,
   type SigningStages, type SignOptions, type ParsedAuthorization,
 } from './sign.ts';
 export {

@@ -38,6 +38,28 @@ export function hmacHex(secret: string, message: string): string {
   return createHmac('sha256', hmacKey(secret)).update(message, 'utf8').digest('hex');
 }
 
+/**
+ * How a presented signature that is not §5.1's hex still carries an HMAC over `message`: another
+ * encoding of HMAC-SHA256 (base64, base64url), a prefix naming the algorithm before the hex
+ * (`sha256=`, as webhook signatures are), or another hash's HMAC in hex. Undefined when none.
+ * `over` names the message in the answer. For diagnosis only, after the signature failed to match: not in constant time.
+ */
+export function otherFormOf(secret: string, message: string, presented: string, over = 'the right message'): string | undefined {
+  const digest = (hash: string) => createHmac(hash, hmacKey(secret)).update(message, 'utf8').digest();
+  const sha256 = digest('sha256');
+  const unpadded = presented.replace(/=+$/, '');
+  if (unpadded === sha256.toString('base64').replace(/=+$/, '')) return `the HMAC-SHA256 over ${over}, written in base64, not hex (§5.1 step 5)`;
+  if (unpadded === sha256.toString('base64url')) return `the HMAC-SHA256 over ${over}, written in base64url, not hex (§5.1 step 5)`;
+  const prefixed = /^([A-Za-z0-9-]+)[=:](.+)$/.exec(presented);
+  if (prefixed && prefixed[2]!.toLowerCase() === sha256.toString('hex')) {
+    return `the HMAC-SHA256 over ${over}, in hex after a prefix \`${prefixed[1]}${presented.charAt(prefixed[1]!.length)}\` (§5.2: the hex alone after the client key's colon)`;
+  }
+  for (const hash of ['sha512', 'sha384', 'sha1']) {
+    if (presented.toLowerCase() === digest(hash).toString('hex')) return `the HMAC-${hash.toUpperCase()} over ${over}, not HMAC-SHA256 (§5.1 step 4)`;
+  }
+  return undefined;
+}
+
 export function authorizationHeader(clientKey: string, signature: string): string {
   return `HMAC ${clientKey}:${signature}`;
 }

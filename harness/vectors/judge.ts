@@ -2,7 +2,7 @@
 // languages"). A mismatch names the stage that diverges (message or signature) and, where it
 // can, the labelled alternative the signer follows.
 import {
-  readRawJsonObject, hmacHex, explainPresented, explainRefusal, describeExplanation, namedLabels,
+  readRawJsonObject, hmacHex, otherFormOf, explainPresented, explainRefusal, describeExplanation, namedLabels,
   type Alternative, type CanonicalProfile, type RawMember,
 } from '../signing/index.ts';
 import type { Evidence, Level, Verdict } from '../results/index.ts';
@@ -142,12 +142,16 @@ interface Mismatch {
 function describeMismatch(vector: SignatureVector, members: RawMember[] | undefined, message: string, signature: string): Mismatch {
   const ownHmac = hmacHex(vector.secret, message);
   const selfConsistent = signature === ownHmac || signature.toLowerCase() === ownHmac;
-  const inconsistency = selfConsistent ? '' : '; besides, its signature is not HMAC-SHA256 of its own message';
+  // The right HMAC of the signer's own message in another form (base64, a prefix, another hash) is named as such.
+  const ownForm = selfConsistent ? undefined : otherFormOf(vector.secret, message, signature, 'its own message');
+  const inconsistency = selfConsistent ? '' : ownForm ? `; besides, its signature is ${ownForm}` : '; besides, its signature is not HMAC-SHA256 of its own message';
 
   if (message === vector.message) {
     if (signature.toLowerCase() === vector.signature) {
       return { stage: 'signature', reason: 'message matches; the signature is upper-case hex (§5.1 step 5 writes lower-case hex)' };
     }
+    const form = otherFormOf(vector.secret, message, signature);
+    if (form) return { stage: 'signature', reason: `message matches; the signature is ${form}` };
     return {
       stage: 'signature',
       reason: `message matches; signature differs: expected ${vector.signature}, got ${signature} (the key, the hash or the byte encoding of the message differs)`,

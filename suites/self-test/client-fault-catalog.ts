@@ -53,7 +53,10 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   { side: 'client', fault: 'amount-through-float', expect: 'FAIL', caseIds: ['client.collect.amount-text-kept'], reasonMentions: 'the SDK sent "15":' },
   { side: 'client', fault: 'customer-number-as-integer', expect: 'FAIL', caseIds: ['client.collect.customer-number-zeros'], reasonMentions: 'leading zeros' },
   { side: 'client', fault: 'client-id-as-string', expect: 'FAIL', caseIds: ['client.collect.client-id-integer'], reasonMentions: 'client_id was sent as "2"' },
-  { side: 'client', fault: 'transaction-id-camel-case', expect: 'FAIL', caseIds: ['client.collect.fields'], reasonMentions: 'transaction_id sent 0 times' },
+  {
+    side: 'client', fault: 'transaction-id-camel-case', expect: 'FAIL', caseIds: ['client.collect.fields', 'client.collect.transaction-id-kept'],
+    reasonMentions: { 'client.collect.fields': 'transaction_id sent 0 times', 'client.collect.transaction-id-kept': 'the SDK sent none' },
+  },
   { side: 'client', fault: 'body-order-signature', expect: 'FAIL', caseIds: ['client.collect.field-order', 'client.collect.extra-fields'], reasonMentions: '`body-order`' },
   { side: 'client', fault: 'locale-order-signature', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: '`locale-order`' },
   { side: 'client', fault: 'encode-uri-callback-signed', expect: 'FAIL', caseIds: ['client.collect.callback-url-literal'], reasonMentions: '`encode-uri`' },
@@ -69,6 +72,54 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
     reasonMentions: '`php-float-precision`',
   },
   { side: 'client', fault: 'extra-fields-unsigned', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: 'six fields of §2.1 alone: it left out `Reference`, `note`' },
+  { side: 'client', fault: 'collect-put', expect: 'FAIL', caseIds: ['client.collect.method-path'], reasonMentions: 'the SDK sent PUT "/api/v1.0/collect/";' },
+  { side: 'client', fault: 'content-type-twice', expect: 'FAIL', caseIds: ['client.collect.content-type'], reasonMentions: 'Content-Type was "application/json" and "application/json"; a JSON body' },
+  // A JSON body under another type: the type named, and no word of a body that is not JSON.
+  { side: 'client', fault: 'content-type-text-plain', expect: 'FAIL', caseIds: ['client.collect.content-type'], reasonMentions: 'Content-Type was "text/plain;charset=UTF-8"; a JSON body is sent as application/json' },
+  { side: 'client', fault: 'authorization-twice', expect: 'FAIL', caseIds: ['client.collect.authorization'], reasonMentions: 'carried 2 Authorization headers' },
+  // No signature can be read: one cause, named once, for the header's case and every signature case; letter case not judged.
+  {
+    side: 'client', fault: 'authorization-scheme-twice', expect: 'FAIL', caseIds: ['client.collect.authorization', ...SIGNED], skips: ['client.collect.signature-lowercase'],
+    reasonMentions: 'is not "HMAC {client_key}:{signature}"', diagnosis: 'client.authorization-unreadable',
+  },
+  {
+    side: 'client', fault: 'authorization-extra-member', expect: 'FAIL', caseIds: ['client.collect.authorization', ...SIGNED], skips: ['client.collect.signature-lowercase'],
+    reasonMentions: 'is not "HMAC {client_key}:{signature}"', diagnosis: 'client.authorization-unreadable',
+  },
+  // The right HMAC in another form: named as such (not "likely the secret is wrong"); letter case not judged on base64.
+  {
+    side: 'client', fault: 'signature-base64', expect: 'FAIL', caseIds: ['client.collect.authorization', ...SIGNED], skips: ['client.collect.signature-lowercase'],
+    reasonMentions: { 'client.collect.authorization': 'is not 64 hex digits', ...Object.fromEntries(SIGNED.map((id) => [id, 'it is the HMAC-SHA256 over the right message, written in base64, not hex'])) },
+    diagnosis: 'client.signature-mismatch',
+  },
+  {
+    side: 'client', fault: 'signature-prefixed', expect: 'FAIL', caseIds: ['client.collect.authorization', ...SIGNED], skips: ['client.collect.signature-lowercase'],
+    reasonMentions: { 'client.collect.authorization': 'is not 64 hex digits', ...Object.fromEntries(SIGNED.map((id) => [id, 'in hex after a prefix `sha256=`'])) },
+    diagnosis: 'client.signature-mismatch',
+  },
+  {
+    side: 'client', fault: 'signature-sha512', expect: 'FAIL', caseIds: ['client.collect.authorization', ...SIGNED],
+    reasonMentions: { 'client.collect.authorization': 'is not 64 hex digits', ...Object.fromEntries(SIGNED.map((id) => [id, 'it is the HMAC-SHA512 over the right message, not HMAC-SHA256'])) },
+    diagnosis: 'client.signature-mismatch',
+  },
+  { side: 'client', fault: 'own-transaction-id', expect: 'FAIL', caseIds: ['client.collect.transaction-id-kept'], reasonMentions: 'it is the caller\'s reference' },
+  { side: 'client', fault: 'network-code-lower-case', expect: 'FAIL', caseIds: ['client.collect.fields'], reasonMentions: 'network_code sent as "mtn", given "MTN"' },
+  { side: 'client', fault: 'network-code-unknown-null', expect: 'FAIL', caseIds: ['client.collect.fields'], reasonMentions: 'network_code sent as null, not a string' },
+  {
+    side: 'client', fault: 'fields-pascal-case', expect: 'FAIL',
+    caseIds: [
+      'client.collect.fields', 'client.collect.transaction-id-kept', 'client.collect.amount-string', 'client.collect.amount-text-kept',
+      'client.collect.customer-number-zeros', 'client.collect.client-id-integer', 'client.collect.callback-url-literal',
+    ],
+    reasonMentions: {
+      'client.collect.fields': 'amount sent 0 times; callback_url sent 0 times', 'client.collect.transaction-id-kept': 'the SDK sent none',
+      'client.collect.amount-string': 'the body has no amount', 'client.collect.amount-text-kept': 'the body has no amount',
+      'client.collect.customer-number-zeros': 'the SDK sent none', 'client.collect.client-id-integer': 'client_id was sent as nothing',
+      'client.collect.callback-url-literal': 'the SDK sent none',
+    },
+  },
+  { side: 'client', fault: 'customer-number-international', expect: 'FAIL', caseIds: ['client.collect.customer-number-zeros'], reasonMentions: 'the SDK sent "233244000001"' },
+  { side: 'client', fault: 'client-id-as-float', expect: 'FAIL', caseIds: ['client.collect.client-id-integer'], reasonMentions: 'client_id was sent as 2.0;' },
   { side: 'client', fault: 'status-only-answer', expect: 'FAIL', caseIds: ['client.answers.success-false', 'client.answers.error-code'], reasonMentions: 'the SDK reported accepted (HTTP 200' },
   { side: 'client', fault: 'error-code-ignored', expect: 'FAIL', caseIds: ['client.answers.error-code'], reasonMentions: 'a body carrying a non-null error_code is a refusal' },
   {

@@ -45,6 +45,14 @@ describe('valid vector: PASS only when message and signature both match (level M
     expect(j.verdict).toBe('FAIL');
     expect(j.reason).toContain('upper-case hex');
   });
+  it('names the right HMAC in base64, on the right message and on its own', () => {
+    const base64 = (message: string) => Buffer.from(hmacHex(SIX().secret, message), 'hex').toString('base64');
+    const right = judgeSignerAnswer(SIX(), { kind: 'signed', message: SIX().message, signature: base64(SIX().message) });
+    expect(right).toMatchObject({ verdict: 'FAIL', stage: 'signature' });
+    expect(right.reason).toMatch(/^message matches; the signature is the HMAC-SHA256 over the right message, written in base64, not hex \(§5\.1 step 5\)/);
+    const own = judgeSignerAnswer(SIX(), { kind: 'signed', message: 'garbled', signature: base64('garbled') });
+    expect(own.reason).toContain('; besides, its signature is the HMAC-SHA256 over its own message, written in base64, not hex');
+  });
   it('fails a refusal', () => {
     const j = judgeSignerAnswer(SIX(), { kind: 'refused', error: 'nope' });
     expect(j.verdict).toBe('FAIL');

@@ -3,6 +3,7 @@
 // explanation named; an encoding may join any combination; a bounded number of renderings per
 // question; the strings' JSON escapes signed as written; and the sentences a log line or an
 // error message prints for each diagnosis. Every expectation is the exact answer.
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   diagnoseSignature, describeDiagnosis, describeExplanation, explainPresented, explainRefusal, findAlternative,
@@ -46,6 +47,31 @@ describe('diagnoseSignature: the suite\'s position, then upper-case hex', () => 
     const { fits, canonicalPairs } = d as Extract<SignatureDiagnosis, { match: 'alternative' }>;
     expect(labels(fits)).toEqual(['bool-numeric']);
     expect(canonicalPairs).toEqual([['a', '1.50'], ['b', 'true']]);
+  });
+});
+
+describe('diagnoseSignature: the right HMAC in another form, named as such', () => {
+  // HMAC-SHA256(key="key", "a=1") as its bytes; and the same message's HMAC under other hashes.
+  const bytes = Buffer.from(A1, 'hex');
+  const hmacOf = (hash: string) => createHmac(hash, 'key').update('a=1').digest('hex');
+  const noteOf = (presented: string) => diagnoseSignature('{"a":"1"}', 'key', presented);
+  it.each([
+    ['base64', bytes.toString('base64'), 'it is the HMAC-SHA256 over the right message, written in base64, not hex (§5.1 step 5)'],
+    ['base64 unpadded', bytes.toString('base64').replace(/=+$/, ''), 'it is the HMAC-SHA256 over the right message, written in base64, not hex (§5.1 step 5)'],
+    ['base64url', bytes.toString('base64url'), 'it is the HMAC-SHA256 over the right message, written in base64url, not hex (§5.1 step 5)'],
+    ['sha256= prefix', `sha256=${A1}`, 'it is the HMAC-SHA256 over the right message, in hex after a prefix `sha256=` (§5.2: the hex alone after the client key\'s colon)'],
+    ['HMAC-SHA256: prefix, upper-case hex', `HMAC-SHA256:${A1.toUpperCase()}`, 'it is the HMAC-SHA256 over the right message, in hex after a prefix `HMAC-SHA256:` (§5.2: the hex alone after the client key\'s colon)'],
+    ['HMAC-SHA512', hmacOf('sha512'), 'it is the HMAC-SHA512 over the right message, not HMAC-SHA256 (§5.1 step 4)'],
+    ['HMAC-SHA384', hmacOf('sha384'), 'it is the HMAC-SHA384 over the right message, not HMAC-SHA256 (§5.1 step 4)'],
+    ['HMAC-SHA1', hmacOf('sha1'), 'it is the HMAC-SHA1 over the right message, not HMAC-SHA256 (§5.1 step 4)'],
+  ])('%s', (_, presented, note) => {
+    expect(noteOf(presented)).toStrictEqual({ match: 'none', note });
+  });
+  it('says nothing of a form when the HMAC in it is over another message, or keyed otherwise', () => {
+    const other = createHmac('sha256', 'key').update('a=2').digest();
+    for (const presented of [other.toString('base64'), `sha256=${other.toString('hex')}`, createHmac('sha512', 'other').update('a=1').digest('hex'), `${A1}=`]) {
+      expect(noteOf(presented), presented).toStrictEqual({ match: 'none', note: NO_KNOWN });
+    }
   });
 });
 

@@ -220,7 +220,7 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): Prob
   try {
     presented = parseAuthorizationHeader(auth).signature;
   } catch (error) {
-    if (error instanceof SigningError) return { text: `${error.message} (got ${auth === undefined ? 'none' : JSON.stringify(auth)})`, causes: [] };
+    if (error instanceof SigningError) return { text: `${error.message} (got ${auth === undefined ? 'none' : JSON.stringify(auth)})`, causes: ['authorization-unreadable'] };
     throw error;
   }
   const body = readSentBody(request);

@@ -14,6 +14,7 @@ import { clientCase, fail, pass, type CallShape, type ClientCase } from './defin
 
 const COLLECT_PATH = '/api/v1.0/collect/';
 const AUTHORIZATION = /^HMAC ([^:\s]+):([^:\s]+)$/;
+const HEX = /^[0-9a-fA-F]+$/;
 
 function member(members: readonly RawMember[], key: string): RawMember | undefined {
   return members.find((m) => m.key === key);
@@ -97,9 +98,12 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     id: 'client.collect.authorization', title: 'Authorization is HMAC {client_key}:{hex signature}', specRef: '§5.2', level: 'MUST',
     check: onRequest((o, r) => {
       const values = header(r, 'authorization');
-      if (values.length !== 1) return fail(o, `the request carried ${values.length} Authorization headers; §5.2 requires one`);
+      // No header, or one no signature can be read from: the cause of every signature FAIL too (the preflight names it).
+      const unreadable = (text: string) => fail(o, { text, causes: ['authorization-unreadable'] });
+      if (values.length === 0) return unreadable('the request carried no Authorization header; §5.2 requires one');
+      if (values.length > 1) return fail(o, `the request carried ${values.length} Authorization headers; §5.2 requires one`);
       const match = AUTHORIZATION.exec(values[0]!);
-      if (!match) return fail(o, `the Authorization header ${JSON.stringify(values[0])} is not "HMAC {client_key}:{signature}"`);
+      if (!match) return unreadable(`the Authorization header ${JSON.stringify(values[0])} is not "HMAC {client_key}:{signature}"`);
       if (match[1] !== o.ctx.target.clientKey) return fail(o, 'the Authorization header does not carry the client key the SDK was given');
       if (!/^[0-9a-fA-F]{64}$/.test(match[2]!)) return fail(o, `the signature ${JSON.stringify(match[2])} is not 64 hex digits (hex of HMAC-SHA256, §5.1 step 5)`);
       return pass(o);
@@ -110,11 +114,15 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     // service.auth.uppercase-signature on the service side), so this is a SHOULD.
     id: 'client.collect.signature-lowercase', title: 'the signature is written in lower-case hex', specRef: '§5.1 step 5', level: 'SHOULD',
     check: onRequest((o, r) => {
-      const match = AUTHORIZATION.exec(header(r, 'authorization')[0] ?? '');
-      if (match && /[A-F]/.test(match[2]!)) {
-        return fail(o, `the signature ${JSON.stringify(match[2])} is written in upper-case hex; hex is written in lower case (a service comparing the text refuses it)`);
+      const signature = AUTHORIZATION.exec(header(r, 'authorization')[0] ?? '')?.[2];
+      const skip = (why: string): CaseOutcome => ({ verdict: 'SKIP', reason: `not exercised: ${why} (client.collect.authorization judges it)`, evidence: evidenceOf(o) });
+      if (signature === undefined) return skip('the request carried no well-formed Authorization header');
+      // Letter case is a question of hex only: base64 has upper-case letters of its own.
+      if (!HEX.test(signature)) return skip(`the signature ${JSON.stringify(signature)} is not hex`);
+      if (/[A-F]/.test(signature)) {
+        return fail(o, `the signature ${JSON.stringify(signature)} is written in upper-case hex; hex is written in lower case (a service comparing the text refuses it)`);
       }
-      return match ? pass(o) : { verdict: 'SKIP', reason: 'not exercised: the request carried no well-formed Authorization header (client.collect.authorization judges it)', evidence: evidenceOf(o) };
+      return pass(o);
     }),
   }),
   clientCase({
@@ -138,14 +146,24 @@ export const COLLECT_CASES: readonly ClientCase[] = [
         const count = members.filter((m) => m.key === name).length;
         if (count !== 1) problems.push(`${name} sent ${count} times`);
       }
-      const given = new Map(o.fields);
-      for (const name of ['network_code', 'transaction_id'] as const) {
-        const m = member(members, name);
-        if (m && m.value.kind === 'string' && JSON.stringify(m.value.value) !== given.get(name)) {
-          problems.push(`${name} sent as ${m.value.raw}, given ${given.get(name)}`);
-        } else if (m && m.value.kind !== 'string') problems.push(`${name} sent as ${m.value.raw}, not a string`);
-      }
+      // transaction_id as given is a MUST of its own (client.collect.transaction-id-kept).
+      const network = member(members, 'network_code');
+      const given = new Map(o.fields).get('network_code');
+      if (network?.value.kind === 'string') {
+        if (JSON.stringify(network.value.value) !== given) problems.push(`network_code sent as ${network.value.raw}, given ${given}`);
+      } else if (network) problems.push(`network_code sent as ${network.value.raw}, not a string`);
       return problems.length > 0 ? fail(o, `the body does not carry the fields as given: ${problems.join('; ')}`) : pass(o);
+    }),
+  }),
+  clientCase({
+    // "Unique reference chosen by the caller. It is echoed back in the callback and serves as the matching key."
+    id: 'client.collect.transaction-id-kept', title: 'the caller\'s transaction_id is sent as given, once', specRef: '§2.1', level: 'MUST',
+    check: onBody('pairs', (o, members) => {
+      const given = JSON.parse(new Map(o.fields).get('transaction_id')!) as string;
+      const sent = members.filter((m) => m.key === 'transaction_id');
+      const kept = sent.length === 1 && sent[0]!.value.kind === 'string' && sent[0]!.value.value === given;
+      if (kept) return pass(o);
+      return fail(o, `the caller passed transaction_id ${JSON.stringify(given)}; the SDK sent ${sent.length === 0 ? 'none' : sent.map((m) => m.value.raw).join(' and ')}: it is the caller's reference, echoed back in the callback as the matching key (§2.1)`);
     }),
   }),
   clientCase({
