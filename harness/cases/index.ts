@@ -19,7 +19,7 @@ export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, PROCESSED_AF
 export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, STATUS_NOT_READ } from './service/index.ts';
 export {
   CLIENT_CASES, clientCase, callSdk, probeAdapter, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
-  signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON, notUtf8, type SentBody,
+  signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON, notUtf8, missingFields, type SentBody,
   type ClientCase, type ClientContext, type Observation,
 } from './client/index.ts';
 export { plainStatusCall, successReported, STATUS_CALL_FAILED, type PlainStatusCall } from './client/index.ts';

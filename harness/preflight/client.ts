@@ -4,7 +4,7 @@
 // reports every answer as rejected would pass them all), and name what they saw when the
 // adapter gives no usable answer (every case will likely see the same).
 import {
-  ACCEPTED_ANSWER, acceptedReported, bodyNotJsonCause, callSdk, CaseError, clientCase, evidenceOf, fieldsOf, plainStatusCall,
+  ACCEPTED_ANSWER, acceptedReported, bodyNotJsonCause, callSdk, CaseError, clientCase, evidenceOf, fieldsOf, missingFields, plainStatusCall,
   readSentBody, reported, signatureProblem, STATUS_CALL_FAILED, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
 } from '../cases/index.ts';
 import type { Evidence } from '../results/index.ts';
@@ -103,6 +103,17 @@ async function collectHalf(ctx: ClientContext): Promise<CollectHalf> {
         id: 'client.signature-mismatch',
         summary: `on the preflight's plain call (string amount, six fields) ${problem.text}; every call the SDK signs likely goes wrong the same way, so the cases named here share this one cause`,
         symptom: { kind: 'stated', cause: 'not-signed-as-sent' },
+        evidence: evidenceOf(o),
+      });
+    }
+    // Fields under other names (an SDK's own model's, camelCase or PascalCase): every case that reads one of them FAILs for this one cause.
+    const missing = body && body.kind !== 'unreadable' ? missingFields(body.members) : [];
+    if (missing.length > 0) {
+      const keys = body && body.kind !== 'unreadable' ? body.members.map((m) => m.key) : [];
+      findings.push({
+        id: 'client.fields-missing',
+        summary: `the preflight's plain call sent no ${missing.join(', ')} under the names of §2.1; its body's keys were ${ctx.redactor.clip(keys.join(', '), 200)} (likely the SDK's own names for the fields): the cases that read a missing field share this one cause`,
+        symptom: { kind: 'stated', cause: 'fields-missing' },
         evidence: evidenceOf(o),
       });
     }

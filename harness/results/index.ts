@@ -44,7 +44,9 @@ export type StatedCause =
   /** A valid callback left its record pending (the receiver's preflight names it once). */
   | 'not-applied'
   /** No signature could be read from the request's Authorization header (the client's preflight names it once). */
-  | 'authorization-unreadable';
+  | 'authorization-unreadable'
+  /** The request body lacks fields of §2.1 under their names (the client's preflight names it once, with the keys sent). */
+  | 'fields-missing';
 
 /** One HTTP exchange the harness made or saw, secrets already redacted. */
 export interface Exchange {

@@ -56,6 +56,7 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   {
     side: 'client', fault: 'transaction-id-camel-case', expect: 'FAIL', caseIds: ['client.collect.fields', 'client.collect.transaction-id-kept'],
     reasonMentions: { 'client.collect.fields': 'transaction_id sent 0 times', 'client.collect.transaction-id-kept': 'the SDK sent none' },
+    diagnosis: 'client.fields-missing',
   },
   { side: 'client', fault: 'body-order-signature', expect: 'FAIL', caseIds: ['client.collect.field-order', 'client.collect.extra-fields'], reasonMentions: '`body-order`' },
   { side: 'client', fault: 'locale-order-signature', expect: 'FAIL', caseIds: ['client.collect.extra-fields'], reasonMentions: '`locale-order`' },
@@ -117,6 +118,7 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
       'client.collect.customer-number-zeros': 'the SDK sent none', 'client.collect.client-id-integer': 'client_id was sent as nothing',
       'client.collect.callback-url-literal': 'the SDK sent none',
     },
+    diagnosis: 'client.fields-missing',
   },
   { side: 'client', fault: 'customer-number-international', expect: 'FAIL', caseIds: ['client.collect.customer-number-zeros'], reasonMentions: 'the SDK sent "233244000001"' },
   { side: 'client', fault: 'client-id-as-float', expect: 'FAIL', caseIds: ['client.collect.client-id-integer'], reasonMentions: 'client_id was sent as 2.0;' },

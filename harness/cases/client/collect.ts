@@ -20,6 +20,16 @@ function member(members: readonly RawMember[], key: string): RawMember | undefin
   return members.find((m) => m.key === key);
 }
 
+/** The fields of §2.1 a body does not carry under their names (an SDK's own names for them, often). */
+export function missingFields(members: readonly RawMember[]): string[] {
+  return SIX_FIELDS.filter((name) => !members.some((m) => m.key === name));
+}
+
+/** A FAIL for a field the body lacks: one cause with every other such FAIL (the preflight names it once, with the keys sent). */
+function absent(o: Observation, text: string): CaseOutcome {
+  return fail(o, { text, causes: ['fields-missing'] });
+}
+
 interface RequestOptions {
   /** The SDK may refuse the call before sending (a number amount): no request is SKIP, not FAIL. */
   mayRefuse?: boolean;
@@ -146,13 +156,14 @@ export const COLLECT_CASES: readonly ClientCase[] = [
         const count = members.filter((m) => m.key === name).length;
         if (count !== 1) problems.push(`${name} sent ${count} times`);
       }
+      const causes = missingFields(members).length > 0 ? ['fields-missing' as const] : [];
       // transaction_id as given is a MUST of its own (client.collect.transaction-id-kept).
       const network = member(members, 'network_code');
       const given = new Map(o.fields).get('network_code');
       if (network?.value.kind === 'string') {
         if (JSON.stringify(network.value.value) !== given) problems.push(`network_code sent as ${network.value.raw}, given ${given}`);
       } else if (network) problems.push(`network_code sent as ${network.value.raw}, not a string`);
-      return problems.length > 0 ? fail(o, `the body does not carry the fields as given: ${problems.join('; ')}`) : pass(o);
+      return problems.length > 0 ? fail(o, { text: `the body does not carry the fields as given: ${problems.join('; ')}`, causes }) : pass(o);
     }),
   }),
   clientCase({
@@ -163,7 +174,8 @@ export const COLLECT_CASES: readonly ClientCase[] = [
       const sent = members.filter((m) => m.key === 'transaction_id');
       const kept = sent.length === 1 && sent[0]!.value.kind === 'string' && sent[0]!.value.value === given;
       if (kept) return pass(o);
-      return fail(o, `the caller passed transaction_id ${JSON.stringify(given)}; the SDK sent ${sent.length === 0 ? 'none' : sent.map((m) => m.value.raw).join(' and ')}: it is the caller's reference, echoed back in the callback as the matching key (§2.1)`);
+      const text = `the caller passed transaction_id ${JSON.stringify(given)}; the SDK sent ${sent.length === 0 ? 'none' : sent.map((m) => m.value.raw).join(' and ')}: it is the caller's reference, echoed back in the callback as the matching key (§2.1)`;
+      return sent.length === 0 ? absent(o, text) : fail(o, text);
     }),
   }),
   clientCase({
@@ -171,7 +183,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     call: { fields: () => ({ amount: '"15.00"' }) },
     check: onBody('json', (o, members) => {
       const m = member(members, 'amount');
-      if (!m) return fail(o, 'the body has no amount');
+      if (!m) return absent(o, 'the body has no amount');
       if (m.value.kind !== 'string') return fail(o, `the caller passed the amount as the string "15.00"; the SDK sent ${m.value.raw}: §2.1 carries the amount as a string in JSON`);
       return pass(o);
     }),
@@ -183,7 +195,7 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     call: { fields: () => ({ amount: '"15.00"' }) },
     check: onBody('pairs', (o, members) => {
       const m = member(members, 'amount');
-      if (!m) return fail(o, 'the body has no amount');
+      if (!m) return absent(o, 'the body has no amount');
       if (m.value.kind !== 'string' || m.value.value !== '15.00') {
         return fail(o, `the caller passed the amount "15.00"; the SDK sent ${m.value.raw}: an amount through a number loses the caller's text (the suite's position: §2.1 carries it as a string, which an SDK has no reason to rewrite)`);
       }
@@ -195,8 +207,9 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     check: onBody('json', (o, members) => {
       const m = member(members, 'customer_number');
       const given = JSON.parse(new Map(o.fields).get('customer_number')!) as string;
-      if (!m || m.value.kind !== 'string' || m.value.value !== given) {
-        return fail(o, `the caller passed customer_number "${given}"; the SDK sent ${m ? m.value.raw : 'none'}: digits are kept as text, leading zeros included (§2.1)`);
+      if (!m) return absent(o, `the caller passed customer_number "${given}"; the SDK sent none: digits are kept as text, leading zeros included (§2.1)`);
+      if (m.value.kind !== 'string' || m.value.value !== given) {
+        return fail(o, `the caller passed customer_number "${given}"; the SDK sent ${m.value.raw}: digits are kept as text, leading zeros included (§2.1)`);
       }
       return pass(o);
     }),
@@ -206,9 +219,8 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     check: onBody('json', (o, members) => {
       const m = member(members, 'client_id');
       const expected = String(o.ctx.target.clientId);
-      if (!m || m.value.kind !== 'number' || m.value.raw !== expected) {
-        return fail(o, `client_id was sent as ${m ? m.value.raw : 'nothing'}; §2.1 types it as an integer (${expected})`);
-      }
+      if (!m) return absent(o, `client_id was sent as nothing; §2.1 types it as an integer (${expected})`);
+      if (m.value.raw !== expected) return fail(o, `client_id was sent as ${m.value.raw}; §2.1 types it as an integer (${expected})`);
       return pass(o);
     }),
   }),
@@ -218,8 +230,9 @@ export const COLLECT_CASES: readonly ClientCase[] = [
     check: onBody('pairs', (o, members) => {
       const given = JSON.parse(new Map(o.fields).get('callback_url')!) as string;
       const m = member(members, 'callback_url');
-      if (!m || m.value.kind !== 'string' || m.value.value !== given) {
-        return fail(o, `the caller passed callback_url ${JSON.stringify(given)}; the SDK sent ${m ? m.value.raw : 'none'}: the URL is sent as given, not re-encoded`);
+      if (!m) return absent(o, `the caller passed callback_url ${JSON.stringify(given)}; the SDK sent none: the URL is sent as given, not re-encoded`);
+      if (m.value.kind !== 'string' || m.value.value !== given) {
+        return fail(o, `the caller passed callback_url ${JSON.stringify(given)}; the SDK sent ${m.value.raw}: the URL is sent as given, not re-encoded`);
       }
       const problem = signatureProblem(o, o.requests[0]!);
       return problem ? fail(o, { ...problem, text: `callback_url was sent literally, but ${problem.text}` }) : pass(o);

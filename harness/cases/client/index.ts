@@ -10,7 +10,7 @@ export { ClientBenches, probeAdapter, adapterLaunchOf, CLIENT_CUSTOMER_NUMBER, t
 export { callSdk, evidenceOf, reported, signatureProblem, notUtf8, silence, noAnswerGraceMs, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, type ClientContext, type Observation, type SdkReport } from './call.ts';
 export { clientCase, fieldsOf, type ClientCase, type ClientCaseSpec } from './define.ts';
 export { ACCEPTED_ANSWER, acceptedReported } from './answers.ts';
-export { CALLBACK_URL_SUFFIX } from './collect.ts';
+export { CALLBACK_URL_SUFFIX, missingFields } from './collect.ts';
 export { readSentBody, bodyNotJsonCause, BODY_NOT_JSON, FORM_MEDIA_TYPE, type SentBody } from './body.ts';
 
 export { plainStatusCall, successReported, STATUS_CALL_FAILED, type PlainStatusCall } from './status.ts';
