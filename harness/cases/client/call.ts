@@ -227,13 +227,8 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): Prob
   if (body.kind !== 'json') {
     return { text: `${BODY_NOT_JSON}: ${notJsonBecause(body)}, which §5.1's message (over a JSON body) cannot be made from; ${signedOverNotJson(o, body, presented)}`, causes: ['body-not-json'] };
   }
-  let diagnosis;
-  try {
-    diagnosis = diagnoseSignature(bodyText(request), o.ctx.target.secretKey, presented);
-  } catch (error) {
-    if (error instanceof SigningError) return { text: `the body sent cannot be signed: ${error.message}`, causes: [] };
-    throw error;
-  }
+  // readSentBody read this text as JSON with the signer's own reader: it can be signed.
+  const diagnosis = diagnoseSignature(bodyText(request), o.ctx.target.secretKey, presented);
   // Upper-case hex is the right signature in another letter case: client.collect.signature-lowercase judges that.
   if (diagnosis.match === 'canonical' || diagnosis.match === 'case') return undefined;
   // What the caller passed is known here: the plainest explanation comes first.
@@ -252,26 +247,19 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): Prob
  */
 function signedOverNotJson(o: Observation, body: Exclude<SentBody, { kind: 'json' }>, presented: string): string {
   const secret = o.ctx.target.secretKey;
+  // Both texts are JSON this kit wrote (the pairs of a body decoded as UTF-8, the fields it passed): each can be signed.
   if (body.kind === 'form') {
-    try {
-      const text = pairsAsJson(body);
-      const diagnosis = diagnoseSignature(text, secret, presented);
-      if (diagnosis.match === 'canonical' || diagnosis.match === 'case') {
-        const { message } = signBody(text, secret);
-        // The SDK's own values, which may hold a secret it should not send: redacted before the cut.
-        const shown = o.ctx.redactor.clip(message, 160);
-        return `the signature is the one over the form's pairs (each value decoded), sorted by key and joined as key=value${diagnosis.match === 'case' ? ' (in upper-case hex)' : ''}: \`${shown}\``;
-      }
-      if (diagnosis.match === 'alternative') return `over the form's pairs, ${describeDiagnosis(diagnosis)}`;
-    } catch (error) {
-      if (!(error instanceof SigningError)) throw error;
+    const text = pairsAsJson(body);
+    const diagnosis = diagnoseSignature(text, secret, presented);
+    if (diagnosis.match === 'canonical' || diagnosis.match === 'case') {
+      const { message } = signBody(text, secret);
+      // The SDK's own values, which may hold a secret it should not send: redacted before the cut.
+      const shown = o.ctx.redactor.clip(message, 160);
+      return `the signature is the one over the form's pairs (each value decoded), sorted by key and joined as key=value${diagnosis.match === 'case' ? ' (in upper-case hex)' : ''}: \`${shown}\``;
     }
+    if (diagnosis.match === 'alternative') return `over the form's pairs, ${describeDiagnosis(diagnosis)}`;
   }
-  try {
-    if (signBody(fieldsJson(o.fields), secret).signature === presented) return 'the signature is the one over the fields as the caller passed them, not over any reading of the body sent';
-  } catch (error) {
-    if (!(error instanceof SigningError)) throw error;
-  }
+  if (signBody(fieldsJson(o.fields), secret).signature === presented) return 'the signature is the one over the fields as the caller passed them, not over any reading of the body sent';
   return 'no known form of this body explains the signature (neither its pairs sorted and joined as key=value, nor the fields as the caller passed them)';
 }
 
@@ -281,16 +269,10 @@ function signedOverNotJson(o: Observation, body: Exclude<SentBody, { kind: 'json
  * fields. Says which pair was signed and what the body has instead.
  */
 function signedAsPassed(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
-  const passed = fieldsJson(o.fields);
-  try {
-    const stages = signBody(passed, o.ctx.target.secretKey);
-    if (stages.signature !== presented) return undefined;
-    const sent = signBody(bodyText(request), o.ctx.target.secretKey).pairs;
-    return `it is the signature over the fields as the caller passed them, not as the SDK sent them: ${signedVersusSent(sent, stages.pairs)}`;
-  } catch (error) {
-    if (error instanceof SigningError) return undefined;
-    throw error;
-  }
+  const stages = signBody(fieldsJson(o.fields), o.ctx.target.secretKey);
+  if (stages.signature !== presented) return undefined;
+  const sent = signBody(bodyText(request), o.ctx.target.secretKey).pairs;
+  return `it is the signature over the fields as the caller passed them, not as the SDK sent them: ${signedVersusSent(sent, stages.pairs)}`;
 }
 
 /** The six fields of §2.1. */
@@ -302,18 +284,13 @@ export const SIX_FIELDS = ['amount', 'callback_url', 'client_id', 'customer_numb
  * the body without them.
  */
 function signedSixOnly(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
-  try {
-    const members = readRawJsonObject(bodyText(request));
-    const six = members.filter((m) => (SIX_FIELDS as readonly string[]).includes(m.key));
-    if (six.length === members.length) return undefined;
-    const stages = signBody(`{${six.map((m) => `${JSON.stringify(m.key)}:${m.value.raw}`).join(',')}}`, o.ctx.target.secretKey);
-    if (stages.signature !== presented) return undefined;
-    const extras = members.filter((m) => !six.includes(m)).map((m) => `\`${m.key}\``);
-    return `it is the signature over the six fields of §2.1 alone: it left out ${extras.join(', ')}, which the body carries (§5.1 step 1 signs every field sent)`;
-  } catch (error) {
-    if (error instanceof SigningError) return undefined;
-    throw error;
-  }
+  const members = readRawJsonObject(bodyText(request));
+  const six = members.filter((m) => (SIX_FIELDS as readonly string[]).includes(m.key));
+  if (six.length === members.length) return undefined;
+  const stages = signBody(`{${six.map((m) => `${JSON.stringify(m.key)}:${m.value.raw}`).join(',')}}`, o.ctx.target.secretKey);
+  if (stages.signature !== presented) return undefined;
+  const extras = members.filter((m) => !six.includes(m)).map((m) => `\`${m.key}\``);
+  return `it is the signature over the six fields of §2.1 alone: it left out ${extras.join(', ')}, which the body carries (§5.1 step 1 signs every field sent)`;
 }
 
 /** The stages `collect-conformance sign` prints for the body as received. */
