@@ -12,7 +12,7 @@ export interface MutationUnit {
   folder: 'signing' | 'callback' | 'diagnoses' | 'preflight' | 'cases';
   /** The files mutated (globs relative to the checkout). */
   mutate: string[];
-  /** The test files run for the unit's mutants. */
+  /** The test files run for the unit's mutants, quickest first (a mutant's run stops at its first failing test); *.proof.ts files last whatever their place. */
   tests: string[];
 }
 
@@ -73,11 +73,11 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     mutate: ['harness/cases/client/**/*.ts'],
     // The client suites run the command in this process under mutation (suites/client/run-client.ts);
     // not lingering-descendants.test.ts, which must kill the command and so runs the installed copy.
+    // Known answers first, then the suites that run the command, then the sweep (vitest.mutation.config.ts runs them in this order).
     tests: [
-      'suites/mutation/client.proof.ts', 'suites/cases/case-list.test.ts', 'suites/client/protocol.test.ts', 'suites/client/adapter-faults.test.ts',
-      'suites/client/unreported-answers.test.ts', 'suites/client/example-adapters.test.ts', 'suites/client/status-adapters.test.ts',
-      'suites/client/form-encoded.test.ts', 'suites/client/sent-body.test.ts', 'suites/client/evidence.test.ts', 'suites/client/signature-problem.test.ts',
-      'suites/client/reported.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/client/sent-body.test.ts', 'suites/client/evidence.test.ts', 'suites/client/signature-problem.test.ts',
+      'suites/client/reported.test.ts', 'suites/client/protocol.test.ts', 'suites/client/form-encoded.test.ts', 'suites/client/unreported-answers.test.ts',
+      'suites/client/adapter-faults.test.ts', 'suites/client/status-adapters.test.ts', 'suites/client/example-adapters.test.ts', 'suites/mutation/client.proof.ts',
     ],
   },
   {
