@@ -6,7 +6,10 @@ import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { CLIENT_CUSTOMER_NUMBER, CLIENT_NETWORK_CODE } from './bench.ts';
 import { callSdk, evidenceOf, silence, type ClientContext, type Observation, type Problem } from './call.ts';
 
-export type ClientCase = ConformanceCase<ResolvedClientTarget>;
+/** A client case: run (one call through the adapter, then judged), and its judgement alone, for known-answer tests of what a call showed. */
+export type ClientCase = ConformanceCase<ResolvedClientTarget> & {
+  judge(o: Observation): CaseOutcome | Promise<CaseOutcome>;
+};
 
 /** The six fields of §2.1 as the caller passes them, by name, as raw JSON text. */
 export type CallFields = Record<'amount' | 'callback_url' | 'client_id' | 'customer_number' | 'network_code' | 'transaction_id', string>;
@@ -19,7 +22,7 @@ export interface CallShape {
   extra?: readonly RawField[];
 }
 
-export interface ClientCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs'> {
+export interface ClientCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs' | 'judge'> {
   call?: CallShape;
   script?: ServiceScript;
   check(o: Observation): CaseOutcome | Promise<CaseOutcome>;
@@ -56,14 +59,17 @@ export async function fieldsOf(ctx: ClientContext, shape: CallShape = {}): Promi
 
 export function clientCase(spec: ClientCaseSpec): ClientCase {
   const { check, call, script, judgesReport, ...data } = spec;
+  const judge = async (o: Observation): Promise<CaseOutcome> => {
+    const outcome = await check(o);
+    return judgesReport ? outcome : withSilence(o, outcome);
+  };
   return {
     ...data,
     side: 'client',
     needs: [],
+    judge,
     async run(ctx) {
-      const observation = await callSdk(ctx, await fieldsOf(ctx, call), script);
-      const outcome = await check(observation);
-      return judgesReport ? outcome : withSilence(observation, outcome);
+      return judge(await callSdk(ctx, await fieldsOf(ctx, call), script));
     },
   };
 }

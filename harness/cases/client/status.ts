@@ -58,7 +58,7 @@ export function successReported(o: Observation): CaseOutcome {
   return fail(o, `the service answered 200 {"success": true, "status": "SUCCESS"}; the SDK reported ${reported(o)}`);
 }
 
-interface StatusCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs'> {
+interface StatusCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs' | 'judge'> {
   /** The service's answer, for the id the call asks about. */
   script: (transactionId: string) => ServiceScript;
   check(o: Observation): CaseOutcome;
@@ -70,6 +70,7 @@ function statusCase(spec: StatusCaseSpec): ClientCase {
     ...data,
     side: 'client',
     needs: [],
+    judge: check,
     async run(ctx) {
       const plain = await plainStatusCall(ctx);
       if (plain.kind === 'failed') {
