@@ -167,3 +167,23 @@ describe('an SDK that kept its caller waiting after the service answered (withSi
     });
   });
 });
+
+describe('client.answers: the report judged, a silent SDK once (judgesReport)', () => {
+  const refused = (status: number, body: string) => {
+    const request = sent(PLAIN);
+    return { ...request, answer: { ...request.answer!, status, body } } as ReceivedRequest;
+  };
+  const silentAfter401 = 'the SDK reported nothing after the service refused in 2 ms (HTTP 401 {"message":"Unauthenticated."}): nothing within 700 ms, so its caller would wait for ever';
+  it.each([
+    'client.answers.client-error', 'client.answers.success-false', 'client.answers.error-code', 'client.answers.server-error', 'client.answers.no-answer',
+  ])('%s: an SDK silent after a refusal FAILs once, in the words of the silence', async (id) => {
+    const outcome = await judged(id, observation([refused(401, '{"message":"Unauthenticated."}')], PLAIN, { kind: 'nothing', waitedMs: 700, line: '' }));
+    expect(outcome).toMatchObject({ verdict: 'FAIL', reason: silentAfter401, causes: ['refusals-unreported'] });
+  });
+  it('client.answers.accepted: reported accepted PASSes, reported rejected FAILs naming the report', async () => {
+    expect((await judged('client.answers.accepted', observation([sent(PLAIN)]))).verdict).toBe('PASS');
+    expect(await judged('client.answers.accepted', observation([sent(PLAIN)], PLAIN, { kind: 'outcome', outcome: 'rejected', line: '' }))).toMatchObject({
+      verdict: 'FAIL', reason: 'the service answered 200 {"success": true, "status": "PENDING"}; the SDK reported rejected',
+    });
+  });
+});

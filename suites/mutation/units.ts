@@ -76,7 +76,8 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     // Known answers first, then the suites that run the command, then the sweep (vitest.mutation.config.ts runs them in this order).
     tests: [
       'suites/cases/case-list.test.ts', 'suites/client/sent-body.test.ts', 'suites/client/evidence.test.ts', 'suites/client/signature-problem.test.ts',
-      'suites/client/reported.test.ts', 'suites/client/collect-judgements.test.ts', 'suites/client/protocol.test.ts', 'suites/client/form-encoded.test.ts', 'suites/client/unreported-answers.test.ts',
+      'suites/client/reported.test.ts', 'suites/client/collect-judgements.test.ts', 'suites/client/status-judgements.test.ts',
+      'suites/client/protocol.test.ts', 'suites/client/form-encoded.test.ts', 'suites/client/unreported-answers.test.ts',
       'suites/client/adapter-faults.test.ts', 'suites/client/status-adapters.test.ts', 'suites/client/example-adapters.test.ts', 'suites/mutation/client.proof.ts',
     ],
   },

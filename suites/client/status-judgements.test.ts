@@ -1,0 +1,113 @@
+// How each client.status request case judges the status query an SDK sent (its `judge`, without
+// an adapter; the query's shape is the suite's position, docs/status.md): requests built by hand,
+// the verdict and the words each case gives them.
+import { describe, expect, it } from 'vitest';
+import { CLIENT_CASES, type Observation } from '../../harness/cases/index.ts';
+import type { ReceivedRequest } from '../../harness/sdk/index.ts';
+import { Redactor } from '../../harness/secrets/index.ts';
+import { hmacHex, signBody } from '../../harness/signing/index.ts';
+
+const secretKey = 'sk-status-judge-0001';
+const clientKey = 'ck-status-judge-0001';
+const ID = 'cc-s-1';
+const BODY = `{"transaction_id":"${ID}","client_id":2}`;
+const PATH = '/api/v1.0/transaction_status/';
+const signedOver = (json: string, secret = secretKey) => `HMAC ${clientKey}:${signBody(json, secret).signature}`;
+
+function query(change: { method?: string; target?: string; body?: string; headers?: Record<string, string[]> } = {}): ReceivedRequest {
+  const body = change.body ?? BODY;
+  const headers = { 'content-type': ['application/json'], authorization: [signedOver(body.startsWith('{') ? body : BODY)], ...change.headers };
+  return {
+    atMs: 1, method: change.method ?? 'POST', target: change.target ?? PATH, headers, rawHeaders: [],
+    body: Buffer.from(body), bodyTruncated: false,
+    answer: { status: 200, contentType: 'application/json', body: '{"success":true,"status":"PENDING"}', by: 'script', durationMs: 2 },
+  } as unknown as ReceivedRequest;
+}
+function observation(requests: ReceivedRequest[]): Observation {
+  return {
+    ctx: { target: { secretKey, clientKey, clientId: 2 }, redactor: new Redactor([secretKey, clientKey]) },
+    bench: { service: { baseUrl: 'http://127.0.0.1:1' } }, fields: [['transaction_id', JSON.stringify(ID)], ['client_id', '2']],
+    script: { kind: 'reference' }, requests, answer: { kind: 'status', status: 'PENDING', line: '' }, line: '{"id":"s1","op":"status"}',
+  } as unknown as Observation;
+}
+async function judged(id: string, ...requests: ReceivedRequest[]) {
+  const found = CLIENT_CASES.find((c) => c.id === id);
+  if (!found) throw new Error(`no case ${id}`);
+  return found.judge(observation(requests));
+}
+
+describe('the status query as the suite\'s position has it: every request case PASSes', () => {
+  it.each(['client.status.method-path', 'client.status.headers', 'client.status.body', 'client.status.signature'])('%s', async (id) => {
+    expect((await judged(id, query())).verdict).toBe('PASS');
+  });
+  it('no request: FAIL, saying so', async () => {
+    expect(await judged('client.status.method-path')).toMatchObject({ verdict: 'FAIL', reason: 'no request reached the service; the SDK reported status PENDING' });
+  });
+});
+
+describe('client.status.method-path', () => {
+  it('GET with its parameters in the query: said', async () => {
+    expect((await judged('client.status.method-path', query({ method: 'GET', target: `${PATH}?transaction_id=${ID}&client_id=2`, body: '' }))).reason)
+      .toMatch(/^the SDK sent GET "\/api\/v1\.0\/transaction_status\/\?transaction_id=cc-s-1&client_id=2", its parameters in the query; the status query is POST /);
+  });
+  it('GET without a query, and POST with a query to another path: no word of query parameters', async () => {
+    expect((await judged('client.status.method-path', query({ method: 'GET', body: '' }))).reason).toMatch(/^the SDK sent GET "\/api\/v1\.0\/transaction_status\/"; /);
+    expect((await judged('client.status.method-path', query({ target: '/status?x=1' }))).reason).toMatch(/^the SDK sent POST "\/status\?x=1"; /);
+  });
+  it('POST to the path with a query string: PASS (the path is judged)', async () => {
+    expect((await judged('client.status.method-path', query({ target: `${PATH}?trace=1` }))).verdict).toBe('PASS');
+  });
+});
+
+describe('client.status.headers', () => {
+  it.each([
+    ['another scheme before HMAC', `Bearer ${signedOver(BODY)}`],
+    ['a member after the signature', `${signedOver(BODY)}:1700000000`],
+    ['a base64 signature', `HMAC ${clientKey}:${Buffer.from(signBody(BODY, secretKey).signature, 'hex').toString('base64')}`],
+  ])('%s: FAIL, the header quoted (redacted later, by the report)', async (_, authorization) => {
+    expect((await judged('client.status.headers', query({ headers: { authorization: [authorization] } }))).reason)
+      .toBe(`the Authorization header ${JSON.stringify(authorization)} is not "HMAC {client_key}:{64 hex digits}"`);
+  });
+  it('application/JSON ; charset=utf-8: PASS; a GET with no body needs no Content-Type', async () => {
+    expect((await judged('client.status.headers', query({ headers: { 'content-type': ['application/JSON ; charset=utf-8'] } }))).verdict).toBe('PASS');
+    expect((await judged('client.status.headers', query({ method: 'GET', body: '', headers: { 'content-type': [] } }))).verdict).toBe('PASS');
+  });
+  it('a body with no Content-Type: FAIL', async () => {
+    expect((await judged('client.status.headers', query({ headers: { 'content-type': [] } }))).reason).toBe('Content-Type was not sent; the body is JSON (§4)');
+  });
+});
+
+describe('client.status.body', () => {
+  it.each([
+    ['the id as a number', '{"transaction_id":7,"client_id":2}', 'transaction_id sent as 7, given "cc-s-1"'],
+    ['another id', '{"transaction_id":"cc-s-2","client_id":2}', 'transaction_id sent as "cc-s-2", given "cc-s-1"'],
+    ['client_id as a string', `{"transaction_id":"${ID}","client_id":"2"}`, 'client_id sent as "2"; §2.1 types it as an integer (2)'],
+    ['client_id as a float', `{"transaction_id":"${ID}","client_id":2.0}`, 'client_id sent as 2.0; §2.1 types it as an integer (2)'],
+    ['client_id missing', `{"transaction_id":"${ID}"}`, 'client_id sent 0 times'],
+  ])('%s: FAIL, %s', async (_, body, problem) => {
+    expect((await judged('client.status.body', query({ body }))).reason).toBe(`the status query's body does not carry the fields as due: ${problem}`);
+  });
+  it('no body: FAIL, the request line named', async () => {
+    expect((await judged('client.status.body', query({ method: 'GET', body: '' }))).reason).toMatch(/^the status query has no body \(GET "\/api\/v1\.0\/transaction_status\/"\); /);
+  });
+});
+
+describe('client.status.signature', () => {
+  it('signed over the id alone: said', async () => {
+    const outcome = await judged('client.status.signature', query({ headers: { authorization: [signedOver(`{"transaction_id":"${ID}"}`)] } }));
+    expect(outcome.reason).toContain('; it is the signature over transaction_id alone: every field of the body is signed (§5.1 step 1)');
+  });
+  it('signed with another secret: FAIL, and no claim of a field signed alone', async () => {
+    const outcome = await judged('client.status.signature', query({ headers: { authorization: [signedOver(BODY, 'other-secret')] } }));
+    expect(outcome.verdict).toBe('FAIL');
+    expect(outcome.reason).not.toContain('alone');
+  });
+  it('a GET signed over its query\'s pairs: PASS; signed otherwise or not at all: FAIL with the expected signature', async () => {
+    const target = `${PATH}?transaction_id=${ID}&client_id=2`;
+    const expected = signBody(BODY, secretKey).signature;
+    expect(await judged('client.status.signature', query({ method: 'GET', target, body: '', headers: { authorization: [signedOver(BODY)] } }))).toMatchObject({ verdict: 'PASS' });
+    expect((await judged('client.status.signature', query({ method: 'GET', target, body: '', headers: { authorization: [`HMAC ${clientKey}:${hmacHex(secretKey, '')}`] } }))).reason)
+      .toMatch(new RegExp(`^the status query \\(no body\\) is not signed over its query's pairs: expected ${expected}, got "HMAC `));
+    expect((await judged('client.status.signature', query({ method: 'GET', target, body: '', headers: { authorization: [] } }))).reason).toBe(`the status query (no body) is not signed over its query's pairs: expected ${expected}, got null`);
+  });
+});
