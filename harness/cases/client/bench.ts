@@ -26,7 +26,7 @@ export function clientCaseTimeoutMs(answerDeadlineMs: number): number {
   return (MAX_CLIENT_CALLS_AHEAD + 2) * answerDeadlineMs + 5000;
 }
 
-/** More than the calls of a run: the client cases (35), the preflight's two, the plain status call. */
+/** More than the calls of a run: the client cases (36), the preflight's two, the plain status call. */
 const MAX_CLIENT_CALLS_AHEAD = 48;
 
 /** How an in-process target's adapter is reached (a command's launch is the bench's: it may adopt the probe's process). */
@@ -55,11 +55,16 @@ export class ClientBenches {
     let bench = this.benches.get(target);
     if (!bench) {
       bench = (async () => {
+        // The launch first: a target that cannot be launched (an unknown fault) leaves no service listening.
+        const launch = await this.launchOf(target);
         const service = await startSdkService({
           credentials: { clientId: target.clientId, clientKey: target.clientKey, secretKey: target.secretKey },
           customerNumbers: [CLIENT_CUSTOMER_NUMBER],
+        }).catch(async (error: unknown) => {
+          if ('started' in launch) await launch.started?.close(1000);
+          throw error;
         });
-        const adapter = new SdkAdapter(await this.launchOf(target), {
+        const adapter = new SdkAdapter(launch, {
           answerDeadlineMs: target.timing.answerDeadlineMs,
           redactor,
           ...(onNotice ? { onNotice } : {}),

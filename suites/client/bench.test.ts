@@ -1,0 +1,67 @@
+// What a client run drives (harness/cases/client/bench.ts): its benches start on first use, a
+// bench that could not start is tried again, and closing the run leaves nothing running (the
+// service's port, the process the start probe left).
+import { describe, expect, it } from 'vitest';
+import { ClientBenches } from '../../harness/cases/client/index.ts';
+import { startEmbeddedClient } from '../../harness/embedded/index.ts';
+import { LineProcess } from '../../harness/line-protocol/index.ts';
+import { Redactor } from '../../harness/secrets/index.ts';
+import type { ResolvedClientTarget } from '../../harness/targets/index.ts';
+
+const redactor = new Redactor([]);
+
+describe('ClientBenches: one bench per target, closed with the run', () => {
+  it('the same bench for every case; after close, its service no longer listens', async () => {
+    const { target } = await startEmbeddedClient();
+    const benches = new ClientBenches();
+    try {
+      const bench = await benches.of(target, redactor);
+      expect(await benches.of(target, redactor)).toBe(bench);
+      expect((await fetch(`${bench.service.baseUrl}/nowhere`)).status).toBeGreaterThanOrEqual(400);
+      await benches.close();
+      await expect(fetch(`${bench.service.baseUrl}/nowhere`)).rejects.toThrow();
+    } finally {
+      await benches.close();
+    }
+  });
+  it('a target that cannot be launched: refused with its reason, tried again on the next use, and close still ends', async () => {
+    const { target } = await startEmbeddedClient();
+    const broken: ResolvedClientTarget = { ...target, inProcess: { adapter: 'reference-sdk', faults: ['no-such-fault'] } } as ResolvedClientTarget;
+    const benches = new ClientBenches();
+    const listening = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+    const before = listening();
+    const first = benches.of(broken, redactor);
+    const closing = benches.close();
+    await expect(first).rejects.toThrow('unknown reference SDK fault(s): no-such-fault');
+    // Refused before its service was started: nothing left listening.
+    expect(listening()).toBe(before);
+    await expect(closing).resolves.toBeUndefined();
+    const again = benches.of(broken, redactor);
+    expect(again).not.toBe(first);
+    await expect(again).rejects.toThrow('unknown reference SDK fault(s): no-such-fault');
+    // Failed, it is not kept: a third use is a third attempt.
+    await Promise.resolve();
+    expect(benches.of(broken, redactor)).not.toBe(again);
+    await benches.close().catch(() => undefined);
+  });
+  it('a command the start probe left running ends when the run closes, though no case used it', async () => {
+    const { target } = await startEmbeddedClient();
+    const benches = new ClientBenches();
+    const probed = new LineProcess(`"${process.execPath}" -e "setInterval(() => {}, 1000)"`);
+    benches.adopt(target, probed);
+    await benches.close();
+    expect(await probed.exited).toBeDefined();
+  });
+});
+
+describe('ClientBenches.neverStarted: a command that outlived the probe but never answered', () => {
+  it('nothing to say of a target with no bench, or of one whose bench never started', async () => {
+    const { target } = await startEmbeddedClient();
+    const benches = new ClientBenches();
+    expect(await benches.neverStarted(target)).toBeUndefined();
+    const broken = { ...target, inProcess: { adapter: 'reference-sdk', faults: ['no-such-fault'] } } as ResolvedClientTarget;
+    void benches.of(broken, redactor).catch(() => undefined);
+    expect(await benches.neverStarted(broken)).toBeUndefined();
+    await benches.close();
+  });
+});
