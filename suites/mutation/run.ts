@@ -176,8 +176,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const c = args.indexOf('--concurrency');
   const concurrency = c >= 0 ? Number(args[c + 1]) : 1;
   const names = args.filter((a, i) => !a.startsWith('--') && !(c >= 0 && i === c + 1));
-  const known = new Set(MUTATION_UNITS.flatMap((u) => [u.name, u.folder]));
-  const unknown = names.filter((n) => !known.has(n));
+  const unknown = names.filter((n) => unitsNamed([n]).length === 0);
   if (unknown.length > 0 || !Number.isInteger(concurrency) || concurrency < 1) {
     process.stderr.write(`usage: npm run mutation -- [UNIT|FOLDER ...] [--concurrency N] [--report-only]\n  units: ${MUTATION_UNITS.map((u) => u.name).join(', ')}\n${unknown.length > 0 ? `  unknown: ${unknown.join(', ')}\n` : ''}`);
     process.exit(2);

@@ -53,21 +53,29 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
   // by its fault sweep, here cut into one test per case-id group (suites/mutation/*.proof.ts):
   // Stryker runs one test at a time, and a mutant then runs the groups it reached, not every
   // fault through every case (which took about 4 hours for the receiver unit).
-  {
-    name: 'cases/receiver', folder: 'cases',
-    mutate: ['harness/cases/receiver/**/*.ts'],
+  // The receiver and service sides are cut again by file, a few hundred mutants each: Stryker
+  // keeps a unit's results only when its run ends, so a part must end within a sitting.
+  ...['kit', 'rules'].map((part): MutationUnit => ({
+    name: `cases/receiver-${part}`, folder: 'cases',
+    mutate: part === 'kit'
+      ? ['harness/cases/receiver/kit.ts', 'harness/cases/receiver/token.ts']
+      : ['harness/cases/receiver/**/*.ts', '!harness/cases/receiver/kit.ts', '!harness/cases/receiver/token.ts'],
     tests: [
-      'suites/mutation/receiver.proof.ts', 'suites/cases/case-list.test.ts', 'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts',
-      'suites/receiver/rate-limit.test.ts', 'suites/receiver/token-header-name.test.ts', 'suites/cases/status-endpoint.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/receiver/token-header-name.test.ts', 'suites/receiver/rate-limit.test.ts', 'suites/cases/status-endpoint.test.ts',
+      'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts', 'suites/mutation/receiver.proof.ts',
     ],
-  },
-  {
-    name: 'cases/service', folder: 'cases',
-    mutate: ['harness/cases/service/**/*.ts'],
+  })),
+  ...[
+    ['request', ['auth', 'checks', 'define', 'session', 'sandbox', 'index']],
+    ['callback', ['callback', 'retry', 'backoff', 'stall-watch', 'listener-pool', 'transport']],
+    ['status', ['status']],
+  ].map(([part, files]): MutationUnit => ({
+    name: `cases/service-${part as string}`, folder: 'cases',
+    mutate: (files as string[]).map((f) => `harness/cases/service/${f}.ts`),
     tests: [
-      'suites/mutation/service.proof.ts', 'suites/cases/case-list.test.ts', 'suites/self-test/service-error-code-answers.test.ts', 'suites/service/*.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/service/*.test.ts', 'suites/self-test/service-error-code-answers.test.ts', 'suites/mutation/service.proof.ts',
     ],
-  },
+  })),
   {
     name: 'cases/client', folder: 'cases',
     mutate: ['harness/cases/client/**/*.ts'],
@@ -92,8 +100,8 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
   },
 ];
 
-/** `cases/service` → that unit; `cases` → every unit of the folder. Unknown names are refused by the caller. */
+/** `cases/client` → that unit; `cases/service` → its parts (cases/service-…); `cases` → every unit of the folder. Unknown names are refused by the caller. */
 export function unitsNamed(names: readonly string[]): MutationUnit[] {
   if (names.length === 0) return [...MUTATION_UNITS];
-  return MUTATION_UNITS.filter((u) => names.some((n) => u.name === n || u.folder === n));
+  return MUTATION_UNITS.filter((u) => names.some((n) => u.name === n || u.folder === n || u.name.startsWith(`${n}-`)));
 }
