@@ -2,7 +2,7 @@
 // bench that could not start is tried again, and closing the run leaves nothing running (the
 // service's port, the process the start probe left).
 import { describe, expect, it } from 'vitest';
-import { ClientBenches } from '../../harness/cases/client/index.ts';
+import { ClientBenches, probeAdapter } from '../../harness/cases/client/index.ts';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
 import { LineProcess } from '../../harness/line-protocol/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
@@ -62,6 +62,22 @@ describe('ClientBenches.neverStarted: a command that outlived the probe but neve
     const broken = { ...target, inProcess: { adapter: 'reference-sdk', faults: ['no-such-fault'] } } as ResolvedClientTarget;
     void benches.of(broken, redactor).catch(() => undefined);
     expect(await benches.neverStarted(broken)).toBeUndefined();
+    await benches.close();
+  });
+});
+
+describe('probeAdapter: a command that cannot start is exit status 3 before any case', () => {
+  it('an in-process target has nothing to probe', async () => {
+    const { target } = await startEmbeddedClient();
+    const benches = new ClientBenches();
+    await expect(probeAdapter(target, redactor, benches)).resolves.toBeUndefined();
+    await benches.close();
+  });
+  it('a command that ends right after starting: refused, naming how it ended', async () => {
+    const { target } = await startEmbeddedClient();
+    const command: ResolvedClientTarget = { ...target, inProcess: undefined, command: `"${process.execPath}" -e "process.exit(7)"` } as unknown as ResolvedClientTarget;
+    const benches = new ClientBenches();
+    await expect(probeAdapter(command, redactor, benches, 2000)).rejects.toThrow(/cannot be started: it .*7.* right after starting, before any request/);
     await benches.close();
   });
 });

@@ -45,10 +45,11 @@ describe('client.collect.method-path (§4.1)', () => {
   it('a query string on the right path: PASS (the path is judged)', async () => {
     expect((await judged('client.collect.method-path', observation([sent(PLAIN, { target: '/api/v1.0/collect/?trace=1' })]))).verdict).toBe('PASS');
   });
-  it('GET on the right path: FAIL, the method named', async () => {
-    expect(await judged('client.collect.method-path', observation([sent(PLAIN, { method: 'GET' })]))).toMatchObject({
-      verdict: 'FAIL', reason: 'the SDK sent GET "/api/v1.0/collect/"; the collect operation is POST /api/v1.0/collect/ under the base URL',
-    });
+  it('GET on the right path: FAIL, the method named; no cause, no note', async () => {
+    const outcome = await judged('client.collect.method-path', observation([sent(PLAIN, { method: 'GET' })]));
+    expect(outcome).toMatchObject({ verdict: 'FAIL', reason: 'the SDK sent GET "/api/v1.0/collect/"; the collect operation is POST /api/v1.0/collect/ under the base URL' });
+    expect(outcome.causes).toBeUndefined();
+    expect(outcome.evidence?.['notes']).toBeUndefined();
   });
 });
 
@@ -74,6 +75,10 @@ describe('client.collect.authorization and signature-lowercase (§5.1 step 5, §
     expect(await judged('client.collect.authorization', o)).toMatchObject({ verdict: 'FAIL', reason: 'the request carried no Authorization header; §5.2 requires one', causes: ['authorization-unreadable'] });
     expect(await judged('client.collect.signature-lowercase', o)).toMatchObject({ verdict: 'SKIP', reason: 'not exercised: the request carried no well-formed Authorization header (client.collect.authorization judges it)' });
   });
+  it('a signature that is not hex though it begins like hex: letter case not judged', async () => {
+    const o = observation([sent(PLAIN, { headers: { authorization: [`HMAC ${clientKey}:a1B2+xyz=`] } })]);
+    expect(await judged('client.collect.signature-lowercase', o)).toMatchObject({ verdict: 'SKIP', reason: 'not exercised: the signature "a1B2+xyz=" is not hex (client.collect.authorization judges it)' });
+  });
   it('a lower-case hex signature: both PASS', async () => {
     const o = observation([sent(PLAIN)]);
     expect((await judged('client.collect.authorization', o)).verdict).toBe('PASS');
@@ -87,9 +92,9 @@ describe('what arrived: none, or more than one request', () => {
     expect(outcome.verdict).toBe('FAIL');
     expect(outcome.evidence?.['notes']).toContain('2 requests arrived during the call; the first is judged');
   });
-  it('one request: no such note', async () => {
+  it('one request: no note at all', async () => {
     const outcome = await judged('client.collect.method-path', observation([sent(PLAIN)]));
-    expect(JSON.stringify(outcome.evidence?.['notes'] ?? [])).not.toContain('requests arrived');
+    expect(outcome.evidence?.['notes']).toBeUndefined();
   });
   it.each([
     ['rejected', { kind: 'outcome', outcome: 'rejected', line: '' }],
@@ -98,6 +103,7 @@ describe('what arrived: none, or more than one request', () => {
     const o = observation([], [['amount', '15.0'], ...PLAIN.slice(1)], answer);
     expect(await judged('client.collect.number-whole-float', o)).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not exercised: the SDK refused the call before sending anything: it reported /) });
     expect(await judged('client.collect.method-path', o)).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^no request reached the service; the SDK reported /) });
+    expect((await judged('client.collect.extra-fields', o)).verdict).toBe('SKIP');
   });
   it('nothing sent, yet reported accepted: FAIL even where the SDK may refuse', async () => {
     expect(await judged('client.collect.number-whole-float', observation([], PLAIN))).toMatchObject({ verdict: 'FAIL', reason: 'no request reached the service; the SDK reported accepted' });
@@ -136,10 +142,28 @@ describe('client.collect fields and their types (§2.1)', () => {
     expect(twice).toMatchObject({ verdict: 'FAIL', reason: 'the body does not carry the fields as given: network_code sent 2 times' });
     expect(twice.causes).toBeUndefined();
   });
-  it('transaction-id-kept: sent twice is not "as given, once"', async () => {
-    expect(await judged('client.collect.transaction-id-kept', observation([sent([...PLAIN, ['transaction_id', '"cc-t-1"']])]))).toMatchObject({
-      verdict: 'FAIL', reason: expect.stringContaining('the SDK sent "cc-t-1" and "cc-t-1"'),
-    });
+  it('transaction-id-kept: sent twice is not "as given, once" (no missing field); not sent at all states fields-missing', async () => {
+    const twice = await judged('client.collect.transaction-id-kept', observation([sent([...PLAIN, ['transaction_id', '"cc-t-1"']])]));
+    expect(twice).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('the SDK sent "cc-t-1" and "cc-t-1"') });
+    expect(twice.causes).toBeUndefined();
+    const renamed = PLAIN.map(([k, v]): [string, string] => [k === 'transaction_id' ? 'transactionId' : k, v]);
+    expect(await judged('client.collect.transaction-id-kept', observation([sent(renamed)]))).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('the SDK sent none'), causes: ['fields-missing'] });
+  });
+  it('a field under another name: each case that reads it states fields-missing (the preflight names it once)', async () => {
+    const renamed = PLAIN.map(([k, v]): [string, string] => [k === 'amount' ? 'Amount' : k, v]);
+    const o = observation([sent(renamed)]);
+    for (const id of ['client.collect.fields', 'client.collect.amount-string', 'client.collect.amount-text-kept']) {
+      expect((await judged(id, o)).causes, id).toEqual(['fields-missing']);
+    }
+  });
+  it('a body neither JSON nor a form: the rules that read its pairs FAIL in the shared words', async () => {
+    const outcome = await judged('client.collect.fields', observation([sent(PLAIN, { body: 'garbage {', headers: { 'content-type': ['text/plain'] } })]));
+    expect(outcome).toMatchObject({ verdict: 'FAIL', causes: ['body-not-json'], reason: expect.stringMatching(/^the body sent is not JSON: unexpected character at offset 0/) });
+  });
+  it('signature: a PASS names the pairs sent', async () => {
+    const outcome = await judged('client.collect.signature', observation([sent(PLAIN)]));
+    expect(outcome.verdict).toBe('PASS');
+    expect(outcome.evidence?.['notes']).toEqual(['a plain call (string amount, six fields): sent amount="1.00", callback_url="http://127.0.0.1:1/callbacks/t1", client_id=2, customer_number="0244000001", network_code="MTN", transaction_id="cc-t-1"; the signature is the one over the bytes sent']);
   });
   it('client-id-integer: 2 PASSes, "2" and 2.0 FAIL with the text sent', async () => {
     const client = (raw: string): Fields => PLAIN.map(([k, v]) => [k, k === 'client_id' ? raw : v]);
@@ -152,8 +176,10 @@ describe('client.collect fields and their types (§2.1)', () => {
 describe('an SDK that kept its caller waiting after the service answered (withSilence)', () => {
   const waited: Observation['answer'] = { kind: 'nothing', waitedMs: 700, line: '' };
   const silent = 'the SDK reported nothing after the service accepted in 2 ms (HTTP 200 {"success":true}): nothing within 700 ms, so its caller would wait for ever';
-  it('a request that held the rule: FAIL, said so', async () => {
-    expect(await judged('client.collect.method-path', observation([sent(PLAIN)], PLAIN, waited))).toMatchObject({ verdict: 'FAIL', reason: `${silent} (the request itself held this rule)` });
+  it('a request that held the rule: FAIL, said so, the rule\'s evidence kept, no cause added', async () => {
+    const outcome = await judged('client.collect.signature', observation([sent(PLAIN)], PLAIN, waited));
+    expect(outcome).toMatchObject({ verdict: 'FAIL', reason: `${silent} (the request itself held this rule)`, causes: [] });
+    expect(outcome.evidence?.['notes']).toEqual([expect.stringMatching(/^a plain call \(string amount, six fields\): sent amount="1\.00"/)]);
   });
   it('a rule the request did not exercise: FAIL, with why', async () => {
     const fields: Fields = [...PLAIN, ['note', '"x"']];
@@ -179,6 +205,11 @@ describe('client.answers: the report judged, a silent SDK once (judgesReport)', 
   ])('%s: an SDK silent after a refusal FAILs once, in the words of the silence', async (id) => {
     const outcome = await judged(id, observation([refused(401, '{"message":"Unauthenticated."}')], PLAIN, { kind: 'nothing', waitedMs: 700, line: '' }));
     expect(outcome).toMatchObject({ verdict: 'FAIL', reason: silentAfter401, causes: ['refusals-unreported'] });
+  });
+  it('client.answers.accepted: an SDK silent after the acceptance FAILs once, in the words of the silence', async () => {
+    expect(await judged('client.answers.accepted', observation([sent(PLAIN)], PLAIN, { kind: 'nothing', waitedMs: 700, line: '' }))).toMatchObject({
+      verdict: 'FAIL', reason: 'the SDK reported nothing after the service accepted in 2 ms (HTTP 200 {"success":true}): nothing within 700 ms, so its caller would wait for ever',
+    });
   });
   it('client.answers.accepted: reported accepted PASSes, reported rejected FAILs naming the report', async () => {
     expect((await judged('client.answers.accepted', observation([sent(PLAIN)]))).verdict).toBe('PASS');

@@ -15,6 +15,17 @@ describe('notUtf8: the first byte where the body stops being UTF-8', () => {
   ].map(([what, body]) => ({ what, body })))('$what: UTF-8', ({ body }) => {
     expect(notUtf8(body as Buffer)).toBeUndefined();
   });
+  // Each edge of each sequence width, valid, then a byte that never is: the offset is past them all.
+  it.each([
+    ['U+0080 (c2 80)', [0xc2, 0x80]], ['U+07FF (df bf)', [0xdf, 0xbf]], ['U+0800 (e0 a0 80)', [0xe0, 0xa0, 0x80]],
+    ['U+FFFF (ef bf bf)', [0xef, 0xbf, 0xbf]], ['U+10000 (f0 90 80 80)', [0xf0, 0x90, 0x80, 0x80]], ['U+10FFFF (f4 8f bf bf)', [0xf4, 0x8f, 0xbf, 0xbf]],
+  ] as Array<[string, number[]]>)('%s read whole, the 0xff after it named', (_, bytes) => {
+    expect(notUtf8(Buffer.from([...bytes, 0xff]))).toMatch(new RegExp(`^byte 0xff at offset ${bytes.length}, `));
+  });
+  it('continuation bytes with no lead, however many: the first named', () => {
+    expect(notUtf8(Buffer.from([0x61, 0x80, 0x80, 0x80, 0x80, 0x41, 0xff]))).toBe('byte 0x80 at offset 1, after "a"');
+    expect(notUtf8(Buffer.from([0x61, 0x80, 0x41]))).toBe('byte 0x80 at offset 1, after "a"');
+  });
   it.each([
     ['Latin-1 é after text', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x22]), 'byte 0xe9 at offset 3, after "caf"'],
     ['a lone continuation byte', Buffer.from([0x61, 0x80]), 'byte 0x80 at offset 1, after "a"'],
@@ -98,5 +109,9 @@ describe('evidenceOf: what a client verdict shows', () => {
     expect(cut.response).toEqual({ status: 503, bodyExcerpt: 'down', durationMs: 1 });
     const unsigned = (evidenceOf(observation([request({ headers: { 'content-type': ['application/json'] } })])).signing as Array<Record<string, unknown>>)[0]!;
     expect(unsigned.presentedAuthorization).toBeNull();
+  });
+  it('an answer body is kept to its first 500 characters', () => {
+    const long = evidenceOf(observation([request({ answer: { status: 200, body: 'x'.repeat(600), by: 'script', durationMs: 1 } })])).exchanges![0]!;
+    expect(long.response).toEqual({ status: 200, bodyExcerpt: 'x'.repeat(500), durationMs: 1 });
   });
 });

@@ -93,6 +93,9 @@ describe('client.status.body', () => {
 });
 
 describe('client.status.signature', () => {
+  it('a POST with a query string on its path: its body is what is signed', async () => {
+    expect((await judged('client.status.signature', query({ target: `${PATH}?trace=1` }))).verdict).toBe('PASS');
+  });
   it('signed over the id alone: said', async () => {
     const outcome = await judged('client.status.signature', query({ headers: { authorization: [signedOver(`{"transaction_id":"${ID}"}`)] } }));
     expect(outcome.reason).toContain('; it is the signature over transaction_id alone: every field of the body is signed (§5.1 step 1)');

@@ -55,16 +55,14 @@ export class ClientBenches {
     let bench = this.benches.get(target);
     if (!bench) {
       bench = (async () => {
-        // The launch first: a target that cannot be launched (an unknown fault) leaves no service listening.
-        const launch = await this.launchOf(target);
+        // Checked first: a target that cannot be launched (an unknown fault) leaves no service listening.
+        await adapterLaunchOf(target);
         const service = await startSdkService({
           credentials: { clientId: target.clientId, clientKey: target.clientKey, secretKey: target.secretKey },
           customerNumbers: [CLIENT_CUSTOMER_NUMBER],
-        }).catch(async (error: unknown) => {
-          if ('started' in launch) await launch.started?.close(1000);
-          throw error;
         });
-        const adapter = new SdkAdapter(launch, {
+        // Only now is the probe's process taken over (until then close() ends it).
+        const adapter = new SdkAdapter(await this.launchOf(target), {
           answerDeadlineMs: target.timing.answerDeadlineMs,
           redactor,
           ...(onNotice ? { onNotice } : {}),
