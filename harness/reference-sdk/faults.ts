@@ -59,6 +59,7 @@ export type ReferenceSdkFault =
   | 'status-from-cache'
   | 'status-success-only'
   | 'status-successful-spelling'
+  | 'status-success-throws'
   | 'status-not-found-as-failed'
   | 'status-error-as-pending'
   | 'status-not-implemented';
@@ -125,6 +126,7 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'status-from-cache', description: 'answers a status query from its own cache, without asking the service: PENDING, the last status it saw', specRef: '§4.2, §6 rule 5' },
   { name: 'status-success-only', description: 'reads only "success" of a status answer: every 2xx with success: true is reported SUCCESS, PENDING and FAILED included', specRef: '§4.2, §6 rule 5' },
   { name: 'status-successful-spelling', description: 'recognises the outcome only as "SUCCESSFUL" (a sibling API\'s spelling), so a SUCCESS answer is reported FAILED', specRef: '§3, §4.2' },
+  { name: 'status-success-throws', description: 'throws on a SUCCESS answer (its enum of statuses knows SUCCESSFUL, a sibling API\'s spelling, and raises on anything else); PENDING and FAILED are reported', specRef: '§3, §4.2' },
   { name: 'status-not-found-as-failed', description: 'reports a 404 (an id the service does not know) as status FAILED', specRef: '§4.2, §7' },
   { name: 'status-error-as-pending', description: 'reports a 5xx or a refusal of the status query as status PENDING ("try again later")', specRef: '§4.2, §7' },
   { name: 'status-not-implemented', description: 'has no status call: the adapter answers {"id", "error"} to every status request (the client.status cases are SKIP, not ERROR)', specRef: '§4.2' },

@@ -61,6 +61,7 @@ function readStatusAnswer(answer: SdkAnswer, on: (fault: ReferenceSdkFault) => b
   if (json?.success === false || (json?.error_code !== undefined && json?.error_code !== null)) return { outcome: 'rejected', detail };
   if (on('status-success-only')) return json?.success === true ? { status: 'SUCCESS', detail } : { status: 'PENDING', detail };
   const value = json?.status;
+  if (on('status-success-throws') && value === 'SUCCESS') throw new Error('unknown status "SUCCESS" (expected PENDING, SUCCESSFUL or FAILED)');
   if (on('status-successful-spelling') && typeof value === 'string' && value !== 'PENDING') {
     return { status: value === 'SUCCESSFUL' ? 'SUCCESS' : 'FAILED', detail };
   }

@@ -117,6 +117,15 @@ describe('the status control: the plain status query reported SUCCESS', () => {
     expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_STATUS}: ${status.observed}`, evidence: { exchanges: expect.any(Array) } });
     expect(preflight.findings).toEqual([]);
   });
+  it('an SDK that raises on SUCCESS but reports PENDING: the control fails (it has a status call), not "no status call"', async () => {
+    const { preflight, result } = await preflightWith(['status-success-throws']);
+    const status = preflight.controls['status-refusal']!;
+    expect(status).toMatchObject({
+      state: 'failed', what: WHAT_STATUS,
+      observed: 'the adapter answered error (unknown status "SUCCESS" (expected PENDING, SUCCESSFUL or FAILED)), though it reported status PENDING (HTTP 200) to a status query answered PENDING: the SDK has a status call, and it fails on SUCCESS',
+    });
+    expect(result).toMatchObject({ verdict: 'FAIL', evidence: { exchanges: expect.any(Array) } });
+  });
   it('an SDK with no status call (its adapter answers error): not run, nothing found, the preflight PASSes', async () => {
     const { preflight, result } = await preflightWith(['status-not-implemented']);
     expect(result.verdict).toBe('PASS');

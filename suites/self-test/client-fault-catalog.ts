@@ -166,6 +166,11 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
     side: 'client', fault: 'status-successful-spelling', expect: 'FAIL', caseIds: ['client.status.reports-success'], errors: STATUS_REFUSALS,
     reasonMentions: 'the SDK reported status FAILED (HTTP 200)',
   },
+  {
+    // Its status call works (PENDING, FAILED): the SUCCESS case FAILs, not SKIP "likely no status call".
+    side: 'client', fault: 'status-success-throws', expect: 'FAIL', caseIds: ['client.status.reports-success'], errors: STATUS_REFUSALS,
+    reasonMentions: 'the SDK reported an error (unknown status "SUCCESS"',
+  },
   { side: 'client', fault: 'status-not-found-as-failed', expect: 'FAIL', caseIds: ['client.status.unknown-id'], reasonMentions: ['answered 404', 'the SDK reported status FAILED'] },
   { side: 'client', fault: 'status-error-as-pending', expect: 'FAIL', caseIds: ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error'], reasonMentions: 'the SDK reported status PENDING' },
   { side: 'client', fault: 'status-not-implemented', expect: 'FAIL', caseIds: [], skips: STATUS_ALL },

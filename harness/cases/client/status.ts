@@ -29,7 +29,11 @@ const pending = (id: string) => json(200, statusAnswerBody(id, 'PENDING'));
  * tells the cases whether the adapter implements status; made once per bench, whoever asks first.
  */
 export type PlainStatusCall =
-  | { kind: 'answered'; o: Observation }
+  /**
+   * `pendingReported`: the plain call's answer was an error, and one more query, answered PENDING,
+   * reported a status: the SDK has a status call, which failed on SUCCESS (not "no status call").
+   */
+  | { kind: 'answered'; o: Observation; pendingReported?: Observation }
   /** `stated`: what the failed call's error stated (the rest not sent, the run having given up on the adapter). */
   | { kind: 'failed'; reason: string; stated?: Stated };
 
@@ -41,7 +45,13 @@ export async function plainStatusCall(ctx: ClientContext): Promise<PlainStatusCa
   if (!call) {
     const id = ctx.newTransactionId();
     call = callSdkStatus(ctx, id, json(200, statusAnswerBody(id, 'SUCCESS'))).then(
-      (o): PlainStatusCall => ({ kind: 'answered', o }),
+      async (o): Promise<PlainStatusCall> => {
+        if (o.answer.kind !== 'error') return { kind: 'answered', o };
+        // An error to SUCCESS alone, or to every status query? One answered PENDING tells.
+        const other = ctx.newTransactionId();
+        const pendingCall = await callSdkStatus(ctx, other, pending(other)).catch(() => undefined);
+        return { kind: 'answered', o, ...(pendingCall?.answer.kind === 'status' ? { pendingReported: pendingCall } : {}) };
+      },
       (error: unknown): PlainStatusCall => ({
         kind: 'failed', reason: error instanceof Error ? error.message : String(error),
         ...(error instanceof CaseError && error.stated ? { stated: error.stated } : {}),
@@ -80,7 +90,7 @@ function statusCase(spec: StatusCaseSpec): ClientCase {
       }
       const id = ctx.newTransactionId();
       const o = await callSdkStatus(ctx, id, script(id));
-      if (o.answer.kind === 'error' && plain.o.answer.kind === 'error') {
+      if (o.answer.kind === 'error' && plain.o.answer.kind === 'error' && !plain.pendingReported) {
         return {
           verdict: 'SKIP',
           reason: `not exercised: the adapter answered error to this status call (${o.answer.error}) and to a plain one answered 200 SUCCESS (${plain.o.answer.error}): the SDK likely has no status call`,
