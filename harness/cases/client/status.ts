@@ -93,7 +93,7 @@ function statusCase(spec: StatusCaseSpec): ClientCase {
       if (o.answer.kind === 'error' && plain.o.answer.kind === 'error' && !plain.pendingReported) {
         return {
           verdict: 'SKIP',
-          reason: `not exercised: the adapter answered error to this status call (${o.answer.error}) and to a plain one answered 200 SUCCESS (${plain.o.answer.error}): the SDK likely has no status call`,
+          reason: `not exercised: the adapter answered error to this status call (${o.answer.error}) and to plain ones answered 200 SUCCESS and 200 PENDING (${plain.o.answer.error}): the SDK likely has no status call`,
           evidence: evidenceOf(o),
         };
       }
