@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { evidenceOf, notUtf8, type Observation } from '../../harness/cases/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
-import { Redactor } from '../../harness/secrets/index.ts';
+import { observationOf } from './observations.ts';
 import { signBody } from '../../harness/signing/index.ts';
 
 describe('notUtf8: the first byte where the body stops being UTF-8', () => {
@@ -61,12 +61,7 @@ describe('evidenceOf: what a client verdict shows', () => {
     };
   }
   function observation(requests: ReceivedRequest[], line = '{"id":"c1","outcome":"accepted"}'): Observation {
-    return {
-      ctx: { target: { secretKey, clientKey }, redactor: new Redactor([secretKey, clientKey]) },
-      bench: { service: { baseUrl: 'http://127.0.0.1:1' } },
-      fields: [], script: { kind: 'reference' }, requests, line: '{"id":"c1","op":"collect"}',
-      answer: line === '' ? { kind: 'nothing', waitedMs: 10, line: '' } : { kind: 'outcome', outcome: 'accepted', line },
-    } as unknown as Observation;
+    return observationOf({ secretKey, clientKey }, { requests, answer: line === '' ? { kind: 'nothing', waitedMs: 10, line: '' } : { kind: 'outcome', outcome: 'accepted', line } });
   }
 
   it('each request as received (header names in their case and order, repeats kept), the answer, the signing stages, the adapter lines', () => {

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { signatureProblem, type Observation } from '../../harness/cases/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
-import { Redactor } from '../../harness/secrets/index.ts';
 import { hmacHex, signBody } from '../../harness/signing/index.ts';
+import { observationOf, receivedRequest } from './observations.ts';
 
 const secretKey = 'sk-problem-secret-0001';
 const clientKey = 'ck-problem-key-0001';
@@ -15,16 +15,11 @@ const JSON_BODY = '{"amount":"1.00","client_id":2}';
 const NOT_SENT = 'the signature is not the one over the bytes sent: ';
 const FORM_NOT_JSON = 'the body sent is not JSON: it is a form of key=value pairs (Content-Type: application/x-www-form-urlencoded), which §5.1\'s message (over a JSON body) cannot be made from; ';
 
-/** What signatureProblem reads of an observation: the credentials, the redactor and the fields passed. */
 function observation(fields: Array<[string, string]> = PLAIN): Observation {
-  return { ctx: { target: { secretKey, clientKey }, redactor: new Redactor([secretKey, clientKey]) }, fields, requests: [] } as unknown as Observation;
+  return observationOf({ secretKey, clientKey }, { fields });
 }
 function request(body: string | Buffer, authorization: string | undefined, contentType = 'application/json'): ReceivedRequest {
-  return {
-    atMs: 0, method: 'POST', target: '/api/v1.0/collect/',
-    headers: { 'content-type': [contentType], ...(authorization === undefined ? {} : { authorization: [authorization] }) },
-    rawHeaders: [], body: Buffer.from(body), bodyTruncated: false,
-  } as unknown as ReceivedRequest;
+  return receivedRequest({ headers: { 'content-type': [contentType], ...(authorization === undefined ? {} : { authorization: [authorization] }) }, body });
 }
 const signedWith = (signature: string) => `HMAC ${clientKey}:${signature}`;
 const over = (json: string) => signedWith(signBody(json, secretKey).signature);

@@ -2,10 +2,9 @@
 // an adapter; the query's shape is the suite's position, docs/status.md): requests built by hand,
 // the verdict and the words each case gives them.
 import { describe, expect, it } from 'vitest';
-import { CLIENT_CASES, type Observation } from '../../harness/cases/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
-import { Redactor } from '../../harness/secrets/index.ts';
 import { hmacHex, signBody } from '../../harness/signing/index.ts';
+import { judgedBy, observationOf, receivedRequest } from './observations.ts';
 
 const secretKey = 'sk-status-judge-0001';
 const clientKey = 'ck-status-judge-0001';
@@ -17,23 +16,12 @@ const signedOver = (json: string, secret = secretKey) => `HMAC ${clientKey}:${si
 function query(change: { method?: string; target?: string; body?: string; headers?: Record<string, string[]> } = {}): ReceivedRequest {
   const body = change.body ?? BODY;
   const headers = { 'content-type': ['application/json'], authorization: [signedOver(body.startsWith('{') ? body : BODY)], ...change.headers };
-  return {
-    atMs: 1, method: change.method ?? 'POST', target: change.target ?? PATH, headers, rawHeaders: [],
-    body: Buffer.from(body), bodyTruncated: false,
-    answer: { status: 200, contentType: 'application/json', body: '{"success":true,"status":"PENDING"}', by: 'script', durationMs: 2 },
-  } as unknown as ReceivedRequest;
+  return receivedRequest({ method: change.method ?? 'POST', target: change.target ?? PATH, headers, body });
 }
-function observation(requests: ReceivedRequest[]): Observation {
-  return {
-    ctx: { target: { secretKey, clientKey, clientId: 2 }, redactor: new Redactor([secretKey, clientKey]) },
-    bench: { service: { baseUrl: 'http://127.0.0.1:1' } }, fields: [['transaction_id', JSON.stringify(ID)], ['client_id', '2']],
-    script: { kind: 'reference' }, requests, answer: { kind: 'status', status: 'PENDING', line: '' }, line: '{"id":"s1","op":"status"}',
-  } as unknown as Observation;
-}
-async function judged(id: string, ...requests: ReceivedRequest[]) {
-  const found = CLIENT_CASES.find((c) => c.id === id);
-  if (!found) throw new Error(`no case ${id}`);
-  return found.judge(observation(requests));
+/** The outcome of case `id` for a status query that sent `requests`, the SDK having reported PENDING. */
+function judged(id: string, ...requests: ReceivedRequest[]) {
+  const fields: Array<[string, string]> = [['transaction_id', JSON.stringify(ID)], ['client_id', '2']];
+  return judgedBy(id, observationOf({ secretKey, clientKey }, { fields, requests, answer: { kind: 'status', status: 'PENDING', line: '' }, line: '{"id":"s1","op":"status"}' }));
 }
 
 describe('the status query as the suite\'s position has it: every request case PASSes', () => {
