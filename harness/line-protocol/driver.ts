@@ -54,6 +54,15 @@ export function linePolicy(options: LinePolicy): LinePolicy {
 }
 
 /** An answer line after the shared checks: its id and what the protocol made of it. */
+/** Why the driver stopped sending: every later exchange fails with it, unsent. */
+export interface GivenUp {
+  failure: LineFailure;
+  reason: string;
+  limitMs?: number;
+  /** When it gave up because the command cannot start: how the last start ended. */
+  cannotStart?: string;
+}
+
 export type ParsedAnswer<A> = { ok: true; id: string; answer: A } | { ok: false; problem: string };
 
 /** One exchange's own terms. */
@@ -81,7 +90,7 @@ export class LineDriver {
   private readonly closeGraceMs: number;
   private end: LineEnd | undefined;
   private consecutiveFailures = 0;
-  private givenUp: { failure: LineFailure; reason: string; limitMs?: number } | undefined;
+  private givenUp: GivenUp | undefined;
   /** Number of times the other end was started, for the report. */
   starts = 0;
   /** Answers in this run, over every instance. */
@@ -95,7 +104,7 @@ export class LineDriver {
   }
 
   /** Set once the driver gave up: every later exchange fails with it, unsent. */
-  get gaveUp(): { failure: LineFailure; reason: string; limitMs?: number } | undefined {
+  get gaveUp(): GivenUp | undefined {
     return this.givenUp;
   }
 
@@ -122,6 +131,7 @@ export class LineDriver {
       this.givenUp = {
         failure: result.failure,
         ...(result.limitMs !== undefined ? { limitMs: result.limitMs } : {}),
+        ...(cannotStart ? { cannotStart: result.reason } : {}),
         reason: cannotStart
           ? `the ${noun} command cannot be started (${result.reason})`
           : options.decisive !== undefined

@@ -6,4 +6,4 @@ export type { LineEnd, LineEvent, LineExit } from './end.ts';
 export { settlesWithin } from './end.ts';
 export { LineProcess, LINE_LIMIT, stopAllCommands, allowCommands, type LineProcessOptions } from './process.ts';
 export { InProcessLineEnd, type LinePeer } from './in-process.ts';
-export { LineDriver, linePolicy, GIVEN_UP, type LinePolicy, type LineDriverOptions, type LineFailure, type LineWords, type ParsedAnswer, type Exchanged, type ExchangeOptions } from './driver.ts';
+export { LineDriver, linePolicy, GIVEN_UP, type LinePolicy, type LineDriverOptions, type LineFailure, type GivenUp, type LineWords, type ParsedAnswer, type Exchanged, type ExchangeOptions } from './driver.ts';

@@ -75,10 +75,9 @@ export class SdkAdapter {
     return this.driver.answersInRun;
   }
 
-  /** Why the command never started, when every start failed and it answered nothing in this run. */
+  /** How the command's last start ended, when the driver gave up on it because it cannot start (it answered nothing in this run). */
   get cannotStart(): string | undefined {
-    const gaveUp = this.driver.gaveUp;
-    return gaveUp && gaveUp.failure === 'start' && this.driver.answersInRun === 0 ? gaveUp.reason : undefined;
+    return this.driver.gaveUp?.cannotStart;
   }
 
   /** One call: `timeoutMs` when this call is allowed more than answerDeadlineMs; `decisive` for the plain call (when it fails, the rest are not sent). */

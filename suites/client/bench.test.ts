@@ -1,6 +1,7 @@
 // What a client run drives (harness/cases/client/bench.ts): its benches start on first use, a
 // bench that could not start is tried again, and closing the run leaves nothing running (the
 // service's port, the process the start probe left).
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ClientBenches, probeAdapter } from '../../harness/cases/client/index.ts';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
@@ -51,6 +52,30 @@ describe('ClientBenches: one bench per target, closed with the run', () => {
     benches.adopt(target, probed);
     await benches.close();
     expect(await probed.exited).toBeDefined();
+  });
+});
+
+describe('the adapter of a bench: the target\'s answer deadline, the run\'s secrets redacted', () => {
+  it('an error carrying the secret key comes back redacted; a call never answered fails after timing.answerDeadlineMs', async () => {
+    const { target: embedded } = await startEmbeddedClient();
+    const adapter = fileURLToPath(new URL('./fixtures/secret-echoing-adapter.mjs', import.meta.url));
+    const target = { ...embedded, inProcess: undefined, command: `"${process.execPath}" "${adapter}"`, timing: { ...embedded.timing, answerDeadlineMs: 300 } } as unknown as ResolvedClientTarget;
+    const benches = new ClientBenches();
+    try {
+      const bench = await benches.of(target, new Redactor([target.secretKey]));
+      const call = (id: string, fields: Array<[string, string]>) => bench.adapter.collect({
+        id, baseUrl: bench.service.baseUrl, fields, credentials: { clientId: target.clientId, clientKey: target.clientKey, secretKey: target.secretKey },
+      });
+      const leaked = await call('c1', [['amount', '"10"']]);
+      expect(leaked).toMatchObject({ kind: 'error', error: expect.stringMatching(/^invalid signature for key \S+$/) });
+      expect(JSON.stringify(leaked)).not.toContain(target.secretKey);
+      const started = performance.now();
+      const hung = await call('c2', [['hang', 'true']]);
+      expect(hung).toMatchObject({ kind: 'failed', code: 'ERR_ADAPTER_TIMEOUT', reason: expect.stringContaining('300 ms') });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    } finally {
+      await benches.close();
+    }
   });
 });
 

@@ -51,7 +51,7 @@ export class ClientBenches {
   private readonly probed = new Map<ResolvedClientTarget, LineProcess>();
 
   /** The target's bench, started on first use. */
-  of(target: ResolvedClientTarget, redactor: Redactor, onNotice?: (line: string) => void): Promise<ClientBench> {
+  of(target: ResolvedClientTarget, redactor: Redactor): Promise<ClientBench> {
     let bench = this.benches.get(target);
     if (!bench) {
       bench = (async () => {
@@ -62,11 +62,7 @@ export class ClientBenches {
           customerNumbers: [CLIENT_CUSTOMER_NUMBER],
         });
         // Only now is the probe's process taken over (until then close() ends it).
-        const adapter = new SdkAdapter(await this.launchOf(target), {
-          answerDeadlineMs: target.timing.answerDeadlineMs,
-          redactor,
-          ...(onNotice ? { onNotice } : {}),
-        });
+        const adapter = new SdkAdapter(await this.launchOf(target), { answerDeadlineMs: target.timing.answerDeadlineMs, redactor });
         return { service, adapter };
       })();
       this.benches.set(target, bench);
@@ -93,9 +89,8 @@ export class ClientBenches {
    */
   async neverStarted(target: ResolvedClientTarget): Promise<string | undefined> {
     const bench = await this.benches.get(target)?.catch(() => undefined);
-    const reason = bench?.adapter.cannotStart;
-    if (reason === undefined) return undefined;
-    const why = /^the adapter command cannot be started \((.*)\)$/s.exec(reason)?.[1] ?? reason;
+    const why = bench?.adapter.cannotStart;
+    if (why === undefined) return undefined;
     return `the adapter command ${JSON.stringify(target.command)} cannot be started: every start ended before an answer (${why})`;
   }
 
