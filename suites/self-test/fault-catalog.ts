@@ -265,3 +265,13 @@ export function caughtVerdict(expect: 'FAIL' | 'WARN', level: 'MUST' | 'SHOULD')
 export function groupOf(caseId: string): string {
   return caseId.split('.').slice(0, 2).join('.');
 }
+
+/**
+ * The groups of every case an entry pins: those that catch it, and those it expects ERROR, SKIP or
+ * a verdict that depends on timing. The mutation proofs run these (not only the catching cases'
+ * groups): a check's branch reached only under another group's fault is pinned there.
+ */
+export function groupsPinnedBy(entry: { caseIds: readonly string[]; errors?: readonly string[]; skips?: readonly string[]; byTiming?: Readonly<Record<string, string>> }): string[] {
+  const ids = [...entry.caseIds, ...(entry.errors ?? []), ...(entry.skips ?? []), ...Object.keys(entry.byTiming ?? {})];
+  return [...new Set(ids.map(groupOf))];
+}

@@ -10,7 +10,7 @@ import { diagnose } from '../../harness/diagnoses/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
-import { caughtVerdict, groupOf, type ReceiverFaultEntry } from './fault-catalog.ts';
+import { caughtVerdict, groupOf, groupsPinnedBy, type ReceiverFaultEntry } from './fault-catalog.ts';
 import { expectPinned } from './pin-check.ts';
 
 // Scaled timing: 5 s of fulfilment work becomes 100 ms; 500 ms is far above loopback replies
@@ -54,13 +54,13 @@ export async function expectAllPass(target: ResolvedReceiverTarget, seed: number
 
 /**
  * Every receiver case run against `target` (the receiver with `entry`'s fault on), or with
- * `scope: 'groups'` the groups of the entry's cases only (the suites that prove the same catches
+ * `scope: 'groups'` only the groups of the cases the entry pins (the suites that prove the same catches
  * through another way of reading the records).
  */
 export async function expectFaultCaught(
   entry: ReceiverFaultEntry, target: ResolvedReceiverTarget, seed: number, { scope = 'all' }: { scope?: 'all' | 'groups' } = {},
 ): Promise<CaseResult[]> {
-  const groups = [...new Set(entry.caseIds.map(groupOf))];
+  const groups = groupsPinnedBy(entry);
   const { results, preflight, unproven } = await runChecked({ cases: RECEIVER_CASES, target, seed, ...(scope === 'groups' ? { only: groups.join(',') } : {}) });
   // A receiver that does not confirm has its confirm cases SKIP, whatever its fault.
   const expected = Object.fromEntries(results.map((r) => [r.id, entry.caseIds.includes(r.id) ? caughtVerdict(entry.expect, r.level)

@@ -1,0 +1,243 @@
+// service.status (§4.2) against answers no fault switch of the reference gives: how an answer is
+// read (known answers, no service), and each status case against a front of the tests' own
+// making (suites/service/fixtures/front.ts) that answers status queries otherwise while collect
+// and callbacks stay the reference's. Correct answers unlike the reference PASS; a finding FAILs
+// naming it; a rule not exercised SKIPs saying why; what says nothing about the rule is ERROR.
+import { describe, expect, it } from 'vitest';
+import type { SentAnswer } from '../../harness/client/index.ts';
+import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { describeStatusReading, notReadReason, statusReading, STATUS_NOT_READ } from '../../harness/cases/service/index.ts';
+import { startEmbeddedService } from '../../harness/embedded/index.ts';
+import type { SimulatorFault } from '../../harness/simulator/index.ts';
+import { STATUS_POSITION, type StatusReading } from '../../harness/status/index.ts';
+import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
+import { startFront, type FrontHandler } from './fixtures/front.ts';
+
+const SEED = 3131;
+
+function sent(judgement: SentAnswer['judgement'], status: number | undefined, bodyText?: string, error?: string): SentAnswer {
+  let json: unknown;
+  try {
+    json = bodyText === undefined ? undefined : JSON.parse(bodyText);
+  } catch {
+    json = undefined;
+  }
+  return {
+    judgement, sentAt: 0, ...(status !== undefined ? { status } : {}), ...(bodyText !== undefined ? { bodyText, json } : {}),
+    exchange: { ...(error ? { error } : {}), ...(status !== undefined ? { response: { status, bodyExcerpt: bodyText ?? '' } } : {}) },
+  } as unknown as SentAnswer;
+}
+
+describe('statusReading: an answer read as a status answer', () => {
+  it('nothing answered: no reading', () => {
+    expect(statusReading(sent('no-answer', undefined, undefined, 'ECONNRESET'), STATUS_POSITION)).toBeUndefined();
+  });
+  it('refused by the target\'s rejection rules though its body carries a status: refused, not that status', () => {
+    expect(statusReading(sent('rejected-candidate', 200, '{"code":"E5","status":"FAILED"}'), STATUS_POSITION)).toStrictEqual({ kind: 'refused', httpStatus: 200 });
+  });
+  it('refused otherwise: as the body reads (unknown id, a refusal, a server error)', () => {
+    expect(statusReading(sent('rejected-candidate', 404, '{"success":false}'), STATUS_POSITION)).toStrictEqual({ kind: 'unknown-id', httpStatus: 404 });
+    expect(statusReading(sent('rejected-candidate', 401, '{"message":"no"}'), STATUS_POSITION)).toStrictEqual({ kind: 'refused', httpStatus: 401 });
+    expect(statusReading(sent('rejected-candidate', 503, '<html>'), STATUS_POSITION)).toStrictEqual({ kind: 'server-error', httpStatus: 503 });
+  });
+  it('accepted: the status at the endpoint\'s pointer, and the transaction it names when that is a string', () => {
+    expect(statusReading(sent('accepted', 200, '{"status":"PENDING","transaction_id":"cc-1"}'), STATUS_POSITION)).toStrictEqual({ kind: 'status', status: 'PENDING', transactionId: 'cc-1' });
+    expect(statusReading(sent('accepted', 200, '{"status":"FAILED","transaction_id":7}'), STATUS_POSITION)).toStrictEqual({ kind: 'status', status: 'FAILED' });
+    expect(statusReading(sent('accepted', 200, '{"data":{"state":"SUCCESS"}}'), { ...STATUS_POSITION, pointer: '/data/state' })).toStrictEqual({ kind: 'status', status: 'SUCCESS' });
+  });
+  it('accepted without a status there: unreadable, saying what is there', () => {
+    expect(statusReading(sent('accepted', 200, 'OK'), STATUS_POSITION)).toStrictEqual({ kind: 'unreadable', httpStatus: 200, why: 'the body is not JSON' });
+    expect(statusReading(sent('accepted', 200, '{"success":true}'), STATUS_POSITION)).toStrictEqual({ kind: 'unreadable', httpStatus: 200, why: '/status holds nothing, not PENDING, SUCCESS or FAILED' });
+    expect(statusReading(sent('accepted', 201, '{"status":"DONE"}'), STATUS_POSITION)).toStrictEqual({ kind: 'unreadable', httpStatus: 201, why: '/status holds "DONE", not PENDING, SUCCESS or FAILED' });
+  });
+});
+
+describe('describeStatusReading and notReadReason: what a case says of a query that got no status', () => {
+  const readings: Array<[StatusReading, string]> = [
+    [{ kind: 'status', status: 'PENDING' }, 'PENDING'],
+    [{ kind: 'unknown-id', httpStatus: 404 }, 'unknown id (HTTP 404)'],
+    [{ kind: 'refused', httpStatus: 401 }, 'refused (HTTP 401)'],
+    [{ kind: 'server-error', httpStatus: 502 }, 'a server error (HTTP 502)'],
+    [{ kind: 'unreadable', httpStatus: 200, why: 'the body is not JSON' }, 'unreadable (HTTP 200: the body is not JSON)'],
+  ];
+  it.each(readings)('%j → %s', (reading, words) => {
+    expect(describeStatusReading(reading)).toBe(words);
+  });
+
+  const session = { target: { status: { method: 'POST', path: '/status/', pointer: '/status' } } } as unknown as Parameters<typeof notReadReason>[0];
+  const reason = (status: number, body: string) => notReadReason(session, { answer: sent('rejected-candidate', status, body), reading: statusReading(sent('rejected-candidate', status, body), STATUS_POSITION), at: 0 });
+  it('no answer: the error, or "error" when none was given', () => {
+    expect(notReadReason(session, { answer: sent('no-answer', undefined, undefined, 'ECONNRESET'), reading: undefined, at: 0 })).toBe(`${STATUS_NOT_READ}: no answer (ECONNRESET)`);
+    expect(notReadReason(session, { answer: sent('no-answer', undefined), reading: undefined, at: 0 })).toBe(`${STATUS_NOT_READ}: no answer (error)`);
+  });
+  it.each([401, 403])('%i: likely signed or whitelisted otherwise, naming the query as sent', (status) => {
+    expect(reason(status, '{}')).toBe(`${STATUS_NOT_READ}: it was answered HTTP ${status} {}, read as refused (HTTP ${status}); likely the service signs or authenticates status queries otherwise than collect (the status query's signature: POST /status/ with {"transaction_id", "client_id"} signed as §5.1), or whitelists another source for it`);
+  });
+  it('405: likely another method, to state in the target file', () => {
+    expect(reason(405, '{}')).toMatch(/read as refused \(HTTP 405\); likely the endpoint takes another method than POST: state it as "status": \{"method"\}/);
+  });
+  it('another refusal (400) and a server error: no guess', () => {
+    expect(reason(400, '{}')).toBe(`${STATUS_NOT_READ}: it was answered HTTP 400 {}, read as refused (HTTP 400)`);
+    expect(reason(500, '{}')).toBe(`${STATUS_NOT_READ}: it was answered HTTP 500 {}, read as a server error (HTTP 500)`);
+  });
+  it('an unknown id: not known, or not there; an unreadable answer: the pointer to state', () => {
+    expect(reason(404, '{}')).toMatch(/read as unknown id \(HTTP 404\); either the service does not know a transaction it accepted, or its status endpoint is not at POST \/status\/: state it/);
+    const unreadable = sent('accepted', 200, '{}');
+    expect(notReadReason(session, { answer: unreadable, reading: statusReading(unreadable, STATUS_POSITION), at: 0 }))
+      .toMatch(/read as unreadable \(HTTP 200: \/status holds nothing, not PENDING, SUCCESS or FAILED\); if the service puts the status elsewhere, state it as "status": \{"pointer"\}/);
+  });
+});
+
+/** What the front answers a status query of the suite's position: `nth` counts the queries (from 1), `reference` is the reference's own reading. */
+type StatusAnswerer = (query: { transactionId: string; source: string; authorised: boolean; nth: number; reference: () => Promise<StatusReading> }) => Promise<{ status: number; body: unknown } | 'silent' | 'forward'>;
+
+/** `caseId` against the reference service (with `faults`) behind a front answering status queries as `answerer` says; `collect` may refuse the n-th collect instead of forwarding it. */
+async function runBehindFront(caseId: string, answerer: StatusAnswerer, options: { faults?: SimulatorFault[]; collect?: (nth: number) => { status: number; body: unknown } | undefined } = {}) {
+  const service = await startEmbeddedService({ faults: options.faults ?? [] });
+  let queries = 0;
+  let collects = 0;
+  const handle: FrontHandler = async ({ url, body, source }, t) => {
+    if (url.pathname !== STATUS_POSITION.path) {
+      const refused = options.collect?.(++collects);
+      return refused ? t.json(refused.status, refused.body) : t.forward();
+    }
+    const parsed = JSON.parse(body.toString('utf8')) as { transaction_id: string; client_id: number };
+    const authorised = t.authorised(`client_id=${parsed.client_id}&transaction_id=${parsed.transaction_id}`);
+    const answer = await answerer({ transactionId: parsed.transaction_id, source, authorised, nth: ++queries, reference: () => t.referenceStatus(parsed.transaction_id) });
+    if (answer === 'silent') return t.silent();
+    if (answer === 'forward') return t.forward();
+    return t.json(answer.status, answer.body);
+  };
+  const front = await startFront(service.target, handle, { sources: 'handler' });
+  try {
+    const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url };
+    const [result] = await runCases({ cases: SERVICE_CASES, target, seed: SEED, only: caseId });
+    return result!;
+  } finally {
+    await front.close();
+    await service.close();
+  }
+}
+
+/** The reference's answer as the suite's position words it. */
+async function asReference(transactionId: string, reference: () => Promise<StatusReading>) {
+  const reading = await reference();
+  return reading.kind === 'status'
+    ? { status: 200, body: { success: true, transaction_id: transactionId, status: reading.status } }
+    : { status: 404, body: { success: false, error_code: 404 } };
+}
+/** The reference's answer to an authorised query; 401 to any other. */
+const referenceAnswers: StatusAnswerer = async (q) => (q.authorised ? asReference(q.transactionId, q.reference) : { status: 401, body: { success: false } });
+const waitTerminal = async (reference: () => Promise<StatusReading>): Promise<StatusReading> => {
+  for (let i = 0; i < 100; i++) {
+    const reading = await reference();
+    if (reading.kind === 'status' && reading.status !== 'PENDING') return reading;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the reference never reached an outcome');
+};
+
+describe('service.status.unknown-id-not-success', () => {
+  it.each(['FAILED', 'PENDING'])('an unknown id answered 200 %s (a correct service, unlike the reference\'s 404): PASS', async (status) => {
+    const result = await runBehindFront('service.status.unknown-id-not-success', async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status } }));
+    expect([result.verdict, result.reason]).toEqual(['PASS', undefined]);
+  });
+  it('no answer at all: ERROR, saying so', async () => {
+    const result = await runBehindFront('service.status.unknown-id-not-success', async () => 'silent');
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^the status query got no answer: \S/);
+  });
+});
+
+describe('service.status.success-agrees', () => {
+  it('answered for another transaction: FAIL, naming both ids', async () => {
+    const result = await runBehindFront('service.status.success-agrees', async (q) => {
+      const answer = await asReference(q.transactionId, q.reference);
+      return { ...answer, body: { ...answer.body, transaction_id: 'someone-else' } };
+    });
+    expect(result.verdict).toBe('FAIL');
+    expect(result.reason).toMatch(/^the status query for "[^"]+" was answered for "someone-else": the answer names another transaction/);
+  });
+  it('PENDING right after the callback, then the outcome (a store updated a moment later): PASS, noting the second query', async () => {
+    const result = await runBehindFront('service.status.success-agrees', async (q) => (q.nth === 1
+      ? { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } }
+      : asReference(q.transactionId, q.reference)));
+    expect(result.verdict).toBe('PASS');
+    expect(result.evidence?.notes?.join('\n')).toMatch(/the first query, right after the callback, was answered PENDING: asked again after \d+ ms/);
+  });
+  it('no answer to the query: ERROR, saying so', async () => {
+    const result = await runBehindFront('service.status.success-agrees', async () => 'silent');
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^the status query got no answer: \S/);
+  });
+});
+
+describe('service.status.pending-not-terminal', () => {
+  const id = 'service.status.pending-not-terminal';
+  it('the outcome known before the callback, and the callback then says the same, three times: SKIP (the service was faster than a query)', async () => {
+    const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }));
+    expect(result.verdict).toBe('SKIP');
+    expect(result.reason).toMatch(/^not exercised: every one of 3 transactions was already terminal when queried right after its acceptance \(answered FAILED \d+ ms after the acceptance, before its callback, which said the same; .*; .*\)/);
+  });
+  it('answered only after its callback (a query held until the outcome), three times: SKIP, each attempt after its callback', async () => {
+    const result = await runBehindFront(id, async (q) => {
+      const reading = await waitTerminal(q.reference);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return { status: 200, body: { success: true, transaction_id: q.transactionId, status: (reading as { status: string }).status } };
+    });
+    expect(result.verdict).toBe('SKIP');
+    expect(result.reason).toMatch(/answered FAILED \d+ ms after the acceptance, after its callback; answered FAILED/);
+  });
+  it('held on the first transaction, PENDING on the second: PASS, noting the first attempt', async () => {
+    const result = await runBehindFront(id, async (q) => {
+      if (q.nth === 1) {
+        await waitTerminal(q.reference);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return asReference(q.transactionId, q.reference);
+      }
+      return { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } };
+    });
+    expect(result.verdict).toBe('PASS');
+    expect(result.evidence?.notes).toEqual([expect.stringMatching(/^attempt 1: answered FAILED \d+ ms after the acceptance, after its callback$/), expect.stringMatching(/^queried \d+ ms after the acceptance: PENDING$/)]);
+  });
+  it('terminal at once and no callback ever (the reference with no-callback): SKIP, nothing to compare it with', async () => {
+    const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }), { faults: ['no-callback'] });
+    expect(result.verdict).toBe('SKIP');
+    expect(result.reason).toMatch(/^not exercised: answered FAILED \d+ ms after the acceptance, and no callback came within timing\.callbackTimeoutMs/);
+  });
+  it('its collect refused: ERROR, the precondition', async () => {
+    const result = await runBehindFront(id, referenceAnswers, { collect: () => ({ status: 400, body: { success: false, error_code: 'E1' } }) });
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^precondition: /);
+  });
+  it('no answer to the query: ERROR, saying so', async () => {
+    const result = await runBehindFront(id, async () => 'silent');
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^the status query got no answer: \S/);
+  });
+});
+
+describe('service.status refusals', () => {
+  it('a tampered query answered 200 with no status and no rejection the rules read: FAIL, rejections-unread', async () => {
+    const result = await runBehindFront('service.status.wrong-signature', async (q) => (q.authorised ? asReference(q.transactionId, q.reference) : { status: 200, body: { message: 'invalid signature' } }));
+    expect(result.verdict).toBe('FAIL');
+    expect(result.reason).toMatch(/was answered HTTP 200 .*which reads as accepted \(2xx, no rejection rule met\) though no status was found \(unreadable/);
+    expect(result.stated?.causes).toEqual(['rejections-unread']);
+  });
+  it('a tampered query met with silence from a whitelisted source: ERROR (no answer says nothing)', async () => {
+    const result = await runBehindFront('service.status.wrong-signature', async (q) => (q.authorised ? asReference(q.transactionId, q.reference) : 'silent'));
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^the status query got no answer: \S/);
+  });
+  it('a non-whitelisted source met with silence, the whitelisted one answered: PASS, a refusal at the network', async () => {
+    const result = await runBehindFront('service.status.ip-not-whitelisted', async (q) => (q.source === '127.0.0.1' ? referenceAnswers(q) : 'silent'));
+    expect(result.verdict).toBe('PASS');
+    expect(result.evidence?.notes?.join('\n')).toMatch(/^no HTTP answer \(.+\): counted as a refusal at the network; the same query from the whitelisted source was answered HTTP 200 \{"success":true,/);
+  });
+  it('silence to both sources: ERROR, the silence says nothing about the whitelist', async () => {
+    const result = await runBehindFront('service.status.ip-not-whitelisted', async () => 'silent');
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/got no HTTP answer \(.+\), and the same query from the whitelisted source got none either \(.+\): the silence says nothing about the whitelist/);
+  });
+});
+
