@@ -3,7 +3,8 @@
 // against the fault-free reference every case PASSes and the other mode's cases SKIP; with a
 // fault on, the catalog's cases catch it, each for the reason the catalog names (its phrase: the
 // branch of the check that caught it), the listed ones are ERROR or SKIP saying why, and every
-// other case PASSes. Scaled timing (SELF_TEST_TIMING).
+// other case PASSes; every exchange a case shows is labelled, and every PASS notes what held.
+// Scaled timing (SELF_TEST_TIMING).
 import { expect } from 'vitest';
 import { CaseSlots, SERVICE_CASES, selectCases } from '../../harness/cases/index.ts';
 import { runChecked, type CheckedRun } from '../../harness/preflight/index.ts';
@@ -89,6 +90,15 @@ export async function expectReferencePasses(mode: Mode, { only }: { only?: strin
   expect(Object.fromEntries(results.map((r) => [r.id, observedOf(r, mode)])), `seed ${SEED}\n${show(results)}`)
     .toEqual(Object.fromEntries(results.map((r) => [r.id, expectedOf(r, mode)])));
   for (const r of results.filter((x) => x.verdict === 'SKIP' && !blurred(x))) expect(r.reason, r.id).toMatch(/mode: (production|sandbox) cases do not apply/);
+  // A PASS says what held.
+  for (const r of results.filter((x) => x.verdict === 'PASS')) expect(r.evidence?.notes?.length ?? 0, `${r.id} notes what held`).toBeGreaterThan(0);
+  expectExchangesLabelled(results);
+}
+
+/** Every request a case shows in its evidence says what it was. */
+function expectExchangesLabelled(results: readonly CaseResult[]): void {
+  const unlabelled = results.flatMap((r) => (r.evidence?.exchanges ?? []).filter((e) => !e.label).map(() => r.id));
+  expect(unlabelled, 'cases showing an exchange without a label').toEqual([]);
 }
 
 /** `entry`'s fault on: its cases catch it for the reason it pins, the listed ones ERROR or SKIP, the rest (of all cases, or of `only`) PASS. */
@@ -109,6 +119,7 @@ export async function expectServiceFaultCaught(entry: ServiceFaultEntry, { only 
     expect(r.reason, r.id).toMatch(/positive control \(.+\) did not hold: \S|^precondition: \S|^control failed: \S/);
   }
   for (const r of results.filter((x) => x.verdict === 'SKIP')) expect(r.reason, r.id).toBeTruthy();
+  expectExchangesLabelled(results);
   // The reasons name the branch that caught the fault; the shared cause, where there is one, is named.
   expectPinned(entry, results.filter((r) => !blurred(r)), diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
   if (!entry.diagnosis) {

@@ -20,7 +20,7 @@ const RESERVED_ID_TEXTS: readonly string[] = ['&status=FAILED', '=x', '#x', '+1'
 async function deliver(
   s: ServiceSession, fields: CollectFields & { tag: string }, settleMs = 0,
 ): Promise<ListenerDelivery[]> {
-  const answer = await s.sendAnswered({ fields });
+  const answer = await s.sendAnswered({ fields }, { label: 'a correctly signed collect, for its callback' });
   requireAccepted(s, answer);
   return firstCallback(s, fields.tag, settleMs);
 }
@@ -37,7 +37,7 @@ function statusCase(leaf: 'status-success' | 'status-failed', expected: 'SUCCESS
       const [d] = await deliver(s, s.fields({ customer_number: number }));
       if (!d) return noCallback(s);
       const status = parseCallbackQuery(d.rawUrl).status;
-      if (status === expected) return s.pass();
+      if (status === expected) return s.pass({ notes: [`customer number ${number}: the callback says status=${status}`] });
       return s.fail(`customer number ${number} ends ${expected}, the callback says status=${JSON.stringify(status ?? null)}`
         + (status?.toUpperCase() === expected ? ' (status values are exact, upper case)' : ''));
     },
@@ -110,7 +110,7 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
       if (ids[0] !== fields.transaction_id) {
         return s.fail(`sent transaction_id ${JSON.stringify(fields.transaction_id)}, the callback says ${JSON.stringify(ids[0])}`);
       }
-      return s.pass();
+      return s.pass({ notes: [`the callback's one transaction_id is the one sent, ${JSON.stringify(ids[0])}`] });
     },
   }),
   statusCase('status-success', 'SUCCESS'),

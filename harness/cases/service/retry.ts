@@ -72,7 +72,7 @@ const RULE = `a step grows when interval[k] ≥ ${GROWTH_FACTOR} × interval[k�
 async function judgeRetries(s: ServiceSession, stalls: StallWatch): Promise<CaseOutcome> {
   const fields = s.fields();
   s.listener.script({ tag: fields.tag }, RETRY_SCRIPT);
-  requireAccepted(s, await s.sendAnswered({ fields }));
+  requireAccepted(s, await s.sendAnswered({ fields }, { label: `a correctly signed collect, its callbacks answered ${RETRY_SCRIPT.join(', ')}` }));
   const [first] = await s.waitFor({ tag: fields.tag }, { count: 1, timeoutMs: s.target.timing.callbackTimeoutMs });
   if (!first) return noCallback(s);
   const windowEnd = first.receivedAt + s.target.timing.retryWindowMs;
@@ -148,7 +148,7 @@ export const RETRY_CASES: readonly ServiceCase[] = [
       // The retry gets 204, not 200: §4.3 ends the retries on any 2xx, and a service that
       // counts only 200 as delivered (`status === 200`) is the common way to miss that.
       s.listener.script({ tag: fields.tag }, STOP_SCRIPT);
-      requireAccepted(s, await s.sendAnswered({ fields }));
+      requireAccepted(s, await s.sendAnswered({ fields }, { label: `a correctly signed collect, its callbacks answered ${STOP_SCRIPT.join(', ')}` }));
       const { callbackTimeoutMs, retryWindowMs } = s.target.timing;
       const [first] = await s.waitFor({ tag: fields.tag }, { count: 1, timeoutMs: callbackTimeoutMs });
       if (!first) return noCallback(s);

@@ -17,6 +17,9 @@ export type ServiceContext = CaseContext<ResolvedServiceTarget>;
 /** The amount of every collect request the cases make: small, two decimals, as a string (§2.1). */
 export const CASE_AMOUNT = '1.00';
 
+/** Every request a case sends says what it is: its exchange is shown under that label in the evidence. */
+export type CaseSendOptions = Omit<SendOptions, 'signal' | 'label'> & { label: string };
+
 export class ServiceSession {
   readonly exchanges: Exchange[] = [];
   readonly notes: string[] = [];
@@ -100,13 +103,13 @@ export class ServiceSession {
     };
   }
 
-  async send(input: CollectInput, options: Omit<SendOptions, 'signal'> = {}): Promise<CollectAnswer> {
+  async send(input: CollectInput, options: CaseSendOptions): Promise<CollectAnswer> {
     const { tag: _tag, ...fields } = input.fields as CollectFields & { tag?: string };
     return this.took(await this.client.send({ ...input, fields }, { ...options, signal: this.ctx.signal }));
   }
 
   /** Sends a request signed elsewhere (a status query of harness/status), kept in the evidence like a collect. */
-  async sendSigned(signed: SignedRequest, options: Omit<SendOptions, 'signal'> = {}): Promise<SentAnswer> {
+  async sendSigned(signed: SignedRequest, options: CaseSendOptions): Promise<SentAnswer> {
     return this.took(await this.client.sendRequest(signed, { ...options, signal: this.ctx.signal }));
   }
 
@@ -125,7 +128,7 @@ export class ServiceSession {
   }
 
   /** Sends and throws (ERROR) when nothing answered: the case cannot judge a request that got no answer. */
-  async sendAnswered(input: CollectInput, options: Omit<SendOptions, 'signal'> = {}): Promise<CollectAnswer> {
+  async sendAnswered(input: CollectInput, options: CaseSendOptions): Promise<CollectAnswer> {
     const answer = await this.send(input, options);
     if (answer.judgement === 'no-answer') {
       throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'unknown error'}`, this.evidence());

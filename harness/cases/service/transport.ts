@@ -42,7 +42,7 @@ export const TRANSPORT_CASES: readonly ServiceCase[] = [
         return s.skip('listener.publicUrl is http://: set listener.tls (or an https publicUrl) to receive production callbacks');
       }
       const fields = s.fields();
-      requireAccepted(s, await s.sendAnswered({ fields }));
+      requireAccepted(s, await s.sendAnswered({ fields }, { label: 'a correctly signed collect whose callback_url is https' }));
       const [d] = await firstCallback(s, fields.tag);
       if (!d) {
         // A service that calls the https URL over plain http fails the TLS handshake at the
