@@ -10,6 +10,42 @@ function shortestDigits(x: number): { digits: string; exp: number } {
   return { digits: mantissa.replace('.', ''), exp: Number(exp) };
 }
 
+/** The exact decimal value of a finite, non-zero double: all its digits and the decimal exponent of the first (d.ddd × 10^exp). */
+function exactDigits(x: number): { digits: string; exp: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const biased = Number(bits >> 52n);
+  const fraction = bits & ((1n << 52n) - 1n);
+  // x = m × 2^e2, exactly; a negative e2 is m × 5^-e2 / 10^-e2.
+  const m = biased === 0 ? fraction : fraction | (1n << 52n);
+  const e2 = (biased === 0 ? 1 : biased) - 1075;
+  const scaled = e2 >= 0 ? (m << BigInt(e2)).toString() : (m * 5n ** BigInt(-e2)).toString();
+  const scale = e2 >= 0 ? 0 : -e2;
+  return { digits: scaled.replace(/0+$/, ''), exp: scaled.length - 1 - scale };
+}
+
+/**
+ * `significant` digits of a double, rounded as C's printf and PHP's zend_gcvt round: to the
+ * nearest, an exact tie to the even digit (-2442675984358250 at 14 digits is -2.4426759843582E+15;
+ * toExponential rounds that tie up).
+ */
+function roundedDigits(x: number, significant: number): { digits: string; exp: number } {
+  const exact = exactDigits(x);
+  if (exact.digits.length <= significant) return exact;
+  let head = exact.digits.slice(0, significant);
+  const rest = exact.digits.slice(significant);
+  // rest has no trailing zeros: it is exactly half only when it is "5".
+  const up = rest[0]! > '5' || (rest[0] === '5' && (rest.length > 1 || Number(head.at(-1)) % 2 === 1));
+  let exp = exact.exp;
+  if (up) {
+    const next = (BigInt(head) + 1n).toString();
+    if (next.length > significant) exp++;
+    head = next.slice(0, significant);
+  }
+  return { digits: head.replace(/0+$/, '') || '0', exp };
+}
+
 function fixedFromDigits(digits: string, exp: number): string {
   if (exp < 0) return `0.${'0'.repeat(-exp - 1)}${digits}`;
   const int = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
@@ -26,9 +62,7 @@ export function phpFloat(x: number): string {
   if (Number.isNaN(x)) return 'NAN';
   if (!Number.isFinite(x)) return x > 0 ? 'INF' : '-INF';
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const [mantissa, expText] = Math.abs(x).toExponential(13).split('e') as [string, string];
-  const digits = mantissa.replace('.', '').replace(/0+$/, '') || '0';
-  const exp = Number(expText);
+  const { digits, exp } = roundedDigits(x, 14);
   const sign = x < 0 ? '-' : '';
   if (exp < -4 || exp >= 14) {
     const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : `${digits}.0`;
