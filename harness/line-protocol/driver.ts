@@ -53,7 +53,6 @@ export function linePolicy(options: LinePolicy): LinePolicy {
   return out;
 }
 
-/** An answer line after the shared checks: its id and what the protocol made of it. */
 /** Why the driver stopped sending: every later exchange fails with it, unsent. */
 export interface GivenUp {
   failure: LineFailure;
@@ -63,6 +62,7 @@ export interface GivenUp {
   cannotStart?: string;
 }
 
+/** An answer line after the shared checks: its id and what the protocol made of it. */
 export type ParsedAnswer<A> = { ok: true; id: string; answer: A } | { ok: false; problem: string };
 
 /** One exchange's own terms. */

@@ -142,15 +142,15 @@ interface Mismatch {
 function describeMismatch(vector: SignatureVector, members: RawMember[] | undefined, message: string, signature: string): Mismatch {
   const ownHmac = hmacHex(vector.secret, message);
   const selfConsistent = signature === ownHmac || signature.toLowerCase() === ownHmac;
-  // The right HMAC of the signer's own message in another form (base64, a prefix, another hash) is named as such.
-  const ownForm = selfConsistent ? undefined : otherFormOf(vector.secret, message, signature, 'its own message');
-  const inconsistency = selfConsistent ? '' : ownForm ? `; besides, its signature is ${ownForm}` : '; besides, its signature is not HMAC-SHA256 of its own message';
+  const matches = message === vector.message;
+  // The right HMAC of the signer's message in another form (base64, a prefix, another hash) is named as such.
+  const form = selfConsistent ? undefined : otherFormOf(vector.secret, message, signature, matches ? 'the right message' : 'its own message');
+  const inconsistency = selfConsistent ? '' : form ? `; besides, its signature is ${form}` : '; besides, its signature is not HMAC-SHA256 of its own message';
 
-  if (message === vector.message) {
+  if (matches) {
     if (signature.toLowerCase() === vector.signature) {
       return { stage: 'signature', reason: 'message matches; the signature is upper-case hex (§5.1 step 5 writes lower-case hex)' };
     }
-    const form = otherFormOf(vector.secret, message, signature);
     if (form) return { stage: 'signature', reason: `message matches; the signature is ${form}` };
     return {
       stage: 'signature',

@@ -88,12 +88,38 @@ describe('describeStatusReading and notReadReason: what a case says of a query t
   });
 });
 
-/** What the front answers a status query of the suite's position: `nth` counts the queries (from 1), `reference` is the reference's own reading. */
-type StatusAnswerer = (query: { transactionId: string; source: string; authorised: boolean; nth: number; reference: () => Promise<StatusReading> }) => Promise<{ status: number; body: unknown } | 'silent' | 'forward'>;
+/**
+ * What the front answers a status query of the suite's position: `nth` counts the queries (from 1),
+ * `reference` is the reference's own reading, `calledBack` settles once the reference's callback
+ * for the id was answered (the harness has received it: no sleep to guess at).
+ */
+type StatusAnswerer = (query: {
+  transactionId: string; source: string; authorised: boolean; nth: number; reference: () => Promise<StatusReading>; calledBack: () => Promise<void>;
+}) => Promise<{ status: number; body: unknown } | 'silent' | 'forward'>;
 
-/** `caseId` against the reference service (with `faults`) behind a front answering status queries as `answerer` says; `collect` may refuse the n-th collect instead of forwarding it. */
-async function runBehindFront(caseId: string, answerer: StatusAnswerer, options: { faults?: SimulatorFault[]; collect?: (nth: number) => { status: number; body: unknown } | undefined } = {}) {
-  const service = await startEmbeddedService({ faults: options.faults ?? [] });
+/** Settles when a line of `lines` says the callback for `transactionId` was answered; throws after `limitMs`. */
+async function answeredCallback(lines: readonly string[], transactionId: string, limitMs = 5000): Promise<void> {
+  const started = performance.now();
+  const said = (line: string) => line.includes(' callback ') && line.includes(`transaction_id=${encodeURIComponent(transactionId)}`) && line.includes(' -> ');
+  while (!lines.some(said)) {
+    if (performance.now() - started > limitMs) throw new Error(`the reference's callback for ${transactionId} was not answered within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * `caseId` against the reference service (with `faults`) behind a front answering status queries
+ * as `answerer` says; `collect` may refuse the n-th collect instead of forwarding it.
+ * `processingDelayMs` (the reference's, before timeScale): longer keeps a query right after the
+ * acceptance ahead of the callback on a loaded machine.
+ */
+async function runBehindFront(caseId: string, answerer: StatusAnswerer, options: {
+  faults?: SimulatorFault[]; collect?: (nth: number) => { status: number; body: unknown } | undefined; processingDelayMs?: number;
+} = {}) {
+  const log: string[] = [];
+  const service = await startEmbeddedService({
+    faults: options.faults ?? [], log: (line) => log.push(line), ...(options.processingDelayMs ? { processingDelayMs: options.processingDelayMs } : {}),
+  });
   let queries = 0;
   let collects = 0;
   const handle: FrontHandler = async ({ url, body, source }, t) => {
@@ -102,8 +128,11 @@ async function runBehindFront(caseId: string, answerer: StatusAnswerer, options:
       return refused ? t.json(refused.status, refused.body) : t.forward();
     }
     const parsed = JSON.parse(body.toString('utf8')) as { transaction_id: string; client_id: number };
-    const authorised = t.authorised(`client_id=${parsed.client_id}&transaction_id=${parsed.transaction_id}`);
-    const answer = await answerer({ transactionId: parsed.transaction_id, source, authorised, nth: ++queries, reference: () => t.referenceStatus(parsed.transaction_id) });
+    const authorised = t.signedAsBody(body.toString('utf8'));
+    const answer = await answerer({
+      transactionId: parsed.transaction_id, source, authorised, nth: ++queries,
+      reference: () => t.referenceStatus(parsed.transaction_id), calledBack: () => answeredCallback(log, parsed.transaction_id),
+    });
     if (answer === 'silent') return t.silent();
     if (answer === 'forward') return t.forward();
     return t.json(answer.status, answer.body);
@@ -128,14 +157,6 @@ async function asReference(transactionId: string, reference: () => Promise<Statu
 }
 /** The reference's answer to an authorised query; 401 to any other. */
 const referenceAnswers: StatusAnswerer = async (q) => (q.authorised ? asReference(q.transactionId, q.reference) : { status: 401, body: { success: false } });
-const waitTerminal = async (reference: () => Promise<StatusReading>): Promise<StatusReading> => {
-  for (let i = 0; i < 100; i++) {
-    const reading = await reference();
-    if (reading.kind === 'status' && reading.status !== 'PENDING') return reading;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the reference never reached an outcome');
-};
 
 describe('service.status.unknown-id-not-success', () => {
   it.each(['FAILED', 'PENDING'])('an unknown id answered 200 %s (a correct service, unlike the reference\'s 404): PASS', async (status) => {
@@ -175,15 +196,15 @@ describe('service.status.success-agrees', () => {
 describe('service.status.pending-not-terminal', () => {
   const id = 'service.status.pending-not-terminal';
   it('the outcome known before the callback, and the callback then says the same, three times: SKIP (the service was faster than a query)', async () => {
-    const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }));
+    // Processing 300 ms (not 50): the query right after the acceptance stays ahead of the callback on a loaded machine.
+    const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }), { processingDelayMs: 6000 });
     expect(result.verdict).toBe('SKIP');
     expect(result.reason).toMatch(/^not exercised: every one of 3 transactions was already terminal when queried right after its acceptance \(answered FAILED \d+ ms after the acceptance, before its callback, which said the same; .*; .*\)/);
   });
   it('answered only after its callback (a query held until the outcome), three times: SKIP, each attempt after its callback', async () => {
     const result = await runBehindFront(id, async (q) => {
-      const reading = await waitTerminal(q.reference);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      return { status: 200, body: { success: true, transaction_id: q.transactionId, status: (reading as { status: string }).status } };
+      await q.calledBack();
+      return asReference(q.transactionId, q.reference);
     });
     expect(result.verdict).toBe('SKIP');
     expect(result.reason).toMatch(/answered FAILED \d+ ms after the acceptance, after its callback; answered FAILED/);
@@ -191,8 +212,7 @@ describe('service.status.pending-not-terminal', () => {
   it('held on the first transaction, PENDING on the second: PASS, noting the first attempt', async () => {
     const result = await runBehindFront(id, async (q) => {
       if (q.nth === 1) {
-        await waitTerminal(q.reference);
-        await new Promise((resolve) => setTimeout(resolve, 150));
+        await q.calledBack();
         return asReference(q.transactionId, q.reference);
       }
       return { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } };
