@@ -42,9 +42,10 @@ export interface CaseWireUse extends Wire {
    * Runs `measure` with nothing else of ours on the wire: no other case's (or target's)
    * exchange is in flight while it runs; this case's own exchanges inside it pass, at once,
    * whatever the pace (each is charged to it). Put only the part that measures in it: every
-   * other case's exchanges wait meanwhile.
+   * other case's exchanges wait meanwhile. `burst`: how many of its requests go at once (default
+   * 1): under a pace it starts once as many turns before it went unused.
    */
-  alone<T>(measure: () => Promise<T>): Promise<T>;
+  alone<T>(measure: () => Promise<T>, options?: { burst?: number }): Promise<T>;
   /** Milliseconds during which this case had something waiting at the gate, a wait under way included. */
   waitedMs(): number;
 }
@@ -88,7 +89,7 @@ export class CaseWire implements CaseWireUse {
       this.paced.charge();
       return send();
     }
-    const release = await this.waitFor(false, () => this.gate.shared(this.options.signal, { pace: this.paced, rank: this.made, first: options.retry === true }));
+    const release = await this.waitFor(false, 1, () => this.gate.shared(this.options.signal, { pace: this.paced, rank: this.made, first: options.retry === true }));
     this.made++;
     try {
       return await send();
@@ -97,9 +98,10 @@ export class CaseWire implements CaseWireUse {
     }
   }
 
-  async alone<T>(measure: () => Promise<T>): Promise<T> {
+  async alone<T>(measure: () => Promise<T>, options: { burst?: number } = {}): Promise<T> {
     if (this.holding > 0) return measure();
-    const release = await this.waitFor(true, () => this.gate.exclusive(this.holder, this.options.signal, this.paced));
+    const burst = options.burst ?? 1;
+    const release = await this.waitFor(true, burst, () => this.gate.exclusive(this.holder, this.options.signal, this.paced, burst));
     this.holding++;
     try {
       return await measure();
@@ -122,14 +124,14 @@ export class CaseWire implements CaseWireUse {
     return this.waitedBefore + (this.waiting > 0 ? performance.now() - this.waitingSince : 0);
   }
 
-  private async waitFor(exclusive: boolean, acquire: () => Promise<() => void>): Promise<() => void> {
-    if (!this.gate.wouldWait(exclusive, this.paced)) return acquire();
+  private async waitFor(exclusive: boolean, burst: number, acquire: () => Promise<() => void>): Promise<() => void> {
+    if (!this.gate.wouldWait(exclusive, this.paced, burst)) return acquire();
     if (this.waiting++ === 0) {
       this.waitingSince = performance.now();
       const measuring = this.gate.measuring;
       this.options.onWait?.(measuring !== undefined
         ? `waiting for the wire: ${measuring} measures`
-        : exclusive && this.paced.dueInMs() === 0
+        : exclusive && this.paced.dueInMs(burst) === 0
           ? 'waiting for the exchanges in flight to end, to measure alone'
           : this.paced.waitingFor());
     }

@@ -17,6 +17,8 @@ interface Waiter {
   measures?: string;
   /** Its target's pace: an exchange goes, a measurement starts, only when it is due. */
   pace?: Pace;
+  /** A measurement's requests sent at once (Pace.tryStart). */
+  burst?: number;
   /** Who goes first at its pace's turn: higher first (the exchanges its case already made). */
   rank: number;
   grant: () => void;
@@ -55,8 +57,8 @@ export class WireGate {
   }
 
   /** Whether an exchange (or a measurement, `exclusive`) of a target with `pace` asked for now would wait. */
-  wouldWait(exclusive: boolean, pace?: Pace): boolean {
-    return this.holder !== undefined || this.queue.length > 0 || (exclusive && this.exchanges > 0) || (pace !== undefined && pace.dueInMs() > 0);
+  wouldWait(exclusive: boolean, pace?: Pace, burst = 1): boolean {
+    return this.holder !== undefined || this.queue.length > 0 || (exclusive && this.exchanges > 0) || (pace !== undefined && pace.dueInMs(burst) > 0);
   }
 
   /** Resolves with the release once the exchange may go on the wire (its pace's turn taken). */
@@ -75,8 +77,8 @@ export class WireGate {
    * Resolves with the release once `measures` has the wire to itself and its target's pace is
    * due; the measurement's own requests then go at once and are charged to the pace one by one.
    */
-  exclusive(measures: string, signal?: AbortSignal, pace?: Pace): Promise<() => void> {
-    return this.wait({ measures, rank: 0, ...(pace ? { pace } : {}) }, signal, () => {
+  exclusive(measures: string, signal?: AbortSignal, pace?: Pace, burst = 1): Promise<() => void> {
+    return this.wait({ measures, rank: 0, burst, ...(pace ? { pace } : {}) }, signal, () => {
       this.holder = measures;
       return () => {
         this.holder = undefined;
@@ -85,7 +87,7 @@ export class WireGate {
     });
   }
 
-  private wait(kind: { measures?: string; pace?: Pace; rank: number }, signal: AbortSignal | undefined, take: () => () => void): Promise<() => void> {
+  private wait(kind: { measures?: string; pace?: Pace; burst?: number; rank: number }, signal: AbortSignal | undefined, take: () => () => void): Promise<() => void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortReason(signal));
       const onAbort = () => {
@@ -120,16 +122,17 @@ export class WireGate {
   private pump(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    // Paces found not due: the earliest of them wakes the queue again.
+    // Paces found not due: the earliest of them wakes the queue again (a measurement's when its burst is due).
     const notDue = new Set<Pace>();
+    let measurementDueInMs = Number.POSITIVE_INFINITY;
     while (this.holder === undefined) {
       const head = this.queue[0];
       if (!head) break;
       if (head.measures !== undefined) {
         // A measurement starts at the head (nothing asked for before it still waits), with nothing in flight, at its turn.
         if (this.exchanges > 0) break;
-        if (head.pace && !head.pace.tryStart()) {
-          notDue.add(head.pace);
+        if (head.pace && !head.pace.tryStart(head.burst)) {
+          measurementDueInMs = head.pace.dueInMs(head.burst);
           break;
         }
         this.queue.shift();
@@ -141,8 +144,8 @@ export class WireGate {
       this.queue.splice(this.queue.indexOf(next), 1);
       next.grant();
     }
-    if (notDue.size > 0 && this.holder === undefined) {
-      const dueInMs = Math.min(...[...notDue].map((p) => p.dueInMs()));
+    if ((notDue.size > 0 || measurementDueInMs < Number.POSITIVE_INFINITY) && this.holder === undefined) {
+      const dueInMs = Math.min(measurementDueInMs, ...[...notDue].map((p) => p.dueInMs()));
       this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(dueInMs)));
     }
   }

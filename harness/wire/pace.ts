@@ -5,7 +5,7 @@
 // one: no burst at the start, which a strict limiter such as nginx's limit_req without `burst`
 // refuses as surely as a count per window does). The wire gate asks the pace before it lets an
 // exchange on the wire; a measurement's own requests go at once and are charged (a burst takes
-// its tokens at once); a 429's Retry-After pauses every request to the target until it has passed.
+// its tokens at once, and starts only after as many turns went unused); a 429's Retry-After pauses every request to the target until it has passed.
 
 /** A number of requests per second, as given (`5/s`, `60/min`). */
 export interface Rate {
@@ -57,9 +57,12 @@ export class Pace {
     return this.rate ? this.rate.text : 'unpaced';
   }
 
-  /** Milliseconds until the next request may go (0: now). */
-  dueInMs(): number {
-    return Math.max(0, this.nextAt - this.now(), this.pausedUntil - this.now());
+  /**
+   * Milliseconds until the next request may go (0: now); for a measurement of `burst` requests at
+   * once, until the pace has also left the `burst - 1` turns before it unused.
+   */
+  dueInMs(burst = 1): number {
+    return Math.max(0, this.nextAt + (burst - 1) * this.intervalMs - this.now(), this.pausedUntil - this.now());
   }
 
   /** What a request waiting for this pace waits for, in words. */
@@ -76,9 +79,13 @@ export class Pace {
     return true;
   }
 
-  /** Whether a measurement may start now (its first request's turn; its requests are charged as they go). */
-  tryStart(): boolean {
-    return this.dueInMs() === 0;
+  /**
+   * Whether a measurement of `burst` requests at once may start now; its requests are charged as
+   * they go. The turns before it left unused and those charged after it make the burst fit any
+   * window the rate fits: at 10/s under 5 per 500 ms, two at once right after a turn made six.
+   */
+  tryStart(burst = 1): boolean {
+    return this.dueInMs(burst) === 0;
   }
 
   /**

@@ -62,6 +62,35 @@ describe('the pace: one request every 1/rate seconds; a burst charged; a 429 pau
     expect(pace.sent).toBe(5);
     expect(pace.dueInMs()).toBe(500);
   });
+  it('a measurement of N at once starts once the N - 1 turns before it went unused', () => {
+    const { pace, advance } = clocked('10/s');
+    expect(pace.tryTake()).toBe(true);
+    advance(100);
+    expect([pace.tryStart(), pace.tryStart(2), pace.dueInMs(2)]).toEqual([true, false, 100]);
+    advance(100);
+    expect(pace.tryStart(2)).toBe(true);
+  });
+  it('paced turns and bursts of two, as the pending status case sends them: no 500 ms window holds more than 10/s allows (5)', () => {
+    const { pace, advance } = clocked('10/s');
+    const sent: number[] = [];
+    let bursts = 0;
+    // Exchanges take every turn; every 300 ms a measurement asks, and (as the gate holds exchanges behind it) waits for its start.
+    let wants = false;
+    for (let t = 1000; t < 7000; t += 10, advance(10)) {
+      if (t % 300 === 0) wants = true;
+      if (wants) {
+        if (!pace.tryStart(2)) continue;
+        pace.charge();
+        pace.charge();
+        sent.push(t, t);
+        bursts++;
+        wants = false;
+      } else if (pace.tryTake()) sent.push(t);
+    }
+    expect(bursts).toBeGreaterThan(10);
+    const most = Math.max(...sent.map((start) => sent.filter((x) => x >= start && x < start + 500).length));
+    expect(most).toBeLessThanOrEqual(5);
+  });
   it("a 429's Retry-After holds every request, even unpaced", () => {
     let t = 0;
     const unpaced = new Pace(undefined, () => t);

@@ -57,7 +57,7 @@ export const IDEMPOTENCE_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       const params = { transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE };
       // The race needs the wire to itself; the settle wait and the reading afterwards do not.
       const results = await probe.ctx.wire.alone(() => Promise.all(Array.from({ length: CONCURRENT_DUPLICATES }, (_, i) =>
-        probe.callback(params, { label: `concurrent callback ${i + 1} of ${CONCURRENT_DUPLICATES}` }))));
+        probe.callback(params, { label: `concurrent callback ${i + 1} of ${CONCURRENT_DUPLICATES}` }))), { burst: CONCURRENT_DUPLICATES });
       return expectAppliedOnce(probe, id, results, 'SUCCESS');
     },
   ),

@@ -34,7 +34,7 @@ async function timedCallbacks(probe: ReceiverProbe, count: number): Promise<Case
     { transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE },
     { label: count === 1 ? 'callback' : `burst callback ${i + 1} of ${count}` },
     true,
-  ))));
+  ))), { burst: count });
   const samples = results.map((r) => (r.ok ? r.answer.durationMs : r.durationMs));
   const latency = latencyStats(samples);
   const problems: string[] = [];

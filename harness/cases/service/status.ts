@@ -194,12 +194,13 @@ type PendingAttempt = CaseOutcome | { tooLate: string };
 async function pendingAttempt(s: ServiceSession, attempt: number): Promise<PendingAttempt> {
   const number = s.target.customerNumbers.failing![0]!;
   const fields = s.fields({ customer_number: number });
-  // Collect and query back to back, with nothing else of ours on the wire between them.
+  // Collect and query back to back, with nothing else of ours on the wire between them (a burst of
+  // two: under a pace, it starts after a turn left unused, so a limiter at that rate takes both).
   const { accepted, asked } = await s.ctx.wire.alone(async () => {
     const answer = await s.sendAnswered({ fields }, { label: `attempt ${attempt}: a correctly signed collect (a transaction that ends FAILED)` });
     if (answer.judgement !== 'accepted') return { accepted: answer, asked: undefined };
     return { accepted: answer, asked: await askStatus(s, fields.transaction_id, { label: `attempt ${attempt}: status query right after the acceptance` }) };
-  });
+  }, { burst: 2 });
   requireAccepted(s, accepted);
   const { reading, answer, at } = asked!;
   if (!reading) throw new CaseError(`the status query got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
