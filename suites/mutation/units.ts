@@ -61,7 +61,8 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
       ? ['harness/cases/receiver/kit.ts', 'harness/cases/receiver/token.ts']
       : ['harness/cases/receiver/**/*.ts', '!harness/cases/receiver/kit.ts', '!harness/cases/receiver/token.ts'],
     tests: [
-      'suites/cases/case-list.test.ts', 'suites/receiver/token-header-name.test.ts', 'suites/receiver/rate-limit.test.ts', 'suites/cases/status-endpoint.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/receiver/probe.test.ts', 'suites/receiver/token-cases.test.ts', 'suites/cases/http-evidence.test.ts',
+      'suites/receiver/token-header-name.test.ts', 'suites/receiver/rate-limit.test.ts', 'suites/cases/status-endpoint.test.ts',
       'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts', 'suites/mutation/receiver.proof.ts',
     ],
   })),

@@ -70,12 +70,12 @@ export class ReceiverProbe {
     return this.ctx.target;
   }
 
-  /** How long a receiver that applies after replying gets before the record is judged. */
   /** The variable curl lines read the token from: the one the target file names. */
   get tokenEnv(): string {
     return secretEnvName(this.target, 'callbackToken') ?? DEFAULT_TOKEN_ENV;
   }
 
+  /** How long a receiver that applies after replying gets before the record is judged. */
   get settleMs(): number {
     return Math.min(300, Math.max(20, Math.round(this.target.timing.replyDeadlineMs / 10)));
   }
@@ -165,6 +165,7 @@ export class ReceiverProbe {
       const wire = this.ctx.wire;
       const until = performance.now() - wire.waitedMs() + this.target.timing.replyDeadlineMs;
       for (;;) {
+        // A record read missing is polled on too: a receiver may rewrite it (delete, then insert).
         const r = await this.read(id);
         if ((r && r.state !== 'pending') || performance.now() - wire.waitedMs() > until) break;
         await sleep(20, this.ctx.signal);
