@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SentAnswer } from '../../harness/client/index.ts';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { describeStatusReading, notReadReason, statusReading, STATUS_NOT_READ } from '../../harness/cases/service/index.ts';
+import { describeStatusReading, failureOf, notReadReason, statusReading, STATUS_NOT_READ } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { SimulatorFault } from '../../harness/simulator/index.ts';
 import { STATUS_POSITION, type StatusReading } from '../../harness/status/index.ts';
@@ -66,6 +66,10 @@ describe('describeStatusReading and notReadReason: what a case says of a query t
 
   const session = { target: { status: { method: 'POST', path: '/status/', pointer: '/status' } } } as unknown as Parameters<typeof notReadReason>[0];
   const reason = (status: number, body: string) => notReadReason(session, { answer: sent('rejected-candidate', status, body), reading: statusReading(sent('rejected-candidate', status, body), STATUS_POSITION), at: 0 });
+  it('failureOf: the exchange\'s error, or a bare "error" when it recorded none', () => {
+    expect(failureOf(sent('no-answer', undefined, undefined, 'ECONNRESET'))).toBe('ECONNRESET');
+    expect(failureOf(sent('no-answer', undefined))).toBe('error');
+  });
   it('no answer: the error, or "error" when none was given', () => {
     expect(notReadReason(session, { answer: sent('no-answer', undefined, undefined, 'ECONNRESET'), reading: undefined, at: 0 })).toBe(`${STATUS_NOT_READ}: no answer (ECONNRESET)`);
     expect(notReadReason(session, { answer: sent('no-answer', undefined), reading: undefined, at: 0 })).toBe(`${STATUS_NOT_READ}: no answer (error)`);
@@ -115,10 +119,12 @@ async function answeredCallback(lines: readonly string[], transactionId: string,
  */
 async function runBehindFront(caseId: string, answerer: StatusAnswerer, options: {
   faults?: SimulatorFault[]; collect?: (nth: number) => { status: number; body: unknown } | undefined; processingDelayMs?: number;
+  timing?: { callbackTimeoutMs: number }; sources?: ResolvedServiceTarget['sources'];
 } = {}) {
   const log: string[] = [];
   const service = await startEmbeddedService({
     faults: options.faults ?? [], log: (line) => log.push(line), ...(options.processingDelayMs ? { processingDelayMs: options.processingDelayMs } : {}),
+    ...(options.timing ? { timing: options.timing } : {}),
   });
   let queries = 0;
   let collects = 0;
@@ -139,7 +145,7 @@ async function runBehindFront(caseId: string, answerer: StatusAnswerer, options:
   };
   const front = await startFront(service.target, handle, { sources: 'handler' });
   try {
-    const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url };
+    const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url, ...(options.sources ? { sources: options.sources } : {}) };
     const [result] = await runCases({ cases: SERVICE_CASES, target, seed: SEED, only: caseId });
     return result!;
   } finally {
@@ -179,12 +185,39 @@ describe('service.status.success-agrees', () => {
     expect(result.verdict).toBe('FAIL');
     expect(result.reason).toMatch(/^the status query for "[^"]+" was answered for "someone-else": the answer names another transaction/);
   });
+  it('the reference\'s own answer: PASS, noting the callback\'s status and the answer, and nothing else', async () => {
+    const result = await runBehindFront('service.status.success-agrees', referenceAnswers);
+    expect(result.verdict).toBe('PASS');
+    expect(result.evidence?.notes).toEqual([expect.stringMatching(/^callback status=SUCCESS; status answer HTTP 200 \{"success":true,/)]);
+  });
   it('PENDING right after the callback, then the outcome (a store updated a moment later): PASS, noting the second query', async () => {
+    // callbackTimeoutMs 1500: the second query waits the lesser, 1000 ms.
     const result = await runBehindFront('service.status.success-agrees', async (q) => (q.nth === 1
       ? { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } }
-      : asReference(q.transactionId, q.reference)));
+      : asReference(q.transactionId, q.reference)), { timing: { callbackTimeoutMs: 1500 } });
     expect(result.verdict).toBe('PASS');
-    expect(result.evidence?.notes?.join('\n')).toMatch(/the first query, right after the callback, was answered PENDING: asked again after \d+ ms/);
+    expect(result.evidence?.notes?.[0]).toBe('the first query, right after the callback, was answered PENDING: asked again after 1000 ms');
+  });
+  it('FAILED after a SUCCESS callback: FAIL, the contradiction', async () => {
+    const result = await runBehindFront('service.status.success-agrees', async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }));
+    expect(result.verdict).toBe('FAIL');
+    expect(result.reason).toMatch(/^the callback said status=SUCCESS; the status endpoint answers FAILED for the same transaction: a receiver confirming/);
+  });
+  it('PENDING to the query and to the one a moment later: FAIL, saying both were asked', async () => {
+    const result = await runBehindFront('service.status.success-agrees', async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } }));
+    expect(result.verdict).toBe('FAIL');
+    expect(result.reason).toMatch(/^the callback said status=SUCCESS; the status endpoint answers PENDING for the same transaction, also a moment later: /);
+  });
+  it('no callback at all (the reference with no-callback): ERROR, the precondition, under the shared cause', async () => {
+    const result = await runBehindFront('service.status.success-agrees', referenceAnswers, { faults: ['no-callback'] });
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^precondition: no callback arrived within timing\.callbackTimeoutMs \(1000 ms\)/);
+    expect(result.stated?.causes).toEqual(['no-callback']);
+  });
+  it('a callback whose status is neither SUCCESS nor FAILED (the reference with lowercase-status): SKIP, its own cases judge it', async () => {
+    const result = await runBehindFront('service.status.success-agrees', referenceAnswers, { faults: ['lowercase-status'] });
+    expect(result.verdict).toBe('SKIP');
+    expect(result.reason).toMatch(/^not exercised: the callback's status "success" is neither SUCCESS nor FAILED/);
   });
   it('no answer to the query: ERROR, saying so', async () => {
     const result = await runBehindFront('service.status.success-agrees', async () => 'silent');
@@ -199,7 +232,8 @@ describe('service.status.pending-not-terminal', () => {
     // Processing 300 ms (not 50): the query right after the acceptance stays ahead of the callback on a loaded machine.
     const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }), { processingDelayMs: 6000 });
     expect(result.verdict).toBe('SKIP');
-    expect(result.reason).toMatch(/^not exercised: every one of 3 transactions was already terminal when queried right after its acceptance \(answered FAILED \d+ ms after the acceptance, before its callback, which said the same; .*; .*\)/);
+    const before = 'answered FAILED \\d+ ms after the acceptance, before its callback, which said the same';
+    expect(result.reason).toMatch(new RegExp(`^not exercised: every one of 3 transactions was already terminal when queried right after its acceptance \\(${before}; ${before}; ${before}\\)`));
   });
   it('answered only after its callback (a query held until the outcome), three times: SKIP, each attempt after its callback', async () => {
     const result = await runBehindFront(id, async (q) => {
@@ -219,6 +253,27 @@ describe('service.status.pending-not-terminal', () => {
     });
     expect(result.verdict).toBe('PASS');
     expect(result.evidence?.notes).toEqual([expect.stringMatching(/^attempt 1: answered FAILED \d+ ms after the acceptance, after its callback$/), expect.stringMatching(/^queried \d+ ms after the acceptance: PENDING$/)]);
+    // Times from the acceptance: within the case's own duration.
+    for (const ms of result.evidence!.notes!.map((n) => Number(/(\d+) ms after/.exec(n)![1]))) expect(ms).toBeLessThanOrEqual(result.durationMs);
+  });
+  it('SUCCESS at once for a transaction that ends FAILED: FAIL, with when its callback came', async () => {
+    const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'SUCCESS' } }), { processingDelayMs: 6000 });
+    expect(result.verdict).toBe('FAIL');
+    const found = /^a transaction that ends FAILED \(its callback, (\d+) ms after the acceptance\) was answered SUCCESS by the status endpoint (\d+) ms after the acceptance, before its callback/.exec(result.reason ?? '');
+    expect(found, result.reason).not.toBeNull();
+    expect(Number(found![2])).toBeLessThan(Number(found![1]));
+    expect(Number(found![1])).toBeLessThanOrEqual(result.durationMs);
+  });
+  it('held on the first transaction, SUCCESS at once on the second (which ends FAILED): FAIL, the late first attempt changes nothing', async () => {
+    const result = await runBehindFront(id, async (q) => {
+      if (q.nth === 1) {
+        await q.calledBack();
+        return asReference(q.transactionId, q.reference);
+      }
+      return { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'SUCCESS' } };
+    }, { processingDelayMs: 6000 });
+    expect(result.verdict).toBe('FAIL');
+    expect(result.reason).toMatch(/^a transaction that ends FAILED .* was answered SUCCESS/);
   });
   it('terminal at once and no callback ever (the reference with no-callback): SKIP, nothing to compare it with', async () => {
     const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }), { faults: ['no-callback'] });
@@ -229,6 +284,8 @@ describe('service.status.pending-not-terminal', () => {
     const result = await runBehindFront(id, referenceAnswers, { collect: () => ({ status: 400, body: { success: false, error_code: 'E1' } }) });
     expect(result.verdict).toBe('ERROR');
     expect(result.reason).toMatch(/^precondition: /);
+    // No status query follows a refused collect.
+    expect(result.evidence?.exchanges?.map((e) => e.label)).toEqual(['attempt 1: a correctly signed collect (a transaction that ends FAILED)']);
   });
   it('no answer to the query: ERROR, saying so', async () => {
     const result = await runBehindFront(id, async () => 'silent');
@@ -241,7 +298,7 @@ describe('service.status refusals', () => {
   it('a tampered query answered 200 with no status and no rejection the rules read: FAIL, rejections-unread', async () => {
     const result = await runBehindFront('service.status.wrong-signature', async (q) => (q.authorised ? asReference(q.transactionId, q.reference) : { status: 200, body: { message: 'invalid signature' } }));
     expect(result.verdict).toBe('FAIL');
-    expect(result.reason).toMatch(/was answered HTTP 200 .*which reads as accepted \(2xx, no rejection rule met\) though no status was found \(unreadable/);
+    expect(result.reason).toMatch(/^a status query signed with a wrong secret \(the right client key\) was answered HTTP 200 .*which reads as accepted \(2xx, no rejection rule met\) though no status was found \(unreadable/);
     expect(result.stated?.causes).toEqual(['rejections-unread']);
   });
   it('a tampered query met with silence from a whitelisted source: ERROR (no answer says nothing)', async () => {
@@ -257,7 +314,21 @@ describe('service.status refusals', () => {
   it('silence to both sources: ERROR, the silence says nothing about the whitelist', async () => {
     const result = await runBehindFront('service.status.ip-not-whitelisted', async () => 'silent');
     expect(result.verdict).toBe('ERROR');
-    expect(result.reason).toMatch(/got no HTTP answer \(.+\), and the same query from the whitelisted source got none either \(.+\): the silence says nothing about the whitelist/);
+    expect(result.reason).toMatch(/^a correctly signed status query from a non-whitelisted source got no HTTP answer \(.+\), and the same query from the whitelisted source got none either \(.+\): the silence says nothing about the whitelist/);
+    expect(result.evidence?.exchanges?.map((e) => e.label).slice(1)).toEqual(['a correctly signed status query from a non-whitelisted source', 'control: the same query from the whitelisted source']);
+  });
+  it.each([
+    ['service.status.ip-not-whitelisted', 'a correctly signed status query from a non-whitelisted source', '§5.2, §5.4'],
+    ['service.status.missing-header', 'a status query without an Authorization header', '§5.2'],
+  ])('%s answered with the status: FAIL, it disclosed it', async (caseId, what, rules) => {
+    const result = await runBehindFront(caseId, async (q) => asReference(q.transactionId, q.reference));
+    expect(result.verdict).toBe('FAIL');
+    expect(result.reason).toMatch(new RegExp(`^${what} was answered HTTP 200 .*: it disclosed the transaction's status \\((PENDING|FAILED|SUCCESS)\\); the status endpoint is authenticated like collect \\(${rules}\\)`));
+  });
+  it('a non-whitelisted source the harness cannot bind: ERROR, the query never reached the service', async () => {
+    const result = await runBehindFront('service.status.ip-not-whitelisted', referenceAnswers, { sources: { notWhitelisted: { localAddress: '192.0.2.1' } } });
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^the local address 192\.0\.2\.1 \(sources\.notWhitelisted\.localAddress\) cannot be used on this machine \(\w+\): the query never reached the service, so its whitelist could not be tested$/);
   });
 });
 

@@ -8,7 +8,7 @@ import type { Level } from '../../results/index.ts';
 import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
 import type { CaseOutcome } from '../model.ts';
 import { CaseError } from '../http.ts';
-import { describeAnswer, type ServiceSession } from './session.ts';
+import { describeAnswer, failureOf, type ServiceSession } from './session.ts';
 
 /**
  * Said by each signature case whose request, signed over something other than its body, was
@@ -173,8 +173,8 @@ export const AUTH_CASES: readonly ServiceCase[] = [
         const control = await s.send({ fields: s.fields() }, { label: 'control: the same request from the whitelisted source' });
         if (control.judgement === 'no-answer') {
           throw new CaseError(
-            `${what} got no HTTP answer (${answer.exchange.error ?? 'error'}), and the same request from the whitelisted source got none either `
-            + `(${control.exchange.error ?? 'error'}): the service answered neither, so the silence says nothing about its whitelist`,
+            `${what} got no HTTP answer (${failureOf(answer)}), and the same request from the whitelisted source got none either `
+            + `(${failureOf(control)}): the service answered neither, so the silence says nothing about its whitelist`,
             s.evidence(),
           );
         }

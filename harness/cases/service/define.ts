@@ -6,7 +6,7 @@ import type { ListenerDelivery } from '../../listener/index.ts';
 import type { ResolvedServiceTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { describeAnswer, ServiceSession } from './session.ts';
+import { describeAnswer, failureOf, ServiceSession } from './session.ts';
 
 export type ServiceCase = ConformanceCase<ResolvedServiceTarget>;
 
@@ -33,8 +33,8 @@ export async function expectRejected(
   if (answer.judgement === 'accepted') return acceptedWhereRejected(s, answer, tag, what, options.obligation ?? 'must');
   if (answer.judgement === 'no-answer') {
     if (answer.routeError) throw new CaseError(`${answer.routeError}: the request never reached the service, so its whitelist could not be tested`, s.evidence());
-    if (!options.noAnswerRejects) throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
-    s.note(`no HTTP answer (${answer.exchange.error ?? 'error'}): counted as a rejection at the network`);
+    if (!options.noAnswerRejects) throw new CaseError(`the collect request got no answer: ${failureOf(answer)}`, s.evidence());
+    s.note(`no HTTP answer (${failureOf(answer)}): counted as a rejection at the network`);
   }
   const watchMs = s.target.timing.callbackTimeoutMs;
   s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)}; watching ${watchMs} ms that no callback arrives`);

@@ -186,8 +186,13 @@ export class ServiceSession {
   }
 }
 
+/** Why nothing answered, as the exchange recorded it (a bare "error" when it recorded nothing). */
+export function failureOf(answer: { exchange: { error?: string } }): string {
+  return answer.exchange.error ?? 'error';
+}
+
 export function describeAnswer(answer: SentAnswer): string {
-  if (answer.judgement === 'no-answer') return `no answer (${answer.exchange.error ?? 'error'})`;
+  if (answer.judgement === 'no-answer') return `no answer (${failureOf(answer)})`;
   const excerpt = (answer.exchange.response?.bodyExcerpt ?? '').slice(0, 120);
   return `HTTP ${answer.status}${excerpt ? ` ${excerpt}` : ''}`;
 }

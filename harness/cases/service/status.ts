@@ -16,7 +16,7 @@ import type { ResolvedServiceTarget } from '../../targets/index.ts';
 import { CaseError } from '../http.ts';
 import type { CaseOutcome } from '../model.ts';
 import { firstCallback, requireAccepted, serviceCase, UNREAD_REJECTION, type ServiceCase } from './define.ts';
-import { describeAnswer, type ServiceSession } from './session.ts';
+import { describeAnswer, failureOf, type ServiceSession } from './session.ts';
 
 /**
  * How every case begins its reason when a correctly signed query got no status. Such a case is
@@ -111,7 +111,7 @@ export async function askStatus(
 /** The reason of a correctly signed query that got no status, with what likely explains it. */
 export function notReadReason(s: ServiceSession, asked: Asked): string {
   const { reading, answer } = asked;
-  if (!reading) return `${STATUS_NOT_READ}: no answer (${answer.exchange.error ?? 'error'})`;
+  if (!reading) return `${STATUS_NOT_READ}: no answer (${failureOf(answer)})`;
   return `${STATUS_NOT_READ}: it was answered ${describeAnswer(answer)}, read as ${describeStatusReading(reading)}${likelyCause(s, reading)}`;
 }
 
@@ -130,6 +130,11 @@ function likelyCause(s: ServiceSession, reading: StatusReading): string {
     default:
       return '';
   }
+}
+
+/** A status query nothing answered: it says nothing about the rule (ERROR). */
+function unanswered(s: ServiceSession, answer: SentAnswer): CaseError {
+  return new CaseError(`the status query got no answer: ${failureOf(answer)}`, s.evidence());
 }
 
 /** A collect for `customerNumber` that must be accepted; its fields and tag. */
@@ -167,7 +172,7 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
         asked = await askStatus(s, id, { label: `status query ${settleMs} ms later` });
       }
       const { reading } = asked;
-      if (!reading) throw new CaseError(`the status query got no answer: ${asked.answer.exchange.error ?? 'error'}`, s.evidence());
+      if (!reading) throw unanswered(s, asked.answer);
       // No status to compare: the rule is not exercised (the shape is the suite's position; the preflight names the cause).
       if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked), s.evidence(), { causes: ['status-not-read'] });
       if (reading.transactionId !== undefined && reading.transactionId !== id) {
@@ -203,7 +208,7 @@ async function pendingAttempt(s: ServiceSession, attempt: number): Promise<Pendi
   }, { burst: 2 });
   requireAccepted(s, accepted);
   const { reading, answer, at } = asked!;
-  if (!reading) throw new CaseError(`the status query got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
+  if (!reading) throw unanswered(s, answer);
   const afterMs = Math.round(at - accepted.sentAt);
   // Not known yet is no status either: nothing says how the service answers a pending transaction.
   if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence(), { causes: ['status-not-read'] });
@@ -241,13 +246,13 @@ function refusalCase(leaf: string, title: string, specRef: string, tamper: Query
       const { answer, reading } = asked;
       if (!reading) {
         if (answer.routeError) throw new CaseError(`${answer.routeError}: the query never reached the service, so its whitelist could not be tested`, s.evidence());
-        if (source !== 'notWhitelisted') throw new CaseError(`the status query got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
+        if (source !== 'notWhitelisted') throw unanswered(s, answer);
         // Silence is a refusal at the network only if the service answers the whitelisted source.
         const control = await askStatus(s, fields.transaction_id, { label: 'control: the same query from the whitelisted source' });
         if (!control.reading) {
-          throw new CaseError(`${what} got no HTTP answer (${answer.exchange.error ?? 'error'}), and the same query from the whitelisted source got none either (${control.answer.exchange.error ?? 'error'}): the silence says nothing about the whitelist`, s.evidence());
+          throw new CaseError(`${what} got no HTTP answer (${failureOf(answer)}), and the same query from the whitelisted source got none either (${failureOf(control.answer)}): the silence says nothing about the whitelist`, s.evidence());
         }
-        return s.pass({ notes: [`no HTTP answer (${answer.exchange.error ?? 'error'}): counted as a refusal at the network; the same query from the whitelisted source was answered ${describeAnswer(control.answer)}`] });
+        return s.pass({ notes: [`no HTTP answer (${failureOf(answer)}): counted as a refusal at the network; the same query from the whitelisted source was answered ${describeAnswer(control.answer)}`] });
       }
       if (reading.kind === 'status') {
         return s.fail(`${what} was answered ${describeAnswer(answer)}: it disclosed the transaction's status (${reading.status}); the status endpoint is authenticated like collect (§5.2${source === 'notWhitelisted' ? ', §5.4' : ''}), or anyone may read, and "confirm", any outcome`);
@@ -291,7 +296,7 @@ export const STATUS_CASES: readonly ServiceCase[] = [
       const id = s.ctx.newTransactionId();
       const asked = await askStatus(s, id, { label: 'status query for an id never used in a collect' });
       const { reading, answer } = asked;
-      if (!reading) throw new CaseError(`the status query got no answer: ${answer.exchange.error ?? 'error'}`, s.evidence());
+      if (!reading) throw unanswered(s, answer);
       if (reading.kind === 'status' && reading.status === 'SUCCESS') {
         return s.fail(`a status query for ${JSON.stringify(id)}, an id no collect request used, was answered ${describeAnswer(answer)}: SUCCESS for a transaction that does not exist, which "confirms" any forged callback`);
       }
