@@ -10,7 +10,7 @@
 // (`15.0`, `3.3000000000000003`, `1e3`) and its own JSON parser makes of it what that language
 // makes. Every answer line is checked here; anything else is a protocol error with a precise reason.
 import { excerpt, parseObjectLine, toLine, type ParsedAnswer } from '../line-protocol/index.ts';
-import { STATUS_VALUES, type StatusValue } from '../status/index.ts';
+import { isStatusValue, type StatusValue } from '../status/index.ts';
 
 export interface AdapterCredentials {
   clientId: number;
@@ -107,9 +107,9 @@ function statusAnswer(o: Record<string, unknown>, id: string, line: string, deta
     return { ok: true, id, answer: { id, outcome: 'rejected', ...detail } };
   }
   if (!('status' in o)) return { ok: false, problem: `"status" is missing (a status answer has "status": "PENDING", "SUCCESS" or "FAILED", "outcome": "rejected", or "error") in ${excerpt(line)}` };
-  if (typeof o.status !== 'string' || !(STATUS_VALUES as readonly string[]).includes(o.status)) {
+  if (!isStatusValue(o.status)) {
     const shown = JSON.stringify(o.status) ?? String(o.status);
     return { ok: false, problem: `"status" must be "PENDING", "SUCCESS" or "FAILED", not ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}, in ${excerpt(line)}` };
   }
-  return { ok: true, id, answer: { id, status: o.status as StatusValue, ...detail } };
+  return { ok: true, id, answer: { id, status: o.status, ...detail } };
 }

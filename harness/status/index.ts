@@ -1,6 +1,6 @@
 // Public face of §4.2 Transaction status: the one wire shape every side uses (shape.ts).
 export {
-  STATUS_POSITION, STATUS_VALUES, statusQueryBody, signedStatusQuery, readStatusAnswer, statusAnswerBody, unknownIdAnswerBody, atPointer,
+  STATUS_POSITION, STATUS_VALUES, isStatusValue, statusQueryBody, signedStatusQuery, readStatusAnswer, statusAnswerBody, unknownIdAnswerBody, atPointer,
   type StatusEndpoint, type StatusQuery, type StatusReading, type StatusValue,
 } from './shape.ts';
 

@@ -12,6 +12,11 @@ import { signBody } from '../signing/index.ts';
 export type StatusValue = 'PENDING' | 'SUCCESS' | 'FAILED';
 export const STATUS_VALUES: readonly StatusValue[] = ['PENDING', 'SUCCESS', 'FAILED'];
 
+/** One of the three statuses, exactly as spelled (§3). */
+export function isStatusValue(value: unknown): value is StatusValue {
+  return (STATUS_VALUES as readonly unknown[]).includes(value);
+}
+
 /** Where and how the status endpoint is reached, and where its answer holds the status. */
 export interface StatusEndpoint {
   method: 'POST' | 'GET';
@@ -104,11 +109,11 @@ export function readStatusAnswer(httpStatus: number, body: string, endpoint: Sta
     return object['error_code'] === 404 ? { kind: 'unknown-id', httpStatus } : { kind: 'refused', httpStatus };
   }
   const status = atPointer(parsed, endpoint.pointer);
-  if (typeof status !== 'string' || !(STATUS_VALUES as readonly string[]).includes(status)) {
+  if (!isStatusValue(status)) {
     return { kind: 'unreadable', httpStatus, why: `${endpoint.pointer} holds ${status === undefined ? 'nothing' : JSON.stringify(status)}, not PENDING, SUCCESS or FAILED` };
   }
   const id = object?.['transaction_id'];
-  return { kind: 'status', status: status as StatusValue, ...(typeof id === 'string' ? { transactionId: id } : {}) };
+  return { kind: 'status', status, ...(typeof id === 'string' ? { transactionId: id } : {}) };
 }
 
 /** The answer bodies of the suite's position, for the endpoints the kit serves. */

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { parseCallbackQuery } from '../../callback/index.ts';
 import { WRONG_CLIENT_KEY, wrongSecretFor, type SentAnswer, type SignedRequest, type SourceName } from '../../client/index.ts';
 import {
-  atPointer, readStatusAnswer, signedStatusQuery, STATUS_POSITION, STATUS_VALUES,
+  atPointer, readStatusAnswer, signedStatusQuery, STATUS_POSITION, isStatusValue,
   type StatusEndpoint, type StatusReading, type StatusValue,
 } from '../../status/index.ts';
 import type { ResolvedServiceTarget } from '../../targets/index.ts';
@@ -70,12 +70,12 @@ export function statusReading(answer: SentAnswer, endpoint: StatusEndpoint): Sta
     return reading.kind === 'status' ? { kind: 'refused', httpStatus: status } : reading;
   }
   const value = atPointer(answer.json, endpoint.pointer);
-  if (typeof value !== 'string' || !(STATUS_VALUES as readonly string[]).includes(value)) {
+  if (!isStatusValue(value)) {
     const why = answer.json === undefined ? 'the body is not JSON' : `${endpoint.pointer} holds ${value === undefined ? 'nothing' : JSON.stringify(value)}, not PENDING, SUCCESS or FAILED`;
     return { kind: 'unreadable', httpStatus: status, why };
   }
   const id = atPointer(answer.json, '/transaction_id');
-  return { kind: 'status', status: value as StatusValue, ...(typeof id === 'string' ? { transactionId: id } : {}) };
+  return { kind: 'status', status: value, ...(typeof id === 'string' ? { transactionId: id } : {}) };
 }
 
 /** A reading in words: `SUCCESS`, `unknown id (HTTP 404)`. */
