@@ -97,6 +97,7 @@ describe('what a PASS and a FAIL carry', () => {
     await probe.seedOnly('cc-probe-1');
     expect(probe.evidence()).not.toHaveProperty('records');
     probe.notes.push('from the probe');
+    expect(probe.evidence().notes).toEqual(['from the probe']);
     expect(probe.evidence({ notes: ['from the case'] }).notes).toEqual(['from the case', 'from the probe']);
     await probe.seed('cc-probe-1');
     expect(probe.evidence().records).toStrictEqual({ way: 'stand-in records', before: pending('cc-probe-1', 0) });
@@ -203,7 +204,25 @@ describe('the settled reading: polled until no longer pending, within the reply 
     await expect(probe.settledReading('a', false)).resolves.toEqual(pending('a', 0));
     expect(counts.reads).toBe(1);
   });
-  it('an aborted case stops waiting at once', async () => {
+  it('time the readings waited at the gate (another case measuring) does not count against the deadline', async () => {
+    // Waited 1000 ms before the polling began: the deadline is still 100 ms of polling, not 1100 ms less.
+    const { probe, counts } = probeFor({ replyDeadlineMs: 100, waitedMs: 1000, records: { reads: [pending('a', 0)] } });
+    const started = performance.now();
+    await probe.settledReading('a', true);
+    const took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(100);
+    expect(took).toBeLessThan(1500);
+    expect(counts.reads).toBeGreaterThan(2);
+  });
+  it('an aborted case stops waiting at once, within a wait too', async () => {
+    // One wait of 300 ms (the settle time), aborted after 30: not waited out, then read.
+    const abort = new AbortController();
+    const { probe, counts } = probeFor({ replyDeadlineMs: 3000, signal: abort.signal, records: { reads: [pending('a', 0)] } });
+    setTimeout(() => abort.abort(), 30);
+    expect(await thrown(probe.settledReading('a', false))).toMatchObject({ message: 'the case was aborted' });
+    expect(counts.reads).toBe(0);
+  });
+  it('an aborted case stops polling at once', async () => {
     const abort = new AbortController();
     const { probe } = probeFor({ replyDeadlineMs: 60_000, signal: abort.signal, records: { reads: [pending('a', 0)] } });
     const started = performance.now();
@@ -228,9 +247,13 @@ describe('sending a callback', () => {
   });
   it('no token: no header, whether asked for or none is configured', async () => {
     receiver.received.length = 0;
-    await probeFor().probe.callback(SUCCESS, { token: 'none' });
-    await probeFor({ token: null }).probe.callback(SUCCESS);
+    const none = probeFor().probe;
+    await none.callback(SUCCESS, { token: 'none' });
+    expect(none.notes).toEqual([]);
+    const { probe } = probeFor({ token: null });
+    await probe.callback(SUCCESS);
     expect(receiver.received.map((r) => r.headers['x-callback-token'])).toEqual([undefined, undefined]);
+    expect(probe.notes).toEqual([]);
   });
   it('a variant\'s header lines go as given, and the evidence notes which were sent', async () => {
     receiver.received.length = 0;

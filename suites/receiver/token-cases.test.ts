@@ -53,10 +53,18 @@ describe('§6 rule 1: a wrong token is random, as long as the configured one, ne
 });
 
 describe('§6 rule 1: a refused token gets exactly 403 and the record stays untouched (receiver.token.wrong)', () => {
-  it('403, record untouched: PASS resting on the record', async () => {
+  it('403, record untouched: PASS resting on the record, read once after the settle time (no change expected, none polled for)', async () => {
     answerBy({ other: 403 });
-    const outcome = await run('receiver.token.wrong', { records: { reads: [pending('a', 0)] } });
+    const made = receiverContext(receiver.base, { records: { reads: [pending('a', 0)] } });
+    const outcome = await RECEIVER_CASES.find((c) => c.id === 'receiver.token.wrong')!.run(made.ctx);
     expect(outcome).toMatchObject({ verdict: 'PASS', restsOn: 'effect' });
+    expect(made.counts.reads).toBe(2);
+  });
+  it('no header at all: the evidence says which variant was sent', async () => {
+    answerBy({ other: 401 });
+    const outcome = await run('receiver.token.missing');
+    expect(outcome.evidence?.notes).toContain('X-Callback-Token sent: no header');
+    expect(outcome.evidence?.exchanges?.[0]?.label).toBe('callback with no header');
   });
   it('403, but the outcome applied: FAIL on the record, not on the answer', async () => {
     answerBy({ other: 403 });
@@ -88,6 +96,30 @@ describe('§6 rule 1: a refused token gets exactly 403 and the record stays unto
     const outcome = await run('receiver.token.different-case', { token: '1234-5678' });
     expect(outcome).toStrictEqual({ verdict: 'SKIP', reason: 'the configured token has no letters, so it has no different-case variant' });
     expect(receiver.received).toEqual([]);
+  });
+});
+
+describe('§6 rule 1: the configured token is accepted and the outcome applied exactly once (receiver.token.valid)', () => {
+  it('2xx and applied once: PASS', async () => {
+    answerBy({ exact: 200 });
+    await expect(run('receiver.token.valid', { records: { reads: [pending('a', 0), applied('a', 1)] } })).resolves.toMatchObject({ verdict: 'PASS' });
+  });
+  it('2xx and left pending: FAIL, stating the cause not-applied', async () => {
+    answerBy({ exact: 200 });
+    const outcome = await run('receiver.token.valid', { records: { reads: [pending('a', 0)] } });
+    expect(outcome).toMatchObject({ verdict: 'FAIL', causes: ['not-applied'] });
+    expect(outcome.reason).toBe('the record reads state pending, actions 0, expected state SUCCESS, actions 1 (§6 rule 1: applied exactly once)');
+  });
+  it('2xx and applied twice: FAIL, no cause stated (it was applied)', async () => {
+    answerBy({ exact: 200 });
+    const outcome = await run('receiver.token.valid', { records: { reads: [pending('a', 0), applied('a', 2)] } });
+    expect(outcome.verdict).toBe('FAIL');
+    expect(outcome).not.toHaveProperty('causes');
+  });
+  it('500 though applied: FAIL on the answer', async () => {
+    answerBy({ exact: 500 });
+    const outcome = await run('receiver.token.valid', { records: { reads: [pending('a', 0), applied('a', 1)] } });
+    expect(outcome).toMatchObject({ verdict: 'FAIL', reason: 'answered 500, a valid callback must get 2xx (§4.3: any non-2xx causes a retry)' });
   });
 });
 

@@ -148,8 +148,7 @@ export class ReceiverProbe {
   /** An observer's failure as an ERROR carrying this case's evidence and what the observer saw. */
   private observeFailure(error: unknown): unknown {
     if (!(error instanceof ObserveError)) return error;
-    const evidence = this.evidence();
-    if (error.evidence?.exchanges) evidence.exchanges = [...(evidence.exchanges ?? []), ...error.evidence.exchanges];
+    const evidence = this.evidence({ exchanges: [...this.http.exchanges, ...(error.evidence?.exchanges ?? [])] });
     if (error.evidence?.records) evidence.records = { ...(evidence.records as object | undefined), ...error.evidence.records };
     return new CaseError(error.message, evidence, error.stated);
   }
@@ -270,18 +269,20 @@ export function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects as soon as the case is aborted. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('the case was aborted'));
+    if (signal.aborted) return reject(new Error('the case was aborted'));
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
       reject(new Error('the case was aborted'));
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // A signal aborts once; the timer removes the listener when the wait ends first.
+    signal.addEventListener('abort', onAbort);
   });
 }
 

@@ -157,7 +157,8 @@ async function acceptedUnderLowerCaseName(probe: ReceiverProbe): Promise<CaseOut
     : isSuccess(status) || (status >= 400 && status <= 499 && !isRefusal(status))
       ? probe.pass()
       : probe.fail(`answered ${answerText(sent.answer, probe.ctx.redactor)}, neither 2xx nor a 4xx other than 401/403`);
-  if (judged.verdict === 'PASS' || !isRefusal(status)) return judged;
+  // A PASS never follows a refusal: only a refusal needs the control.
+  if (!isRefusal(status)) return judged;
   // The control is a callback of its own (seeded too, when records can be seeded), differing only in the name.
   const controlId = probe.ctx.newTransactionId();
   if (probe.seeds) await probe.seed(controlId);
