@@ -11,6 +11,7 @@ import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { SimulatorFault } from '../../harness/simulator/index.ts';
 import { STATUS_POSITION, type StatusReading } from '../../harness/status/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
+import { Pace, parseRate } from '../../harness/wire/index.ts';
 import { startFront, type FrontHandler } from './fixtures/front.ts';
 
 const SEED = 3131;
@@ -120,6 +121,8 @@ async function answeredCallback(lines: readonly string[], transactionId: string,
 async function runBehindFront(caseId: string, answerer: StatusAnswerer, options: {
   faults?: SimulatorFault[]; collect?: (nth: number) => { status: number; body: unknown } | undefined; processingDelayMs?: number;
   timing?: { callbackTimeoutMs: number }; sources?: ResolvedServiceTarget['sources'];
+  /** The run's pace; `collects` gets the time (performance.now()) each collect reached the front. */
+  pace?: Pace; collects?: number[];
 } = {}) {
   const log: string[] = [];
   const service = await startEmbeddedService({
@@ -130,6 +133,7 @@ async function runBehindFront(caseId: string, answerer: StatusAnswerer, options:
   let collects = 0;
   const handle: FrontHandler = async ({ url, body, source }, t) => {
     if (url.pathname !== STATUS_POSITION.path) {
+      options.collects?.push(performance.now());
       const refused = options.collect?.(++collects);
       return refused ? t.json(refused.status, refused.body) : t.forward();
     }
@@ -146,7 +150,7 @@ async function runBehindFront(caseId: string, answerer: StatusAnswerer, options:
   const front = await startFront(service.target, handle, { sources: 'handler' });
   try {
     const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url, ...(options.sources ? { sources: options.sources } : {}) };
-    const [result] = await runCases({ cases: SERVICE_CASES, target, seed: SEED, only: caseId });
+    const [result] = await runCases({ cases: SERVICE_CASES, target, seed: SEED, only: caseId, ...(options.pace ? { pace: options.pace } : {}) });
     return result!;
   } finally {
     await front.close();
@@ -255,6 +259,21 @@ describe('service.status.pending-not-terminal', () => {
     expect(result.evidence?.notes).toEqual([expect.stringMatching(/^attempt 1: answered FAILED \d+ ms after the acceptance, after its callback$/), expect.stringMatching(/^queried \d+ ms after the acceptance: PENDING$/)]);
     // Times from the acceptance: within the case's own duration.
     for (const ms of result.evidence!.notes!.map((n) => Number(/(\d+) ms after/.exec(n)![1]))) expect(ms).toBeLessThanOrEqual(result.durationMs);
+  });
+  it('under a pace, an attempt\'s collect and query (a burst of two) start once two turns went unused', async () => {
+    // 4/s: turns 250 ms apart. Attempt 1's collect and query take two turns; attempt 2 starts after
+    // the turn they left next and one more unused (750 ms after attempt 1's collect), not after one (500 ms).
+    const collects: number[] = [];
+    const result = await runBehindFront(id, async (q) => {
+      if (q.nth === 1) {
+        await q.calledBack();
+        return asReference(q.transactionId, q.reference);
+      }
+      return { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } };
+    }, { pace: new Pace(parseRate('4/s')), collects });
+    expect(result.verdict).toBe('PASS');
+    expect(collects).toHaveLength(2);
+    expect(collects[1]! - collects[0]!).toBeGreaterThanOrEqual(700);
   });
   it('SUCCESS at once for a transaction that ends FAILED: FAIL, with when its callback came', async () => {
     const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'SUCCESS' } }), { processingDelayMs: 6000 });

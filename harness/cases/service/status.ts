@@ -89,6 +89,11 @@ export function describeStatusReading(reading: StatusReading): string {
   }
 }
 
+/** The status a reading says, if it is a status answer. */
+function statusOf(reading: StatusReading | undefined): StatusValue | undefined {
+  return reading?.kind === 'status' ? reading.status : undefined;
+}
+
 export interface Asked {
   answer: SentAnswer;
   /** Undefined when nothing answered. */
@@ -164,7 +169,7 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
       }
       const id = fields.transaction_id;
       let asked = await askStatus(s, id, { label: `status query after the ${said} callback` });
-      if (asked.reading?.kind === 'status' && asked.reading.status === 'PENDING') {
+      if (statusOf(asked.reading) === 'PENDING') {
         // A service may update the store it answers from a moment after calling back.
         const settleMs = Math.min(1000, s.target.timing.callbackTimeoutMs);
         s.note(`the first query, right after the callback, was answered PENDING: asked again after ${settleMs} ms`);
@@ -189,7 +194,8 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
 /** How often the pending case starts a fresh transaction when its first query came too late to see it pending. */
 const PENDING_ATTEMPTS = 3;
 
-type PendingAttempt = CaseOutcome | { tooLate: string };
+/** An attempt saw the transaction pending (the PASS's note), came too late to (why), or decided the case. */
+type PendingAttempt = { pending: string } | { tooLate: string } | CaseOutcome;
 
 /**
  * One transaction that ends FAILED, queried right after its acceptance. PENDING: PASS. Terminal
@@ -212,7 +218,7 @@ async function pendingAttempt(s: ServiceSession, attempt: number): Promise<Pendi
   const afterMs = Math.round(at - accepted.sentAt);
   // Not known yet is no status either: nothing says how the service answers a pending transaction.
   if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence(), { causes: ['status-not-read'] });
-  if (reading.status === 'PENDING') return s.pass({ notes: [`queried ${afterMs} ms after the acceptance: PENDING`] });
+  if (reading.status === 'PENDING') return { pending: `queried ${afterMs} ms after the acceptance: PENDING` };
   // Called back already: the transaction was no longer pending (agreement is the agrees cases' rule).
   if (s.deliveries({ tag: fields.tag }).some((d) => d.receivedAt <= at)) {
     return { tooLate: `answered ${reading.status} ${afterMs} ms after the acceptance, after its callback` };
@@ -279,7 +285,8 @@ export const STATUS_CASES: readonly ServiceCase[] = [
       const late: string[] = [];
       for (let attempt = 1; attempt <= PENDING_ATTEMPTS; attempt++) {
         const outcome = await pendingAttempt(s, attempt);
-        if ('verdict' in outcome) return late.length > 0 && outcome.verdict === 'PASS' ? s.pass({ notes: [...late.map((l, i) => `attempt ${i + 1}: ${l}`), ...(outcome.evidence?.notes ?? [])] }) : outcome;
+        if ('pending' in outcome) return s.pass({ notes: [...late.map((l, i) => `attempt ${i + 1}: ${l}`), outcome.pending] });
+        if ('verdict' in outcome) return outcome;
         late.push(outcome.tooLate);
       }
       return s.skip(`not exercised: every one of ${PENDING_ATTEMPTS} transactions was already terminal when queried right after its acceptance (${late.join('; ')}): the service likely finishes faster than a query can catch it pending`, {});
@@ -297,7 +304,7 @@ export const STATUS_CASES: readonly ServiceCase[] = [
       const asked = await askStatus(s, id, { label: 'status query for an id never used in a collect' });
       const { reading, answer } = asked;
       if (!reading) throw unanswered(s, answer);
-      if (reading.kind === 'status' && reading.status === 'SUCCESS') {
+      if (statusOf(reading) === 'SUCCESS') {
         return s.fail(`a status query for ${JSON.stringify(id)}, an id no collect request used, was answered ${describeAnswer(answer)}: SUCCESS for a transaction that does not exist, which "confirms" any forged callback`);
       }
       return s.pass({ notes: [`answered ${describeAnswer(answer)}: ${describeStatusReading(reading)}`] });
