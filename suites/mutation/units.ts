@@ -67,7 +67,8 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     ],
   })),
   ...[
-    ['request', ['auth', 'checks', 'define', 'session', 'sandbox', 'index']],
+    ['auth', ['auth']],
+    ['request', ['checks', 'define', 'session', 'sandbox', 'index']],
     ['callback', ['callback', 'retry', 'backoff', 'stall-watch', 'listener-pool', 'transport']],
     ['status', ['status']],
   ].map(([part, files]): MutationUnit => ({
