@@ -158,19 +158,31 @@ async function runBehindFront(caseId: string, answerer: StatusAnswerer, options:
   }
 }
 
+/** A status answer of the suite's position: 200, the status at /status. */
+function answered(transactionId: string, status: string) {
+  return { status: 200, body: { success: true, transaction_id: transactionId, status } };
+}
 /** The reference's answer as the suite's position words it. */
 async function asReference(transactionId: string, reference: () => Promise<StatusReading>) {
   const reading = await reference();
   return reading.kind === 'status'
-    ? { status: 200, body: { success: true, transaction_id: transactionId, status: reading.status } }
+    ? answered(transactionId, reading.status)
     : { status: 404, body: { success: false, error_code: 404 } };
+}
+/** The first query held until its transaction's callback was answered, then the reference's answer; later ones answered `status` at once. */
+function heldOnFirstThen(status: string): StatusAnswerer {
+  return async (q) => {
+    if (q.nth > 1) return answered(q.transactionId, status);
+    await q.calledBack();
+    return asReference(q.transactionId, q.reference);
+  };
 }
 /** The reference's answer to an authorised query; 401 to any other. */
 const referenceAnswers: StatusAnswerer = async (q) => (q.authorised ? asReference(q.transactionId, q.reference) : { status: 401, body: { success: false } });
 
 describe('service.status.unknown-id-not-success', () => {
   it.each(['FAILED', 'PENDING'])('an unknown id answered 200 %s (a correct service, unlike the reference\'s 404): PASS', async (status) => {
-    const result = await runBehindFront('service.status.unknown-id-not-success', async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status } }));
+    const result = await runBehindFront('service.status.unknown-id-not-success', async (q) => answered(q.transactionId, status));
     expect([result.verdict, result.reason]).toEqual(['PASS', undefined]);
   });
   it('no answer at all: ERROR, saying so', async () => {
@@ -197,18 +209,18 @@ describe('service.status.success-agrees', () => {
   it('PENDING right after the callback, then the outcome (a store updated a moment later): PASS, noting the second query', async () => {
     // callbackTimeoutMs 1500: the second query waits the lesser, 1000 ms.
     const result = await runBehindFront('service.status.success-agrees', async (q) => (q.nth === 1
-      ? { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } }
+      ? answered(q.transactionId, 'PENDING')
       : asReference(q.transactionId, q.reference)), { timing: { callbackTimeoutMs: 1500 } });
     expect(result.verdict).toBe('PASS');
     expect(result.evidence?.notes?.[0]).toBe('the first query, right after the callback, was answered PENDING: asked again after 1000 ms');
   });
   it('FAILED after a SUCCESS callback: FAIL, the contradiction', async () => {
-    const result = await runBehindFront('service.status.success-agrees', async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }));
+    const result = await runBehindFront('service.status.success-agrees', async (q) => answered(q.transactionId, 'FAILED'));
     expect(result.verdict).toBe('FAIL');
     expect(result.reason).toMatch(/^the callback said status=SUCCESS; the status endpoint answers FAILED for the same transaction: a receiver confirming/);
   });
   it('PENDING to the query and to the one a moment later: FAIL, saying both were asked', async () => {
-    const result = await runBehindFront('service.status.success-agrees', async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } }));
+    const result = await runBehindFront('service.status.success-agrees', async (q) => answered(q.transactionId, 'PENDING'));
     expect(result.verdict).toBe('FAIL');
     expect(result.reason).toMatch(/^the callback said status=SUCCESS; the status endpoint answers PENDING for the same transaction, also a moment later: /);
   });
@@ -234,7 +246,7 @@ describe('service.status.pending-not-terminal', () => {
   const id = 'service.status.pending-not-terminal';
   it('the outcome known before the callback, and the callback then says the same, three times: SKIP (the service was faster than a query)', async () => {
     // Processing 300 ms (not 50): the query right after the acceptance stays ahead of the callback on a loaded machine.
-    const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }), { processingDelayMs: 6000 });
+    const result = await runBehindFront(id, async (q) => (answered(q.transactionId, 'FAILED')), { processingDelayMs: 6000 });
     expect(result.verdict).toBe('SKIP');
     const before = 'answered FAILED \\d+ ms after the acceptance, before its callback, which said the same';
     expect(result.reason).toMatch(new RegExp(`^not exercised: every one of 3 transactions was already terminal when queried right after its acceptance \\(${before}; ${before}; ${before}\\)`));
@@ -248,13 +260,7 @@ describe('service.status.pending-not-terminal', () => {
     expect(result.reason).toMatch(/answered FAILED \d+ ms after the acceptance, after its callback; answered FAILED/);
   });
   it('held on the first transaction, PENDING on the second: PASS, noting the first attempt', async () => {
-    const result = await runBehindFront(id, async (q) => {
-      if (q.nth === 1) {
-        await q.calledBack();
-        return asReference(q.transactionId, q.reference);
-      }
-      return { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } };
-    });
+    const result = await runBehindFront(id, heldOnFirstThen('PENDING'));
     expect(result.verdict).toBe('PASS');
     expect(result.evidence?.notes).toEqual([expect.stringMatching(/^attempt 1: answered FAILED \d+ ms after the acceptance, after its callback$/), expect.stringMatching(/^queried \d+ ms after the acceptance: PENDING$/)]);
     // Times from the acceptance: within the case's own duration.
@@ -264,19 +270,13 @@ describe('service.status.pending-not-terminal', () => {
     // 4/s: turns 250 ms apart. Attempt 1's collect and query take two turns; attempt 2 starts after
     // the turn they left next and one more unused (750 ms after attempt 1's collect), not after one (500 ms).
     const collects: number[] = [];
-    const result = await runBehindFront(id, async (q) => {
-      if (q.nth === 1) {
-        await q.calledBack();
-        return asReference(q.transactionId, q.reference);
-      }
-      return { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'PENDING' } };
-    }, { pace: new Pace(parseRate('4/s')), collects });
+    const result = await runBehindFront(id, heldOnFirstThen('PENDING'), { pace: new Pace(parseRate('4/s')), collects });
     expect(result.verdict).toBe('PASS');
     expect(collects).toHaveLength(2);
     expect(collects[1]! - collects[0]!).toBeGreaterThanOrEqual(700);
   });
   it('SUCCESS at once for a transaction that ends FAILED: FAIL, with when its callback came', async () => {
-    const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'SUCCESS' } }), { processingDelayMs: 6000 });
+    const result = await runBehindFront(id, async (q) => (answered(q.transactionId, 'SUCCESS')), { processingDelayMs: 6000 });
     expect(result.verdict).toBe('FAIL');
     const found = /^a transaction that ends FAILED \(its callback, (\d+) ms after the acceptance\) was answered SUCCESS by the status endpoint (\d+) ms after the acceptance, before its callback/.exec(result.reason ?? '');
     expect(found, result.reason).not.toBeNull();
@@ -284,18 +284,12 @@ describe('service.status.pending-not-terminal', () => {
     expect(Number(found![1])).toBeLessThanOrEqual(result.durationMs);
   });
   it('held on the first transaction, SUCCESS at once on the second (which ends FAILED): FAIL, the late first attempt changes nothing', async () => {
-    const result = await runBehindFront(id, async (q) => {
-      if (q.nth === 1) {
-        await q.calledBack();
-        return asReference(q.transactionId, q.reference);
-      }
-      return { status: 200, body: { success: true, transaction_id: q.transactionId, status: 'SUCCESS' } };
-    }, { processingDelayMs: 6000 });
+    const result = await runBehindFront(id, heldOnFirstThen('SUCCESS'), { processingDelayMs: 6000 });
     expect(result.verdict).toBe('FAIL');
     expect(result.reason).toMatch(/^a transaction that ends FAILED .* was answered SUCCESS/);
   });
   it('terminal at once and no callback ever (the reference with no-callback): SKIP, nothing to compare it with', async () => {
-    const result = await runBehindFront(id, async (q) => ({ status: 200, body: { success: true, transaction_id: q.transactionId, status: 'FAILED' } }), { faults: ['no-callback'] });
+    const result = await runBehindFront(id, async (q) => (answered(q.transactionId, 'FAILED')), { faults: ['no-callback'] });
     expect(result.verdict).toBe('SKIP');
     expect(result.reason).toMatch(/^not exercised: answered FAILED \d+ ms after the acceptance, and no callback came within timing\.callbackTimeoutMs/);
   });

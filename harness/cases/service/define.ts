@@ -33,7 +33,7 @@ export async function expectRejected(
   if (answer.judgement === 'accepted') return acceptedWhereRejected(s, answer, tag, what, options.obligation ?? 'must');
   if (answer.judgement === 'no-answer') {
     if (answer.routeError) throw new CaseError(`${answer.routeError}: the request never reached the service, so its whitelist could not be tested`, s.evidence());
-    if (!options.noAnswerRejects) throw new CaseError(`the collect request got no answer: ${failureOf(answer)}`, s.evidence());
+    if (!options.noAnswerRejects) throw s.unanswered('the collect request', answer);
     s.note(`no HTTP answer (${failureOf(answer)}): counted as a rejection at the network`);
   }
   const watchMs = s.target.timing.callbackTimeoutMs;

@@ -127,11 +127,16 @@ export class ServiceSession {
     return answer;
   }
 
+  /** `what` (a request) got no answer: it says nothing about the rule, so the case is ERROR with its evidence. */
+  unanswered(what: string, answer: SentAnswer): CaseError {
+    return new CaseError(`${what} got no answer: ${failureOf(answer)}`, this.evidence());
+  }
+
   /** Sends and throws (ERROR) when nothing answered: the case cannot judge a request that got no answer. */
   async sendAnswered(input: CollectInput, options: CaseSendOptions): Promise<CollectAnswer> {
     const answer = await this.send(input, options);
     if (answer.judgement === 'no-answer') {
-      throw new CaseError(`the collect request got no answer: ${answer.exchange.error ?? 'unknown error'}`, this.evidence());
+      throw this.unanswered('the collect request', answer);
     }
     return answer;
   }

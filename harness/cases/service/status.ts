@@ -137,11 +137,6 @@ function likelyCause(s: ServiceSession, reading: StatusReading): string {
   }
 }
 
-/** A status query nothing answered: it says nothing about the rule (ERROR). */
-function unanswered(s: ServiceSession, answer: SentAnswer): CaseError {
-  return new CaseError(`the status query got no answer: ${failureOf(answer)}`, s.evidence());
-}
-
 /** A collect for `customerNumber` that must be accepted; its fields and tag. */
 async function acceptedTransaction(s: ServiceSession, customerNumber?: string) {
   const fields = s.fields(customerNumber !== undefined ? { customer_number: customerNumber } : {});
@@ -177,7 +172,7 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
         asked = await askStatus(s, id, { label: `status query ${settleMs} ms later` });
       }
       const { reading } = asked;
-      if (!reading) throw unanswered(s, asked.answer);
+      if (!reading) throw s.unanswered('the status query', asked.answer);
       // No status to compare: the rule is not exercised (the shape is the suite's position; the preflight names the cause).
       if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked), s.evidence(), { causes: ['status-not-read'] });
       if (reading.transactionId !== undefined && reading.transactionId !== id) {
@@ -198,7 +193,7 @@ const PENDING_ATTEMPTS = 3;
 type PendingAttempt = { pending: string } | { tooLate: string } | CaseOutcome;
 
 /**
- * One transaction that ends FAILED, queried right after its acceptance. PENDING: PASS. Terminal
+ * One transaction that ends FAILED, queried right after its acceptance. PENDING: the case PASSes. Terminal
  * after its callback, or before it and the callback then says the same: the service was faster
  * than the query (not exercised). Terminal before its callback, which then says otherwise: FAIL.
  */
@@ -214,7 +209,7 @@ async function pendingAttempt(s: ServiceSession, attempt: number): Promise<Pendi
   }, { burst: 2 });
   requireAccepted(s, accepted);
   const { reading, answer, at } = asked!;
-  if (!reading) throw unanswered(s, answer);
+  if (!reading) throw s.unanswered('the status query', answer);
   const afterMs = Math.round(at - accepted.sentAt);
   // Not known yet is no status either: nothing says how the service answers a pending transaction.
   if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence(), { causes: ['status-not-read'] });
@@ -252,7 +247,7 @@ function refusalCase(leaf: string, title: string, specRef: string, tamper: Query
       const { answer, reading } = asked;
       if (!reading) {
         if (answer.routeError) throw new CaseError(`${answer.routeError}: the query never reached the service, so its whitelist could not be tested`, s.evidence());
-        if (source !== 'notWhitelisted') throw unanswered(s, answer);
+        if (source !== 'notWhitelisted') throw s.unanswered('the status query', answer);
         // Silence is a refusal at the network only if the service answers the whitelisted source.
         const control = await askStatus(s, fields.transaction_id, { label: 'control: the same query from the whitelisted source' });
         if (!control.reading) {
@@ -303,7 +298,7 @@ export const STATUS_CASES: readonly ServiceCase[] = [
       const id = s.ctx.newTransactionId();
       const asked = await askStatus(s, id, { label: 'status query for an id never used in a collect' });
       const { reading, answer } = asked;
-      if (!reading) throw unanswered(s, answer);
+      if (!reading) throw s.unanswered('the status query', answer);
       if (statusOf(reading) === 'SUCCESS') {
         return s.fail(`a status query for ${JSON.stringify(id)}, an id no collect request used, was answered ${describeAnswer(answer)}: SUCCESS for a transaction that does not exist, which "confirms" any forged callback`);
       }
