@@ -5,7 +5,7 @@
 // skips; every other case PASS), and the fault table of docs/faults.md is generated from it.
 // Every fault of SIMULATOR_FAULTS appears, and every service case is caught by at least one fault
 // unless SERVICE_CASES_WITHOUT_FAULT exempts it (the self-test checks both).
-import type { ReasonMentions } from './fault-catalog.ts';
+import type { Phrase, ReasonMentions } from './fault-catalog.ts';
 
 /** The simulator's time scale and processing time (unscaled), and the target's timing. */
 export interface ServiceTiming { timeScale: number; processingDelayMs: number; callbackTimeoutMs: number; retryWindowMs: number }
@@ -90,7 +90,7 @@ const START_ACCEPTED = [
 const PENDING_QUERY_MAY_SEE_IT = { 'service.status.pending-not-terminal': 'FAIL' } as const;
 
 /** The phrase of each case of a group (a reason each of them states in the same words). */
-function each(ids: readonly string[], phrase: string): Record<string, string> {
+function each(ids: readonly string[], phrase: Phrase): Record<string, Phrase> {
   return Object.fromEntries(ids.map((id) => [id, phrase]));
 }
 
@@ -99,6 +99,13 @@ const ACCEPTED_AND_PROCESSED = 'and its callback arrived after';
 /** A status query that should have been refused was answered with the status. */
 const DISCLOSED = 'it disclosed the transaction\'s status';
 const NO_CALLBACK = 'no callback arrived';
+/** Each signature case whose request, signed over something other than its body, was processed says so in these words (the shared cause's). */
+const NOT_MATCHING = 'a request whose signature does not match its body was processed';
+/** The signature cases whose signature does not match the body sent (the upper-case one matches, but for its letter case). */
+const MISMATCHED = SIGNATURE_REFUSALS.filter((id) => id !== 'service.auth.uppercase-signature');
+/** Why the dropped field is a finding, and why upper-case hex is (a SHOULD: the suite's position). */
+const DROPPED_WHY = '§5.1 step 1 signs every field of the body';
+const UPPERCASE_WHY = 'the suite\'s position (§5.1 step 5 names no letter case)';
 
 /** A verifier that signs another way refuses every correct request: the negative cases prove nothing beside it. */
 function signsAnotherWay(fault: string): ServiceFaultEntry {
@@ -124,27 +131,38 @@ export const SERVICE_FAULT_CATALOG: readonly ServiceFaultEntry[] = [
   {
     side: 'service', fault: 'no-signature-check', expect: 'FAIL',
     caseIds: [...SIGNATURE_REFUSALS, 'service.status.wrong-signature'],
-    reasonMentions: { ...each(SIGNATURE_REFUSALS, ACCEPTED_AND_PROCESSED), 'service.status.wrong-signature': DISCLOSED },
+    reasonMentions: {
+      ...each(MISMATCHED, [ACCEPTED_AND_PROCESSED, 'it must be rejected', NOT_MATCHING]),
+      'service.auth.dropped-field': [ACCEPTED_AND_PROCESSED, NOT_MATCHING, DROPPED_WHY],
+      'service.auth.uppercase-signature': [ACCEPTED_AND_PROCESSED, 'it should be rejected', UPPERCASE_WHY],
+      'service.status.wrong-signature': DISCLOSED,
+    },
     diagnosis: 'service.signatures-not-verified',
   },
   {
     // Answered 401, processed all the same: only the watch after a refusal sees it.
     side: 'service', fault: 'enqueues-before-verifying', expect: 'FAIL',
     caseIds: [...SIGNATURE_REFUSALS, 'service.auth.missing-header', 'service.auth.wrong-client-key'],
-    reasonMentions: 'yet a callback for it arrived', diagnosis: 'service.processed-after-refusal',
+    reasonMentions: {
+      ...each(['service.auth.missing-header', 'service.auth.wrong-client-key'], 'yet a callback for it arrived'),
+      ...each(MISMATCHED, ['yet a callback for it arrived', NOT_MATCHING]),
+      'service.auth.dropped-field': ['yet a callback for it arrived', NOT_MATCHING, DROPPED_WHY],
+      'service.auth.uppercase-signature': ['yet a callback for it arrived', UPPERCASE_WHY],
+    },
+    diagnosis: 'service.processed-after-refusal',
   },
   {
     side: 'service', fault: 'authorization-optional', expect: 'FAIL', caseIds: ['service.auth.missing-header', 'service.status.missing-header'],
-    reasonMentions: { 'service.auth.missing-header': ACCEPTED_AND_PROCESSED, 'service.status.missing-header': DISCLOSED },
+    reasonMentions: { 'service.auth.missing-header': [ACCEPTED_AND_PROCESSED, 'it must be rejected'], 'service.status.missing-header': DISCLOSED },
   },
-  { side: 'service', fault: 'client-id-unsigned', expect: 'FAIL', caseIds: ['service.auth.changed-client_id'], reasonMentions: ACCEPTED_AND_PROCESSED },
+  { side: 'service', fault: 'client-id-unsigned', expect: 'FAIL', caseIds: ['service.auth.changed-client_id'], reasonMentions: [ACCEPTED_AND_PROCESSED, NOT_MATCHING] },
   {
     side: 'service', fault: 'client-key-ignored', expect: 'FAIL', caseIds: ['service.auth.wrong-client-key', 'service.status.unknown-client-key'],
     reasonMentions: { 'service.auth.wrong-client-key': ACCEPTED_AND_PROCESSED, 'service.status.unknown-client-key': DISCLOSED },
   },
-  { side: 'service', fault: 'partial-signature', expect: 'FAIL', caseIds: ['service.auth.unsigned-callback_url'], reasonMentions: ACCEPTED_AND_PROCESSED },
-  { side: 'service', fault: 'case-insensitive-signature', expect: 'FAIL', caseIds: ['service.auth.uppercase-signature'], reasonMentions: ACCEPTED_AND_PROCESSED },
-  { side: 'service', fault: 'prefix-signature-compare', expect: 'FAIL', caseIds: ['service.auth.truncated-signature'], reasonMentions: ACCEPTED_AND_PROCESSED },
+  { side: 'service', fault: 'partial-signature', expect: 'FAIL', caseIds: ['service.auth.unsigned-callback_url'], reasonMentions: [ACCEPTED_AND_PROCESSED, NOT_MATCHING] },
+  { side: 'service', fault: 'case-insensitive-signature', expect: 'FAIL', caseIds: ['service.auth.uppercase-signature'], reasonMentions: [ACCEPTED_AND_PROCESSED, 'it should be rejected', UPPERCASE_WHY] },
+  { side: 'service', fault: 'prefix-signature-compare', expect: 'FAIL', caseIds: ['service.auth.truncated-signature'], reasonMentions: [ACCEPTED_AND_PROCESSED, NOT_MATCHING] },
   signsAnotherWay('unsorted-signature'),
   signsAnotherWay('encoded-signature'),
   {

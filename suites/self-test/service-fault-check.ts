@@ -92,7 +92,13 @@ export async function expectReferencePasses(mode: Mode, { only }: { only?: strin
   for (const r of results.filter((x) => x.verdict === 'SKIP' && !blurred(x))) expect(r.reason, r.id).toMatch(/mode: (production|sandbox) cases do not apply/);
   // A PASS says what held.
   for (const r of results.filter((x) => x.verdict === 'PASS')) expect(r.evidence?.notes?.length ?? 0, `${r.id} notes what held`).toBeGreaterThan(0);
+  expectPassesUnreasoned(results);
   expectExchangesLabelled(results);
+}
+
+/** A PASS states what held in its notes; a reason is what a finding carries, so a PASS has none. */
+function expectPassesUnreasoned(results: readonly CaseResult[]): void {
+  expect(results.filter((r) => r.verdict === 'PASS' && r.reason !== undefined).map((r) => `${r.id}: ${r.reason}`), 'PASSes with a reason').toEqual([]);
 }
 
 /** Every request a case shows in its evidence says what it was. */
@@ -119,6 +125,7 @@ export async function expectServiceFaultCaught(entry: ServiceFaultEntry, { only 
     expect(r.reason, r.id).toMatch(/positive control \(.+\) did not hold: \S|^precondition: \S|^control failed: \S/);
   }
   for (const r of results.filter((x) => x.verdict === 'SKIP')) expect(r.reason, r.id).toBeTruthy();
+  expectPassesUnreasoned(results);
   expectExchangesLabelled(results);
   // The reasons name the branch that caught the fault; the shared cause, where there is one, is named.
   expectPinned(entry, results.filter((r) => !blurred(r)), diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
