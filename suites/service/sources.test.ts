@@ -1,37 +1,23 @@
 // §5.4 through a proxy: sources.notWhitelisted may be `{"proxy": URL}` (DESIGN.md), a route out
 // whose address the service does not whitelist. A tiny CONNECT proxy that dials from 127.0.0.2
 // plays that route here.
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCases, RunResources, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { freePort } from '../support/free-port.ts';
+import { startConnectProxy, type RunningConnectProxy } from './fixtures/connect-proxy.ts';
 
-let proxy: Server;
+let proxy: RunningConnectProxy;
 let proxyUrl: string;
-let tunnels = 0;
 
 beforeAll(async () => {
-  proxy = createServer();
-  proxy.on('connect', (req, socket, head) => {
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect({ host: host!, port: Number(port), localAddress: '127.0.0.2' }, () => {
-      tunnels++;
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket);
-      socket.pipe(upstream);
-    });
-    upstream.on('error', () => socket.destroy());
-    socket.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  proxy = await startConnectProxy({ localAddress: '127.0.0.2' });
+  proxyUrl = proxy.url;
 });
 afterAll(async () => {
-  proxy.closeAllConnections();
-  await new Promise((r) => proxy.close(r));
+  await proxy.close();
 });
 
 describe('§5.4: a valid request through a not-whitelisted proxy is rejected', () => {
@@ -40,10 +26,10 @@ describe('§5.4: a valid request through a not-whitelisted proxy is rejected', (
       const service = await startEmbeddedService({ faults: [...faults] });
       try {
         const target = { ...service.target, sources: { notWhitelisted: { proxy: proxyUrl } } };
-        const before = tunnels;
+        const before = proxy.tunnels();
         const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.ip-not-whitelisted'), target, seed: 5 });
         expect(r!.verdict, r!.reason).toBe(verdict);
-        expect(tunnels).toBeGreaterThan(before);
+        expect(proxy.tunnels()).toBeGreaterThan(before);
         expect(r!.evidence!.exchanges![0]!.curl).toContain(`--proxy '${proxyUrl}'`);
       } finally {
         await service.close();
@@ -83,6 +69,8 @@ describe('§5.4: a route out that fails on the harness side is ERROR, never a re
       expect(r!.verdict, r!.reason).toBe('ERROR');
       expect(r!.reason).toMatch(/192\.0\.2\.7/);
       expect(r!.reason).toMatch(/never reached the service/);
+      // A request that never left says nothing either way: no control is sent for it.
+      expect(r!.evidence!.exchanges!.map((x) => x.label)).not.toContain('control: the same request from the whitelisted source');
     } finally {
       await service.close();
     }

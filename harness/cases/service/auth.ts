@@ -193,15 +193,16 @@ export const AUTH_CASES: readonly ServiceCase[] = [
         expectRejected(s, answer, fields.tag, what, { noAnswerRejects: true }),
         forged && expectRejected(s, forged.answer, forged.tag, forged.what, { noAnswerRejects: true }),
       ]);
-      if (answer.judgement === 'accepted' && plain.verdict === 'FAIL') {
+      // An accepted request is a FAIL (expectRejected); a refused one is judged by its callback.
+      if (answer.judgement === 'accepted') {
         return { ...plain, reason: `${plain.reason ?? ''}. The harness wrote no forwarding header into it, so the service likely checks no source address at all` };
       }
       if (plain.verdict !== 'PASS' || claiming === undefined) return plain;
       if (claiming.verdict === 'FAIL') {
         return { ...claiming, reason: `${claiming.reason ?? ''}. Without those headers it was rejected: the service likely takes the client's address from a header the client writes (§5.4 whitelists the source address)` };
       }
-      if (claiming.verdict !== 'PASS') return claiming;
-      return s.pass({ notes: [...(plain.evidence?.notes ?? []), ...(claiming.evidence?.notes ?? [])].filter((n, i, all) => all.indexOf(n) === i) });
+      // Both refused and neither acted on: each judgement noted what held.
+      return s.pass();
     },
   }),
   serviceCase({

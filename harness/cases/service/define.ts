@@ -34,7 +34,7 @@ export async function expectRejected(
   if (answer.judgement === 'no-answer') {
     if (answer.routeError) throw new CaseError(`${answer.routeError}: the request never reached the service, so its whitelist could not be tested`, s.evidence());
     if (!options.noAnswerRejects) throw s.unanswered('the collect request', answer);
-    s.note(`no HTTP answer (${failureOf(answer)}): counted as a rejection at the network`);
+    s.note(`${what}: no HTTP answer (${failureOf(answer)}), counted as a rejection at the network`);
   }
   const watchMs = s.target.timing.callbackTimeoutMs;
   s.ctx.progress(`answered ${describeAnswer(answer).slice(0, 40)}; watching ${watchMs} ms that no callback arrives`);
@@ -42,7 +42,9 @@ export async function expectRejected(
   if (seen.length > 0) {
     return s.fail(`${what} was answered ${describeAnswer(answer)}${readAs(answer)}, ${PROCESSED_AFTER_REFUSAL} after ${atMs(s, seen[0]!)} ms: ${PROCESSED}`, undefined, ['processed', 'processed-after-refusal']);
   }
-  return s.pass({ notes: [`${what}: ${describeAnswer(answer)}; no callback within ${watchMs} ms`] });
+  // A session note, so a case judging two refusals shows both (service.auth.ip-not-whitelisted).
+  s.note(`${what}: ${describeAnswer(answer)}; no callback within ${watchMs} ms`);
+  return s.pass();
 }
 
 /**

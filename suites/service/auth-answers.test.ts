@@ -1,0 +1,193 @@
+// service.auth (§5.2, §5.4) against answers no fault switch of the reference gives: a front of the
+// tests' own making (suites/service/fixtures/front.ts) answers collect per source and per header,
+// the reference behind it processes what the front passes on. What each case sends (the changed
+// values), what its PASS notes, and which words its FAIL or ERROR uses.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCases, SERVICE_CASES, SIGNATURE_NOT_MATCHING } from '../../harness/cases/index.ts';
+import { startEmbeddedService } from '../../harness/embedded/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
+import { startConnectProxy, type RunningConnectProxy } from './fixtures/connect-proxy.ts';
+import { startFront, type FrontHandler } from './fixtures/front.ts';
+
+const SEED = 2611;
+const IP_CASE = 'service.auth.ip-not-whitelisted';
+const CONTROL = 'control: the same request from the whitelisted source';
+const PLAIN = 'a correctly signed request from a non-whitelisted source';
+const CLAIMING = 'the same request from the non-whitelisted source claiming';
+const REFUSED = { status: 403, body: { success: false, error_code: 'IP_NOT_WHITELISTED' } };
+
+/** `caseId` against the reference behind a front that answers as `handle` says (every source reaches it). */
+async function runBehindFront(caseId: string, handle: FrontHandler, options: {
+  host?: '127.0.0.1' | '::1'; target?: (front: string) => Partial<ResolvedServiceTarget>;
+} = {}): Promise<CaseResult> {
+  const service = await startEmbeddedService();
+  const front = await startFront(service.target, handle, { sources: 'handler', ...(options.host ? { host: options.host } : {}) });
+  try {
+    const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url, ...options.target?.(front.url) };
+    const [result] = await runCases({ cases: SERVICE_CASES, target, seed: SEED, only: caseId });
+    return result!;
+  } finally {
+    await front.close();
+    await service.close();
+  }
+}
+
+/** `caseId` against the reference itself, its target changed by `patch`. */
+async function runAgainstReference(caseId: string, patch: Partial<ResolvedServiceTarget> = {}): Promise<CaseResult> {
+  const service = await startEmbeddedService();
+  try {
+    const [result] = await runCases({ cases: SERVICE_CASES, target: { ...service.target, ...patch }, seed: SEED, only: caseId });
+    return result!;
+  } finally {
+    await service.close();
+  }
+}
+
+const labels = (r: CaseResult) => (r.evidence?.exchanges ?? []).map((x) => x.label);
+const notes = (r: CaseResult) => r.evidence?.notes ?? [];
+const claims = (headers: Record<string, unknown>) => headers['x-forwarded-for'] !== undefined;
+
+describe('service.auth.ip-not-whitelisted', () => {
+  it('refused (403) from the non-whitelisted source, claiming or not: PASS, no reason, no control sent, each refusal noted once', async () => {
+    const r = await runBehindFront(IP_CASE, async ({ source }, t) => (source === '127.0.0.2' ? t.json(REFUSED.status, REFUSED.body) : t.forward()));
+    expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+    expect(labels(r)).not.toContain(CONTROL);
+    expect(notes(r).filter((n) => n.startsWith(`${PLAIN}: HTTP 403`))).toHaveLength(1);
+    expect(notes(r).filter((n) => n.startsWith(`${CLAIMING} 127.0.0.1 in X-Forwarded-For`))).toHaveLength(1);
+    // The claimed address is the loopback one the service whitelists: nothing to say about a NAT.
+    expect(notes(r).join('\n')).not.toMatch(/NAT|not repeated/);
+  });
+
+  it('silent to the non-whitelisted source, answering the whitelisted one: PASS, the control\'s answer noted once', async () => {
+    const r = await runBehindFront(IP_CASE, async ({ source }, t) => (source === '127.0.0.2' ? t.silent() : t.forward()));
+    expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+    expect(labels(r).filter((l) => l === CONTROL)).toHaveLength(1);
+    expect(notes(r).filter((n) => n.startsWith(`${CONTROL} was answered HTTP 200`))).toHaveLength(1);
+    expect(notes(r).filter((n) => n.includes('counted as a rejection at the network'))).toHaveLength(2);
+    expect(new Set(notes(r)).size, notes(r).join('\n')).toBe(notes(r).length);
+  });
+
+  it('silent to every source: ERROR, the silence says nothing about the whitelist', async () => {
+    const r = await runBehindFront(IP_CASE, async (_request, t) => t.silent());
+    expect(r.verdict).toBe('ERROR');
+    expect(r.reason).toMatch(/^a correctly signed request from a non-whitelisted source got no HTTP answer \(.+\), and the same request from the whitelisted source got none either/);
+    expect(r.reason).toContain('the service answered neither, so the silence says nothing about its whitelist');
+    expect(labels(r)).toContain(CONTROL);
+  });
+
+  it('accepted from the non-whitelisted source without a forwarding header: FAIL, the source not checked', async () => {
+    const r = await runBehindFront(IP_CASE, async (_request, t) => t.forward());
+    expect(r.verdict).toBe('FAIL');
+    expect(r.reason).toMatch(new RegExp(`^${PLAIN} was answered HTTP 200`));
+    expect(r.reason).toMatch(/\. The harness wrote no forwarding header into it, so the service likely checks no source address at all$/);
+  });
+
+  it('refused without the forwarding headers, accepted with them: FAIL, the header trusted', async () => {
+    const r = await runBehindFront(IP_CASE, async ({ source, req }, t) => (source === '127.0.0.2' && !claims(req.headers) ? t.json(REFUSED.status, REFUSED.body) : t.forward()));
+    expect(r.verdict).toBe('FAIL');
+    expect(r.reason).toMatch(new RegExp(`^${CLAIMING} 127\\.0\\.0\\.1 in X-Forwarded-For, X-Real-IP and Forwarded was answered HTTP 200`));
+    expect(r.reason).toMatch(/\. Without those headers it was rejected: the service likely takes the client's address from a header the client writes/);
+  });
+
+  it('answered 403 without the forwarding headers, but processed all the same (its whitelist checked after it queued the request): FAIL for the callback, no guess about headers', async () => {
+    const r = await runBehindFront(IP_CASE, async ({ source, req }, t) => {
+      if (source !== '127.0.0.2') return t.forward();
+      return claims(req.headers) ? t.json(REFUSED.status, REFUSED.body) : t.forward(REFUSED);
+    });
+    expect(r.verdict).toBe('FAIL');
+    expect(r.reason).toMatch(new RegExp(`^${PLAIN} was answered HTTP 403`));
+    expect(r.reason).toContain('yet a callback for it arrived');
+    expect(r.reason).not.toMatch(/forwarding header|Without those headers/);
+  });
+
+  describe('the service at [::1], the non-whitelisted route a proxy whose connections it does not whitelist', () => {
+    let proxy: RunningConnectProxy;
+    beforeAll(async () => {
+      proxy = await startConnectProxy();
+    });
+    afterAll(async () => {
+      await proxy.close();
+    });
+    it('the claimed address is ::1, loopback: PASS, and no NAT note', async () => {
+      const r = await runBehindFront(IP_CASE, async ({ req }, t) => (proxy.ports.has(req.socket.remotePort!) ? t.json(REFUSED.status, REFUSED.body) : t.forward()), {
+        host: '::1', target: () => ({ sources: { notWhitelisted: { proxy: proxy.url } } }),
+      });
+      expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+      const forged = r.evidence!.exchanges!.find((x) => x.request.headers['x-forwarded-for'] !== undefined);
+      expect(forged?.request.headers).toMatchObject({ 'x-forwarded-for': '::1', forwarded: 'for="[::1]"' });
+      expect(notes(r).join('\n')).not.toMatch(/NAT/);
+    });
+  });
+
+  describe('a service this machine reaches only through the proxy (its host name resolves there, not here)', () => {
+    let proxy: RunningConnectProxy;
+    beforeAll(async () => {
+      proxy = await startConnectProxy({ localAddress: '127.0.0.2', rewrite: (host) => (host === 'collect.invalid' ? '127.0.0.1' : host) });
+    });
+    afterAll(async () => {
+      await proxy.close();
+    });
+    it('its own address towards the service cannot be learned: the plain request judged alone, and the note says the claim was not sent', async () => {
+      const r = await runBehindFront(IP_CASE, async ({ source }, t) => (source === '127.0.0.2' ? t.json(REFUSED.status, REFUSED.body) : t.forward()), {
+        target: (front) => ({ baseUrl: front.replace('127.0.0.1', 'collect.invalid'), sources: { notWhitelisted: { proxy: proxy.url } } }),
+      });
+      expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+      expect(notes(r)).toContain('not repeated with X-Forwarded-For: this machine\'s own address towards the service could not be learned');
+      expect(labels(r).filter((l) => l?.startsWith(CLAIMING))).toEqual([]);
+    });
+  });
+});
+
+describe('service.auth rejection cases: what a FAIL says', () => {
+  it('a mismatched request answered 200 with an error body the target does not state, and not processed: FAIL for the unread rejection, not an unverified signature', async () => {
+    const r = await runBehindFront('service.auth.wrong-secret', async (_request, t) => t.json(200, { status: 'error', message: 'invalid signature' }));
+    expect(r.verdict).toBe('FAIL');
+    expect(r.stated?.causes).toEqual(['rejections-unread']);
+    expect(r.reason).not.toContain(SIGNATURE_NOT_MATCHING);
+    expect(r.reason).toContain('It must be rejected');
+  });
+  it('the upper-case case is a SHOULD: its unread rejection says so, with the suite\'s position', async () => {
+    const r = await runBehindFront('service.auth.uppercase-signature', async (_request, t) => t.json(200, { status: 'error' }));
+    expect(r.verdict).toBe('WARN');
+    expect(r.reason).toContain('It should be rejected');
+    expect(r.reason).toMatch(/\. the suite's position \(§5\.1 step 5 names no letter case\)/);
+  });
+});
+
+describe('service.auth.changed-*: the changed value is another the service accepts, so only the signature tells them apart', () => {
+  const sentBody = (r: CaseResult) => JSON.parse(r.evidence!.exchanges![0]!.request.body!) as Record<string, unknown>;
+  it('amount, client_id, callback_url, network_code and customer_number as sent', async () => {
+    const service = await startEmbeddedService();
+    try {
+      const results = await runCases({ cases: SERVICE_CASES, target: service.target, seed: SEED, only: 'service.auth' });
+      const body = (field: string) => sentBody(results.find((r) => r.id === `service.auth.changed-${field}`)!);
+      expect(body('amount').amount).toBe('100.00');
+      expect(body('client_id').client_id).toBe(service.target.clientId + 1);
+      expect(body('callback_url').callback_url).toMatch(/[?&]changed=after-signing$/);
+      expect(body('network_code').network_code).toBe('VOD');
+      // The other accepted number the target names (its failing one), not an invented one.
+      expect(body('customer_number').customer_number).toBe('0244000002');
+      expect(results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    } finally {
+      await service.close();
+    }
+  });
+  it('network_code VOD changes to MTN', async () => {
+    const r = await runAgainstReference('service.auth.changed-network_code', { networkCode: 'VOD' });
+    expect(sentBody(r).network_code).toBe('MTN');
+  });
+  it.each([['0244000001', '0244000009'], ['0244000009', '0244000008']])('only one accepted number known (%s): its last digit changed (%s), and a note says the sandbox may refuse it', async (own, changed) => {
+    const r = await runAgainstReference('service.auth.changed-customer_number', { customerNumbers: { whitelisted: [own], notWhitelisted: ['0244999999'] } });
+    expect(sentBody(r).customer_number).toBe(changed);
+    expect(notes(r)).toContain('only one accepted customer number is known: the changed number may also be refused by the sandbox whitelist');
+  });
+});
+
+describe('service.auth.literal-url-accepted', () => {
+  it('signs and sends a callback_url whose query has ?, &, = and %', async () => {
+    const r = await runAgainstReference('service.auth.literal-url-accepted');
+    expect(r.verdict).toBe('PASS');
+    expect(JSON.parse(r.evidence!.exchanges![0]!.request.body!).callback_url).toMatch(/next=\/done\?x=1&ref=a=b&sum=1\+2&pct=50%25$/);
+  });
+});
