@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import {
-  applyWaivers, parseWaivers, RECEIVER_CASES, runCases, selectCases, SILENT_CASES_TO_STOP, transactionIds, WaiverFileError,
+  applyWaivers, isExpired, parseWaivers, RECEIVER_CASES, runCases, selectCases, SILENT_CASES_TO_STOP, transactionIds, unusedWaivers, WaiverFileError,
   type ConformanceCase,
 } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
@@ -282,6 +282,31 @@ describe('waivers: reason required, expiry honoured, visible either way', () => 
     const r = applyWaivers({ ...failed, verdict: 'PASS', reason: undefined }, [{ id: 'receiver.latency.*', reason: 'r' }], now);
     expect(r.waiver?.applied).toBe(false);
     expect(r.reason).toBe('waiver not needed: the case passes');
+  });
+  it('a waiver for every case needs an expiry date; one naming cases does not', () => {
+    for (const id of ['*', '**', '?*', ' * ']) {
+      expect(() => parseWaivers([{ id: 'receiver.latency.burst', reason: 'r' }, { id, reason: 'r' }])).toThrow(`/1/id: ${JSON.stringify(id)} waives every case for ever`);
+      expect(parseWaivers([{ id, reason: 'r', expires: '2026-12-31' }])).toHaveLength(1);
+    }
+    for (const id of ['receiver.*', '?', 'receiver.latency.burst']) expect(parseWaivers([{ id, reason: 'r' }])).toHaveLength(1);
+  });
+  it('expiry: through the end of its day, UTC, to the millisecond; no date never expires', () => {
+    const waiver = { id: 'x', reason: 'r', expires: '2026-06-01' };
+    expect(isExpired(waiver, new Date('2026-06-01T23:59:59.999Z'))).toBe(false);
+    expect(isExpired(waiver, new Date('2026-06-02T00:00:00.000Z'))).toBe(true);
+    expect(isExpired({ id: 'x', reason: 'r' }, new Date('2999-01-01T00:00:00Z'))).toBe(false);
+  });
+  it('the first waiver naming the case applies; ERROR and WARN are excused too, a SKIP needs none', () => {
+    const waivers = [{ id: 'receiver.token.*', reason: 'other' }, { id: 'receiver.latency.*', reason: 'first' }, { id: 'receiver.latency.burst', reason: 'second' }];
+    for (const verdict of ['ERROR', 'WARN'] as const) expect(applyWaivers({ ...failed, verdict }, waivers, now).waiver).toEqual({ reason: 'first', applied: true });
+    const skipped = applyWaivers({ ...failed, verdict: 'SKIP', reason: 'no token' }, waivers, now);
+    expect([skipped.waiver?.applied, skipped.reason]).toEqual([false, 'no token (waiver not needed)']);
+    expect(applyWaivers(failed, [{ id: 'receiver.token.*', reason: 'other' }], now)).toBe(failed);
+  });
+  it('unusedWaivers: those naming no case of the run', () => {
+    const waivers = [{ id: 'receiver.latency.*', reason: 'r' }, { id: 'receiver.latncy.burst', reason: 'typo' }];
+    expect(unusedWaivers(waivers, ['receiver.latency.burst', 'receiver.token.missing'])).toEqual([waivers[1]]);
+    expect(unusedWaivers(waivers, [])).toEqual(waivers);
   });
   it('runCases applies the waivers it is given', async () => {
     const results = await runCases({
