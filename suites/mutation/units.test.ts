@@ -47,7 +47,7 @@ describe('unitsNamed: what a name on the command line selects', () => {
   it('a unit by its name; a side by its prefix; a folder by its name; nothing for an unknown name', () => {
     expect(names(['cases/client'])).toEqual(['cases/client']);
     expect(names(['cases/service'])).toEqual(['cases/service-auth', 'cases/service-request', 'cases/service-callback', 'cases/service-status']);
-    expect(names(['cases/receiver'])).toEqual(['cases/receiver-kit', 'cases/receiver-rules']);
+    expect(names(['cases/receiver'])).toEqual(['cases/receiver-kit', 'cases/receiver-rules', 'cases/receiver-confirm']);
     expect(names(['cases'])).toEqual(MUTATION_UNITS.filter((u) => u.folder === 'cases').map((u) => u.name));
     expect(names(['cases/nothing'])).toEqual([]);
     expect(names([])).toEqual(MUTATION_UNITS.map((u) => u.name));

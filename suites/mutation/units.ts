@@ -55,11 +55,13 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
   // fault through every case (which took about 4 hours for the receiver unit).
   // The receiver and service sides are cut again by file, a few hundred mutants each: Stryker
   // keeps a unit's results only when its run ends, so a part must end within a sitting.
-  ...['kit', 'rules'].map((part): MutationUnit => ({
-    name: `cases/receiver-${part}`, folder: 'cases',
-    mutate: part === 'kit'
-      ? ['harness/cases/receiver/kit.ts', 'harness/cases/receiver/token.ts']
-      : ['harness/cases/receiver/**/*.ts', '!harness/cases/receiver/kit.ts', '!harness/cases/receiver/token.ts'],
+  ...[
+    ['kit', ['kit', 'token']],
+    ['rules', ['outcome', 'idempotence', 'params', 'latency', 'index']],
+    ['confirm', ['confirm', 'status-endpoint']],
+  ].map(([part, files]): MutationUnit => ({
+    name: `cases/receiver-${part as string}`, folder: 'cases',
+    mutate: (files as string[]).map((f) => `harness/cases/receiver/${f}.ts`),
     tests: [
       'suites/cases/case-list.test.ts', 'suites/receiver/probe.test.ts', 'suites/receiver/token-cases.test.ts', 'suites/cases/http-evidence.test.ts',
       'suites/receiver/token-header-name.test.ts', 'suites/receiver/rate-limit.test.ts', 'suites/cases/status-endpoint.test.ts',
