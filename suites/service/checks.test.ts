@@ -28,6 +28,25 @@ describe('§6 URL composition: the supplied URL kept intact, then ? or &', () =>
   it('missing appended parameters are named', () => {
     expect(compositionProblems('http://h/cb/t', '/cb/t?transaction_id=a').join()).toMatch(/lack status, message/);
   });
+  it('each problem in its words: the separator expected and why, the supplied URL not kept', () => {
+    expect(compositionProblems('http://h/cb/t?ref=1', '/cb/t?ref=1?transaction_id=a&status=SUCCESS&message=x'))
+      .toEqual(['after the supplied URL comes "?", expected "&" (the URL already has a query string)']);
+    expect(compositionProblems('http://h/cb/t', '/cb/t&transaction_id=a&status=SUCCESS&message=x'))
+      .toEqual(['after the supplied URL comes "&", expected "?" (the URL has no query string)']);
+    expect(compositionProblems('http://h/cb/t', '/cb/t')).toEqual(['after the supplied URL comes "", expected "?" (the URL has no query string)']);
+    expect(compositionProblems('http://h/cb/t?ref=1', '/cb/t?transaction_id=a&status=SUCCESS&message=x'))
+      .toEqual(['the request target does not start with the supplied URL (/cb/t?ref=1)', 'the query string of the supplied URL was dropped or changed']);
+    // Another path altogether: the query is not what was lost.
+    expect(compositionProblems('http://h/cb/t?ref=1', '/cb/u?ref=1&transaction_id=a&status=SUCCESS&message=x'))
+      .toEqual(['the request target does not start with the supplied URL (/cb/t?ref=1)']);
+    expect(compositionProblems('http://h/cb/t', '/cb/u?transaction_id=a&status=SUCCESS&message=x'))
+      .toEqual(['the request target does not start with the supplied URL (/cb/t)']);
+    expect(compositionProblems('http://h/cb/t', '/cb/t?status=SUCCESS&message=x')).toEqual(['the appended parameters lack transaction_id']);
+  });
+  it('compared from /cb/ on, whatever the host the service was given; a URL without /cb/ is compared whole', () => {
+    expect(compositionProblems('https://public.example/cb/t', '/cb/t?transaction_id=a&status=SUCCESS&message=x')).toEqual([]);
+    expect(compositionProblems('/hook', '/hook?transaction_id=a&status=SUCCESS&message=x')).toEqual([]);
+  });
 });
 
 describe('§6 Parameters: message URL-encoded with spaces as +', () => {
@@ -37,6 +56,15 @@ describe('§6 Parameters: message URL-encoded with spaces as +', () => {
     ['/cb/t?message=Payment%20of', ['message writes spaces as %20, not +']],
     ['/cb/t?message=50%+off', ['message has a % not followed by two hex digits']],
     ['/cb/t?status=SUCCESS', ['the callback has no message parameter']],
+    ['/cb/t?messages=a+b', ['the callback has no message parameter']],
+    ['/cb/t?message', []],
+    ['/cb/t?message=a b', ['message contains a literal space']],
+    ['/cb/t?message=a%2fb%2Fc', []],
+    ['/cb/t?message=a%2gb', ['message has a % not followed by two hex digits']],
+    // The last message parameter is the one judged.
+    ['/cb/t?message=a+b&message=a%20b', ['message writes spaces as %20, not +']],
+    ['/cb/t?message=a%20b&message=a+b', []],
+    ['/cb/t?message=a b%20c%', ['message contains a literal space', 'message writes spaces as %20, not +', 'message has a % not followed by two hex digits']],
   ] as const)('%s → %j', (raw, problems) => {
     expect(messageEncodingProblems(raw)).toEqual(problems);
   });
