@@ -58,6 +58,8 @@ export interface SentAnswer {
   judgement: Judgement;
   /** For a rejection candidate, what made it one as observed (`HTTP 403`, `HTTP 200 with error_code 410`). */
   rejectedBecause?: string;
+  /** For a 2xx answer rejected by its body, the rule it met (`error_code 410`). */
+  rejectedBy?: string;
   status?: number;
   bodyText?: string;
   json?: unknown;
@@ -234,6 +236,7 @@ export class CollectClient {
         json: parseJsonOrUndefined(bodyText),
         judgement: judged.judgement,
         ...(judged.because ? { rejectedBecause: judged.because } : {}),
+        ...(judged.rule ? { rejectedBy: judged.rule } : {}),
       };
     } catch (error) {
       if (error instanceof ClientError) throw error;

@@ -29,6 +29,8 @@ export interface AnswerJudgement {
   judgement: Exclude<Judgement, 'no-answer'>;
   /** What made it a rejection candidate, as observed: `HTTP 403`, `HTTP 200 with error_code 410`. */
   because?: string;
+  /** A 2xx answer's body rule that made it one, as observed (`error_code 410`). */
+  rule?: string;
 }
 
 export function parseJsonOrUndefined(text: string): unknown {
@@ -75,7 +77,7 @@ export function saysSuccessFalse(bodyText: string): boolean {
 export function judgeAnswerWhy(status: number, bodyText: string, rules: readonly RejectionRule[] = DEFAULT_REJECTION): AnswerJudgement {
   if (status < 200 || status > 299) return { judgement: 'rejected-candidate', because: `HTTP ${status}` };
   const met = ruleMet(parseJsonOrUndefined(bodyText), rules);
-  return met === undefined ? { judgement: 'accepted' } : { judgement: 'rejected-candidate', because: `HTTP ${status} with ${met}` };
+  return met === undefined ? { judgement: 'accepted' } : { judgement: 'rejected-candidate', because: `HTTP ${status} with ${met}`, rule: met };
 }
 
 export function judgeAnswer(status: number, bodyText: string, rules?: readonly RejectionRule[]): Exclude<Judgement, 'no-answer'> {

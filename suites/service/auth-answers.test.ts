@@ -3,46 +3,16 @@
 // the reference behind it processes what the front passes on. What each case sends (the changed
 // values), what its PASS notes, and which words its FAIL or ERROR uses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES, SIGNATURE_NOT_MATCHING } from '../../harness/cases/index.ts';
-import { startEmbeddedService } from '../../harness/embedded/index.ts';
+import { SIGNATURE_NOT_MATCHING } from '../../harness/cases/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
-import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { startConnectProxy, type RunningConnectProxy } from './fixtures/connect-proxy.ts';
-import { startFront, type FrontHandler } from './fixtures/front.ts';
+import { runAgainstReference, runBehindFront } from './fixtures/run-case.ts';
 
-const SEED = 2611;
 const IP_CASE = 'service.auth.ip-not-whitelisted';
 const CONTROL = 'control: the same request from the whitelisted source';
 const PLAIN = 'a correctly signed request from a non-whitelisted source';
 const CLAIMING = 'the same request from the non-whitelisted source claiming';
 const REFUSED = { status: 403, body: { success: false, error_code: 'IP_NOT_WHITELISTED' } };
-
-/** `caseId` against the reference behind a front that answers as `handle` says (every source reaches it). */
-async function runBehindFront(caseId: string, handle: FrontHandler, options: {
-  host?: '127.0.0.1' | '::1'; target?: (front: string) => Partial<ResolvedServiceTarget>;
-} = {}): Promise<CaseResult> {
-  const service = await startEmbeddedService();
-  const front = await startFront(service.target, handle, { sources: 'handler', ...(options.host ? { host: options.host } : {}) });
-  try {
-    const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url, ...options.target?.(front.url) };
-    const [result] = await runCases({ cases: SERVICE_CASES, target, seed: SEED, only: caseId });
-    return result!;
-  } finally {
-    await front.close();
-    await service.close();
-  }
-}
-
-/** `caseId` against the reference itself, its target changed by `patch`. */
-async function runAgainstReference(caseId: string, patch: Partial<ResolvedServiceTarget> = {}): Promise<CaseResult> {
-  const service = await startEmbeddedService();
-  try {
-    const [result] = await runCases({ cases: SERVICE_CASES, target: { ...service.target, ...patch }, seed: SEED, only: caseId });
-    return result!;
-  } finally {
-    await service.close();
-  }
-}
 
 const labels = (r: CaseResult) => (r.evidence?.exchanges ?? []).map((x) => x.label);
 const notes = (r: CaseResult) => r.evidence?.notes ?? [];
@@ -65,6 +35,7 @@ describe('service.auth.ip-not-whitelisted', () => {
     expect(labels(r).filter((l) => l === CONTROL)).toHaveLength(1);
     expect(notes(r).filter((n) => n.startsWith(`${CONTROL} was answered HTTP 200`))).toHaveLength(1);
     expect(notes(r).filter((n) => n.includes('counted as a rejection at the network'))).toHaveLength(2);
+    expect(notes(r).filter((n) => n.startsWith(`${PLAIN}: no answer (`))).toHaveLength(1);
     expect(new Set(notes(r)).size, notes(r).join('\n')).toBe(notes(r).length);
   });
 
@@ -158,36 +129,32 @@ describe('service.auth rejection cases: what a FAIL says', () => {
 describe('service.auth.changed-*: the changed value is another the service accepts, so only the signature tells them apart', () => {
   const sentBody = (r: CaseResult) => JSON.parse(r.evidence!.exchanges![0]!.request.body!) as Record<string, unknown>;
   it('amount, client_id, callback_url, network_code and customer_number as sent', async () => {
-    const service = await startEmbeddedService();
-    try {
-      const results = await runCases({ cases: SERVICE_CASES, target: service.target, seed: SEED, only: 'service.auth' });
-      const body = (field: string) => sentBody(results.find((r) => r.id === `service.auth.changed-${field}`)!);
-      expect(body('amount').amount).toBe('100.00');
-      expect(body('client_id').client_id).toBe(service.target.clientId + 1);
-      expect(body('callback_url').callback_url).toMatch(/[?&]changed=after-signing$/);
-      expect(body('network_code').network_code).toBe('VOD');
-      // The other accepted number the target names (its failing one), not an invented one.
-      expect(body('customer_number').customer_number).toBe('0244000002');
-      expect(results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
-    } finally {
-      await service.close();
-    }
+    const results = await runAgainstReference('service.auth');
+    const body = (field: string) => sentBody(results.find((r) => r.id === `service.auth.changed-${field}`)!);
+    const clientId = sentBody(results.find((r) => r.id === 'service.auth.valid-accepted')!).client_id as number;
+    expect(body('amount').amount).toBe('100.00');
+    expect(body('client_id').client_id).toBe(clientId + 1);
+    expect(body('callback_url').callback_url).toMatch(/[?&]changed=after-signing$/);
+    expect(body('network_code').network_code).toBe('VOD');
+    // The other accepted number the target names (its failing one), not an invented one.
+    expect(body('customer_number').customer_number).toBe('0244000002');
+    expect(results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
   });
   it('network_code VOD changes to MTN', async () => {
-    const r = await runAgainstReference('service.auth.changed-network_code', { networkCode: 'VOD' });
-    expect(sentBody(r).network_code).toBe('MTN');
+    const [r] = await runAgainstReference('service.auth.changed-network_code', { networkCode: 'VOD' });
+    expect(sentBody(r!).network_code).toBe('MTN');
   });
   it.each([['0244000001', '0244000009'], ['0244000009', '0244000008']])('only one accepted number known (%s): its last digit changed (%s), and a note says the sandbox may refuse it', async (own, changed) => {
-    const r = await runAgainstReference('service.auth.changed-customer_number', { customerNumbers: { whitelisted: [own], notWhitelisted: ['0244999999'] } });
-    expect(sentBody(r).customer_number).toBe(changed);
-    expect(notes(r)).toContain('only one accepted customer number is known: the changed number may also be refused by the sandbox whitelist');
+    const [r] = await runAgainstReference('service.auth.changed-customer_number', { customerNumbers: { whitelisted: [own], notWhitelisted: ['0244999999'] } });
+    expect(sentBody(r!).customer_number).toBe(changed);
+    expect(notes(r!)).toContain('only one accepted customer number is known: the changed number may also be refused by the sandbox whitelist');
   });
 });
 
 describe('service.auth.literal-url-accepted', () => {
   it('signs and sends a callback_url whose query has ?, &, = and %', async () => {
-    const r = await runAgainstReference('service.auth.literal-url-accepted');
-    expect(r.verdict).toBe('PASS');
-    expect(JSON.parse(r.evidence!.exchanges![0]!.request.body!).callback_url).toMatch(/next=\/done\?x=1&ref=a=b&sum=1\+2&pct=50%25$/);
+    const [r] = await runAgainstReference('service.auth.literal-url-accepted');
+    expect(r!.verdict).toBe('PASS');
+    expect(JSON.parse(r!.evidence!.exchanges![0]!.request.body!).callback_url).toMatch(/next=\/done\?x=1&ref=a=b&sum=1\+2&pct=50%25$/);
   });
 });

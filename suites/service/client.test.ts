@@ -142,8 +142,8 @@ describe('DESIGN.md: accepted vs rejected candidate', () => {
   });
   it('says what made an answer a rejection, as observed', () => {
     expect(judgeAnswerWhy(403, '{}')).toEqual({ judgement: 'rejected-candidate', because: 'HTTP 403' });
-    expect(judgeAnswerWhy(200, '{"error_code":410}')).toEqual({ judgement: 'rejected-candidate', because: 'HTTP 200 with error_code 410' });
-    expect(judgeAnswerWhy(200, '{"success":false}')).toEqual({ judgement: 'rejected-candidate', because: 'HTTP 200 with success false' });
+    expect(judgeAnswerWhy(200, '{"error_code":410}')).toEqual({ judgement: 'rejected-candidate', because: 'HTTP 200 with error_code 410', rule: 'error_code 410' });
+    expect(judgeAnswerWhy(200, '{"success":false}')).toEqual({ judgement: 'rejected-candidate', because: 'HTTP 200 with success false', rule: 'success false' });
   });
 });
 

@@ -84,6 +84,7 @@ describe('429 that is not waited out: ERROR at once, sent once', () => {
     const [result] = await run(['service.auth.wrong-secret']);
     expect(result?.verdict).toBe('ERROR');
     expect(result?.reason).toMatch(/^the service answered 429 Too Many Requests without a Retry-After, so it was not sent again: it limits the request rate/);
+    expect(result?.stated?.causes).toEqual(['rate-limited']);
     expect(arrivals).toHaveLength(1);
   });
   it('with a Retry-After longer than the harness waits (120 s), or one it cannot read', async () => {

@@ -85,8 +85,7 @@ export function expectAccepted(s: ServiceSession, answer: CollectAnswer, what: s
 
 /** `(read as rejected: error_code 403)` when a 2xx body made it a rejection. */
 export function readAs(answer: CollectAnswer): string {
-  return answer.rejectedBecause && answer.status !== undefined && answer.status >= 200 && answer.status <= 299
-    ? ` (read as rejected: ${answer.rejectedBecause.replace(/^HTTP \d+ with /, '')})` : '';
+  return answer.rejectedBy ? ` (read as rejected: ${answer.rejectedBy})` : '';
 }
 
 /** A precondition of a callback case: the valid request must be accepted, or the case cannot judge. */

@@ -1,0 +1,165 @@
+// What every service case shares (harness/cases/service/session.ts and define.ts) and the sandbox
+// cases, against answers no fault switch of the reference gives: a front of the tests' own making
+// (fixtures/front.ts), or the reference with its target changed. The words of a FAIL and an ERROR,
+// the times they give, the evidence a case keeps (its own deliveries only, no empty keys), and
+// which number each sandbox case sends.
+import { describe, expect, it } from 'vitest';
+import type { CaseResult } from '../../harness/results/index.ts';
+import type { FrontHandler } from './fixtures/front.ts';
+import { runAgainstReference, runBehindFront } from './fixtures/run-case.ts';
+
+const sent = (r: CaseResult, n = 0) => JSON.parse(r.evidence!.exchanges![n]!.request.body!) as Record<string, unknown>;
+/** Answers collect itself: 200 accepted for the numbers in `accepted`, 403 for the rest; nothing reaches the reference. */
+const numbersFront = (accepted: readonly string[]): FrontHandler => async ({ body }, t) => {
+  const number = (JSON.parse(body.toString('utf8')) as { customer_number: string }).customer_number;
+  return accepted.includes(number) ? t.json(200, { success: true, status: 'PENDING' }) : t.json(403, { success: false, error_code: 'NUMBER_NOT_WHITELISTED' });
+};
+
+describe('a collect request nothing answers', () => {
+  it('service.auth.valid-accepted: ERROR, the collect request got no answer, naming the failure', async () => {
+    const r = await runBehindFront('service.auth.valid-accepted', async (_request, t) => t.silent());
+    expect(r.verdict).toBe('ERROR');
+    expect(r.reason).toMatch(/^the collect request got no answer: \S/);
+    expect(r.evidence?.exchanges).toHaveLength(1);
+  });
+});
+
+describe('an answer not read as accepted: what the reason shows of it', () => {
+  it('200 with success false: the answer, then the rule that made it a rejection', async () => {
+    const r = await runBehindFront('service.auth.valid-accepted', async (_request, t) => t.json(200, { success: false, error_code: 'E1' }));
+    expect(r.verdict).toBe('FAIL');
+    expect(r.reason).toBe('a correctly signed request was not accepted: HTTP 200 {"success":false,"error_code":"E1"} (read as rejected: success false); likely causes: the credentials, the source address or the customer number of the target file');
+    // A FAIL that states no cause carries none for the diagnoses; its evidence has no notes and no deliveries to show.
+    expect(r.stated).toBeUndefined();
+    expect(r.evidence).not.toHaveProperty('notes');
+    expect(r.evidence).not.toHaveProperty('deliveries');
+  });
+  it('401: the status is the rejection, nothing read from the body', async () => {
+    const r = await runBehindFront('service.auth.valid-accepted', async (_request, t) => t.json(401, { success: false }));
+    expect(r.reason).toMatch(/^a correctly signed request was not accepted: HTTP 401 \{"success":false\}; likely causes/);
+  });
+  it('a long body: the first 120 characters of it', async () => {
+    const long = 'x'.repeat(300);
+    const r = await runBehindFront('service.auth.valid-accepted', async (_request, t) => t.json(401, { message: long }));
+    expect(r.reason).toContain(`HTTP 401 {"message":"${long.slice(0, 120 - '{"message":"'.length)}; likely causes`);
+  });
+  it('a request due to be refused, answered 2xx in a shape no rule reads: the rules it was read by, the default ones', async () => {
+    const r = await runBehindFront('service.auth.wrong-secret', async (_request, t) => t.json(200, { status: 'error' }));
+    expect(r.reason).toContain('which reads as accepted (2xx, and the body meets no rejection rule: no "success": false, no non-null "error_code")');
+  });
+  it('… or the target\'s own, as the target file states them', async () => {
+    const r = await runBehindFront('service.auth.wrong-secret', async (_request, t) => t.json(200, { status: 'error' }), {
+      target: () => ({ rejection: [{ pointer: '/code', notIn: [0] }] }),
+    });
+    expect(r.reason).toContain('which reads as accepted (2xx, and the body meets no rejection rule: the target\'s "rejection" [{"pointer":"/code","notIn":[0]}])');
+  });
+});
+
+describe('times: from the case\'s first request', () => {
+  it('a refused request processed anyway: its callback\'s time after the request, not 0 and not the clock', async () => {
+    const [r] = await runAgainstReference('service.auth.wrong-secret', {}, ['enqueues-before-verifying']);
+    const ms = Number(/yet a callback for it arrived after (\d+) ms/.exec(r!.reason ?? '')?.[1]);
+    // The reference processes for 50 ms before it calls back.
+    expect(ms).toBeGreaterThanOrEqual(25);
+    expect(ms).toBeLessThanOrEqual(r!.durationMs);
+  });
+  it('with two requests, deliveries are timed from the first: a control held 300 ms before it was passed on', async () => {
+    const r = await runBehindFront('service.sandbox.leading-zeros-kept', async ({ body }, t) => {
+      const number = (JSON.parse(body.toString('utf8')) as { customer_number: string }).customer_number;
+      if (number !== '0244000001') return t.json(403, { success: false, error_code: 'NUMBER_NOT_WHITELISTED' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return t.forward();
+    });
+    expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+    // The control's callback came ≥ 300 ms after the control was sent, and the stripped number was sent after the control's answer.
+    expect(r.evidence?.deliveries?.[0]?.atMs).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe('a callback case whose callback never comes', () => {
+  it('FAIL stating no-callback for the diagnoses', async () => {
+    const [r] = await runAgainstReference('service.callback.delivered-once-as-get', {}, ['no-callback']);
+    expect(r!.verdict).toBe('FAIL');
+    expect(r!.stated?.causes).toEqual(['no-callback']);
+  });
+});
+
+describe('evidence: the case\'s own deliveries, and the curl lines read the client key from a variable', () => {
+  it('every case of the callback group shows only deliveries to the callback URLs it sent', async () => {
+    const results = await runAgainstReference('service.callback');
+    for (const r of results) {
+      const sentUrls = (r.evidence?.exchanges ?? []).map((x) => JSON.parse(x.request.body ?? '{}').callback_url as string | undefined).filter((u) => u !== undefined);
+      const tags = new Set(sentUrls.map((u) => /\/cb\/([^/?]+)/.exec(u)?.[1]));
+      for (const d of r.evidence?.deliveries ?? []) expect(tags.has(/\/cb\/([^/?]+)/.exec(d.rawUrl)?.[1]), `${r.id}: ${d.rawUrl}`).toBe(true);
+    }
+    expect(results.some((r) => (r.evidence?.deliveries?.length ?? 0) > 0)).toBe(true);
+  });
+  it('the target file names no variable: the client key read from COLLECT_CLIENT_KEY', async () => {
+    const [r] = await runAgainstReference('service.auth.valid-accepted');
+    expect(r!.evidence?.exchanges?.[0]?.curl).toContain('"${COLLECT_CLIENT_KEY}"');
+  });
+});
+
+describe('the number a case sends: a whitelisted one that ends SUCCESS', () => {
+  it('the first whitelisted number not listed as failing', async () => {
+    const [r] = await runAgainstReference('service.auth.valid-accepted', {
+      customerNumbers: { whitelisted: ['0244000002', '0244000001'], failing: ['0244000002'], notWhitelisted: ['0244999999'] },
+    });
+    expect(sent(r!).customer_number).toBe('0244000001');
+  });
+  it('every whitelisted number failing: the first of them', async () => {
+    const [r] = await runAgainstReference('service.auth.valid-accepted', {
+      customerNumbers: { whitelisted: ['0244000002'], failing: ['0244000002'], notWhitelisted: ['0244999999'] },
+    });
+    expect(sent(r!).customer_number).toBe('0244000002');
+  });
+  it('no whitelisted number: ERROR saying so', async () => {
+    const [r] = await runAgainstReference('service.auth.valid-accepted', { customerNumbers: { whitelisted: [], notWhitelisted: ['0244999999'] } });
+    expect([r!.verdict, r!.reason]).toEqual(['ERROR', 'the target file lists no customerNumbers.whitelisted']);
+  });
+});
+
+describe('service.sandbox', () => {
+  it('not-whitelisted-rejected without a non-whitelisted number: SKIP saying so', async () => {
+    const [r] = await runAgainstReference('service.sandbox.not-whitelisted-rejected', { customerNumbers: { whitelisted: ['0244000001'], notWhitelisted: [] } });
+    expect([r!.verdict, r!.reason]).toEqual(['SKIP', 'the target file lists no customerNumbers.notWhitelisted']);
+  });
+
+  describe('leading-zeros-kept: the whitelisted number it strips', () => {
+    const numbersSent = (r: CaseResult) => (r.evidence?.exchanges ?? []).map((x) => JSON.parse(x.request.body!).customer_number as string);
+    it.each([
+      // [whitelisted, failing, sent: the control, then the stripped number]
+      [['10244000001', '0244000001'], [], ['0244000001', '244000001']],
+      [['00244000001'], [], ['00244000001', '244000001']],
+      [['0244000003', '0244000001'], ['244000003'], ['0244000001', '244000001']],
+    ])('whitelisted %j, failing %j: sends %j', async (whitelisted, failing, numbers) => {
+      const r = await runBehindFront('service.sandbox.leading-zeros-kept', numbersFront(whitelisted), {
+        target: () => ({ customerNumbers: { whitelisted, failing, notWhitelisted: ['0244999999'] } }),
+      });
+      expect(numbersSent(r)).toEqual(numbers);
+      expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+    });
+    it.each([
+      [['244000001', '0244000001'], []],
+      [['0244000001'], ['244000001']],
+      [['1244000001'], []],
+    ])('whitelisted %j, failing %j: no number to strip, SKIP', async (whitelisted, failing) => {
+      const [r] = await runAgainstReference('service.sandbox.leading-zeros-kept', { customerNumbers: { whitelisted, failing, notWhitelisted: ['0244999999'] } });
+      expect([r!.verdict, r!.reason]).toEqual(['SKIP', 'no whitelisted customer number starts with 0 (without a whitelisted twin minus the zeros)']);
+    });
+    it('the stripped number accepted and processed: WARN (a SHOULD) with the likely causes', async () => {
+      const [r] = await runAgainstReference('service.sandbox.leading-zeros-kept', {}, ['numbers-as-integers']);
+      expect(r!.verdict).toBe('WARN');
+      expect(r!.reason).toMatch(/\. Likely causes: the whitelist compares numbers as integers \(dropping leading zeros\), or it is not enforced at all/);
+    });
+    it('the stripped number answered 200 in a shape no rule reads, and not processed: the unread rejection, no guess about the whitelist', async () => {
+      const r = await runBehindFront('service.sandbox.leading-zeros-kept', async ({ body }, t) => {
+        const number = (JSON.parse(body.toString('utf8')) as { customer_number: string }).customer_number;
+        return number === '0244000001' ? t.forward() : t.json(200, { status: 'error' });
+      });
+      expect(r.verdict).toBe('WARN');
+      expect(r.stated?.causes).toEqual(['rejections-unread']);
+      expect(r.reason).not.toContain('Likely causes');
+    });
+  });
+});
