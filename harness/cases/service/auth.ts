@@ -16,9 +16,9 @@ import { describeAnswer, failureOf, type ServiceSession } from './session.ts';
  */
 export const SIGNATURE_NOT_MATCHING = 'a request whose signature does not match its body was processed (§5.2)';
 
-/** A FAIL of a signature case that shows the mismatched request processed says so, in the same words each time. */
+/** A FAIL of a signature case that shows the mismatched request processed (only such a FAIL states `processed`) says so, in the same words each time. */
 function notMatchingProcessed(outcome: CaseOutcome): CaseOutcome {
-  return outcome.verdict === 'FAIL' && outcome.causes?.includes('processed')
+  return outcome.causes?.includes('processed')
     ? { ...outcome, reason: `${outcome.reason}; ${SIGNATURE_NOT_MATCHING}`, causes: [...outcome.causes, 'signatures-not-verified'] }
     : outcome;
 }
