@@ -143,8 +143,8 @@ export class ServiceSession {
 
   /** Deliveries seen so far for this case (its tags), optionally narrowed. */
   deliveries(filter: Omit<DeliveryFilter, 'tag'> & { tag?: string } = {}): ListenerDelivery[] {
-    if (filter.tag !== undefined) return this.listener.deliveries(filter);
-    return this.listener.deliveries(filter).filter((d) => d.tag !== undefined && this.tags.has(d.tag));
+    // A tag asked for is one of the case's own ('' is never a tag).
+    return this.listener.deliveries(filter).filter((d) => this.tags.has(d.tag ?? ''));
   }
 
   async waitFor(filter: DeliveryFilter, options: { count?: number; timeoutMs: number; settleMs?: number }): Promise<ListenerDelivery[]> {
