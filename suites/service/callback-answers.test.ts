@@ -2,6 +2,7 @@
 // reference's own: what each case notes when it holds, and the words of its FAIL, WARN or SKIP.
 // A service of the tests' own making (callingBack) sends the callbacks a test needs.
 import { describe, expect, it } from 'vitest';
+import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { callingBack, runAgainstReference, runBehindFront } from './fixtures/run-case.ts';
 
@@ -114,5 +115,43 @@ describe('service.callback.duplicates-consistent', () => {
   });
   it('the 500 not retried: SKIP, nothing to agree with', async () => {
     expect((await one('service.callback.duplicates-consistent', ['no-retry'])).reason).toMatch(/^not exercised: the 500 answer was not retried within timing\.retryWindowMs/);
+  });
+});
+
+describe('service.callback.retry-back-off: the evidence of the schedule', () => {
+  it('the reference: PASS, the failing phase timed from the collect (up to the 200), the script and the rule noted', async () => {
+    const r = await one('service.callback.retry-back-off');
+    // On a busy machine the kit may not time the schedule (a SKIP that says so); the evidence is the same.
+    if (r.verdict === 'SKIP') expect(r.reason).toMatch(new RegExp(`^${TIMING_BLURRED}`));
+    else expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+    const { offsetsMs, intervalsMs } = r.evidence!.timeline!;
+    expect(offsetsMs).toHaveLength(4);
+    // From the collect: the first callback comes after the reference's 50 ms of processing, within the case.
+    expect(offsetsMs[0]).toBeGreaterThanOrEqual(25);
+    expect(offsetsMs.at(-1)).toBeLessThanOrEqual(r.durationMs);
+    expect(intervalsMs).toEqual(offsetsMs.slice(1).map((o, i) => o - offsetsMs[i]!));
+    expect(notes(r).filter((n) => !n.startsWith('the kit\'s event loop was seen'))).toEqual(['listener script: 500, 500, 500, 200', `offsets ${offsetsMs.join(', ')} ms; intervals ${intervalsMs.join(', ')} ms`, expect.stringMatching(/^rule: a step grows when/)]);
+  });
+  it('one delivery, then none: the stop noted, intervals none', async () => {
+    const r = await one('service.callback.retry-back-off', ['no-retry']);
+    expect(notes(r)).toContain(`offsets ${r.evidence!.timeline!.offsetsMs[0]} ms; intervals none ms`);
+    expect(notes(r)).toContainEqual(expect.stringMatching(/^the service stopped after 1 delivery within timing\.retryWindowMs \(\d+ ms\) while the listener still answered 500$/));
+  });
+  it('a single retry: stopped after 2 deliveries', async () => {
+    expect(notes(await one('service.callback.retry-back-off', ['single-retry']))).toContainEqual(expect.stringMatching(/^the service stopped after 2 deliveries within/));
+  });
+});
+
+describe('service.callback.retries-stop-after-2xx', () => {
+  it('the reference: PASS, noting the quiet after the 204', async () => {
+    const r = await one('service.callback.retries-stop-after-2xx');
+    expect(notes(r)).toEqual(['listener script: 500, 204', expect.stringMatching(/^no delivery within \d+ ms after the 204$/)]);
+  });
+  it('retried after the 204: WARN naming the 200-only reading', async () => {
+    const r = await one('service.callback.retries-stop-after-2xx', ['only-200-success']);
+    expect(r.reason).toMatch(/^\d+ further deliver(y|ies) after the retry was answered 204, \d+ ms later \(at-least-once allows repeats, but any 2xx should end the retries, §4\.3; a service that counts only 200 as delivered retries after a 204\)$/);
+    expect(notes(r)).toEqual(['listener script: 500, 204']);
+    const gap = Number(/, (\d+) ms later/.exec(r.reason!)![1]);
+    expect(gap).toBeLessThan(r.durationMs);
   });
 });
