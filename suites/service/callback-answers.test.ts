@@ -155,3 +155,27 @@ describe('service.callback.retries-stop-after-2xx', () => {
     expect(gap).toBeLessThan(r.durationMs);
   });
 });
+
+describe('production transport', () => {
+  const production = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = [], patch = {}) => (await runAgainstReference(caseId, patch, faults, 'production'))[0]!;
+  it('https-only-in-production, the reference: PASS, noting the http:// URL refused', async () => {
+    expect(notes(await production('service.callback.https-only-in-production'))).toEqual([expect.stringMatching(/^refused: HTTP 4\d\d /)]);
+  });
+  it('http:// accepted but never called: PASS saying so', async () => {
+    const r = await runBehindFront('service.callback.https-only-in-production', async (_request, t) => t.json(200, { success: true, status: 'PENDING' }), {
+      target: () => ({ mode: 'production' }),
+    });
+    expect(notes(r)).toEqual(['accepted, but never called: HTTP 200 {"success":true,"status":"PENDING"}']);
+  });
+  it('delivered-over-https: a listener without TLS in production is SKIP, saying how to receive', async () => {
+    const r = await production('service.callback.delivered-over-https', [], { listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false, plainPublicUrl: null } });
+    expect([r.verdict, r.reason]).toEqual(['SKIP', 'listener.publicUrl is http://: set listener.tls (or an https publicUrl) to receive production callbacks']);
+  });
+  it('delivered-over-https, called over plain http: no callback, and the TLS listener named as a likely cause', async () => {
+    const r = await production('service.callback.delivered-over-https', ['https-downgrade']);
+    expect(r.reason).toMatch(/^no callback arrived within timing\.callbackTimeoutMs \(\d+ ms\) of an accepted transaction .*; the listener speaks only TLS at https:\/\//);
+  });
+  it('delivered-over-https, the reference: PASS noting TLS at the listener', async () => {
+    expect(notes(await production('service.callback.delivered-over-https'))).toEqual([expect.stringMatching(/^callback received over TLS at the listener after \d+ ms$/)]);
+  });
+});

@@ -18,7 +18,8 @@ export const SERVICE_CASES: ConformanceCase<ResolvedServiceTarget>[] = [
   ...STATUS_CASES,
 ];
 
-export { ServiceListeners } from './listener-pool.ts';
+export { ServiceListeners, listenerOptionsOf } from './listener-pool.ts';
+export { StallWatch } from './stall-watch.ts';
 export { judgeBackoff, judgeOnABusyMachine, looksConstant, timingTolerance, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement } from './backoff.ts';
 export { compositionProblems, messageEncodingProblems } from './checks.ts';
 export { RETRY_SCRIPT, TIMING_BLURRED } from './retry.ts';
