@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_CASES, seededRandom } from '../../harness/cases/index.ts';
-import { judgeBackoff, judgeOnABusyMachine, looksConstant, timingTolerance, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT } from '../../harness/cases/service/index.ts';
+import { judgeBackoff, judgeOnABusyMachine, looksConstant, stepGrows, timingTolerance, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
@@ -61,11 +61,18 @@ describe('§6 Retry: exponential back-off means growing intervals', () => {
   it.each([
     ['a fixed 250 ms delay, one delivery noted 32 ms late: irregular at 10 ms, constant at 32: blurred', [250, 257, 251, 219], 32, 'irregular', 'constant'],
     ['a doubling schedule under a 300 ms stall: growing, the PASS stands', [200, 400, 800], 300, 'growing', undefined],
+    ['a slowly growing schedule that a 100 ms stall would read as constant: growing, the PASS stands', [200, 260, 320], 100, 'growing', undefined],
     ['a fixed 300 ms delay, a 5 ms stall (under the 10 ms tolerance): constant, not blurred', [300, 300, 300, 300], 5, 'constant', undefined],
     ['a fixed 300 ms delay under a 40 ms stall: constant either way, not blurred', [300, 302, 299, 301], 40, 'constant', undefined],
   ] as const)('%s', (_, intervals, stallMs, kind, blurredKind) => {
     const { judgement, blurredBy } = judgeOnABusyMachine(offsets(intervals), stallMs);
     expect([judgement.kind, blurredBy?.kind]).toEqual([kind, blurredKind]);
+  });
+  it('the rules at their edges: a step grows at 1.2 × the last − 10 ms; the same within 1.1 × the shortest + 10 ms; overall growth at 1.5 × the first', () => {
+    expect([stepGrows(100, 110), stepGrows(100, 109), stepGrows(100, 120, 0), stepGrows(100, 119, 0)]).toEqual([true, false, true, false]);
+    expect([looksConstant([100, 120]), looksConstant([100, 121]), looksConstant([120, 100, 110])]).toEqual([true, false, true]);
+    expect(judgeBackoff(offsets([100, 140, 150])).kind).toBe('growing-overall');
+    expect(judgeBackoff(offsets([100, 140, 149])).kind).toBe('irregular');
   });
   it('the tolerance is 10 ms, or the longest stall seen when longer (rounded up)', () => {
     expect([timingTolerance(0), timingTolerance(9.2), timingTolerance(44.1)]).toEqual([10, 10, 45]);

@@ -119,8 +119,8 @@ export function timingTolerance(stallMs: number): number {
  */
 export function judgeOnABusyMachine(offsetsMs: readonly number[], stallMs: number): { judgement: BackoffJudgement; blurredBy?: BackoffJudgement } {
   const judgement = judgeBackoff(offsetsMs);
-  const toleranceMs = timingTolerance(stallMs);
-  if (toleranceMs <= GROWTH_TOLERANCE_MS || BACKOFF_VERDICT[judgement.kind] === 'PASS') return { judgement };
-  const loaded = judgeBackoff(offsetsMs, toleranceMs);
+  if (BACKOFF_VERDICT[judgement.kind] === 'PASS') return { judgement };
+  // Without a stall the tolerance is the quiet one, and so is the judgement.
+  const loaded = judgeBackoff(offsetsMs, timingTolerance(stallMs));
   return BACKOFF_VERDICT[loaded.kind] === BACKOFF_VERDICT[judgement.kind] ? { judgement } : { judgement, blurredBy: loaded };
 }
