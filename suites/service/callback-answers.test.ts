@@ -66,6 +66,12 @@ describe('service.callback.reserved-id-intact', () => {
     expect(r.reason).toMatch(/^no callback arrived for the id carrying "&status=FAILED"/);
     expect(r.stated?.causes).toEqual(['no-callback']);
   });
+  it('one id accepted and never called back, the rest back intact: FAIL for that one, stating no-callback', async () => {
+    const r = await runBehindFront('service.callback.reserved-id-intact', async ({ body }, t) => (
+      (JSON.parse(body.toString('utf8')) as { transaction_id: string }).transaction_id.includes('#') ? t.json(200, { success: true, status: 'PENDING' }) : t.forward()));
+    expect(r.reason).toMatch(/^no callback arrived for the id carrying "#x": every value is form-encoded/);
+    expect(r.stated?.causes).toEqual(['no-callback']);
+  });
   it('an id refused at collect: noted, the rest judged', async () => {
     const r = await runBehindFront('service.callback.reserved-id-intact', async ({ body }, t) => (
       (JSON.parse(body.toString('utf8')) as { transaction_id: string }).transaction_id.includes('#') ? t.json(400, { success: false, error_code: 'BAD_ID' }) : t.forward()));

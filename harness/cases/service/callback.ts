@@ -190,7 +190,8 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
       const { retryWindowMs } = s.target.timing;
       s.ctx.progress(`first callback answered 500; waiting up to ${retryWindowMs} ms for the retry, to check its token too`);
       await s.waitFor({ tag: fields.tag }, { count: 2, timeoutMs: windowLeft(first, retryWindowMs) });
-      const seen = s.deliveries({ tag: fields.tag });
+      // The case's one tag: all its deliveries.
+      const seen = s.deliveries();
       const expected = s.target.callbackToken!;
       for (const [i, d] of seen.entries()) {
         const which = i === 0 ? 'the first delivery' : `delivery ${i + 1} (a retry after the 500)`;
@@ -234,11 +235,12 @@ export const CALLBACK_CASES: readonly ServiceCase[] = [
         const watch = Math.min(windowLeft(first, retryWindowMs), Math.max(callbackTimeoutMs, Math.round(2 * gap)));
         s.ctx.progress(`retry seen; watching ${watch} ms for more deliveries`);
         await s.waitFor({ tag: fields.tag }, { count: Number.POSITIVE_INFINITY, timeoutMs: watch });
-      } else if (s.deliveries({ tag: fields.tag }).length < 2) {
+      } else if (s.deliveries().length < 2) {
         // One delivery has nothing to agree with: the rule was not exercised.
         return s.skip(`not exercised: the 500 answer was not retried within timing.retryWindowMs (${retryWindowMs} ms), so only one delivery was seen (see service.callback.retry-back-off)`);
       }
-      const seen = s.deliveries({ tag: fields.tag });
+      // The case's one tag: all its deliveries.
+      const seen = s.deliveries();
       const outcomes = seen.map((d) => {
         const p = parseCallbackQuery(d.rawUrl);
         return `${p.transaction_id ?? '(no id)'} ${p.status ?? '(no status)'}`;

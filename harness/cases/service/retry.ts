@@ -21,16 +21,16 @@ export const MORE_WHEN_CONSTANT: readonly number[] = [500, 500, 200];
 /** The retries-stop case: a 500, then a 2xx other than 200 (204 No Content) for the retry. */
 export const STOP_SCRIPT: readonly number[] = [500, 204];
 
-/** Waits for deliveries one by one until `count` or the deadline, reporting progress. */
+/** Waits for deliveries to the case's one tag one by one until `count` or the deadline, reporting progress. */
 async function collectUntil(s: ServiceSession, tag: string, count: number, deadline: number): Promise<ListenerDelivery[]> {
-  for (let k = s.deliveries({ tag }).length + 1; k <= count; k++) {
+  for (let k = s.deliveries().length + 1; k <= count; k++) {
     const left = deadline - performance.now();
     if (left <= 0) break;
     s.ctx.progress(`waiting for delivery ${k}/${count} (${Math.round(left)} ms left of the retry window)`);
     const seen = await s.waitFor({ tag }, { count: k, timeoutMs: left });
     if (seen.length < k) break;
   }
-  return s.deliveries({ tag });
+  return s.deliveries();
 }
 
 function timelineOf(s: ServiceSession, seen: readonly ListenerDelivery[]) {
