@@ -81,8 +81,8 @@ export class ServiceSession {
 
   /** A whitelisted number whose transactions end SUCCESS (not listed as failing). */
   successNumber(): string {
-    const { whitelisted, failing = [] } = this.target.customerNumbers;
-    const number = whitelisted.find((n) => !failing.includes(n)) ?? whitelisted[0];
+    const { whitelisted, failing } = this.target.customerNumbers;
+    const number = whitelisted.find((n) => !failing?.includes(n)) ?? whitelisted[0];
     if (number === undefined) throw new CaseError('the target file lists no customerNumbers.whitelisted');
     return number;
   }
