@@ -60,6 +60,7 @@ describe('service capabilities', () => {
     const { sources: _sources, ...noSources } = service;
     unmet(noSources as ResolvedServiceTarget, 'notWhitelistedSource', /names no sources\.notWhitelisted/);
     unmet({ ...service, customerNumbers: { ...service.customerNumbers, failing: [] } }, 'failingNumber', /names no customerNumbers\.failing/);
+    unmet({ ...service, customerNumbers: { whitelisted: ['0244000001'], notWhitelisted: [] } }, 'failingNumber', /names no customerNumbers\.failing/);
     unmet({ ...service, status: false } as ResolvedServiceTarget, 'statusEndpoint', /"status": false/);
   });
   it('a token is met when the target names one, on either side', () => {
