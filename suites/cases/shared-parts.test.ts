@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  allCases, CaseSlots, CLIENT_CASES, loadWaiverFile, MAX_CONCURRENCY, parseWaivers, randomSeed, RECEIVER_CASES, seededRandom, SERVICE_CASES, WaiverFileError,
+  allCases, CaseSlots, CLIENT_CASES, defaultTimeouts, loadWaiverFile, MAX_CONCURRENCY, parseWaivers, randomSeed, RECEIVER_CASES, seededRandom, SERVICE_CASES, WaiverFileError,
 } from '../../harness/cases/index.ts';
 
 describe('CaseSlots: an integer from 1 to MAX_CONCURRENCY, each slot released once', () => {
@@ -74,6 +74,25 @@ describe('waivers from a file, and the blanket rule at its edges', () => {
   });
   it('a wildcard with text is not a blanket', () => {
     expect(parseWaivers([{ id: '*x', reason: 'r' }, { id: '*.latency.burst', reason: 'r' }])).toHaveLength(2);
+  });
+});
+
+describe('defaultTimeouts: limits that follow the target file\'s timing, over a 1 s floor', () => {
+  const receiver = (replyDeadlineMs: number) => ({ side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs } }) as never;
+  const service = (callbackTimeoutMs: number, retryWindowMs = 2500) => ({ side: 'service', timing: { callbackTimeoutMs, retryWindowMs } }) as never;
+  it('a receiver: twice its reply deadline per request (at least 1 s), six of them per case (at least 10 s)', () => {
+    expect(defaultTimeouts(receiver(300))).toEqual({ perRequestTimeoutMs: 1000, caseTimeoutMs: 10_000 });
+    expect(defaultTimeouts(receiver(3000))).toEqual({ perRequestTimeoutMs: 6000, caseTimeoutMs: 36_000 });
+  });
+  it('a service: its callback timeout per request (1 s to 10 s); per case the callback timeout, the retry window and three requests', () => {
+    expect(defaultTimeouts(service(500))).toEqual({ perRequestTimeoutMs: 1000, caseTimeoutMs: 500 + 2500 + 3000 });
+    expect(defaultTimeouts(service(3000))).toEqual({ perRequestTimeoutMs: 3000, caseTimeoutMs: 3000 + 2500 + 9000 });
+    expect(defaultTimeouts(service(20_000, 60_000))).toEqual({ perRequestTimeoutMs: 10_000, caseTimeoutMs: 20_000 + 60_000 + 30_000 });
+  });
+  it('a client: its answer deadline per request, and a case long enough for the calls ahead', () => {
+    const limits = defaultTimeouts({ side: 'client', timing: { answerDeadlineMs: 2000 } } as never);
+    expect(limits.perRequestTimeoutMs).toBe(2000);
+    expect(limits.caseTimeoutMs).toBeGreaterThanOrEqual(2 * 2000 + 5000);
   });
 });
 
