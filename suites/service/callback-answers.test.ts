@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
+import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { callingBack, runAgainstReference, runBehindFront } from './fixtures/run-case.ts';
 
 const notes = (r: CaseResult) => r.evidence?.notes ?? [];
@@ -163,7 +164,7 @@ describe('service.callback.retries-stop-after-2xx', () => {
 });
 
 describe('production transport', () => {
-  const production = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = [], patch = {}) => (await runAgainstReference(caseId, patch, faults, 'production'))[0]!;
+  const production = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = [], patch: Partial<ResolvedServiceTarget> = {}) => (await runAgainstReference(caseId, patch, faults, 'production'))[0]!;
   it('https-only-in-production, the reference: PASS, noting the http:// URL refused', async () => {
     expect(notes(await production('service.callback.https-only-in-production'))).toEqual([expect.stringMatching(/^refused: HTTP 4\d\d /)]);
   });
