@@ -5,11 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
-import { callingBack, runAgainstReference, runBehindFront } from './fixtures/run-case.ts';
+import { callingBack, retrying, runAgainstReference, runBehindFront } from './fixtures/run-case.ts';
 
 const notes = (r: CaseResult) => r.evidence?.notes ?? [];
 const one = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = []) => (await runAgainstReference(caseId, {}, faults))[0]!;
 const TOKEN = 'tok-0123456789';
+const paid = (f: { transaction_id: string }) => `transaction_id=${encodeURIComponent(f.transaction_id)}&status=SUCCESS&message=Paid+in+full`;
+/** A retry window long enough that a watch cut short by it would show in the case's duration. */
+const LONG_WINDOW = { timing: { callbackTimeoutMs: 250, retryWindowMs: 10_000 } };
+/** A back-off result, or the kit's own SKIP for a machine too busy to time it (the evidence is the same). */
+const unlessBlurred = (r: CaseResult, expected: [string, string | undefined | RegExp]) => {
+  if (r.verdict === 'SKIP' && r.reason?.startsWith(TIMING_BLURRED)) return;
+  expect(r.verdict).toBe(expected[0]);
+  if (expected[1] instanceof RegExp) expect(r.reason).toMatch(expected[1]);
+  else expect(r.reason).toBe(expected[1]);
+};
 
 describe('service.callback.transaction-id-echoed', () => {
   it('the reference: PASS, noting the one id', async () => {
@@ -86,6 +96,10 @@ describe('service.callback.reserved-id-intact', () => {
 });
 
 describe('service.callback composition: a callback glued to the path', () => {
+  it('a name glued on (…/cb/<tag>x&…): another path, not this case\'s callback; no callback', async () => {
+    const r = await runBehindFront('service.callback.query-appended-with-question-mark', callingBack(paid, undefined, (url, query) => `${url}x&${query}`));
+    expect([r.verdict, r.stated?.causes, notes(r)]).toEqual(['FAIL', ['no-callback'], []]);
+  });
   it('parameters glued with & to a URL without a query: FAIL, noting where the callback arrived', async () => {
     const r = await one('service.callback.query-appended-with-question-mark', ['always-ampersand']);
     expect(r.verdict).toBe('FAIL');
@@ -104,6 +118,10 @@ describe('service.callback.token-present', () => {
     expect((await one('service.callback.token-present', ['no-token'])).verdict).toBe('WARN');
     expect((await one('service.callback.token-present', ['token-first-attempt-only'])).reason)
       .toBe('delivery 2 (a retry after the 500) carries no X-Callback-Token; the first delivery carried it, so a receiver checking the token refuses the retry');
+  });
+  it('the token sent twice: FAIL saying how often, not that it differs', async () => {
+    const r = await runBehindFront('service.callback.token-present', callingBack(paid, [TOKEN, TOKEN]), { target: () => ({ callbackToken: TOKEN }) });
+    expect(r.reason).toBe('X-Callback-Token is sent 2 times on the first delivery');
   });
   it('a stale token: FAIL naming the lengths, never the token', async () => {
     const r = await runBehindFront('service.callback.token-present', callingBack((f) => `transaction_id=${encodeURIComponent(f.transaction_id)}&status=SUCCESS&message=Paid+in+full`, 'stale'), {
@@ -125,7 +143,47 @@ describe('service.callback.duplicates-consistent', () => {
   });
 });
 
+describe('service.callback.duplicates-consistent: the watch after the retry', () => {
+  it('another outcome 1.5 gaps after the retry: seen (the watch is twice the gap), and the watch ends long before the window', async () => {
+    const r = await runBehindFront('service.callback.duplicates-consistent', retrying([200], { afterMs: [300], afterStatus: 'FAILED' }), { target: () => LONG_WINDOW });
+    expect(r.reason).toMatch(/^delivery 3 of 3 carries "\S+ FAILED" after "\S+ SUCCESS"/);
+    expect(r.durationMs).toBeLessThan(5000);
+  });
+});
+
 describe('service.callback.retry-back-off: the evidence of the schedule', () => {
+  it('a repeat after the 200: not part of the failing phase, the growing schedule PASSes', async () => {
+    const r = await runBehindFront('service.callback.retry-back-off', retrying([60, 120, 240], { afterMs: [5] }));
+    expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+    expect(r.evidence!.timeline!.offsetsMs).toHaveLength(4);
+    expect(notes(r)[0]).toBe('listener script: 500, 500, 500, 200');
+  });
+  it('immediate retries: the script extended when the first intervals look constant, FAIL naming them', async () => {
+    const r = await runBehindFront('service.callback.retry-back-off', retrying([0, 0, 0, 0, 0]));
+    expect(notes(r)[0]).toBe('listener script: 500, 500, 500, then (the first intervals looking constant) 500, 500, 200');
+    expect(r.evidence!.timeline!.offsetsMs).toHaveLength(6);
+    unlessBlurred(r, ['FAIL', /^intervals \d+, \d+, \d+, \d+, \d+ ms, each within 10 ms: retried immediately, not with exponential back-off$/]);
+  });
+  it('a flat step in a schedule that grows overall: PASS, naming the step', async () => {
+    const r = await runBehindFront('service.callback.retry-back-off', retrying([100, 60, 200]));
+    unlessBlurred(r, ['PASS', undefined]);
+    if (r.verdict === 'PASS') expect(notes(r)).toContain('the intervals grow overall (the last ≥ 1.5 × the first), though interval 2 does not on its own: as back-off with jitter does');
+  });
+  it('the kit stalled while it timed: a schedule the stall would read otherwise is not judged (SKIP), the stall noted', async () => {
+    // 60, 120, 50 ms is irregular (SKIP) with 10 ms of jitter allowed, immediate (FAIL) with the
+    // 300 ms stall's: the kit gives neither.
+    const r = await runBehindFront('service.callback.retry-back-off', retrying([60, 120, 50], { blockMs: 300 }));
+    expect(r.reason).toMatch(new RegExp(`^${TIMING_BLURRED} up to \\d+ ms late while it timed the deliveries`));
+    const stalled = notes(r).find((n) => n.startsWith("the kit's event loop was seen to run up to "));
+    expect(Number(/up to (\d+) ms/.exec(stalled ?? '')?.[1])).toBeGreaterThanOrEqual(250);
+  });
+  it('a callback only at another tag: no callback, the case never times a schedule of nothing', async () => {
+    const r = await runBehindFront('service.callback.retry-back-off',
+      callingBack(paid, undefined, (url, query) => `${url.replace(/\/cb\/[^/?#]+/, '/cb/stray')}?${query}`),
+      { target: () => ({ timing: { callbackTimeoutMs: 300, retryWindowMs: 600 } }) });
+    expect(r.reason).toBe('no callback arrived within timing.callbackTimeoutMs (300 ms) of an accepted transaction (§3: reaching a terminal state triggers one callback)');
+  });
+
   it('the reference: PASS, the failing phase timed from the collect (up to the 200), the script and the rule noted', async () => {
     const r = await one('service.callback.retry-back-off');
     // On a busy machine the kit may not time the schedule (a SKIP that says so); the evidence is the same.
@@ -142,14 +200,23 @@ describe('service.callback.retry-back-off: the evidence of the schedule', () => 
   it('one delivery, then none: the stop noted, intervals none', async () => {
     const r = await one('service.callback.retry-back-off', ['no-retry']);
     expect(notes(r)).toContain(`offsets ${r.evidence!.timeline!.offsetsMs[0]} ms; intervals none ms`);
+    expect(notes(r)[0]).toBe('listener script: 500, 500, 500, 200');
     expect(notes(r)).toContainEqual(expect.stringMatching(/^the service stopped after 1 delivery within timing\.retryWindowMs \(\d+ ms\) while the listener still answered 500$/));
   });
   it('a single retry: stopped after 2 deliveries', async () => {
-    expect(notes(await one('service.callback.retry-back-off', ['single-retry']))).toContainEqual(expect.stringMatching(/^the service stopped after 2 deliveries within/));
+    const r = await one('service.callback.retry-back-off', ['single-retry']);
+    expect(notes(r)).toContainEqual(expect.stringMatching(/^the service stopped after 2 deliveries within/));
+    // One interval is no sign of a fixed delay: the script is not extended.
+    expect(notes(r)[0]).toBe('listener script: 500, 500, 500, 200');
   });
 });
 
 describe('service.callback.retries-stop-after-2xx', () => {
+  it('a delivery 350 ms after a 204 that came 150 ms after the 500: seen (the watch is three gaps), and the watch ends long before the window', async () => {
+    const r = await runBehindFront('service.callback.retries-stop-after-2xx', retrying([150], { afterMs: [350] }), { target: () => LONG_WINDOW });
+    expect(r.reason).toMatch(/^1 further delivery after the retry was answered 204, \d+ ms later/);
+    expect(r.durationMs).toBeLessThan(5000);
+  });
   it('the reference: PASS, noting the quiet after the 204', async () => {
     const r = await one('service.callback.retries-stop-after-2xx');
     expect(notes(r)).toEqual(['listener script: 500, 204', expect.stringMatching(/^no delivery within \d+ ms after the 204$/)]);
@@ -173,6 +240,14 @@ describe('production transport', () => {
       target: () => ({ mode: 'production' }),
     });
     expect(notes(r)).toEqual(['accepted, but never called: HTTP 200 {"success":true,"status":"PENDING"}']);
+  });
+  it('https-only-in-production behind an https tunnel, the http:// URL refused: PASS (a refusal needs no plain tunnel)', async () => {
+    const r = await production('service.callback.https-only-in-production', [], { listener: { host: '127.0.0.1', port: 0, publicUrl: 'https://127.0.0.1:9', tls: false, plainPublicUrl: null } });
+    expect([r.verdict, notes(r)]).toEqual(['PASS', [expect.stringMatching(/^refused: HTTP 4\d\d /)]]);
+  });
+  it('delivered-over-https through a TLS tunnel that reaches nothing: no callback, no TLS handshake blamed (the listener speaks plain http)', async () => {
+    const r = await production('service.callback.delivered-over-https', [], { listener: { host: '127.0.0.1', port: 0, publicUrl: 'https://127.0.0.1:9', tls: false, plainPublicUrl: null } });
+    expect(r.reason).toMatch(/^no callback arrived within timing\.callbackTimeoutMs \(\d+ ms\) of an accepted transaction \(§3: reaching a terminal state triggers one callback\)$/);
   });
   it('delivered-over-https: a listener without TLS in production is SKIP, saying how to receive', async () => {
     const r = await production('service.callback.delivered-over-https', [], { listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false, plainPublicUrl: null } });

@@ -92,12 +92,13 @@ async function judgeRetries(s: ServiceSession, stalls: StallWatch): Promise<Case
   const shown = `offsets ${timeline.offsetsMs.join(', ')} ms; intervals ${timeline.intervalsMs.join(', ') || 'none'} ms`;
   const script = expected > RETRY_SCRIPT.length ? `${RETRY_SCRIPT.slice(0, 3).join(', ')}, then (the first intervals looking constant) ${MORE_WHEN_CONSTANT.join(', ')}` : RETRY_SCRIPT.join(', ');
   const evidence = { timeline, notes: [`listener script: ${script}`, shown, `rule: ${RULE}`] };
-  if (okAt === -1 && all.length < RETRY_SCRIPT.length) {
+  if (okAt === -1) {
+    // Every delivery was answered 500: the service stopped, or the window ended, before its 2xx.
     evidence.notes.push(`the service stopped after ${all.length} deliver${all.length === 1 ? 'y' : 'ies'} within timing.retryWindowMs (${s.target.timing.retryWindowMs} ms) while the listener still answered 500`);
   }
   const stallMs = stalls.stop();
+  // The phase holds the first delivery at least: never 'no-delivery' here.
   const { judgement, blurredBy } = judgeOnABusyMachine(timeline.offsetsMs, stallMs);
-  if (judgement.kind === 'no-delivery') return noCallback(s);
   if (stallMs > GROWTH_TOLERANCE_MS) evidence.notes.push(`the kit's event loop was seen to run up to ${Math.ceil(stallMs)} ms late while it noted the deliveries (a busy machine)`);
   if (blurredBy) {
     // A correct schedule is never failed for the kit's busy machine (backoff.ts, judgeOnABusyMachine).

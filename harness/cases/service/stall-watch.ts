@@ -8,6 +8,7 @@ const RESOLUTION_MS = 10;
 export class StallWatch {
   private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
 
+  /** Watches from its first tick on (Node's histogram records lags from then): a stall within the first RESOLUTION_MS goes unseen. */
   constructor() {
     this.histogram.enable();
   }
