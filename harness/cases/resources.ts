@@ -17,7 +17,6 @@ export class RunResources {
   /** Each confirming receiver target's status endpoint (unless its owner provides one). */
   readonly statusEndpoints = new StatusEndpoints();
   private readonly observations = new Map<ResolvedTarget, Promise<Observation>>();
-  private closed = false;
 
   /**
    * How the receiver target's records are seen, opened once for the run by `open` (the first
@@ -34,10 +33,11 @@ export class RunResources {
     return observation;
   }
 
-  /** Closes everything the run holds, at once; the first failure to close is thrown after all were tried. */
+  /**
+   * Closes everything the run holds, at once; the first failure to close is thrown after all were
+   * tried. Each holder forgets what it closes, so closing again closes nothing twice.
+   */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
     const observations = [...this.observations.values()];
     this.observations.clear();
     const settled = await Promise.allSettled([

@@ -125,7 +125,6 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
   const caseTimeoutMs = options.caseTimeoutMs ?? defaults.caseTimeoutMs;
   const redactor = options.redactor ?? new Redactor(secretsOf(target));
   const ids = options.ids ?? transactionIds(seed);
-  const now = options.now ?? (() => new Date());
   const selected = selectCases(options.cases, options.only).filter((c) => c.side === target.side);
   const shaped = shapedIds(ids, target.transactionIds);
   const slots = options.slots ?? new CaseSlots(options.concurrency);
@@ -175,7 +174,7 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
         ...statedBy(outcome),
       };
       watch.observe(result);
-      ended = applyWaivers(result, options.waivers ?? [], now());
+      ended = applyWaivers(result, options.waivers ?? [], options.now?.());
       return ended;
     } finally {
       release();
