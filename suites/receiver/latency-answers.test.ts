@@ -1,0 +1,143 @@
+// receiver.latency (§6 rule 3, §8) on answers the reference receiver never gives: a receiver of
+// this file's own making, without hooks (so the ids are unknown to it and any 2xx or 4xx is
+// accepted, DESIGN.md), answers each callback as its path says. What each verdict rests on: the
+// statuses accepted and refused, a refused token, connections reset or never answered, replies
+// over the deadline (set by the target file: MUST; defaulted: SHOULD), the reply-time statistics.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECEIVER_CASES, runCases, type RunCasesOptions } from '../../harness/cases/index.ts';
+import { NO_SEEDED_RECORD } from '../../harness/cases/receiver/kit.ts';
+import { latencyStats, percentile } from '../../harness/cases/receiver/latency.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+
+let server: Server;
+let base = '';
+const sockets = new Set<Socket>();
+/** Requests seen per path, so a burst can be answered one way for some callbacks and another for the rest. */
+const seen = new Map<string, number>();
+
+beforeAll(async () => {
+  // /status/NNN answers NNN; /slow/MS answers 200 after MS; /mixed/NNN/K answers NNN to the first K
+  // of a burst and 200 to the rest; /reset/K resets the first K and answers 200 to the rest;
+  // /hang-reset/H/R never answers the first H, resets the next R, answers 200 to the rest.
+  server = createServer((req, res) => {
+    const [, kind, a, b] = (req.url ?? '').split('?')[0]!.split('/');
+    const path = (req.url ?? '').split('?')[0]!;
+    const n = (seen.get(path) ?? 0) + 1;
+    seen.set(path, n);
+    if (kind === 'status') return void res.writeHead(Number(a)).end();
+    if (kind === 'slow') return void setTimeout(() => res.writeHead(200).end(), Number(a));
+    if (kind === 'mixed') return void res.writeHead(n <= Number(b) ? Number(a) : 200).end();
+    if (kind === 'reset') return void (n <= Number(a) ? req.socket.destroy() : res.writeHead(200).end());
+    if (kind === 'hang-reset') {
+      if (n <= Number(a)) return;
+      return void (n <= Number(a) + Number(b) ? req.socket.destroy() : res.writeHead(200).end());
+    }
+    res.writeHead(404).end();
+  });
+  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let runs = 0;
+/** The case against `/<path>` of the server (a fresh path per run: its counts start at zero). */
+async function latency(caseId: 'single' | 'burst', path: string, target: Partial<ResolvedReceiverTarget> = {}, options: Partial<RunCasesOptions<ResolvedReceiverTarget>> = {}): Promise<CaseResult> {
+  const callbackUrl = `${base}/${path}/run-${++runs}`;
+  const [r] = await runCases({ cases: RECEIVER_CASES, target: { side: 'receiver', callbackUrl, timing: { replyDeadlineMs: 1000 }, ...target }, seed: 1, only: `receiver.latency.${caseId}`, ...options });
+  return r!;
+}
+const notes = (r: CaseResult) => r.evidence?.notes ?? [];
+
+describe('the reply-time statistics: nearest-rank percentiles', () => {
+  it('p50, p99 and the maximum of unsorted samples; none: all 0', () => {
+    expect(latencyStats([30, 10, 20])).toEqual({ samples: 3, p50Ms: 20, p99Ms: 30, maxMs: 30 });
+    expect(latencyStats([5, 1, 4, 2, 3, 10, 9, 8, 7, 6])).toEqual({ samples: 10, p50Ms: 5, p99Ms: 10, maxMs: 10 });
+    expect(latencyStats([])).toEqual({ samples: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 });
+  });
+  it('a rank below 1 is the first sample, one past the end the last', () => {
+    expect([percentile([1, 2, 3, 4], 0), percentile([1, 2, 3, 4], 10), percentile([1, 2, 3, 4], 25), percentile([1, 2, 3, 4], 100)]).toEqual([1, 1, 1, 4]);
+    expect(percentile([], 50)).toBe(0);
+  });
+});
+
+describe('receiver.latency without hooks: which answers are accepted', () => {
+  it.each([200, 299, 400, 404, 499])('%i for an id the receiver does not hold: PASS, noting why any 4xx is accepted and the reply times', async (status) => {
+    const r = await latency('single', `status/${status}`);
+    expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
+    expect(notes(r)).toEqual([
+      `${NO_SEEDED_RECORD}: the ids are unknown to the receiver, so any 2xx or 4xx is accepted and only the time is judged`,
+      expect.stringMatching(/^reply times over 1 callback\(s\): p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms \(deadline 1000 ms\)$/),
+    ]);
+    expect(r.evidence?.latency?.samples).toBe(1);
+  });
+  it.each([301, 399, 500, 503])('%i: FAIL, neither 2xx nor 4xx', async (status) => {
+    const r = await latency('single', `status/${status}`);
+    expect(r.reason).toBe(`1 of 1 callbacks were answered ${status}, neither 2xx nor 4xx`);
+    expect(r.evidence?.exchanges?.map((e) => e.label)).toEqual(['callback']);
+  });
+  it('a burst, 7 of 20 answered 500: FAIL counting them, each callback labelled', async () => {
+    const r = await latency('burst', 'mixed/500/7');
+    expect(r.reason).toBe('7 of 20 callbacks were answered 500, neither 2xx nor 4xx');
+    expect(r.evidence?.exchanges?.map((e) => e.label)).toEqual(Array.from({ length: 20 }, (_, i) => `burst callback ${i + 1} of 20`));
+    expect(r.evidence?.latency?.samples).toBe(20);
+  });
+});
+
+describe('receiver.latency: the configured token refused', () => {
+  it('403 and 401 to the configured token: ERROR naming both, no reply timed', async () => {
+    const r = await latency('burst', 'mixed/403/20', { callbackToken: 'configured-token-1' });
+    expect([r.verdict, r.reason]).toEqual(['ERROR', '20 of 20 callbacks with the configured token were answered 403: the token was refused, so no valid callback\'s reply was timed']);
+    const single = await latency('single', 'status/401', { callbackToken: 'configured-token-1' });
+    expect(single.reason).toBe('1 of 1 callbacks with the configured token were answered 401: the token was refused, so no valid callback\'s reply was timed');
+  });
+  it('a 404 with the configured token: accepted (an unknown id), PASS', async () => {
+    expect((await latency('single', 'status/404', { callbackToken: 'configured-token-1' })).verdict).toBe('PASS');
+  });
+  it('403 with no token configured: a 4xx like any other, PASS', async () => {
+    expect((await latency('single', 'status/403')).verdict).toBe('PASS');
+  });
+});
+
+describe('receiver.latency: callbacks without a usable answer', () => {
+  it('3 of 20 connections reset: ERROR counting them, naming the reset', async () => {
+    const r = await latency('burst', 'reset/3');
+    expect(r.verdict).toBe('ERROR');
+    expect(r.reason).toMatch(/^3 of 20 callbacks got no usable answer: the connection was reset before an answer \((UND_ERR_SOCKET|ECONNRESET)\)$/);
+  });
+  it('2 never answered and 3 reset: the resets are the ERROR, counted without the unanswered ones', async () => {
+    const r = await latency('burst', 'hang-reset/2/3', {}, { perRequestTimeoutMs: 1500 });
+    expect(r.reason).toMatch(/^3 of 20 callbacks got no usable answer: the connection was reset/);
+  });
+  it('2 of 20 never answered: FAIL, the unanswered counted, and the replies over the deadline', async () => {
+    const r = await latency('burst', 'hang-reset/2/0', {}, { perRequestTimeoutMs: 1500 });
+    expect(r.verdict).toBe('FAIL');
+    expect(r.reason).toMatch(/^2 of 20 callbacks got no answer within 1500 ms; 2 of 20 replies took longer than 1000 ms \(max \d+ ms, p50 [\d.]+ ms\): §6 rule 3 says reply first, work afterwards$/);
+  });
+});
+
+describe('receiver.latency: over the deadline', () => {
+  it('a deadline the target sets: FAIL at MUST, the times noted', async () => {
+    const r = await latency('single', 'slow/400', { timing: { replyDeadlineMs: 200 } });
+    expect([r.verdict, r.level]).toEqual(['FAIL', 'MUST']);
+    expect(r.reason).toMatch(/^1 of 1 replies took longer than 200 ms \(max \d+(\.\d+)? ms, p50 \d+(\.\d+)? ms\): §6 rule 3 says reply first, work afterwards$/);
+    expect(r.evidence?.latency?.maxMs).toBeGreaterThanOrEqual(400);
+  });
+  it('a wrong status and a late reply: both named', async () => {
+    const late500 = await latency('single', 'status/500', { timing: { replyDeadlineMs: 0.001 } });
+    expect(late500.reason).toMatch(/^1 of 1 callbacks were answered 500, neither 2xx nor 4xx; 1 of 1 replies took longer than 0\.001 ms/);
+  });
+  it('the default deadline: WARN at SHOULD, saying the file sets none', async () => {
+    const target = parseTarget({ side: 'receiver', callbackUrl: `${base}/slow/3100/defaulted` }, {});
+    const [r] = await runCases({ cases: RECEIVER_CASES, target, seed: 1, only: 'receiver.latency.single' });
+    expect(r).toMatchObject({ verdict: 'WARN', level: 'SHOULD' });
+    expect(r!.reason).toMatch(/^1 of 1 replies took longer than 3000 ms .*\(the target file sets no replyDeadlineMs, so the default is a SHOULD\)$/);
+    expect(notes(r!)).toContainEqual(expect.stringMatching(/\(deadline 3000 ms, the default\)$/));
+  }, 15_000);
+});
