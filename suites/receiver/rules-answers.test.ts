@@ -1,0 +1,168 @@
+// receiver.outcome and receiver.idempotence (§4.3, §6 rule 2, §6 Semantics) on receivers no fault
+// switch of the reference makes: a front of this file's own making before the reference receiver
+// (suites/preflight/front.ts; its hooks, so its records, pass through) answers each callback as
+// a test says, hands it on changed, or applies it later (a receiver that replies first and applies
+// from a queue). What each case's verdict rests on, and what it states.
+import { URL } from 'node:url';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECEIVER_CASES, runCases, type ConformanceCase } from '../../harness/cases/index.ts';
+import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { guardNegatives } from '../../harness/preflight/index.ts';
+import type { Preflight } from '../../harness/preflight/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { startFront, type CallbackHandler, type FrontOptions } from '../preflight/front.ts';
+
+let embedded: EmbeddedReceiver;
+beforeAll(async () => {
+  embedded = await startEmbeddedReceiver({ timeScale: 0.02, replyDeadlineMs: 1000 });
+});
+afterAll(async () => embedded.close());
+
+/** `caseId` against the reference behind a front that answers as `onCallback` says. */
+async function behindFront(caseId: string, onCallback: CallbackHandler, options: FrontOptions & { cases?: ConformanceCase<ResolvedReceiverTarget>[] } = {}): Promise<CaseResult> {
+  const front = await startFront(embedded, onCallback, options);
+  try {
+    const [r] = await runCases({ cases: options.cases ?? RECEIVER_CASES, target: front.target, seed: 7, only: caseId });
+    return r!;
+  } finally {
+    await front.close();
+  }
+}
+
+/** Answers `status` without handing the callback on: nothing is applied. */
+const answering = (status: number): CallbackHandler => (_req, res) => void res.writeHead(status).end();
+/** Hands the callback on (its query changed by `rewrite`), then answers `status` whatever the receiver said. */
+const handingOn = (status: number | undefined, rewrite: (query: URLSearchParams) => void = () => undefined): CallbackHandler => (req, res, pass) => {
+  const url = new URL(req.url ?? '/', 'http://front');
+  rewrite(url.searchParams);
+  req.url = `${url.pathname}?${url.searchParams.toString()}`;
+  pass().then((a) => res.writeHead(status ?? a.status).end(a.body), () => res.writeHead(502).end());
+};
+/** The callbacks after the first of each transaction: answered `status`, never applied; the first handed on. */
+const duplicatesAnswered = (status: number): CallbackHandler => {
+  const seen = new Set<string>();
+  return (req, res, pass) => {
+    const id = new URL(req.url ?? '/', 'http://front').searchParams.get('transaction_id') ?? '';
+    if (seen.has(id)) return void res.writeHead(status).end();
+    seen.add(id);
+    pass().then((a) => res.writeHead(a.status).end(a.body), () => res.writeHead(502).end());
+  };
+};
+/** A receiver that replies 200 at once and applies from a queue: the first callback of a transaction 300 ms later, the rest at once. */
+const queued: () => CallbackHandler = () => {
+  const seen = new Set<string>();
+  return (req: IncomingMessage, res: ServerResponse, pass) => {
+    const id = new URL(req.url ?? '/', 'http://front').searchParams.get('transaction_id') ?? '';
+    const first = !seen.has(id);
+    seen.add(id);
+    res.writeHead(200).end();
+    setTimeout(() => void pass().catch(() => undefined), first ? 300 : 0);
+  };
+};
+const labels = (r: CaseResult) => (r.evidence?.exchanges ?? []).map((e) => e.label).filter((l) => !l?.startsWith('hooks'));
+
+describe('receiver.outcome: a callback that must change nothing, answered 2xx or 4xx (DESIGN.md)', () => {
+  it.each([200, 299, 400, 499])('%i, nothing applied: PASS', async (status) => {
+    expect((await behindFront('receiver.outcome.unknown-status-pending', answering(status))).verdict).toBe('PASS');
+  });
+  it.each([300, 500])('%i: FAIL naming the answer', async (status) => {
+    const r = await behindFront('receiver.outcome.unknown-status-pending', answering(status));
+    expect(r.reason).toMatch(new RegExp(`^answered ${status} to a callback with status=PENDING; any 2xx or 4xx is accepted there \\(DESIGN\\.md\\), a 5xx makes the service retry$`));
+  });
+  it('a callback without status applied (as SUCCESS): FAIL saying there is no outcome to apply', async () => {
+    const r = await behindFront('receiver.outcome.missing-status', handingOn(undefined, (q) => q.set('status', 'SUCCESS')));
+    expect(r.reason).toMatch(/^the record changed to .* on a callback without status: with no status there is no outcome to apply \(§4\.3, §6 Parameters\), so nothing is to change$/);
+  });
+});
+
+describe('receiver.outcome: a FAIL on the answer alone rests on the answer (the preflight guard)', () => {
+  // The refusal control failed on its answer half: a valid callback got no 2xx either.
+  const preflight: Preflight = {
+    side: 'receiver', findings: [],
+    controls: { refusal: { state: 'failed', what: 'a valid callback', observed: 'answered 500', halves: { answer: 'failed', effect: 'held' } } },
+  };
+  const guarded = guardNegatives(RECEIVER_CASES, preflight);
+  it('500 and nothing applied: the FAIL rests on the answer, ERROR beside the failed control', async () => {
+    const r = await behindFront('receiver.outcome.unknown-status-pending', answering(500), { cases: guarded });
+    expect(r.verdict).toBe('ERROR');
+    expect(r.reason).toMatch(/so this answer likely shares its cause$/);
+  });
+  it('500 and the record changed: a finding on the effect too, FAIL stands', async () => {
+    const r = await behindFront('receiver.outcome.unknown-status-pending', handingOn(500, (q) => q.set('status', 'SUCCESS')), { cases: guarded });
+    expect(r.verdict).toBe('FAIL');
+  });
+});
+
+describe('receiver.outcome.unknown-id', () => {
+  it('answered 500: FAIL naming the answer, the callback labelled', async () => {
+    const r = await behindFront('receiver.outcome.unknown-id', answering(500));
+    expect(r.reason).toMatch(/^answered 500; for an unknown transaction_id any 2xx or 4xx is accepted \(DESIGN\.md\), a 5xx makes the service retry$/);
+    expect(labels(r)).toEqual(['callback for an id never seeded']);
+  });
+  it('an id the receiver already holds before the callback: ERROR, never judged', async () => {
+    const r = await behindFront('receiver.outcome.unknown-id', answering(200), {
+      onHook: (req, res, forward) => {
+        const id = /\/transactions\/([^/?]+)$/.exec(req.url ?? '')?.[1];
+        if (req.method !== 'GET' || !id) return forward();
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ transaction_id: decodeURIComponent(id), state: 'pending', actions: 0 }));
+      },
+    });
+    expect([r.verdict, r.reason]).toEqual(['ERROR', expect.stringMatching(/^the receiver already holds "[^"]+", an id this run never seeded$/)]);
+  });
+});
+
+describe('receiver.idempotence: the other outcome after one was applied', () => {
+  it('the first never applied: FAIL stating not-applied', async () => {
+    const r = await behindFront('receiver.idempotence.conflicting-after-applied', answering(200));
+    expect(r.verdict).toBe('FAIL');
+    expect(r.stated?.causes).toEqual(['not-applied']);
+  });
+  it('applied, the late one answered 409: FAIL on the answer, no cause stated, each callback labelled', async () => {
+    const r = await behindFront('receiver.idempotence.conflicting-after-applied', duplicatesAnswered(409));
+    expect(r.reason).toMatch(/^the late FAILED callback was answered 409: any non-2xx makes the service retry/);
+    expect(r.stated).toBeUndefined();
+    expect(labels(r)).toEqual(['callback SUCCESS', 'callback FAILED, after SUCCESS']);
+  });
+  it('the first applied as the other outcome: FAIL, not stated as not-applied (the record is not pending)', async () => {
+    const r = await behindFront('receiver.idempotence.conflicting-after-applied', handingOn(undefined, (q) => q.set('status', 'FAILED')));
+    expect(r.reason).toMatch(/^the record reads state FAILED\b/);
+    expect(r.stated).toBeUndefined();
+  });
+  it('a receiver that replies at once and applies from a queue: the case waits for the first to apply, PASS', async () => {
+    for (const id of ['receiver.idempotence.conflicting-after-applied', 'receiver.idempotence.success-after-failed', 'receiver.idempotence.after-applied']) {
+      const r = await behindFront(id, queued());
+      expect([id, r.verdict, r.reason]).toEqual([id, 'PASS', undefined]);
+    }
+  });
+});
+
+describe('receiver.idempotence.after-applied: the first callback must apply before a repeat is judged', () => {
+  it('never applied: FAIL saying so, stating not-applied', async () => {
+    const r = await behindFront('receiver.idempotence.after-applied', answering(200));
+    expect(r.reason).toMatch(/^the first callback was not applied \(the record reads state pending\b.*\), so a repeat cannot be judged$/);
+    expect(r.stated?.causes).toEqual(['not-applied']);
+  });
+  it('applied as FAILED: FAIL, no not-applied cause', async () => {
+    const r = await behindFront('receiver.idempotence.after-applied', handingOn(undefined, (q) => q.set('status', 'FAILED')));
+    expect(r.reason).toMatch(/^the first callback was not applied \(the record reads state FAILED\b/);
+    expect(r.stated).toBeUndefined();
+  });
+  it('the repeat answered 500: FAIL, the callbacks labelled', async () => {
+    const r = await behindFront('receiver.idempotence.after-applied', duplicatesAnswered(500));
+    expect(r.verdict).toBe('FAIL');
+    expect(labels(r)).toEqual(['callback', 'the same callback, after it was applied']);
+  });
+});
+
+describe('receiver.idempotence duplicates: each callback labelled', () => {
+  it('sequential: the duplicate answered 500', async () => {
+    const r = await behindFront('receiver.idempotence.sequential-duplicate', duplicatesAnswered(500));
+    expect(labels(r)).toEqual(['callback 1 of 2', 'callback 2 of 2 (duplicate)']);
+  });
+  it('concurrent: all but the first answered 500, each labelled', async () => {
+    const r = await behindFront('receiver.idempotence.concurrent-duplicates', duplicatesAnswered(500));
+    expect(labels(r)).toEqual(Array.from({ length: 10 }, (_, i) => `concurrent callback ${i + 1} of 10`));
+  });
+});
