@@ -104,7 +104,7 @@ function contradicted(leaf: string, title: string, script: ScriptedAnswer, scrip
   return receiverCase(
     { id: `receiver.confirm.${leaf}`, title, specRef: '§6 rule 5, §4.2', level: 'MUST', needs: NEEDS, negative: 'confirmation' },
     async (probe) => {
-      const x = await exercise(probe, { script, label: `callback SUCCESS (status endpoint answers ${scripted})` });
+      const x = await exercise(probe, { script, label: `callback SUCCESS (status endpoint ${scripted})` });
       const wrong = unfulfilledProblems(x.after, allowFailed);
       if (!wrong) return probe.pass();
       const ends = allowFailed ? 'pending or FAILED' : 'pending';
@@ -150,7 +150,6 @@ function unavailable(leaf: string, title: string, script: (deadlineMs: number) =
 function howAsked(asked: string, sent: string): string {
   if (asked === encodeURIComponent(sent)) return ' (the id percent-encoded, as encodeURIComponent writes it for a URL)';
   if (asked === new URLSearchParams({ x: sent }).toString().slice(2)) return ' (the id form-encoded, as for a URL query)';
-  if (asked === sent.trim()) return ' (the id trimmed)';
   return '';
 }
 
