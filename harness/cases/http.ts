@@ -175,9 +175,8 @@ export class HttpClient {
         headers: rawHeaders,
         ...(call.body !== undefined ? { body: call.body } : {}),
         dispatcher: this.dispatcher,
+        // The one time limit: undici's own header and body timeouts (300 s) never come first.
         signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
       });
       // The request's signal (time limit included) still runs while the body is read, so a
       // reply that drips in is cut at the limit like one that never starts.
@@ -202,7 +201,7 @@ export class HttpClient {
       const durationMs = Math.round(performance.now() - started);
       const failure: ExchangeFailure = timeout.aborted
         ? { code: 'timeout', message: `no answer within ${timeoutMs} ms`, limitMs: timeoutMs }
-        : { code: failureCodeOf(error), message: describeError(error), ...(failureCodeOf(error) === 'timeout' ? { limitMs: timeoutMs } : {}) };
+        : { code: failureCodeOf(error), message: describeError(error) };
       exchange.error = failure.message;
       exchange.failure = failure;
       return { ok: false, exchange, failure, durationMs };

@@ -2,7 +2,7 @@
 // case measures time or load with nothing else of ours on the wire): selection, SKIP for unmet
 // needs, a time limit per case (paused while it waits for another's measurement), thrown errors
 // as ERROR, waivers, and the results told in case order, whatever order they end in.
-import { openObservation } from '../observe/index.ts';
+import { openObservation, type ObserveSpec } from '../observe/index.ts';
 import type { CaseResult, Stated } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
@@ -130,7 +130,8 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
   const slots = options.slots ?? new CaseSlots(options.concurrency);
   const watch = options.watch ?? watchFor(target, perRequestTimeoutMs);
   const pace = options.pace ?? new Pace(undefined);
-  const spec = target.side === 'receiver' ? target.observe : undefined;
+  // Only a receiver target has `observe` (the target schema refuses it on the other sides).
+  const spec = (target as { observe?: ObserveSpec }).observe;
   const records = spec ? await resources.observation(target, () => openObservation(spec, { timeoutMs: perRequestTimeoutMs, redactor })) : undefined;
 
   const runHeld = async (testCase: ConformanceCase<T>): Promise<CaseResult> => {

@@ -16,7 +16,7 @@ export function silenceOf(result: CaseResult): string | undefined {
   if (result.verdict !== 'ERROR') return undefined;
   const exchanges = result.evidence?.exchanges ?? [];
   if (exchanges.length === 0 || exchanges.some((e) => e.response !== undefined)) return undefined;
-  return exchanges.at(-1)?.error ?? 'no answer';
+  return exchanges.at(-1)!.error ?? 'no answer';
 }
 
 export interface Stopped {
@@ -39,7 +39,7 @@ export function livenessCheck(target: ResolvedTarget, timeoutMs: number): Livene
     // Not through the wire gate: it is sent only once the target went silent, and must not wait behind a measurement of it.
     const http = new HttpClient({ requestTimeoutMs: timeoutMs, ...(target.caCert ? { caCert: target.caCert } : {}) });
     try {
-      const result = await http.send({ label: 'is the target still answering?', url: entryUrlOf(target) }, false);
+      const result = await http.send({ label: 'is the target still answering?', url: entryUrlOf(target) });
       return result.ok ? undefined : `a plain GET ${new URL(entryUrlOf(target)).origin} got no answer either: ${result.failure.message}`;
     } finally {
       await http.close();
@@ -90,7 +90,7 @@ export class TargetWatch {
       this.checking = false;
       // An answer: the target is slow, not gone; the count starts again.
       if (problem === undefined) return void this.silentInARow.splice(0, silent.length);
-      if (this.stoppedState) return;
+      // One check at a time (checking), and only a check stops the watch: it is not stopped yet.
       this.stoppedState = {
         cause: `${this.silentInARow.length} cases in a row got no answer to any request they sent (the last: ${silence}), and ${problem}`,
         cases: [...this.silentInARow],

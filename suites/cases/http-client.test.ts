@@ -67,6 +67,7 @@ describe('an exchange records the request as shown', () => {
     const r = await c.send({ url }, false);
     expect(r.exchange).not.toHaveProperty('label');
     expect(r.exchange.request).toEqual({ method: 'GET', url, headers: {} });
+    expect(r.exchange.request).not.toHaveProperty('body');
     expect(c.exchanges).toEqual([]);
   });
 });
@@ -91,7 +92,8 @@ describe('a 429 on the way', () => {
   it('retried once where the wire allows: the first exchange and its Retry-After kept, the retry labelled', async () => {
     let n = 0;
     handler = (_req, res) => (n++ === 0 ? res.writeHead(429, { 'retry-after': '0' }).end() : res.end('ok'));
-    const wire: Wire = { exchange: (send) => send(), throttled: () => undefined, pace: '2/s' };
+    const asked: Array<{ retry?: boolean } | undefined> = [];
+    const wire: Wire = { exchange: (send, options) => { asked.push(options); return send(); }, throttled: () => undefined, pace: '2/s' };
     const c = client({ wire });
     const r = await c.send({ url, label: 'asked' });
     expect(r.ok && r.answer.status).toBe(200);
@@ -99,6 +101,8 @@ describe('a 429 on the way', () => {
     expect(c.exchanges.map((e) => [e.label, e.response?.status])).toEqual([['asked', 429], ['asked (sent again after 429)', 200]]);
     expect(r).not.toHaveProperty('final429');
     expect(c.pace).toBe('2/s');
+    // The retry goes ahead of the exchanges waiting at the wire: the wire is told which one it is.
+    expect(asked).toEqual([{ retry: false }, { retry: true }]);
   });
   it('outside a run a 429 is not sent again: final429 says why', async () => {
     handler = (_req, res) => res.writeHead(429, { 'retry-after': '1' }).end();

@@ -45,9 +45,10 @@ describe('progress while a case waits at the wire', () => {
       await ctx.wire.exchange(async () => undefined);
       setTimeout(() => ctx.progress('said while waiting'), 60);
       await ctx.wire.exchange(async () => undefined); // its turn comes 250 ms after the first's
+      ctx.progress('after');
       return { verdict: 'PASS' };
     })], { pace: new Pace({ perSecond: 4, text: '4/s' }), onProgress: (_id, line) => lines.push(line) });
-    expect(lines).toEqual(['first', 'waiting for its turn to send (requests to the target paced at 4/s)', 'said while waiting']);
+    expect(lines).toEqual(['first', 'waiting for its turn to send (requests to the target paced at 4/s)', 'said while waiting', 'after']);
   });
   it('a case that never waits: each line as said', async () => {
     const lines: string[] = [];

@@ -61,7 +61,7 @@ describe('waivers from a file, and the blanket rule at its edges', () => {
     try {
       const missing = join(dir, 'missing.json');
       expect(() => loadWaiverFile(missing)).toThrow(WaiverFileError);
-      expect(() => loadWaiverFile(missing)).toThrow(new RegExp(`^${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `));
+      expect(() => loadWaiverFile(missing)).toThrow(`${missing}: cannot read the file (ENOENT)`);
       const good = join(dir, 'waivers.json');
       writeFileSync(good, JSON.stringify([{ id: 'receiver.latency.burst', reason: 'r' }]));
       expect(loadWaiverFile(good)).toEqual([{ id: 'receiver.latency.burst', reason: 'r' }]);

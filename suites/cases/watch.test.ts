@@ -1,9 +1,14 @@
 // TargetWatch: a target that stopped answering is given up on once SILENT_CASES_TO_STOP cases in a
 // row got no answer at all and a plain request gets none either; never for a target that answers
 // anything. Known answers with a stand-in liveness check.
-import { describe, expect, it } from 'vitest';
-import { SILENT_CASES_TO_STOP, silenceOf, TargetWatch } from '../../harness/cases/index.ts';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { livenessCheck, SILENT_CASES_TO_STOP, silenceOf, TargetWatch, watchFor } from '../../harness/cases/index.ts';
+import { listenerTls } from '../../harness/listener/index.ts';
 import type { CaseResult, Exchange } from '../../harness/results/index.ts';
+import type { ResolvedReceiverTarget, ResolvedTarget } from '../../harness/targets/index.ts';
 
 const exchange = (answered: boolean, error?: string): Exchange => ({
   label: 'x', request: { method: 'GET', url: 'http://127.0.0.1:9/', headers: {} },
@@ -62,6 +67,7 @@ describe('TargetWatch', () => {
     other.observe(silent('b'));
     other.observe(result('fail', 'FAIL', [exchange(true)]));
     other.observe(silent('c'));
+    other.observe(silent('d'));
     await settle();
     expect(other.stopped).toBeUndefined();
   });
@@ -91,5 +97,54 @@ describe('TargetWatch', () => {
     for (const id of ['a', 'b', 'c', 'd']) blind.observe(silent(id));
     await settle();
     expect(blind.stopped).toBeUndefined();
+  });
+});
+
+describe('livenessCheck: a plain GET to the target, any answer counting', () => {
+  const servers: Array<http.Server | https.Server> = [];
+  afterAll(async () => {
+    for (const s of servers) s.closeAllConnections();
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+  async function serving(handler: http.RequestListener, tls?: { key: string; cert: string }): Promise<{ origin: string; server: http.Server | https.Server }> {
+    const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { origin: `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  }
+  const receiverAt = (origin: string, caCert?: string): ResolvedReceiverTarget => ({ side: 'receiver', callbackUrl: `${origin}/cb`, timing: { replyDeadlineMs: 300 }, ...(caCert ? { caCert } : {}) });
+
+  it('none for a client target (its adapter gives up on itself)', () => {
+    expect(livenessCheck({ side: 'client' } as ResolvedTarget, 100)).toBeUndefined();
+  });
+  it('a target that never answers: within the limit, saying so; any status answers', async () => {
+    const hanging = await serving(() => undefined);
+    const started = performance.now();
+    expect(await livenessCheck(receiverAt(hanging.origin), 150)!()).toBe(`a plain GET ${hanging.origin} got no answer either: no answer within 150 ms`);
+    expect(performance.now() - started).toBeLessThan(2000);
+    const refusing = await serving((_req, res) => res.writeHead(503).end());
+    expect(await livenessCheck(receiverAt(refusing.origin), 150)!()).toBeUndefined();
+  });
+  it('https: answered when the target file gives the CA', async () => {
+    const tls = await listenerTls();
+    const secure = await serving((_req, res) => res.end('ok'), { key: tls.key, cert: tls.cert });
+    expect(await livenessCheck(receiverAt(secure.origin, tls.caCert), 1000)!()).toBeUndefined();
+  });
+  it('its connection is closed once it answered', async () => {
+    const plain = await serving((_req, res) => res.end('ok'));
+    expect(await livenessCheck(receiverAt(plain.origin), 1000)!()).toBeUndefined();
+    let open = 1;
+    for (let i = 0; i < 20 && open > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      open = await new Promise<number>((resolve) => plain.server.getConnections((_e, n) => resolve(n)));
+    }
+    expect(open).toBe(0);
+  });
+  it('watchFor: the check waits twice the per-request limit (a target answering after 60 ms of a 50 ms limit is alive)', async () => {
+    const slow = await serving((_req, res) => void setTimeout(() => res.end('ok'), 60));
+    const watch = watchFor(receiverAt(slow.origin), 50);
+    for (const id of ['a', 'b', 'c']) watch.observe(silent(id));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(watch.stopped).toBeUndefined();
   });
 });
