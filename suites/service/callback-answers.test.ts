@@ -212,9 +212,9 @@ describe('service.callback.retry-back-off: the evidence of the schedule', () => 
 });
 
 describe('service.callback.retries-stop-after-2xx', () => {
-  it('a delivery 350 ms after a 204 that came 150 ms after the 500: seen (the watch is three gaps), and the watch ends long before the window', async () => {
-    const r = await runBehindFront('service.callback.retries-stop-after-2xx', retrying([150], { afterMs: [350] }), { target: () => LONG_WINDOW });
-    expect(r.reason).toMatch(/^1 further delivery after the retry was answered 204, \d+ ms later/);
+  it('deliveries 350 and 370 ms after a 204 that came 150 ms after the 500: seen (the watch is three gaps), and the watch ends long before the window', async () => {
+    const r = await runBehindFront('service.callback.retries-stop-after-2xx', retrying([150], { afterMs: [350, 20] }), { target: () => LONG_WINDOW });
+    expect(r.reason).toMatch(/^2 further deliveries after the retry was answered 204, \d+ ms later/);
     expect(r.durationMs).toBeLessThan(5000);
   });
   it('the reference: PASS, noting the quiet after the 204', async () => {

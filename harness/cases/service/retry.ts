@@ -167,7 +167,7 @@ export const RETRY_CASES: readonly ServiceCase[] = [
       const further = all.filter((d) => d.seq > ok.seq);
       const timeline = timelineOf(s, all);
       if (further.length > 0) {
-        return s.warn(`${further.length} further deliver${further.length === 1 ? 'y' : 'ies'} after the retry was answered ${ok.answeredStatus}, ${Math.round(further[0]!.receivedAt - ok.receivedAt)} ms later (at-least-once allows repeats, but any 2xx should end the retries, §4.3${ok.answeredStatus !== 200 ? `; a service that counts only 200 as delivered retries after a ${ok.answeredStatus}` : ''})`, { timeline, notes: [script] });
+        return s.warn(`${further.length} further deliver${further.length === 1 ? 'y' : 'ies'} after the retry was answered ${ok.answeredStatus}, ${Math.round(further[0]!.receivedAt - ok.receivedAt)} ms later (at-least-once allows repeats, but any 2xx should end the retries, §4.3; a service that counts only 200 as delivered retries after a ${ok.answeredStatus})`, { timeline, notes: [script] });
       }
       return s.pass({ timeline, notes: [script, `no delivery within ${watch} ms after the ${ok.answeredStatus}`] });
     },
