@@ -139,5 +139,6 @@ describe('receiver.latency: over the deadline', () => {
     expect(r).toMatchObject({ verdict: 'WARN', level: 'SHOULD' });
     expect(r!.reason).toMatch(/^1 of 1 replies took longer than 3000 ms .*\(the target file sets no replyDeadlineMs, so the default is a SHOULD\)$/);
     expect(notes(r!)).toContainEqual(expect.stringMatching(/\(deadline 3000 ms, the default\)$/));
+    expect(r!.evidence?.latency?.maxMs).toBeGreaterThan(3000);
   }, 15_000);
 });

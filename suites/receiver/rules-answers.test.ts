@@ -71,6 +71,16 @@ describe('receiver.outcome: a callback that must change nothing, answered 2xx or
     const r = await behindFront('receiver.outcome.unknown-status-pending', answering(status));
     expect(r.reason).toMatch(new RegExp(`^answered ${status} to a callback with status=PENDING; any 2xx or 4xx is accepted there \\(DESIGN\\.md\\), a 5xx makes the service retry$`));
   });
+  it('a callback without transaction_id applied (to the record just seeded): FAIL saying there is no record to apply it to', async () => {
+    let seeded = '';
+    const r = await behindFront('receiver.outcome.missing-transaction-id', handingOn(undefined, (q) => q.set('transaction_id', seeded)), {
+      onHook: (req, _res, forward) => {
+        if (req.method === 'POST') req.on('data', (c: Buffer) => { seeded = (JSON.parse(c.toString('utf8')) as { transaction_id: string }).transaction_id; });
+        forward();
+      },
+    });
+    expect(r.reason).toMatch(/ on a callback without transaction_id: with no transaction_id there is no record to apply it to \(§4\.3, §6 Parameters\), so nothing is to change$/);
+  });
   it('a callback without status applied (as SUCCESS): FAIL saying there is no outcome to apply', async () => {
     const r = await behindFront('receiver.outcome.missing-status', handingOn(undefined, (q) => q.set('status', 'SUCCESS')));
     expect(r.reason).toMatch(/^the record changed to .* on a callback without status: with no status there is no outcome to apply \(§4\.3, §6 Parameters\), so nothing is to change$/);
@@ -96,8 +106,9 @@ describe('receiver.outcome: a FAIL on the answer alone rests on the answer (the 
 });
 
 describe('receiver.outcome.unknown-id', () => {
-  it('answered 500: FAIL naming the answer, the callback labelled', async () => {
+  it('answered 500: FAIL naming the answer, the callback labelled, the reading before shown as 404', async () => {
     const r = await behindFront('receiver.outcome.unknown-id', answering(500));
+    expect((r.evidence?.records as { before?: unknown } | undefined)?.before).toBe('404 (no such record)');
     expect(r.reason).toMatch(/^answered 500; for an unknown transaction_id any 2xx or 4xx is accepted \(DESIGN\.md\), a 5xx makes the service retry$/);
     expect(labels(r)).toEqual(['callback for an id never seeded']);
   });
@@ -135,6 +146,30 @@ describe('receiver.idempotence: the other outcome after one was applied', () => 
       const r = await behindFront(id, queued());
       expect([id, r.verdict, r.reason]).toEqual([id, 'PASS', undefined]);
     }
+  });
+});
+
+/** Reads of the records answered 404 once `after` callbacks reached the front: a receiver that lost the record. */
+function losingRecords(after: number, onCallback: CallbackHandler): [CallbackHandler, FrontOptions] {
+  let seen = 0;
+  return [
+    (req, res, pass) => { seen++; onCallback(req, res, pass); },
+    { onHook: (req, res, forward) => (req.method === 'GET' && seen >= after ? void res.writeHead(404).end() : forward()) },
+  ];
+}
+
+describe('a record gone after the callbacks', () => {
+  it('conflicting-after-applied: FAIL, the record gone, no not-applied cause', async () => {
+    const [handler, options] = losingRecords(2, handingOn(undefined));
+    const r = await behindFront('receiver.idempotence.conflicting-after-applied', handler, options);
+    expect(r.reason).toMatch(/^the record reads 404/);
+    expect(r.stated).toBeUndefined();
+  });
+  it('after-applied: the first callback not applied (the record gone), no not-applied cause', async () => {
+    const [handler, options] = losingRecords(1, handingOn(undefined));
+    const r = await behindFront('receiver.idempotence.after-applied', handler, options);
+    expect(r.reason).toMatch(/^the first callback was not applied \(the record reads 404/);
+    expect(r.stated).toBeUndefined();
   });
 });
 

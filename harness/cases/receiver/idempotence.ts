@@ -14,7 +14,7 @@ function conflictingCase(leaf: string, first: 'SUCCESS' | 'FAILED', second: 'SUC
     async (probe) => {
       const id = probe.ctx.newTransactionId();
       await probe.seed(id);
-      const sent = await probe.callback({ transaction_id: id, status: first, message: MESSAGES[first] }, { label: `callback ${first}` });
+      const sent = await probe.callback({ transaction_id: id, status: first, message: MESSAGES[first] });
       await probe.settledReading(id, true);
       const later = await probe.callback({ transaction_id: id, status: second, message: MESSAGES[second] }, { label: `callback ${second}, after ${first}` });
       const problems: string[] = [];
