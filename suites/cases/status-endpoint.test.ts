@@ -4,9 +4,10 @@
 // harness cannot listen on is named, not a crash.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases, type ConformanceCase } from '../../harness/cases/index.ts';
+import { provideStatusEndpoint, RECEIVER_CASES, runCases, withdrawStatusEndpoint, type ConformanceCase } from '../../harness/cases/index.ts';
+import { StatusEndpoints, statusQueryEvidence } from '../../harness/cases/receiver/status-endpoint.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
-import { STATUS_POSITION } from '../../harness/status/index.ts';
+import { signedStatusQuery, startStatusEndpoint, STATUS_POSITION } from '../../harness/status/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { freePort } from '../support/free-port.ts';
 
@@ -67,6 +68,42 @@ describe('one endpoint per confirming target, for as long as its run', () => {
       expect(results[0]!.reason).toBe(`the harness could not listen on 127.0.0.1:${port} (confirms.listener) to serve the status endpoint (EADDRINUSE)`);
     } finally {
       await new Promise<void>((r) => blocker.close(() => r()));
+    }
+  });
+});
+
+describe('an endpoint provided by the target\'s owner', () => {
+  it('used instead of one of the run\'s own while provided; withdrawn, the run starts its own; a target that does not confirm is left alone', async () => {
+    const target = confirmingTarget(await freePort());
+    const owned = await startStatusEndpoint({ host: '127.0.0.1', port: 0, clientId: 2, clientKey: 'test_ck_lifetime', secretKey: 'test_sk_lifetime-secret' });
+    const endpoints = new StatusEndpoints();
+    try {
+      provideStatusEndpoint(target, owned);
+      expect(await endpoints.of(target)).toEqual({ ok: true, endpoint: owned });
+      withdrawStatusEndpoint(target);
+      const own = await endpoints.of(target);
+      expect(own?.ok && own.endpoint !== owned && new URL(own.endpoint.url).port).toBe(String(target.confirms!.listener.port));
+      const plain: ResolvedReceiverTarget = { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 500 } };
+      expect(() => provideStatusEndpoint(plain, owned)).not.toThrow();
+      expect(endpoints.of(plain)).toBeUndefined();
+    } finally {
+      await endpoints.close();
+      await owned.close();
+    }
+  });
+  it('statusQueryEvidence: the queries of several ids in the order they arrived, whatever the order of the ids', async () => {
+    const credentials = { clientId: 2, clientKey: 'test_ck_lifetime', secretKey: 'test_sk_lifetime-secret' };
+    const endpoint = await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...credentials });
+    try {
+      for (const id of ['first-asked', 'second-asked']) {
+        endpoint.script(id, { kind: 'status', status: 'PENDING' }); // an id the harness sent: its queries are kept under it
+        const q = signedStatusQuery({ baseUrl: endpoint.url, transactionId: id, ...credentials });
+        await (await fetch(q.url, { method: q.method, headers: q.headers, ...(q.body !== undefined ? { body: q.body } : {}) })).text();
+      }
+      const shown = statusQueryEvidence(endpoint, ['second-asked', 'first-asked'], 0).map((e) => JSON.parse(e.request.body!) as { transaction_id: string });
+      expect(shown.map((b) => b.transaction_id)).toEqual(['first-asked', 'second-asked']);
+    } finally {
+      await endpoint.close();
     }
   });
 });

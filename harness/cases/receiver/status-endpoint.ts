@@ -17,7 +17,8 @@ export type HeldStatusEndpoint = { ok: true; endpoint: RunningStatusEndpoint } |
 const provided = new WeakMap<ReceiverConfirms, RunningStatusEndpoint>();
 
 function confirmsOf(target: ResolvedTarget): ReceiverConfirms | undefined {
-  return target.side === 'receiver' ? target.confirms : undefined;
+  // Only a receiver target has `confirms` (the target schema refuses it on the other sides).
+  return (target as { confirms?: ReceiverConfirms }).confirms;
 }
 
 async function start(c: ReceiverConfirms): Promise<HeldStatusEndpoint> {
@@ -65,7 +66,7 @@ export class StatusEndpoints {
 /** An endpoint started by the target's owner (the embedded receiver); it stays until the owner closes it. */
 export function provideStatusEndpoint(target: ResolvedTarget, endpoint: RunningStatusEndpoint): void {
   const c = confirmsOf(target);
-  if (c) provided.set(c, endpoint);
+  if (c !== undefined) provided.set(c, endpoint);
 }
 
 /** Forgets a provided endpoint (its owner is closing it). */
