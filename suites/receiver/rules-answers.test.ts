@@ -165,6 +165,12 @@ describe('a record gone after the callbacks', () => {
     expect(r.reason).toMatch(/^the record reads 404/);
     expect(r.stated).toBeUndefined();
   });
+  it('success-applied: FAIL, the record gone, no not-applied cause', async () => {
+    const [handler, options] = losingRecords(1, handingOn(undefined));
+    const r = await behindFront('receiver.outcome.success-applied', handler, options);
+    expect([r.verdict, r.stated]).toEqual(['FAIL', undefined]);
+    expect(r.reason).toMatch(/^the record reads 404/);
+  });
   it('after-applied: the first callback not applied (the record gone), no not-applied cause', async () => {
     const [handler, options] = losingRecords(1, handingOn(undefined));
     const r = await behindFront('receiver.idempotence.after-applied', handler, options);
