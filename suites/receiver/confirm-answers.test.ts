@@ -142,6 +142,10 @@ describe('an endpoint that fails, and a callback never answered', () => {
 });
 
 describe('receiver.confirm.endpoint-late', () => {
+  it('a receiver that asks, replies 503 within the deadline, and applies the late answer once it comes: the case waits for that answer, FAIL', async () => {
+    const r = await one('endpoint-late', { replyWithinMs: 300, queryLimitMs: 4000 });
+    expect(r.reason).toMatch(/^the record reads state SUCCESS, actions 1 though the status endpoint held its answer for twice the reply deadline; /);
+  }, 10_000);
   it('a receiver that replies first and applies the late answer once it comes: the case waits for that answer, FAIL', async () => {
     const r = await one('endpoint-late', { replyFirst: true, queryLimitMs: 4000 });
     expect(r.reason).toMatch(/^the record reads state SUCCESS, actions 1 though the status endpoint held its answer for twice the reply deadline; /);

@@ -71,7 +71,7 @@ async function exercise(
     const held = asked.length > 0 ? Promise.all(asked.map((q) => q.done)) : new Promise<never>(() => {});
     await Promise.race([held, sleep(Math.max(0, left) + probe.settleMs, probe.ctx.signal)]);
   }
-  const after = await probe.settledReading(id, options.expectChange ?? false);
+  const after = await probe.settledReading(id, options.expectChange === true);
   return { id, endpoint, reply, replyText: reply.ok ? answerText(reply.answer, probe.ctx.redactor) : reply.failure.message, sentAt, after };
 }
 
