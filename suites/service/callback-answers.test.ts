@@ -162,7 +162,12 @@ describe('service.callback.retry-back-off: the evidence of the schedule', () => 
     const r = await runBehindFront('service.callback.retry-back-off', retrying([0, 0, 0, 0, 0]));
     expect(notes(r)[0]).toBe('listener script: 500, 500, 500, then (the first intervals looking constant) 500, 500, 200');
     expect(r.evidence!.timeline!.offsetsMs).toHaveLength(6);
-    unlessBlurred(r, ['FAIL', /^intervals \d+, \d+, \d+, \d+, \d+ ms, each within 10 ms: retried immediately, not with exponential back-off$/]);
+    // Retries at once land within 10 ms of each other on a quiet machine; on a loaded one some
+    // interval may not, and the same schedule is then a fixed delay: a FAIL either way.
+    const immediate = r.evidence!.timeline!.intervalsMs.every((ms) => ms <= 10);
+    unlessBlurred(r, ['FAIL', immediate
+      ? /^intervals \d+, \d+, \d+, \d+, \d+ ms, each within 10 ms: retried immediately, not with exponential back-off$/
+      : /^intervals \d+, \d+, \d+, \d+, \d+ ms stay about the same .*: a fixed retry delay, not exponential back-off$/]);
   });
   it('a flat step in a schedule that grows overall: PASS, naming the step', async () => {
     const r = await runBehindFront('service.callback.retry-back-off', retrying([100, 60, 200]));
