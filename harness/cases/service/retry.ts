@@ -41,7 +41,7 @@ function timelineOf(s: ServiceSession, seen: readonly ListenerDelivery[]) {
 }
 
 /** What was observed, in words; the verdict is BACKOFF_VERDICT's (empty for a PASS). */
-function backoffReason(j: BackoffJudgement, retryWindowMs: number): string {
+export function backoffReason(j: BackoffJudgement, retryWindowMs: number): string {
   const same = `(the longest within ${CONSTANT_FACTOR} × the shortest + ${GROWTH_TOLERANCE_MS} ms)`;
   switch (j.kind) {
     case 'no-delivery':
