@@ -114,16 +114,17 @@ async function collectHalf(ctx: ClientContext): Promise<CollectHalf> {
       });
     }
     // Fields under other names (an SDK's own model's, camelCase or PascalCase): every case that reads one of them FAILs for this one cause.
-    const sent = body && body.kind !== 'unreadable' ? body.members : undefined;
-    const missing = sent ? missingFields(sent) : [];
-    if (sent && missing.length > 0) {
-      const keys = sent.map((m) => m.key);
-      findings.push({
-        id: 'client.fields-missing',
-        summary: `the preflight's plain call sent no ${missing.join(', ')} under the names of §2.1; its body's keys were ${ctx.redactor.clip(keys.join(', '), 200)} (likely the SDK's own names for the fields): the cases that read a missing field share this one cause`,
-        symptom: { kind: 'stated', cause: 'fields-missing' },
-        evidence: evidenceOf(o),
-      });
+    if (body && body.kind !== 'unreadable') {
+      const missing = missingFields(body.members);
+      if (missing.length > 0) {
+        const keys = body.members.map((m) => m.key);
+        findings.push({
+          id: 'client.fields-missing',
+          summary: `the preflight's plain call sent no ${missing.join(', ')} under the names of §2.1; its body's keys were ${ctx.redactor.clip(keys.join(', '), 200)} (likely the SDK's own names for the fields): the cases that read a missing field share this one cause`,
+          symptom: { kind: 'stated', cause: 'fields-missing' },
+          evidence: evidenceOf(o),
+        });
+      }
     }
     return { kind: 'answered', outcome, control, findings };
   } catch (error) {

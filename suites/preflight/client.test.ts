@@ -72,6 +72,22 @@ describe('the collect control: the plain call reported accepted', () => {
     expect(finding).toMatchObject({ symptom: { kind: 'stated', cause: 'not-signed-as-sent' }, evidence: { exchanges: expect.any(Array) } });
     expect(finding!.summary).toMatch(/^on the preflight's plain call \(string amount, six fields\) .+; every call the SDK signs likely goes wrong the same way/);
   });
+  it('an Authorization header with the scheme twice: client.authorization-unreadable, not a signature mismatch', async () => {
+    const { preflight } = await preflightWith(['authorization-scheme-twice']);
+    expect(preflight.findings.map((f) => f.id)).toEqual(['client.authorization-unreadable']);
+    expect(preflight.findings[0]).toMatchObject({ symptom: { kind: 'stated', cause: 'authorization-unreadable' }, evidence: { exchanges: expect.any(Array) } });
+    expect(preflight.findings[0]!.summary).toMatch(/^the preflight's plain call carried no readable signature: .+; every case that checks the signature FAILs for this one cause/);
+  });
+  it('fields under the SDK\'s own names (PascalCase): client.fields-missing, naming the keys it sent', async () => {
+    const { preflight } = await preflightWith(['fields-pascal-case']);
+    const missing = preflight.findings.find((f) => f.id === 'client.fields-missing');
+    expect(missing).toMatchObject({ symptom: { kind: 'stated', cause: 'fields-missing' }, evidence: { exchanges: expect.any(Array) } });
+    expect(missing!.summary).toMatch(/^the preflight's plain call sent no .*amount.* under the names of §2\.1; its body's keys were .*Amount.*CallbackUrl/);
+  });
+  it('a body sent as a form: no fields-missing beside body-not-json (its members are not JSON keys)', async () => {
+    const { preflight } = await preflightWith(['form-params']);
+    expect(preflight.findings.filter((f) => f.id === 'client.fields-missing')).toEqual([]);
+  });
   it('an adapter that reports an answer without the SDK sending anything: no request to read, so neither cause', async () => {
     const { preflight } = await runPreflight({ target: await commandTarget(`node -e "require('readline').createInterface({ input: process.stdin }).on('line', (l) => console.log(JSON.stringify({ id: JSON.parse(l).id, outcome: 'accepted' })))"`), seed: 26, statusQuery: false });
     expect(preflight.controls.refusal).toMatchObject({ state: 'held', observed: 'the SDK reported it accepted' });
@@ -125,6 +141,7 @@ describe('the status control: the plain status query reported SUCCESS', () => {
       observed: 'the adapter answered error (unknown status "SUCCESS" (expected PENDING, SUCCESSFUL or FAILED)), though it reported status PENDING (HTTP 200) to a status query answered PENDING: the SDK has a status call, and it fails on SUCCESS',
     });
     expect(result).toMatchObject({ verdict: 'FAIL', evidence: { exchanges: expect.any(Array) } });
+    expect(preflight.findings).toEqual([]);
   });
   it('an SDK with no status call (its adapter answers error): not run, nothing found, the preflight PASSes', async () => {
     const { preflight, result } = await preflightWith(['status-not-implemented']);
