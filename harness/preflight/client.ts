@@ -27,14 +27,14 @@ async function statusControl(ctx: ClientContext): Promise<{ control: Control; fi
       }],
     };
   }
-  if (plain.o.answer.kind === 'error' && plain.pendingReported) {
-    return {
-      evidence: evidenceOf(plain.o),
-      control: { state: 'failed', what: WHAT_STATUS, observed: `the adapter answered error (${plain.o.answer.error}), though it reported ${reported(plain.pendingReported)} to a status query answered PENDING: the SDK has a status call, and it fails on SUCCESS` },
-      findings: [],
-    };
-  }
   if (plain.o.answer.kind === 'error') {
+    if (plain.pendingReported) {
+      return {
+        evidence: evidenceOf(plain.o),
+        control: { state: 'failed', what: WHAT_STATUS, observed: `the adapter answered error (${plain.o.answer.error}), though it reported ${reported(plain.pendingReported)} to a status query answered PENDING: the SDK has a status call, and it fails on SUCCESS` },
+        findings: [],
+      };
+    }
     return { control: { state: 'not-run', what: WHAT_STATUS, observed: `the adapter answered error (${plain.o.answer.error}): the SDK likely has no status call` }, findings: [] };
   }
   const outcome = successReported(plain.o);
