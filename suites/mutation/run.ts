@@ -37,7 +37,11 @@ interface ReportMutant {
 interface Report { files: Record<string, { source: string; mutants: ReportMutant[] }> }
 
 export interface Survivor { file: string; line: number; mutator: string; original: string; replacement: string; status: string }
-export interface UnitScore { unit: string; folder: string; killed: number; valid: number; survivors: Survivor[]; unexplained: Survivor[] }
+export interface UnitScore {
+  unit: string; folder: string; killed: number; valid: number; survivors: Survivor[]; unexplained: Survivor[];
+  /** Keys (keyOf) of the mutants that timed out: counted killed, yet an equivalent one may time out on a loaded machine (a listener left open). */
+  timedOut: Set<string>;
+}
 
 /** The text between two 1-based line, column positions of `source` (Stryker's report locations). */
 function sliceOf(source: string, { start, end }: ReportMutant['location']): string {
@@ -60,9 +64,13 @@ export function scoreOf(unit: MutationUnit, report: Report, equivalents: readonl
   let killed = 0;
   let valid = 0;
   const survivors: Survivor[] = [];
+  const timedOut = new Set<string>();
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     for (const m of mutants) {
       if (m.status === 'Killed' || m.status === 'Timeout') { killed += 1; valid += 1; }
+      if (m.status === 'Timeout') {
+        timedOut.add(keyOf({ file: relative(ROOT, join(ROOT, file)), mutator: m.mutatorName, original: sliceOf(source, m.location), replacement: m.replacement ?? '' }));
+      }
       if (m.status === 'Survived' || m.status === 'NoCoverage') {
         valid += 1;
         survivors.push({
@@ -72,7 +80,7 @@ export function scoreOf(unit: MutationUnit, report: Report, equivalents: readonl
       }
     }
   }
-  return { unit: unit.name, folder: unit.folder, killed, valid, survivors, unexplained: survivors.filter((s) => !explained.has(keyOf(s))) };
+  return { unit: unit.name, folder: unit.folder, killed, valid, survivors, unexplained: survivors.filter((s) => !explained.has(keyOf(s))), timedOut };
 }
 
 const pct = (k: number, v: number) => (v === 0 ? '   -  ' : `${((100 * k) / v).toFixed(1).padStart(5)}%`);
@@ -138,6 +146,13 @@ function reportOf(unit: MutationUnit): Report | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Report) : undefined;
 }
 
+/** Listed equivalents no run shows surviving any more: killed by a test now (remove them). One that timed out is not: it may survive on a quieter machine. */
+export function staleNotes(equivalents: readonly Equivalent[], scores: readonly UnitScore[]): string[] {
+  const stale = equivalents.filter((e) => scores.some((s) => e.file.startsWith(`harness/${s.folder}/`))
+    && !scores.some((s) => s.timedOut.has(keyOf(e)) || s.survivors.some((v) => keyOf(v) === keyOf(e))));
+  return stale.length > 0 ? ['', `equivalents no longer surviving (remove them): ${stale.map((e) => `${e.file} ${e.mutator} ${oneLine(e.original)}`).join('; ')}`] : [];
+}
+
 function printSummary(ran: ReadonlySet<string>): boolean {
   const equivalents = readEquivalents();
   const scores = MUTATION_UNITS.flatMap((u) => { const r = reportOf(u); return r ? [scoreOf(u, r, equivalents)] : []; });
@@ -164,8 +179,7 @@ function printSummary(ran: ReadonlySet<string>): boolean {
     out.push('', `survivors not in suites/mutation/equivalent.json (kill them with a test, or list them with why they change no verdict):`);
     for (const s of unexplained) out.push(`  ${s.file}:${s.line} ${s.mutator}${s.status === 'NoCoverage' ? ' (no test reaches it)' : ''}: ${oneLine(s.original)} → ${oneLine(s.replacement)}`);
   }
-  const stale = equivalents.filter((e) => scores.some((s) => e.file.startsWith(`harness/${s.folder}/`)) && !scores.some((s) => s.survivors.some((v) => keyOf(v) === keyOf(e))));
-  if (stale.length > 0) out.push('', `equivalents no longer surviving (remove them): ${stale.map((e) => `${e.file} ${e.mutator} ${oneLine(e.original)}`).join('; ')}`);
+  out.push(...staleNotes(equivalents, scores));
   process.stdout.write(`${out.join('\n')}\n`);
   return ok;
 }
