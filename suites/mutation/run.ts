@@ -147,7 +147,7 @@ function reportOf(unit: MutationUnit): Report | undefined {
 }
 
 /** Listed equivalents no run shows surviving any more: killed by a test now (remove them). One that timed out is not: it may survive on a quieter machine. */
-export function staleNotes(equivalents: readonly Equivalent[], scores: readonly UnitScore[]): string[] {
+function staleNotes(equivalents: readonly Equivalent[], scores: readonly UnitScore[]): string[] {
   const stale = equivalents.filter((e) => scores.some((s) => e.file.startsWith(`harness/${s.folder}/`))
     && !scores.some((s) => s.timedOut.has(keyOf(e)) || s.survivors.some((v) => keyOf(v) === keyOf(e))));
   return stale.length > 0 ? ['', `equivalents no longer surviving (remove them): ${stale.map((e) => `${e.file} ${e.mutator} ${oneLine(e.original)}`).join('; ')}`] : [];
