@@ -87,13 +87,14 @@ async function judgeRetries(s: ServiceSession, stalls: StallWatch): Promise<Case
   const all = await collectUntil(s, fields.tag, expected, windowEnd);
   // The schedule of the failing phase: up to and including the first delivery answered 2xx.
   const okAt = all.findIndex((d) => d.answeredStatus >= 200 && d.answeredStatus < 300);
-  const phase = okAt === -1 ? all : all.slice(0, okAt + 1);
+  // Every delivery was answered 500: the service stopped, or the window ended, before its 2xx.
+  const stopped = okAt === -1;
+  const phase = stopped ? all : all.slice(0, okAt + 1);
   const timeline = timelineOf(s, phase);
   const shown = `offsets ${timeline.offsetsMs.join(', ')} ms; intervals ${timeline.intervalsMs.join(', ') || 'none'} ms`;
   const script = expected > RETRY_SCRIPT.length ? `${RETRY_SCRIPT.slice(0, 3).join(', ')}, then (the first intervals looking constant) ${MORE_WHEN_CONSTANT.join(', ')}` : RETRY_SCRIPT.join(', ');
   const evidence = { timeline, notes: [`listener script: ${script}`, shown, `rule: ${RULE}`] };
-  if (okAt === -1) {
-    // Every delivery was answered 500: the service stopped, or the window ended, before its 2xx.
+  if (stopped) {
     evidence.notes.push(`the service stopped after ${all.length} deliver${all.length === 1 ? 'y' : 'ies'} within timing.retryWindowMs (${s.target.timing.retryWindowMs} ms) while the listener still answered 500`);
   }
   const stallMs = stalls.stop();
