@@ -5,6 +5,7 @@
 // names a cause shared by many cases once (a body that is not JSON, a signer wrong on every
 // call, an adapter with no usable answer, a status call the adapter does not know). Against the
 // reference SDK in-process with its fault switches, and adapter commands that crash.
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
@@ -87,6 +88,11 @@ describe('the collect control: the plain call reported accepted', () => {
   it('a body sent as a form: no fields-missing beside body-not-json (its members are not JSON keys)', async () => {
     const { preflight } = await preflightWith(['form-params']);
     expect(preflight.findings.filter((f) => f.id === 'client.fields-missing')).toEqual([]);
+  });
+  it('a body that is neither JSON nor a form: client.body-not-json alone (no field can be read from it)', async () => {
+    const sdk = fileURLToPath(new URL('./fixtures/plain-text-sdk.mjs', import.meta.url));
+    const { preflight } = await runPreflight({ target: await commandTarget(`node ${sdk}`), seed: 26, statusQuery: false });
+    expect(preflight.findings.map((f) => f.id)).toEqual(['client.body-not-json']);
   });
   it('an adapter that reports an answer without the SDK sending anything: no request to read, so neither cause', async () => {
     const { preflight } = await runPreflight({ target: await commandTarget(`node -e "require('readline').createInterface({ input: process.stdin }).on('line', (l) => console.log(JSON.stringify({ id: JSON.parse(l).id, outcome: 'accepted' })))"`), seed: 26, statusQuery: false });
