@@ -43,8 +43,10 @@ describe('progress while a case waits at the wire', () => {
     await run([caseOf('a.paced', async (ctx) => {
       ctx.progress('first');
       await ctx.wire.exchange(async () => undefined);
-      setTimeout(() => ctx.progress('said while waiting'), 60);
-      await ctx.wire.exchange(async () => undefined); // its turn comes 250 ms after the first's
+      // Its turn comes 250 ms after the first's: the wait begins as the exchange is asked for.
+      const second = ctx.wire.exchange(async () => undefined);
+      ctx.progress('said while waiting');
+      await second;
       ctx.progress('after');
       return { verdict: 'PASS' };
     })], { pace: new Pace({ perSecond: 4, text: '4/s' }), onProgress: (_id, line) => lines.push(line) });

@@ -133,18 +133,21 @@ describe('livenessCheck: a plain GET to the target, any answer counting', () => 
   it('its connection is closed once it answered', async () => {
     const plain = await serving((_req, res) => res.end('ok'));
     expect(await livenessCheck(receiverAt(plain.origin), 1000)!()).toBeUndefined();
+    // Within 500 ms: a connection left open would stay for the client's keep-alive of 1000 ms.
     let open = 1;
     for (let i = 0; i < 20 && open > 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 25));
       open = await new Promise<number>((resolve) => plain.server.getConnections((_e, n) => resolve(n)));
     }
     expect(open).toBe(0);
   });
-  it('watchFor: the check waits twice the per-request limit (a target answering after 60 ms of a 50 ms limit is alive)', async () => {
-    const slow = await serving((_req, res) => void setTimeout(() => res.end('ok'), 60));
-    const watch = watchFor(receiverAt(slow.origin), 50);
+  it('watchFor: the check waits twice the per-request limit (a target answering after 350 ms of a 300 ms limit is alive)', async () => {
+    let checked = false;
+    const slow = await serving((_req, res) => void setTimeout(() => { checked = true; res.end('ok'); }, 350));
+    const watch = watchFor(receiverAt(slow.origin), 300);
     for (const id of ['a', 'b', 'c']) watch.observe(silent(id));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(watch.stopped).toBeUndefined();
+    for (let i = 0; i < 100 && !checked && !watch.stopped; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([checked, watch.stopped]).toEqual([true, undefined]);
   });
 });
