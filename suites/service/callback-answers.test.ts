@@ -9,11 +9,17 @@ import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { callingBack, retrying, runAgainstReference, runBehindFront } from './fixtures/run-case.ts';
 
 const notes = (r: CaseResult) => r.evidence?.notes ?? [];
-const one = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = []) => (await runAgainstReference(caseId, {}, faults))[0]!;
+const one = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = [], patch: Partial<ResolvedServiceTarget> = {}) => (await runAgainstReference(caseId, patch, faults))[0]!;
 const TOKEN = 'tok-0123456789';
 const paid = (f: { transaction_id: string }) => `transaction_id=${encodeURIComponent(f.transaction_id)}&status=SUCCESS&message=Paid+in+full`;
 /** A retry window long enough that a watch cut short by it would show in the case's duration. */
 const LONG_WINDOW = { timing: { callbackTimeoutMs: 250, retryWindowMs: 10_000 } };
+/**
+ * For a test whose case waits out a limit for nothing (no callback, no further retry): the
+ * reference calls back within 50 ms and retries after 200 ms, so 500 and 1,000 ms still tell
+ * either apart from never, in less time than the embedded target's 1,000 and 2,500.
+ */
+const SHORT_WAITS = { timing: { callbackTimeoutMs: 500, retryWindowMs: 1000 } };
 /** A back-off result, or the kit's own SKIP for a machine too busy to time it (the evidence is the same). */
 const unlessBlurred = (r: CaseResult, expected: [string, string | undefined | RegExp]) => {
   if (r.verdict === 'SKIP' && r.reason?.startsWith(TIMING_BLURRED)) return;
@@ -74,7 +80,7 @@ describe('service.callback.reserved-id-intact', () => {
     expect(r.stated).toBeUndefined();
   });
   it('no callback: FAIL stating no-callback', async () => {
-    const r = await one('service.callback.reserved-id-intact', ['no-callback']);
+    const r = await one('service.callback.reserved-id-intact', ['no-callback'], SHORT_WAITS);
     expect(r.reason).toMatch(/^no callback arrived for the id carrying "&status=FAILED"/);
     expect(r.stated?.causes).toEqual(['no-callback']);
   });
@@ -98,11 +104,11 @@ describe('service.callback.reserved-id-intact', () => {
 
 describe('service.callback composition: a callback glued to the path', () => {
   it('a name glued on (…/cb/<tag>x&…): another path, not this case\'s callback; no callback', async () => {
-    const r = await runBehindFront('service.callback.query-appended-with-question-mark', callingBack(paid, undefined, (url, query) => `${url}x&${query}`));
+    const r = await runBehindFront('service.callback.query-appended-with-question-mark', callingBack(paid, undefined, (url, query) => `${url}x&${query}`), { target: () => SHORT_WAITS });
     expect([r.verdict, r.stated?.causes, notes(r)]).toEqual(['FAIL', ['no-callback'], []]);
   });
   it('parameters glued with & to a URL without a query: FAIL, noting where the callback arrived', async () => {
-    const r = await one('service.callback.query-appended-with-question-mark', ['always-ampersand']);
+    const r = await one('service.callback.query-appended-with-question-mark', ['always-ampersand'], SHORT_WAITS);
     expect(r.verdict).toBe('FAIL');
     expect(notes(r)).toEqual([expect.stringMatching(/^the callback arrived at a path the supplied URL does not have: \/cb\/\S+&transaction_id=/)]);
   });
@@ -113,7 +119,7 @@ describe('service.callback.token-present', () => {
     expect(notes(await one('service.callback.token-present'))).toEqual(['2 deliveries (the first answered 500), each with the configured token']);
   });
   it('the 500 not retried: PASS on the first only, saying so', async () => {
-    expect(notes(await one('service.callback.token-present', ['no-retry']))).toEqual([expect.stringMatching(/^only the first delivery was checked: the 500 answer was not retried within timing\.retryWindowMs \(\d+ ms\)$/)]);
+    expect(notes(await one('service.callback.token-present', ['no-retry'], SHORT_WAITS))).toEqual([expect.stringMatching(/^only the first delivery was checked: the 500 answer was not retried within timing\.retryWindowMs \(\d+ ms\)$/)]);
   });
   it('no token on the first delivery: WARN; on the retry only: FAIL naming delivery 2', async () => {
     expect((await one('service.callback.token-present', ['no-token'])).verdict).toBe('WARN');
@@ -121,12 +127,12 @@ describe('service.callback.token-present', () => {
       .toBe('delivery 2 (a retry after the 500) carries no X-Callback-Token; the first delivery carried it, so a receiver checking the token refuses the retry');
   });
   it('the token sent twice: FAIL saying how often, not that it differs', async () => {
-    const r = await runBehindFront('service.callback.token-present', callingBack(paid, [TOKEN, TOKEN]), { target: () => ({ callbackToken: TOKEN }) });
+    const r = await runBehindFront('service.callback.token-present', callingBack(paid, [TOKEN, TOKEN]), { target: () => ({ callbackToken: TOKEN, ...SHORT_WAITS }) });
     expect(r.reason).toBe('X-Callback-Token is sent 2 times on the first delivery');
   });
   it('a stale token: FAIL naming the lengths, never the token', async () => {
     const r = await runBehindFront('service.callback.token-present', callingBack((f) => `transaction_id=${encodeURIComponent(f.transaction_id)}&status=SUCCESS&message=Paid+in+full`, 'stale'), {
-      target: () => ({ callbackToken: TOKEN }),
+      target: () => ({ callbackToken: TOKEN, ...SHORT_WAITS }),
     });
     expect(r.reason).toBe(`X-Callback-Token of the first delivery differs from the configured token (5 characters, expected ${TOKEN.length})`);
   });
@@ -140,7 +146,7 @@ describe('service.callback.duplicates-consistent', () => {
     expect((await one('service.callback.duplicates-consistent', ['conflicting-duplicates'])).reason).toMatch(/^delivery 3 of 3 carries "\S+ FAILED" after "\S+ SUCCESS": a terminal state changed \(§3\)$/);
   });
   it('the 500 not retried: SKIP, nothing to agree with', async () => {
-    expect((await one('service.callback.duplicates-consistent', ['no-retry'])).reason).toMatch(/^not exercised: the 500 answer was not retried within timing\.retryWindowMs/);
+    expect((await one('service.callback.duplicates-consistent', ['no-retry'], SHORT_WAITS)).reason).toMatch(/^not exercised: the 500 answer was not retried within timing\.retryWindowMs/);
   });
 });
 
@@ -206,13 +212,13 @@ describe('service.callback.retry-back-off: the evidence of the schedule', () => 
     expect(notes(r).filter((n) => !n.startsWith('the kit\'s event loop was seen'))).toEqual(['listener script: 500, 500, 500, 200', `offsets ${offsetsMs.join(', ')} ms; intervals ${intervalsMs.join(', ')} ms`, expect.stringMatching(/^rule: a step grows when/)]);
   });
   it('one delivery, then none: the stop noted, intervals none', async () => {
-    const r = await one('service.callback.retry-back-off', ['no-retry']);
+    const r = await one('service.callback.retry-back-off', ['no-retry'], SHORT_WAITS);
     expect(notes(r)).toContain(`offsets ${r.evidence!.timeline!.offsetsMs[0]} ms; intervals none ms`);
     expect(notes(r)[0]).toBe('listener script: 500, 500, 500, 200');
     expect(notes(r)).toContainEqual(expect.stringMatching(/^the service stopped after 1 delivery within timing\.retryWindowMs \(\d+ ms\) while the listener still answered 500$/));
   });
   it('a single retry: stopped after 2 deliveries', async () => {
-    const r = await one('service.callback.retry-back-off', ['single-retry']);
+    const r = await one('service.callback.retry-back-off', ['single-retry'], SHORT_WAITS);
     expect(notes(r)).toContainEqual(expect.stringMatching(/^the service stopped after 2 deliveries within/));
     // One interval is no sign of a fixed delay: the script is not extended.
     expect(notes(r)[0]).toBe('listener script: 500, 500, 500, 200');
@@ -239,13 +245,14 @@ describe('service.callback.retries-stop-after-2xx', () => {
 });
 
 describe('production transport', () => {
-  const production = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = [], patch: Partial<ResolvedServiceTarget> = {}) => (await runAgainstReference(caseId, patch, faults, 'production'))[0]!;
+  // Each production case here but the last waits out the callback timeout for a callback that never comes.
+  const production = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = [], patch: Partial<ResolvedServiceTarget> = {}) => (await runAgainstReference(caseId, { ...SHORT_WAITS, ...patch }, faults, 'production'))[0]!;
   it('https-only-in-production, the reference: PASS, noting the http:// URL refused', async () => {
     expect(notes(await production('service.callback.https-only-in-production'))).toEqual([expect.stringMatching(/^refused: HTTP 4\d\d /)]);
   });
   it('http:// accepted but never called: PASS saying so', async () => {
     const r = await runBehindFront('service.callback.https-only-in-production', async (_request, t) => t.json(200, { success: true, status: 'PENDING' }), {
-      target: () => ({ mode: 'production' }),
+      target: () => ({ mode: 'production', ...SHORT_WAITS }),
     });
     expect(notes(r)).toEqual(['accepted, but never called: HTTP 200 {"success":true,"status":"PENDING"}']);
   });
