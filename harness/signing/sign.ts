@@ -38,6 +38,8 @@ export function hmacHex(secret: string, message: string): string {
   return createHmac('sha256', hmacKey(secret)).update(message, 'utf8').digest('hex');
 }
 
+const BASE64_PADDING = /=+$/;
+
 /**
  * How a presented signature that is not §5.1's hex still carries an HMAC over `message`: another
  * encoding of HMAC-SHA256 (base64, base64url), a prefix naming the algorithm before the hex
@@ -47,8 +49,8 @@ export function hmacHex(secret: string, message: string): string {
 export function otherFormOf(secret: string, message: string, presented: string, over = 'the right message'): string | undefined {
   const digest = (hash: string) => createHmac(hash, hmacKey(secret)).update(message, 'utf8').digest();
   const sha256 = digest('sha256');
-  const unpadded = presented.replace(/=+$/, '');
-  if (unpadded === sha256.toString('base64').replace(/=+$/, '')) return `the HMAC-SHA256 over ${over}, written in base64, not hex (§5.1 step 5)`;
+  const unpadded = presented.replace(BASE64_PADDING, '');
+  if (unpadded === sha256.toString('base64').replace(BASE64_PADDING, '')) return `the HMAC-SHA256 over ${over}, written in base64, not hex (§5.1 step 5)`;
   if (unpadded === sha256.toString('base64url')) return `the HMAC-SHA256 over ${over}, written in base64url, not hex (§5.1 step 5)`;
   const prefixed = /^([A-Za-z0-9-]+)[=:](.+)$/.exec(presented);
   if (prefixed && prefixed[2]!.toLowerCase() === sha256.toString('hex')) {

@@ -58,6 +58,7 @@ describe('diagnoseSignature: the right HMAC in another form, named as such', () 
   it.each([
     ['base64', bytes.toString('base64'), 'it is the HMAC-SHA256 over the right message, written in base64, not hex (§5.1 step 5)'],
     ['base64 unpadded', bytes.toString('base64').replace(/=+$/, ''), 'it is the HMAC-SHA256 over the right message, written in base64, not hex (§5.1 step 5)'],
+    ['base64 padded twice', `${bytes.toString('base64')}=`, 'it is the HMAC-SHA256 over the right message, written in base64, not hex (§5.1 step 5)'],
     ['base64url', bytes.toString('base64url'), 'it is the HMAC-SHA256 over the right message, written in base64url, not hex (§5.1 step 5)'],
     ['sha256= prefix', `sha256=${A1}`, 'it is the HMAC-SHA256 over the right message, in hex after a prefix `sha256=` (§5.2: the hex alone after the client key\'s colon)'],
     ['HMAC-SHA256: prefix, upper-case hex', `HMAC-SHA256:${A1.toUpperCase()}`, 'it is the HMAC-SHA256 over the right message, in hex after a prefix `HMAC-SHA256:` (§5.2: the hex alone after the client key\'s colon)'],
@@ -70,6 +71,12 @@ describe('diagnoseSignature: the right HMAC in another form, named as such', () 
   it('says nothing of a form when the HMAC in it is over another message, or keyed otherwise', () => {
     const other = createHmac('sha256', 'key').update('a=2').digest();
     for (const presented of [other.toString('base64'), `sha256=${other.toString('hex')}`, createHmac('sha512', 'other').update('a=1').digest('hex'), `${A1}=`]) {
+      expect(noteOf(presented), presented).toStrictEqual({ match: 'none', note: NO_KNOWN });
+    }
+  });
+  it('says nothing of a form that is not exactly one: an = inside the base64, a prefix not a token, a line break after the hex', () => {
+    const unpadded = bytes.toString('base64').replace(/=+$/, '');
+    for (const presented of [`${unpadded.slice(0, 20)}=${unpadded.slice(20)}`, `.sha256=${A1}`, `sha256=${A1}\n`]) {
       expect(noteOf(presented), presented).toStrictEqual({ match: 'none', note: NO_KNOWN });
     }
   });

@@ -131,6 +131,10 @@ describeNeeding(['php'], 'PHP: string conversion of floats and of json_decode() 
     '\u000b\u000b7', '7', '  3', '3 ', '\u000b\u000b9223372036854775807', '9223372036854775807  ', '9223372036854775807\u000b', '.25', '1e+2', '1e10', '8\u000b',
     '9223372036854775808.0', '10000000000000000000'];
   const edgePairs = EDGES.flatMap((a) => EDGES.filter((b) => b !== a).map((b) => [a, b]));
+  // Every order of five keys in circles: zend_sort_5's network and an insertion sort of the same
+  // five end differently on some (the sample above holds few sets of exactly five).
+  const orders = (keys: readonly string[]): string[][] => (keys.length <= 1 ? [[...keys]] : keys.flatMap((k, i) => orders(keys.filter((_, j) => j !== i)).map((rest) => [k, ...rest])));
+  const fiveInCircles = orders(['1e1', '100', '1a', '2e1', '200']);
   const bodyOf = (keys: readonly string[]) => `{${keys.map((k, i) => `${JSON.stringify(k)}:"v${i}"`).join(',')}}`;
   const modelKeys = (body: string, label: string) => JSON.stringify(pairsOfMembers(readRawJsonObject(body), profileOf(findAlternative(label)!)).map(([k]) => k));
 
@@ -140,7 +144,7 @@ describeNeeding(['php'], 'PHP: string conversion of floats and of json_decode() 
   ])('%s: the key order of %s', (label, statement) => {
     const sets = keySets();
     const circles = circleSets();
-    const bodies = [...sets.values, ...circles.values, ...edgePairs].map(bodyOf);
+    const bodies = [...sets.values, ...circles.values, ...edgePairs, ...fiveInCircles].map(bodyOf);
     const php = run('php', ['-r', `while (($l = fgets(STDIN)) !== false) { $a = json_decode($l, true); ${statement}; echo json_encode(array_map('strval', array_keys($a))), "\\n"; }`], bodies);
     expect(differences(bodies, bodies.map((b) => modelKeys(b, label)), php.map((l) => JSON.stringify(JSON.parse(l)))), `seed ${sets.seed}, ${circles.seed}`).toEqual([]);
   });
