@@ -15,11 +15,13 @@ const paid = (f: { transaction_id: string }) => `transaction_id=${encodeURICompo
 /** A retry window long enough that a watch cut short by it would show in the case's duration. */
 const LONG_WINDOW = { timing: { callbackTimeoutMs: 250, retryWindowMs: 10_000 } };
 /**
- * For a test whose case waits out a limit for nothing (no callback, no further retry): the
- * reference calls back within 50 ms and retries after 200 ms, so 500 and 1,000 ms still tell
- * either apart from never, in less time than the embedded target's 1,000 and 2,500.
+ * For a case that waits out a limit for nothing, shorter limits than the embedded target's 1,000
+ * and 2,500 ms: the reference retries after 200 ms, so a 1,000 ms window still tells a retry from
+ * none (ONE_DELIVERY, the first callback keeping its 1,000 ms); where no callback comes at all,
+ * 500 ms tell its 50 ms from never (NO_CALLBACK).
  */
-const SHORT_WAITS = { timing: { callbackTimeoutMs: 500, retryWindowMs: 1000 } };
+const ONE_DELIVERY = { timing: { callbackTimeoutMs: 1000, retryWindowMs: 1000 } };
+const NO_CALLBACK = { timing: { callbackTimeoutMs: 500, retryWindowMs: 1000 } };
 /** A back-off result, or the kit's own SKIP for a machine too busy to time it (the evidence is the same). */
 const unlessBlurred = (r: CaseResult, expected: [string, string | undefined | RegExp]) => {
   if (r.verdict === 'SKIP' && r.reason?.startsWith(TIMING_BLURRED)) return;
@@ -80,7 +82,7 @@ describe('service.callback.reserved-id-intact', () => {
     expect(r.stated).toBeUndefined();
   });
   it('no callback: FAIL stating no-callback', async () => {
-    const r = await one('service.callback.reserved-id-intact', ['no-callback'], SHORT_WAITS);
+    const r = await one('service.callback.reserved-id-intact', ['no-callback'], NO_CALLBACK);
     expect(r.reason).toMatch(/^no callback arrived for the id carrying "&status=FAILED"/);
     expect(r.stated?.causes).toEqual(['no-callback']);
   });
@@ -104,11 +106,11 @@ describe('service.callback.reserved-id-intact', () => {
 
 describe('service.callback composition: a callback glued to the path', () => {
   it('a name glued on (…/cb/<tag>x&…): another path, not this case\'s callback; no callback', async () => {
-    const r = await runBehindFront('service.callback.query-appended-with-question-mark', callingBack(paid, undefined, (url, query) => `${url}x&${query}`), { target: () => SHORT_WAITS });
+    const r = await runBehindFront('service.callback.query-appended-with-question-mark', callingBack(paid, undefined, (url, query) => `${url}x&${query}`), { target: () => NO_CALLBACK });
     expect([r.verdict, r.stated?.causes, notes(r)]).toEqual(['FAIL', ['no-callback'], []]);
   });
   it('parameters glued with & to a URL without a query: FAIL, noting where the callback arrived', async () => {
-    const r = await one('service.callback.query-appended-with-question-mark', ['always-ampersand'], SHORT_WAITS);
+    const r = await one('service.callback.query-appended-with-question-mark', ['always-ampersand'], ONE_DELIVERY);
     expect(r.verdict).toBe('FAIL');
     expect(notes(r)).toEqual([expect.stringMatching(/^the callback arrived at a path the supplied URL does not have: \/cb\/\S+&transaction_id=/)]);
   });
@@ -119,7 +121,7 @@ describe('service.callback.token-present', () => {
     expect(notes(await one('service.callback.token-present'))).toEqual(['2 deliveries (the first answered 500), each with the configured token']);
   });
   it('the 500 not retried: PASS on the first only, saying so', async () => {
-    expect(notes(await one('service.callback.token-present', ['no-retry'], SHORT_WAITS))).toEqual([expect.stringMatching(/^only the first delivery was checked: the 500 answer was not retried within timing\.retryWindowMs \(\d+ ms\)$/)]);
+    expect(notes(await one('service.callback.token-present', ['no-retry'], ONE_DELIVERY))).toEqual([expect.stringMatching(/^only the first delivery was checked: the 500 answer was not retried within timing\.retryWindowMs \(\d+ ms\)$/)]);
   });
   it('no token on the first delivery: WARN; on the retry only: FAIL naming delivery 2', async () => {
     expect((await one('service.callback.token-present', ['no-token'])).verdict).toBe('WARN');
@@ -127,12 +129,12 @@ describe('service.callback.token-present', () => {
       .toBe('delivery 2 (a retry after the 500) carries no X-Callback-Token; the first delivery carried it, so a receiver checking the token refuses the retry');
   });
   it('the token sent twice: FAIL saying how often, not that it differs', async () => {
-    const r = await runBehindFront('service.callback.token-present', callingBack(paid, [TOKEN, TOKEN]), { target: () => ({ callbackToken: TOKEN, ...SHORT_WAITS }) });
+    const r = await runBehindFront('service.callback.token-present', callingBack(paid, [TOKEN, TOKEN]), { target: () => ({ callbackToken: TOKEN, ...ONE_DELIVERY }) });
     expect(r.reason).toBe('X-Callback-Token is sent 2 times on the first delivery');
   });
   it('a stale token: FAIL naming the lengths, never the token', async () => {
     const r = await runBehindFront('service.callback.token-present', callingBack((f) => `transaction_id=${encodeURIComponent(f.transaction_id)}&status=SUCCESS&message=Paid+in+full`, 'stale'), {
-      target: () => ({ callbackToken: TOKEN, ...SHORT_WAITS }),
+      target: () => ({ callbackToken: TOKEN, ...ONE_DELIVERY }),
     });
     expect(r.reason).toBe(`X-Callback-Token of the first delivery differs from the configured token (5 characters, expected ${TOKEN.length})`);
   });
@@ -146,7 +148,7 @@ describe('service.callback.duplicates-consistent', () => {
     expect((await one('service.callback.duplicates-consistent', ['conflicting-duplicates'])).reason).toMatch(/^delivery 3 of 3 carries "\S+ FAILED" after "\S+ SUCCESS": a terminal state changed \(§3\)$/);
   });
   it('the 500 not retried: SKIP, nothing to agree with', async () => {
-    expect((await one('service.callback.duplicates-consistent', ['no-retry'], SHORT_WAITS)).reason).toMatch(/^not exercised: the 500 answer was not retried within timing\.retryWindowMs/);
+    expect((await one('service.callback.duplicates-consistent', ['no-retry'], ONE_DELIVERY)).reason).toMatch(/^not exercised: the 500 answer was not retried within timing\.retryWindowMs/);
   });
 });
 
@@ -212,13 +214,13 @@ describe('service.callback.retry-back-off: the evidence of the schedule', () => 
     expect(notes(r).filter((n) => !n.startsWith('the kit\'s event loop was seen'))).toEqual(['listener script: 500, 500, 500, 200', `offsets ${offsetsMs.join(', ')} ms; intervals ${intervalsMs.join(', ')} ms`, expect.stringMatching(/^rule: a step grows when/)]);
   });
   it('one delivery, then none: the stop noted, intervals none', async () => {
-    const r = await one('service.callback.retry-back-off', ['no-retry'], SHORT_WAITS);
+    const r = await one('service.callback.retry-back-off', ['no-retry'], ONE_DELIVERY);
     expect(notes(r)).toContain(`offsets ${r.evidence!.timeline!.offsetsMs[0]} ms; intervals none ms`);
     expect(notes(r)[0]).toBe('listener script: 500, 500, 500, 200');
     expect(notes(r)).toContainEqual(expect.stringMatching(/^the service stopped after 1 delivery within timing\.retryWindowMs \(\d+ ms\) while the listener still answered 500$/));
   });
   it('a single retry: stopped after 2 deliveries', async () => {
-    const r = await one('service.callback.retry-back-off', ['single-retry'], SHORT_WAITS);
+    const r = await one('service.callback.retry-back-off', ['single-retry'], ONE_DELIVERY);
     expect(notes(r)).toContainEqual(expect.stringMatching(/^the service stopped after 2 deliveries within/));
     // One interval is no sign of a fixed delay: the script is not extended.
     expect(notes(r)[0]).toBe('listener script: 500, 500, 500, 200');
@@ -245,23 +247,22 @@ describe('service.callback.retries-stop-after-2xx', () => {
 });
 
 describe('production transport', () => {
-  // Each production case here but the last waits out the callback timeout for a callback that never comes.
-  const production = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = [], patch: Partial<ResolvedServiceTarget> = {}) => (await runAgainstReference(caseId, { ...SHORT_WAITS, ...patch }, faults, 'production'))[0]!;
+  const production = async (caseId: string, faults: Parameters<typeof runAgainstReference>[2] = [], patch: Partial<ResolvedServiceTarget> = {}) => (await runAgainstReference(caseId, patch, faults, 'production'))[0]!;
   it('https-only-in-production, the reference: PASS, noting the http:// URL refused', async () => {
-    expect(notes(await production('service.callback.https-only-in-production'))).toEqual([expect.stringMatching(/^refused: HTTP 4\d\d /)]);
+    expect(notes(await production('service.callback.https-only-in-production', [], NO_CALLBACK))).toEqual([expect.stringMatching(/^refused: HTTP 4\d\d /)]);
   });
   it('http:// accepted but never called: PASS saying so', async () => {
     const r = await runBehindFront('service.callback.https-only-in-production', async (_request, t) => t.json(200, { success: true, status: 'PENDING' }), {
-      target: () => ({ mode: 'production', ...SHORT_WAITS }),
+      target: () => ({ mode: 'production', ...NO_CALLBACK }),
     });
     expect(notes(r)).toEqual(['accepted, but never called: HTTP 200 {"success":true,"status":"PENDING"}']);
   });
   it('https-only-in-production behind an https tunnel, the http:// URL refused: PASS (a refusal needs no plain tunnel)', async () => {
-    const r = await production('service.callback.https-only-in-production', [], { listener: { host: '127.0.0.1', port: 0, publicUrl: 'https://127.0.0.1:9', tls: false, plainPublicUrl: null } });
+    const r = await production('service.callback.https-only-in-production', [], { ...NO_CALLBACK, listener: { host: '127.0.0.1', port: 0, publicUrl: 'https://127.0.0.1:9', tls: false, plainPublicUrl: null } });
     expect([r.verdict, notes(r)]).toEqual(['PASS', [expect.stringMatching(/^refused: HTTP 4\d\d /)]]);
   });
   it('delivered-over-https through a TLS tunnel that reaches nothing: no callback, no TLS handshake blamed (the listener speaks plain http)', async () => {
-    const r = await production('service.callback.delivered-over-https', [], { listener: { host: '127.0.0.1', port: 0, publicUrl: 'https://127.0.0.1:9', tls: false, plainPublicUrl: null } });
+    const r = await production('service.callback.delivered-over-https', [], { ...NO_CALLBACK, listener: { host: '127.0.0.1', port: 0, publicUrl: 'https://127.0.0.1:9', tls: false, plainPublicUrl: null } });
     expect(r.reason).toMatch(/^no callback arrived within timing\.callbackTimeoutMs \(\d+ ms\) of an accepted transaction \(§3: reaching a terminal state triggers one callback\)$/);
   });
   it('delivered-over-https: a listener without TLS in production is SKIP, saying how to receive', async () => {
@@ -269,7 +270,7 @@ describe('production transport', () => {
     expect([r.verdict, r.reason]).toEqual(['SKIP', 'listener.publicUrl is http://: set listener.tls (or an https publicUrl) to receive production callbacks']);
   });
   it('delivered-over-https, called over plain http: no callback, and the TLS listener named as a likely cause', async () => {
-    const r = await production('service.callback.delivered-over-https', ['https-downgrade']);
+    const r = await production('service.callback.delivered-over-https', ['https-downgrade'], NO_CALLBACK);
     expect(r.reason).toMatch(/^no callback arrived within timing\.callbackTimeoutMs \(\d+ ms\) of an accepted transaction .*; the listener speaks only TLS at https:\/\//);
   });
   it('delivered-over-https, the reference: PASS noting TLS at the listener', async () => {
