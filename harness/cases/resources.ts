@@ -1,11 +1,12 @@
 // What one run holds for its cases and closes once, at its end, whatever way it ends (HOUSE.md
 // "Change" 4): a client target's bench (the harness's service and the SDK's adapter), a service
 // target's callback listener, a confirming receiver's status endpoint, a receiver's records as
-// the run observes them (a database pool, an observer command). Passed to every case in its
+// the run observes them and how late it applies callbacks (a database pool, an observer command). Passed to every case in its
 // context (CaseContext.resources), so no lifetime leaks into a module-level map or the caller.
 import type { Observation } from '../observe/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import { ClientBenches } from './client/bench.ts';
+import { ApplyTimes } from './receiver/apply-times.ts';
 import { StatusEndpoints } from './receiver/status-endpoint.ts';
 import { ServiceListeners } from './service/listener-pool.ts';
 
@@ -16,6 +17,8 @@ export class RunResources {
   readonly listeners = new ServiceListeners();
   /** Each confirming receiver target's status endpoint (unless its owner provides one). */
   readonly statusEndpoints = new StatusEndpoints();
+  /** How long each receiver target took to apply a valid callback after answering it (nothing to close). */
+  readonly applyTimes = new ApplyTimes();
   private readonly observations = new Map<ResolvedTarget, Promise<Observation>>();
 
   /**

@@ -142,7 +142,11 @@ async function checkedRun<T extends ResolvedTarget>(
   const { slots, ids, watch } = rest;
   // A status query only when a selected case rests on one (harness/cases: service.status, client.status).
   const statusQuery = selectCases(cases, only).some((c) => c.negative === 'status-refusal' || c.id.startsWith(`${c.side}.status.`));
+  // A receiver's preflight measures how late it applies a valid callback; the cases that read a
+  // record for late actions wait for that measure (harness/cases/receiver/apply-times.ts).
+  const measured = rest.target.side === 'receiver' ? rest.resources?.applyTimes.expect(rest.target) : undefined;
   const preflightRun = runPreflight({ ...rest, slots, ids, watch, statusQuery });
+  if (measured) void preflightRun.finally(measured).catch(() => undefined);
   const told = preflightRun.then((run) => onPreflight?.(run));
   const unproven: string[] = [];
   // An SDK's adapter takes one call at a time, so its cases gain nothing by starting beside the

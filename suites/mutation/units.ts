@@ -56,7 +56,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
   // The receiver and service sides are cut again by file, a few hundred mutants each: Stryker
   // keeps a unit's results only when its run ends, so a part must end within a sitting.
   ...[
-    ['kit', ['kit', 'token']],
+    ['kit', ['kit', 'token', 'apply-times']],
     ['rules', ['outcome', 'idempotence', 'params', 'latency', 'index']],
     ['confirm', ['confirm', 'status-endpoint']],
   ].map(([part, files]): MutationUnit => ({

@@ -3,7 +3,7 @@
 // Known answers, against a stand-in of the records (the readings a real observer would give, in
 // the order given) and a real loopback receiver of the test's own making.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerText, appliedOnce, CaseError, expectedOnce, isSuccess, ReceiverProbe, receiverCase, untouched } from '../../harness/cases/index.ts';
+import { answerText, ApplyTimes, appliedOnce, CaseError, expectedOnce, isSuccess, ReceiverProbe, receiverCase, untouched } from '../../harness/cases/index.ts';
 import { ObserveError, type ObservedStep } from '../../harness/observe/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
 import type { ReceivedQuery } from '../../harness/status/index.ts';
@@ -240,6 +240,65 @@ describe('the settled reading: polled until no longer pending, within the reply 
     expect(performance.now() - started).toBeLessThan(5000);
     // Already aborted: no read at all.
     await expect(thrown(probe.settledReading('a', false))).resolves.toMatchObject({ message: 'the case was aborted' });
+  });
+});
+
+describe('the wait for late actions: as long as the receiver takes to apply, twice over (a receiver applying from a queue)', () => {
+  const timed = async (read: Promise<unknown>) => { const started = performance.now(); await read; return performance.now() - started; };
+  it('a change first seen on the first read: 0 ms measured, the wait stays the settle time, no note', async () => {
+    const applyTimes = new ApplyTimes();
+    const { probe } = probeFor({ replyDeadlineMs: 1000, applyTimes, records: { reads: [applied('a', 1)] } });
+    await probe.settledReading('a', true);
+    expect(applyTimes.longestOf(probe.target)).toBeLessThan(20);
+    expect(await probe.quietMs()).toBe(100);
+    expect(probe.notes).toEqual([]);
+  });
+  it('a change seen after polling: measured from the answer to the read that showed it', async () => {
+    const applyTimes = new ApplyTimes();
+    const { probe } = probeFor({ replyDeadlineMs: 1000, applyTimes, records: { reads: [pending('a', 0), pending('a', 0), pending('a', 0), applied('a', 1)] } });
+    await probe.settledReading('a', true);
+    // Three polls of 20 ms at least before the fourth read.
+    expect(applyTimes.longestOf(probe.target)).toBeGreaterThanOrEqual(60);
+  });
+  it('a receiver seen applying 400 ms late: a case expecting no change reads 800 ms after the answer, and says why', async () => {
+    const applyTimes = new ApplyTimes();
+    const { probe, counts } = probeFor({ replyDeadlineMs: 1000, applyTimes, records: { reads: [pending('a', 0)] } });
+    applyTimes.measured(probe.target, 400);
+    applyTimes.measured(probe.target, 250);
+    expect(await timed(probe.settledReading('a', false))).toBeGreaterThanOrEqual(795);
+    expect(counts.reads).toBe(1);
+    expect(probe.notes).toEqual(['the record was read 800 ms after the answer: this receiver took up to 400 ms in this run to apply a valid callback after answering it']);
+    // Said once per case.
+    await probe.settledReading('a', false);
+    expect(probe.notes).toHaveLength(1);
+  });
+  it('at most twice the reply deadline', async () => {
+    const applyTimes = new ApplyTimes();
+    const { probe } = probeFor({ replyDeadlineMs: 200, applyTimes, records: { reads: [pending('a', 0)] } });
+    applyTimes.measured(probe.target, 5000);
+    expect(await probe.quietMs()).toBe(400);
+  });
+  it('a measure under way (the preflight\'s): the wait is decided once it ends, with what it saw', async () => {
+    const applyTimes = new ApplyTimes();
+    const { probe } = probeFor({ replyDeadlineMs: 1000, applyTimes, records: { reads: [pending('a', 0)] } });
+    const end = applyTimes.expect(probe.target);
+    const quiet = probe.quietMs();
+    setTimeout(() => applyTimes.measured(probe.target, 300), 50);
+    expect(await quiet).toBe(600);
+    end();
+    // Ended without a measure (no change seen): the settle time.
+    const other = probeFor({ replyDeadlineMs: 1000, applyTimes: new ApplyTimes(), records: { reads: [pending('a', 0)] } });
+    const stop = other.probe.ctx.resources.applyTimes.expect(other.probe.target);
+    setTimeout(stop, 30);
+    expect(await other.probe.quietMs()).toBe(100);
+  });
+  it('a case aborted while the measure is under way stops waiting', async () => {
+    const abort = new AbortController();
+    const applyTimes = new ApplyTimes();
+    const { probe } = probeFor({ replyDeadlineMs: 1000, applyTimes, signal: abort.signal, records: { reads: [pending('a', 0)] } });
+    applyTimes.expect(probe.target);
+    setTimeout(() => abort.abort(), 30);
+    expect(await thrown(probe.quietMs())).toMatchObject({ message: 'the case was aborted' });
   });
 });
 

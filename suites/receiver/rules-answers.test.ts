@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CASES, runCases, type ConformanceCase } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
-import { guardNegatives } from '../../harness/preflight/index.ts';
+import { guardNegatives, runChecked } from '../../harness/preflight/index.ts';
 import type { Preflight } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
@@ -146,6 +146,48 @@ describe('receiver.idempotence: the other outcome after one was applied', () => 
       const r = await behindFront(id, queued());
       expect([id, r.verdict, r.reason]).toEqual([id, 'PASS', undefined]);
     }
+  });
+});
+
+/** A receiver that answers 200 at once and applies every callback 300 ms later, from a queue; `rewrite` changes what it applies. */
+const queuedAll = (rewrite: (query: URLSearchParams) => void = () => undefined): CallbackHandler => (req, res, pass) => {
+  const url = new URL(req.url ?? '/', 'http://front');
+  rewrite(url.searchParams);
+  req.url = `${url.pathname}?${url.searchParams.toString()}`;
+  res.writeHead(200).end();
+  setTimeout(() => void pass().catch(() => undefined), 300);
+};
+
+describe('a receiver that applies every callback from a queue, 300 ms after answering', () => {
+  // The whole run, preflight included: its valid callback measures how late this receiver
+  // applies, and a case that expects no change reads that late, twice over.
+  async function checked(only: string, onCallback: CallbackHandler) {
+    const front = await startFront(embedded, onCallback);
+    try {
+      return (await runChecked({ cases: RECEIVER_CASES, target: front.target, seed: 7, only })).results;
+    } finally {
+      await front.close();
+    }
+  }
+  it('PENDING applied as SUCCESS, later: FAIL on the record (read after the settle time alone, it PASSed)', async () => {
+    const [r] = await checked('receiver.outcome.unknown-status-pending', queuedAll((q) => { if (q.get('status') === 'PENDING') q.set('status', 'SUCCESS'); }));
+    expect(r!.verdict).toBe('FAIL');
+    expect(r!.reason).toMatch(/^the record changed to state SUCCESS/);
+    expect(r!.evidence?.notes).toContainEqual(expect.stringMatching(/^the record was read \d+ ms after the answer: this receiver took up to \d+ ms in this run to apply a valid callback after answering it$/));
+  });
+  it('the preflight\'s callback dropped, so nothing measured: the cases read after the settle time, not held waiting for a measure', async () => {
+    let first = true;
+    const results = await checked('receiver.outcome.unknown-status-pending', (req, res, pass) => {
+      if (first) { first = false; return void req.socket.destroy(); }
+      queuedAll()(req, res, pass);
+    });
+    expect(results[0]!.durationMs).toBeLessThan(5000);
+    expect(results[0]!.evidence?.notes ?? []).not.toContainEqual(expect.stringMatching(/^the record was read/));
+  });
+  it('applying as sent, late: the cases that expect no change PASS, and the duplicate ones', async () => {
+    const results = await checked('receiver.outcome.unknown-status-pending,receiver.outcome.missing-status,receiver.idempotence.after-applied', queuedAll());
+    expect(results.map((r) => [r.id, r.verdict, r.reason])).toEqual(results.map((r) => [r.id, 'PASS', undefined]));
+    expect(results).toHaveLength(3);
   });
 });
 

@@ -32,6 +32,9 @@ export interface CallbackOptions {
 /** Why a case judges the answer alone: it cannot make a record to watch. */
 export const NO_SEEDED_RECORD = 'no seeded record (the target names no hooksUrl, or an observe that cannot seed)';
 
+/** How a case's note on a longer wait for late actions begins (said once per case). */
+const QUIET_NOTE = 'the record was read';
+
 /** The amount every seeded record carries. */
 export const SEED_AMOUNT = '10.00';
 
@@ -78,6 +81,18 @@ export class ReceiverProbe {
   /** How long a receiver that applies after replying gets before the record is judged. */
   get settleMs(): number {
     return Math.min(300, Math.max(20, Math.round(this.target.timing.replyDeadlineMs / 10)));
+  }
+
+  /**
+   * How long after an answer the record is read for actions that may still come: settleMs, or
+   * twice the longest this receiver took in the run to apply a valid callback after answering it
+   * (a receiver applying from a queue acts that late on every callback), at most twice the reply
+   * deadline. Asked while the preflight's measure is under way, it waits for it.
+   */
+  async quietMs(): Promise<number> {
+    const times = this.ctx.resources.applyTimes;
+    await untilAborted(times.whenMeasured(this.target), this.ctx.signal);
+    return Math.max(this.settleMs, Math.round(Math.min(2 * times.longestOf(this.target), 2 * this.target.timing.replyDeadlineMs)));
   }
 
   evidence(extra: Evidence = {}): Evidence {
@@ -156,21 +171,36 @@ export class ReceiverProbe {
   /**
    * The record once the receiver has had time to act: when `expectChange`, polls until it is no
    * longer pending (up to the reply deadline, not counting time the readings waited for another
-   * case's measurement to leave the wire); then waits `settleMs` more, so late extra actions (an
-   * asynchronous receiver) are seen too. Kept as "after".
+   * case's measurement to leave the wire), and keeps how long that took; then waits `quietMs`
+   * more, so late actions (an asynchronous receiver) are seen too. Kept as "after".
    */
   async settledReading(id: string, expectChange: boolean): Promise<RecordReading | null> {
     if (expectChange) {
       const wire = this.ctx.wire;
-      const until = performance.now() - wire.waitedMs() + this.target.timing.replyDeadlineMs;
+      const started = performance.now() - wire.waitedMs();
+      const until = started + this.target.timing.replyDeadlineMs;
       for (;;) {
+        // From the start of the read that shows the change: a receiver that applied before it
+        // answered shows it on the first read, 0 ms (the read's own time is the observer's).
+        const readAt = performance.now() - wire.waitedMs();
         // A record read missing is polled on too: a receiver may rewrite it (delete, then insert).
         const r = await this.read(id);
-        if ((r && r.state !== 'pending') || performance.now() - wire.waitedMs() > until) break;
+        if (r && r.state !== 'pending') {
+          this.ctx.resources.applyTimes.measured(this.target, readAt - started);
+          break;
+        }
+        if (performance.now() - wire.waitedMs() > until) {
+          this.ctx.resources.applyTimes.measured(this.target, undefined);
+          break;
+        }
         await sleep(20, this.ctx.signal);
       }
     }
-    await sleep(this.settleMs, this.ctx.signal);
+    const quiet = await this.quietMs();
+    if (quiet > this.settleMs && !this.notes.some((n) => n.startsWith(QUIET_NOTE))) {
+      this.notes.push(`${QUIET_NOTE} ${quiet} ms after the answer: this receiver took up to ${Math.round(this.ctx.resources.applyTimes.longestOf(this.target))} ms in this run to apply a valid callback after answering it`);
+    }
+    await sleep(quiet, this.ctx.signal);
     const reading = await this.read(id);
     this.readings.after = reading ?? '404 (no such record)';
     return reading;
@@ -267,6 +297,19 @@ export function answerText(answer: { status: number; body: string }, redactor: R
 
 export function isSuccess(status: number): boolean {
   return status >= 200 && status <= 299;
+}
+
+/** Waits for `promise`, or rejects as soon as the case is aborted. */
+function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('the case was aborted'));
+    const onAbort = () => reject(new Error('the case was aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 /** Waits `ms`, or rejects as soon as the case is aborted. */
