@@ -1,8 +1,9 @@
 // What one run holds for its cases and closes once, at its end, whatever way it ends (HOUSE.md
 // "Change" 4): a client target's bench (the harness's service and the SDK's adapter), a service
 // target's callback listener, a confirming receiver's status endpoint, a receiver's records as
-// the run observes them and how late it applies callbacks (a database pool, an observer command). Passed to every case in its
-// context (CaseContext.resources), so no lifetime leaks into a module-level map or the caller.
+// the run observes them (a database pool, an observer command) and how late it applies callbacks.
+// Passed to every case in its context (CaseContext.resources), so no lifetime leaks into a
+// module-level map or the caller.
 import type { Observation } from '../observe/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import { ClientBenches } from './client/bench.ts';
