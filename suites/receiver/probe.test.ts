@@ -4,6 +4,7 @@
 // the order given) and a real loopback receiver of the test's own making.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerText, ApplyTimes, appliedOnce, CaseError, expectedOnce, isSuccess, ReceiverProbe, receiverCase, untouched } from '../../harness/cases/index.ts';
+import { sleep } from '../../harness/cases/receiver/kit.ts';
 import { ObserveError, type ObservedStep } from '../../harness/observe/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
 import type { ReceivedQuery } from '../../harness/status/index.ts';
@@ -291,6 +292,23 @@ describe('the wait for late actions: as long as the receiver takes to apply, twi
     const stop = other.probe.ctx.resources.applyTimes.expect(other.probe.target);
     setTimeout(stop, 30);
     expect(await other.probe.quietMs()).toBe(100);
+  });
+  it('time the reads waited at the gate (another case measuring) is not counted as the receiver\'s', async () => {
+    const applyTimes = new ApplyTimes();
+    const { probe } = probeFor({ replyDeadlineMs: 1000, waitedMs: 3000, applyTimes, records: { reads: [applied('a', 1)] } });
+    await probe.settledReading('a', true);
+    expect(applyTimes.longestOf(probe.target)).toBeLessThan(20);
+  });
+  it('a case already aborted, the measure under way: rejects at once', async () => {
+    const applyTimes = new ApplyTimes();
+    const { probe } = probeFor({ replyDeadlineMs: 1000, applyTimes, signal: AbortSignal.abort(), records: { reads: [pending('a', 0)] } });
+    applyTimes.expect(probe.target);
+    expect(await thrown(probe.quietMs())).toMatchObject({ message: 'the case was aborted' });
+  });
+  it('sleep: an already aborted case does not wait at all', async () => {
+    const started = performance.now();
+    expect(await thrown(sleep(5000, AbortSignal.abort()))).toMatchObject({ message: 'the case was aborted' });
+    expect(performance.now() - started).toBeLessThan(1000);
   });
   it('a case aborted while the measure is under way stops waiting', async () => {
     const abort = new AbortController();

@@ -21,9 +21,14 @@ export class ApplyTimes {
     return end;
   }
 
-  /** A valid callback to `target` was waited for: seen applied `ms` after its answer, or (undefined) never. */
-  measured(target: ResolvedReceiverTarget, ms: number | undefined): void {
-    if (ms !== undefined && ms > (this.longest.get(target) ?? 0)) this.longest.set(target, ms);
+  /** A valid callback to `target` was seen applied `ms` after its answer. */
+  measured(target: ResolvedReceiverTarget, ms: number): void {
+    this.longest.set(target, Math.max(ms, this.longestOf(target)));
+    this.neverApplied(target);
+  }
+
+  /** A valid callback to `target` was waited for and never seen applied: nothing measured, the wait ends. */
+  neverApplied(target: ResolvedReceiverTarget): void {
     this.underWay.get(target)?.end();
   }
 

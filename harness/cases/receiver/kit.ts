@@ -190,7 +190,7 @@ export class ReceiverProbe {
           break;
         }
         if (performance.now() - wire.waitedMs() > until) {
-          this.ctx.resources.applyTimes.measured(this.target, undefined);
+          this.ctx.resources.applyTimes.neverApplied(this.target);
           break;
         }
         await sleep(20, this.ctx.signal);
@@ -304,7 +304,8 @@ function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new Error('the case was aborted'));
     const onAbort = () => reject(new Error('the case was aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
+    // A signal aborts once: the listener needs no removal after it ran.
+    signal.addEventListener('abort', onAbort);
     void promise.then(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
