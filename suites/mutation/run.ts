@@ -41,6 +41,8 @@ export interface UnitScore {
   unit: string; folder: string; killed: number; valid: number; survivors: Survivor[]; unexplained: Survivor[];
   /** Keys (keyOf) of the mutants that timed out: counted killed, yet an equivalent one may time out on a loaded machine (a listener left open). */
   timedOut: Set<string>;
+  /** The files the report mutated (relative to the checkout). */
+  files: Set<string>;
 }
 
 /** The text between two 1-based line, column positions of `source` (Stryker's report locations). */
@@ -65,6 +67,7 @@ export function scoreOf(unit: MutationUnit, report: Report, equivalents: readonl
   let valid = 0;
   const survivors: Survivor[] = [];
   const timedOut = new Set<string>();
+  const files = new Set(Object.keys(report.files).map((file) => relative(ROOT, join(ROOT, file))));
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     for (const m of mutants) {
       if (m.status === 'Killed' || m.status === 'Timeout') { killed += 1; valid += 1; }
@@ -80,7 +83,7 @@ export function scoreOf(unit: MutationUnit, report: Report, equivalents: readonl
       }
     }
   }
-  return { unit: unit.name, folder: unit.folder, killed, valid, survivors, unexplained: survivors.filter((s) => !explained.has(keyOf(s))), timedOut };
+  return { unit: unit.name, folder: unit.folder, killed, valid, survivors, unexplained: survivors.filter((s) => !explained.has(keyOf(s))), timedOut, files };
 }
 
 const pct = (k: number, v: number) => (v === 0 ? '   -  ' : `${((100 * k) / v).toFixed(1).padStart(5)}%`);
@@ -146,9 +149,13 @@ function reportOf(unit: MutationUnit): Report | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Report) : undefined;
 }
 
-/** Listed equivalents no run shows surviving any more: killed by a test now (remove them). One that timed out is not: it may survive on a quieter machine. */
+/**
+ * Listed equivalents no run shows surviving any more: killed by a test now (remove them). Only of
+ * files a report holds (a unit not run yet says nothing of its own); one that timed out is not
+ * stale either: it may survive on a quieter machine.
+ */
 function staleNotes(equivalents: readonly Equivalent[], scores: readonly UnitScore[]): string[] {
-  const stale = equivalents.filter((e) => scores.some((s) => e.file.startsWith(`harness/${s.folder}/`))
+  const stale = equivalents.filter((e) => scores.some((s) => s.files.has(e.file))
     && !scores.some((s) => s.timedOut.has(keyOf(e)) || s.survivors.some((v) => keyOf(v) === keyOf(e))));
   return stale.length > 0 ? ['', `equivalents no longer surviving (remove them): ${stale.map((e) => `${e.file} ${e.mutator} ${oneLine(e.original)}`).join('; ')}`] : [];
 }
