@@ -144,7 +144,7 @@ async function checkedRun<T extends ResolvedTarget>(
   const statusQuery = selectCases(cases, only).some((c) => c.negative === 'status-refusal' || c.id.startsWith(`${c.side}.status.`));
   // A receiver's preflight measures how late it applies a valid callback; the cases that read a
   // record for late actions wait for that measure (harness/cases/receiver/apply-times.ts).
-  const measured = rest.target.side === 'receiver' ? rest.resources?.applyTimes.expect(rest.target) : undefined;
+  const measured = rest.target.side === 'receiver' ? rest.resources?.applyTimes.beginMeasure(rest.target) : undefined;
   const preflightRun = runPreflight({ ...rest, slots, ids, watch, statusQuery });
   if (measured) void preflightRun.finally(measured).catch(() => undefined);
   const told = preflightRun.then((run) => onPreflight?.(run));

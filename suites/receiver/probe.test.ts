@@ -268,7 +268,7 @@ describe('the wait for late actions: as long as the receiver takes to apply, twi
     applyTimes.measured(probe.target, 250);
     expect(await timed(probe.settledReading('a', false))).toBeGreaterThanOrEqual(795);
     expect(counts.reads).toBe(1);
-    expect(probe.notes).toEqual(['the record was read 800 ms after the answer: this receiver took up to 400 ms in this run to apply a valid callback after answering it']);
+    expect(probe.notes).toEqual(['late actions were waited for 800 ms before the record was read: this receiver took up to 400 ms in this run to apply a valid callback after answering it']);
     // Said once per case.
     await probe.settledReading('a', false);
     expect(probe.notes).toHaveLength(1);
@@ -282,14 +282,14 @@ describe('the wait for late actions: as long as the receiver takes to apply, twi
   it('a measure under way (the preflight\'s): the wait is decided once it ends, with what it saw', async () => {
     const applyTimes = new ApplyTimes();
     const { probe } = probeFor({ replyDeadlineMs: 1000, applyTimes, records: { reads: [pending('a', 0)] } });
-    const end = applyTimes.expect(probe.target);
+    const end = applyTimes.beginMeasure(probe.target);
     const quiet = probe.quietMs();
     setTimeout(() => applyTimes.measured(probe.target, 300), 50);
     expect(await quiet).toBe(600);
     end();
     // Ended without a measure (no change seen): the settle time.
     const other = probeFor({ replyDeadlineMs: 1000, applyTimes: new ApplyTimes(), records: { reads: [pending('a', 0)] } });
-    const stop = other.probe.ctx.resources.applyTimes.expect(other.probe.target);
+    const stop = other.probe.ctx.resources.applyTimes.beginMeasure(other.probe.target);
     setTimeout(stop, 30);
     expect(await other.probe.quietMs()).toBe(100);
   });
@@ -302,7 +302,7 @@ describe('the wait for late actions: as long as the receiver takes to apply, twi
   it('a case already aborted, the measure under way: rejects at once', async () => {
     const applyTimes = new ApplyTimes();
     const { probe } = probeFor({ replyDeadlineMs: 1000, applyTimes, signal: AbortSignal.abort(), records: { reads: [pending('a', 0)] } });
-    applyTimes.expect(probe.target);
+    applyTimes.beginMeasure(probe.target);
     expect(await thrown(probe.quietMs())).toMatchObject({ message: 'the case was aborted' });
   });
   it('sleep: an already aborted case does not wait at all', async () => {
@@ -314,7 +314,7 @@ describe('the wait for late actions: as long as the receiver takes to apply, twi
     const abort = new AbortController();
     const applyTimes = new ApplyTimes();
     const { probe } = probeFor({ replyDeadlineMs: 1000, applyTimes, signal: abort.signal, records: { reads: [pending('a', 0)] } });
-    applyTimes.expect(probe.target);
+    applyTimes.beginMeasure(probe.target);
     setTimeout(() => abort.abort(), 30);
     expect(await thrown(probe.quietMs())).toMatchObject({ message: 'the case was aborted' });
   });

@@ -14,7 +14,7 @@ export class ApplyTimes {
   private readonly underWay = new Map<ResolvedReceiverTarget, UnderWay>();
 
   /** A measure of `target` is under way (the preflight's); the function returned ends it, measured or not. */
-  expect(target: ResolvedReceiverTarget): () => void {
+  beginMeasure(target: ResolvedReceiverTarget): () => void {
     let end!: () => void;
     const done = new Promise<void>((resolve) => { end = resolve; });
     this.underWay.set(target, { done, end });

@@ -33,7 +33,7 @@ export interface CallbackOptions {
 export const NO_SEEDED_RECORD = 'no seeded record (the target names no hooksUrl, or an observe that cannot seed)';
 
 /** How a case's note on a longer wait for late actions begins (said once per case). */
-const QUIET_NOTE = 'the record was read';
+const QUIET_NOTE = 'late actions were waited for';
 
 /** The amount every seeded record carries. */
 export const SEED_AMOUNT = '10.00';
@@ -198,7 +198,7 @@ export class ReceiverProbe {
     }
     const quiet = await this.quietMs();
     if (quiet > this.settleMs && !this.notes.some((n) => n.startsWith(QUIET_NOTE))) {
-      this.notes.push(`${QUIET_NOTE} ${quiet} ms after the answer: this receiver took up to ${Math.round(this.ctx.resources.applyTimes.longestOf(this.target))} ms in this run to apply a valid callback after answering it`);
+      this.notes.push(`${QUIET_NOTE} ${quiet} ms before the record was read: this receiver took up to ${Math.round(this.ctx.resources.applyTimes.longestOf(this.target))} ms in this run to apply a valid callback after answering it`);
     }
     await sleep(quiet, this.ctx.signal);
     const reading = await this.read(id);
