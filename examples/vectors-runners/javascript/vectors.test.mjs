@@ -7,7 +7,6 @@
 // it equals the suite's position or your code refuses the input, and is otherwise SKIPPED with a
 // reason that starts with WARN (node:test has no warning verdict): the spec allows it, the
 // service may differ. A refusal is any exception.
-import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -92,8 +91,8 @@ function judgeCallbackQuery(t) {
 
 /** A failure that prints as its evidence alone (no stack of this file's lines). */
 function evidence(reason) {
-  const error = new assert.AssertionError({ message: reason });
-  error.stack = `${error.name}: ${reason}`;
+  const error = new Error(reason);
+  error.stack = `vector failed: ${reason}`;
   return error;
 }
 
