@@ -1,0 +1,72 @@
+<?php
+// The collect-conformance adapter for CollectClient.php: one JSON request per line on stdin,
+// one JSON answer per line on stdout (the SDK adapter protocol, harness/sdk/README.md).
+//
+//   collect-conformance run --target examples/sdk-adapters/php/client.json
+//
+// It reads each line's `op` first: `hello` (the handshake, when the kit sends one), `collect`
+// and `status`. The SDK's options come from the environment, as a Laravel config would:
+// COLLECT_SDK_HTTP_ERRORS=false (answers returned, not thrown), COLLECT_SDK_BODY=form (a
+// form_params body, which §5 does not allow: the kit says so), COLLECT_SDK_FAULT=php-string.
+require_once __DIR__ . '/CollectClient.php';
+
+function client(array $request): CollectClient
+{
+    $credentials = $request['credentials'];
+    return new CollectClient([
+        'base_uri' => $request['baseUrl'],
+        'client_id' => $credentials['clientId'],
+        'client_key' => $credentials['clientKey'],
+        'secret_key' => $credentials['secretKey'],
+        'timeout' => 2.0,
+        'http_errors' => getenv('COLLECT_SDK_HTTP_ERRORS') !== 'false',
+        'body' => getenv('COLLECT_SDK_BODY') ?: 'json',
+    ]);
+}
+
+function answer(array $request): array
+{
+    $id = $request['id'] ?? null;
+    $op = $request['op'] ?? 'collect';
+    if ($op === 'hello') {
+        return ['id' => $id, 'protocol' => 2, 'supports' => ['collect', 'status'],
+            'implementation' => ['language' => 'php ' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'library' => 'CollectClient.php (collect-conformance example SDK)', 'version' => CollectClient::VERSION]];
+    }
+    try {
+        if ($op === 'collect') {
+            $response = client($request)->collect($request['fields']);
+            if ($response->statusCode >= 500) {
+                return ['id' => $id, 'error' => 'the service failed: ' . $response->detail()];
+            }
+            return ['id' => $id, 'outcome' => $response->successful() ? 'accepted' : 'rejected', 'detail' => $response->detail()];
+        }
+        if ($op === 'status') {
+            $response = client($request)->transactionStatus($request['transaction_id']);
+            if ($response->statusCode >= 500) {
+                return ['id' => $id, 'error' => 'the service failed: ' . $response->detail()];
+            }
+            if (!$response->successful()) {
+                return ['id' => $id, 'outcome' => 'rejected', 'detail' => $response->detail()];
+            }
+            $status = $response->transactionStatus();
+            return $status === null
+                ? ['id' => $id, 'error' => 'the status answer holds no status: ' . $response->detail()]
+                : ['id' => $id, 'status' => $status, 'detail' => $response->detail()];
+        }
+        return ['id' => $id, 'error' => "unknown op: $op"];
+    } catch (CollectClientException $refused) {
+        return ['id' => $id, 'outcome' => 'rejected', 'detail' => $refused->getMessage()];
+    } catch (CollectException $failed) {
+        return ['id' => $id, 'error' => $failed->getMessage()];
+    }
+}
+
+while (($line = fgets(STDIN)) !== false) {
+    if (trim($line) === '') {
+        continue;
+    }
+    $request = json_decode($line, true);
+    $reply = is_array($request) ? answer($request) : ['id' => null, 'error' => 'bad request line: not a JSON object'];
+    fwrite(STDOUT, json_encode($reply, JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE) . "\n");
+    fflush(STDOUT);
+}
