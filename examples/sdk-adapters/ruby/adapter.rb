@@ -1,0 +1,54 @@
+# The collect-conformance adapter for collect_sdk.rb: one JSON request per line on stdin, one
+# JSON answer per line on stdout (the SDK adapter protocol, harness/sdk/README.md).
+#
+#   collect-conformance run --target examples/sdk-adapters/ruby/client.json
+#
+# It reads each line's `op` first: `hello` (the handshake, when the kit sends one), `collect`
+# and `status`.
+require 'json'
+require_relative 'collect_sdk'
+
+def client(request)
+  credentials = request['credentials']
+  CollectSdk::Client.new(base_url: request['baseUrl'], client_id: credentials['clientId'],
+                         client_key: credentials['clientKey'], secret_key: credentials['secretKey'])
+end
+
+def answer(request)
+  id = request['id']
+  case request.fetch('op', 'collect')
+  when 'hello'
+    { 'id' => id, 'protocol' => 2, 'supports' => %w[collect status],
+      'implementation' => { 'language' => "ruby #{RUBY_VERSION[/\A\d+\.\d+/]}", 'library' => 'collect_sdk.rb (collect-conformance example SDK)', 'version' => CollectSdk::VERSION } }
+  when 'collect'
+    result = client(request).collect(request['fields'])
+    { 'id' => id, 'outcome' => result.accepted? ? 'accepted' : 'rejected', 'detail' => result.detail }
+  when 'status'
+    result = client(request).transaction_status(request['transaction_id'])
+    if !result.accepted?
+      { 'id' => id, 'outcome' => 'rejected', 'detail' => result.detail }
+    elsif result.transaction_status.nil?
+      { 'id' => id, 'error' => "the status answer holds no status: #{result.detail}" }
+    else
+      { 'id' => id, 'status' => result.transaction_status, 'detail' => result.detail }
+    end
+  else
+    { 'id' => id, 'error' => "unknown op: #{request['op']}" }
+  end
+rescue CollectSdk::Error => e
+  { 'id' => id, 'error' => e.message }
+end
+
+$stdout.sync = true
+$stdin.set_encoding(Encoding::UTF_8)
+$stdin.each_line do |line|
+  next if line.strip.empty?
+
+  request = begin
+    JSON.parse(line)
+  rescue JSON::ParserError
+    nil
+  end
+  reply = request.is_a?(Hash) ? answer(request) : { 'id' => nil, 'error' => 'bad request line: not a JSON object' }
+  $stdout.write(JSON.generate(reply, ascii_only: true) + "\n")
+end
