@@ -37,15 +37,33 @@ export function postgresBinDir(): string | undefined {
 export const PROGRAMS = {
   php: {
     title: 'PHP',
-    neededFor: 'the PHP fixture signers, the PHP SDK adapter and the checks of the PHP number printer and key order (ksort)',
+    neededFor: 'the PHP fixture signers, the PHP SDK and signer adapters and the checks of the PHP number printer and key order (ksort)',
     install: 'apt-get install -y php-cli',
     present: () => runs('php', ['--version']),
   },
   ruby: {
     title: 'Ruby',
-    neededFor: 'the Ruby fixture signers and the checks of its number and string printers',
+    neededFor: 'the Ruby fixture signers, the Ruby SDK and signer adapters and the checks of its number and string printers',
     install: 'apt-get install -y ruby',
     present: () => runs('ruby', ['--version']),
+  },
+  phpunit: {
+    title: 'PHPUnit 9',
+    neededFor: 'the PHPUnit vectors runner (examples/vectors-runners/php)',
+    install: 'apt-get install -y phpunit',
+    present: () => runs('phpunit', ['--version']),
+  },
+  pytest: {
+    title: 'pytest for python3',
+    neededFor: 'the pytest vectors runner (examples/vectors-runners/python), run as `python3 -m pytest`; a python3 that is not Debian\'s (pyenv, a venv) needs its own pytest',
+    install: 'apt-get install -y python3-pytest',
+    present: () => runs('python3', ['-m', 'pytest', '--version']),
+  },
+  minitest: {
+    title: 'minitest for Ruby',
+    neededFor: 'the minitest vectors runner (examples/vectors-runners/ruby)',
+    install: 'apt-get install -y ruby-minitest',
+    present: () => runs('ruby', ['-e', 'require "minitest"']),
   },
   jdk: {
     title: 'a JDK (javac)',

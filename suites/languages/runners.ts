@@ -1,0 +1,146 @@
+// The vectors runners of examples/vectors-runners/ as their users run them: each in its own test
+// framework, its verdict per vector read from that framework's own output (JUnit XML for PHPUnit
+// and pytest, TAP for node:test, minitest's verbose lines), and the verdicts a runner must give
+// over a signer with a fault, computed from the vectors by the kit's own signer with that fault.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findAlternative, profileOf, signBody, SigningError } from '../../harness/signing/index.ts';
+import type { ProgramName } from '../support/programs.ts';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RUNNERS = 'examples/vectors-runners';
+
+/** A runner's verdict on one vector, as its framework reports it: a WARN is a skip with its reason. */
+export type Verdict = 'pass' | 'fail' | 'skip';
+export type Fault = 'body-order' | 'url-encoded-values';
+export const FAULTS: readonly Fault[] = ['body-order', 'url-encoded-values'];
+
+export interface Ran { code: number | null; output: string; verdicts: Map<string, Verdict> }
+
+export interface Runner {
+  language: string;
+  needs: ProgramName[];
+  /** Runs the framework over the runner file (the signer's fault in the environment). */
+  run(env: Record<string, string>): Promise<Ran>;
+}
+
+function exec(command: string, args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+const VECTOR_ID = /vectors\.(?:signature|callback-url|callback-query)\.\d+/;
+
+/** JUnit XML (PHPUnit's --log-junit, pytest's --junitxml): each testcase's verdict by vector id. */
+export function junitVerdicts(xml: string): Map<string, Verdict> {
+  const verdicts = new Map<string, Verdict>();
+  for (const m of xml.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const id = VECTOR_ID.exec(m[1]!)?.[0];
+    if (id === undefined) continue;
+    const body = m[2] ?? '';
+    verdicts.set(id, /<(failure|error)\b/.test(body) ? 'fail' : /<skipped\b/.test(body) ? 'skip' : 'pass');
+  }
+  return verdicts;
+}
+
+/** node:test's TAP: `ok 3 - vectors.signature.3 …`, `not ok …`, `ok … # SKIP reason`. */
+export function tapVerdicts(tap: string): Map<string, Verdict> {
+  const verdicts = new Map<string, Verdict>();
+  for (const m of tap.matchAll(/^(not )?ok \d+ - (\S+)[^\n]*?(# SKIP\b[^\n]*)?$/gm)) {
+    if (VECTOR_ID.test(m[2]!)) verdicts.set(m[2]!, m[1] ? 'fail' : m[3] ? 'skip' : 'pass');
+  }
+  return verdicts;
+}
+
+/** minitest -v: `VectorsTest#test_vectors.signature.3 valid … = 0.00 s = F`. */
+export function minitestVerdicts(output: string): Map<string, Verdict> {
+  const verdicts = new Map<string, Verdict>();
+  for (const m of output.matchAll(/^VectorsTest#test_(\S+) [^\n]* = [\d.]+ s = ([.FES])$/gm)) {
+    if (VECTOR_ID.test(m[1]!)) verdicts.set(m[1]!, m[2] === '.' ? 'pass' : m[2] === 'S' ? 'skip' : 'fail');
+  }
+  return verdicts;
+}
+
+async function withJunit(command: string, args: (file: string) => string[], env: Record<string, string>): Promise<Ran> {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-runner-'));
+  try {
+    const file = join(dir, 'junit.xml');
+    const { code, output } = await exec(command, args(file), env);
+    let xml = '';
+    try { xml = readFileSync(file, 'utf8'); } catch { /* no report: the output says why */ }
+    return { code, output, verdicts: junitVerdicts(xml) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
+  {
+    language: 'PHP (PHPUnit 9)',
+    needs: ['php', 'phpunit'],
+    run: (env) => withJunit('phpunit', (file) => ['--verbose', '--log-junit', file, `${RUNNERS}/php/VectorsTest.php`], env),
+  },
+  {
+    language: 'JavaScript (node:test)',
+    needs: [],
+    run: async (env) => {
+      const { code, output } = await exec(process.execPath, ['--test', '--test-reporter=tap', `${RUNNERS}/javascript/vectors.test.mjs`], env);
+      return { code, output, verdicts: tapVerdicts(output) };
+    },
+  },
+  {
+    language: 'Python (pytest)',
+    needs: ['pytest'],
+    // -B and no cache provider: nothing written beside the example.
+    run: (env) => withJunit('python3', (file) => ['-B', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', '-rs', `--junitxml=${file}`, `${RUNNERS}/python/test_vectors.py`], env),
+  },
+  {
+    language: 'Ruby (minitest)',
+    needs: ['ruby', 'minitest'],
+    run: async (env) => {
+      const { code, output } = await exec('ruby', [`${RUNNERS}/ruby/vectors_test.rb`, '-v'], env);
+      return { code, output, verdicts: minitestVerdicts(output) };
+    },
+  },
+];
+
+interface Vector { tcId: number; result: 'valid' | 'invalid' | 'acceptable'; body: string; secret: string; signature: string; presentedSignature?: string }
+
+const vectorFile = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'vectors', `${name}.json`), 'utf8')) as { tests: Vector[] }).tests;
+
+/**
+ * What a runner must report for every vector over a signer with `fault` (none: the correct
+ * signer), from the vectors and the kit's own signer with the same fault: a `valid` vector fails
+ * where that signature differs, an `invalid` one where it is the presented one, an `acceptable`
+ * one is a skip (WARN) where it differs. The faults touch the signer only: every callback vector passes.
+ */
+export function expectedVerdicts(fault?: Fault): Map<string, Verdict> {
+  const expected = new Map<string, Verdict>();
+  const profile = fault === undefined ? undefined : profileOf(findAlternative(fault)!);
+  for (const t of vectorFile('signature')) {
+    let signature: string | undefined;
+    try {
+      signature = signBody(t.body, t.secret, profile ? { profile } : {}).signature;
+    } catch (error) {
+      if (!(error instanceof SigningError)) throw error;
+    }
+    const id = `vectors.signature.${t.tcId}`;
+    if (t.result === 'invalid') expected.set(id, signature !== undefined && signature !== t.presentedSignature ? 'pass' : 'fail');
+    else if (signature === t.signature) expected.set(id, 'pass');
+    else expected.set(id, t.result === 'acceptable' ? (signature === undefined ? 'pass' : 'skip') : 'fail');
+  }
+  for (const file of ['callback-url', 'callback-query']) for (const t of vectorFile(file)) expected.set(`vectors.${file}.${t.tcId}`, 'pass');
+  return expected;
+}
+
+/** The ids with a given verdict, for short assertion messages. */
+export function idsWith(verdicts: ReadonlyMap<string, Verdict>, verdict: Verdict): string[] {
+  return [...verdicts].filter(([, v]) => v === verdict).map(([id]) => id).sort();
+}
