@@ -85,7 +85,7 @@ export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
   {
     language: 'PHP (PHPUnit 9)',
     needs: ['php', 'phpunit'],
-    run: (env) => withJunit('phpunit', (file) => ['--verbose', '--log-junit', file, `${RUNNERS}/php/VectorsTest.php`], env),
+    run: (env) => withJunit('phpunit', (file) => ['--verbose', '--do-not-cache-result', '--log-junit', file, `${RUNNERS}/php/VectorsTest.php`], env),
   },
   {
     language: 'JavaScript (node:test)',
