@@ -11,7 +11,7 @@ import { CLIENT_CASES } from '../../harness/cases/index.ts';
 import { runClient, verdicts, type ClientRun } from '../client/run-client.ts';
 import { runSigner } from '../signer-protocol/helpers.ts';
 import { describeNeeding } from '../support/programs.ts';
-import { expectedVerdicts, ROOT, type Verdict } from './runners.ts';
+import { expectedVerdicts, FAULTS, ROOT, type Verdict } from './runners.ts';
 
 const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent', 'client.collect.number-large-integer'];
 
@@ -71,7 +71,7 @@ for (const adapter of ADAPTERS) {
     it('the signer adapter with COLLECT_SIGNER_FAULT=body-order: FAIL and WARN exactly where the kit\'s own signer with that fault differs', async () => {
       const run = await runSigner(`COLLECT_SIGNER_FAULT=body-order ${adapter.signer}`, undefined, { timeoutMs: 5000 });
       const kit: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', skip: 'WARN' };
-      const expected = [...expectedVerdicts('body-order')].filter(([id]) => id.startsWith('vectors.signature.')).map(([id, v]) => [id, kit[v]]);
+      const expected = [...expectedVerdicts(FAULTS[0])].filter(([id]) => id.startsWith('vectors.signature.')).map(([id, v]) => [id, kit[v]]);
       expect(Object.fromEntries(run.results.map((r) => [r.id, r.verdict]))).toEqual(Object.fromEntries(expected));
       expect(run.results.find((r) => r.verdict === 'FAIL')?.reason).toContain('`body-order`');
     });

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { composeAlternative, composeCallbackUrl, parseAlternative, parseCallbackQuery, type CallbackParams, type ParsedCallbackQuery } from '../../harness/callback/index.ts';
 import { findAlternative, profileOf, signBody, SigningError } from '../../harness/signing/index.ts';
 import type { ProgramName } from '../support/programs.ts';
 
@@ -15,8 +16,14 @@ const RUNNERS = 'examples/vectors-runners';
 
 /** A runner's verdict on one vector, as its framework reports it: a WARN is a skip with its reason. */
 export type Verdict = 'pass' | 'fail' | 'skip';
-export type Fault = 'body-order' | 'url-encoded-values';
-export const FAULTS: readonly Fault[] = ['body-order', 'url-encoded-values'];
+/** The example signers' fault switches: two of the signer, one of the composer, one of the parser, each a labelled alternative of the kit. */
+export const FAULTS = [
+  { label: 'body-order', of: 'signer', env: 'COLLECT_SIGNER_FAULT' },
+  { label: 'url-encoded-values', of: 'signer', env: 'COLLECT_SIGNER_FAULT' },
+  { label: 'always-question-mark', of: 'composer', env: 'COLLECT_CALLBACK_FAULT' },
+  { label: 'plus-not-space', of: 'parser', env: 'COLLECT_CALLBACK_FAULT' },
+] as const;
+export type Fault = (typeof FAULTS)[number];
 
 export interface Ran { code: number | null; output: string; verdicts: Map<string, Verdict> }
 
@@ -111,19 +118,41 @@ export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
   },
 ];
 
-interface Vector { tcId: number; result: 'valid' | 'invalid' | 'acceptable'; body: string; secret: string; signature: string; presentedSignature?: string }
+interface Vector {
+  tcId: number;
+  result: 'valid' | 'invalid' | 'acceptable';
+  body: string;
+  secret: string;
+  signature: string;
+  presentedSignature?: string;
+  callbackUrl: string;
+  params: CallbackParams;
+  url: string;
+  requestTarget: string;
+  expected: Record<string, string | null>;
+}
 
 const vectorFile = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'vectors', `${name}.json`), 'utf8')) as { tests: Vector[] }).tests;
 
+/** A `valid` or `acceptable` vector whose output differs (undefined: refused): fail, or a skip (WARN) where the spec is silent. */
+function differs(t: Vector, same: boolean | undefined): Verdict {
+  if (same === true) return 'pass';
+  if (t.result !== 'acceptable') return 'fail';
+  return same === undefined ? 'pass' : 'skip';
+}
+
+const three = (o: ParsedCallbackQuery | Record<string, string | null>) => JSON.stringify(['transaction_id', 'status', 'message'].map((k) => (o as Record<string, string | null | undefined>)[k] ?? null));
+
 /**
- * What a runner must report for every vector over a signer with `fault` (none: the correct
- * signer), from the vectors and the kit's own signer with the same fault: a `valid` vector fails
- * where that signature differs, an `invalid` one where it is the presented one, an `acceptable`
- * one is a skip (WARN) where it differs. The faults touch the signer only: every callback vector passes.
+ * What a runner must report for every vector over an example with `fault` (none: all correct),
+ * from the vectors and the kit's own signer, composer or parser with the same fault: a `valid`
+ * vector fails where that output differs, an `invalid` one where the signature is the presented
+ * one, an `acceptable` one is a skip (WARN) where it differs. The vectors of the other two
+ * files, which the fault does not touch, pass.
  */
 export function expectedVerdicts(fault?: Fault): Map<string, Verdict> {
   const expected = new Map<string, Verdict>();
-  const profile = fault === undefined ? undefined : profileOf(findAlternative(fault)!);
+  const profile = fault?.of === 'signer' ? profileOf(findAlternative(fault.label)!) : undefined;
   for (const t of vectorFile('signature')) {
     let signature: string | undefined;
     try {
@@ -133,10 +162,12 @@ export function expectedVerdicts(fault?: Fault): Map<string, Verdict> {
     }
     const id = `vectors.signature.${t.tcId}`;
     if (t.result === 'invalid') expected.set(id, signature !== undefined && signature !== t.presentedSignature ? 'pass' : 'fail');
-    else if (signature === t.signature) expected.set(id, 'pass');
-    else expected.set(id, t.result === 'acceptable' ? (signature === undefined ? 'pass' : 'skip') : 'fail');
+    else expected.set(id, differs(t, signature === undefined ? undefined : signature === t.signature));
   }
-  for (const file of ['callback-url', 'callback-query']) for (const t of vectorFile(file)) expected.set(`vectors.${file}.${t.tcId}`, 'pass');
+  const compose = fault?.of === 'composer' ? composeAlternative(fault.label).compose : composeCallbackUrl;
+  for (const t of vectorFile('callback-url')) expected.set(`vectors.callback-url.${t.tcId}`, differs(t, compose(t.callbackUrl, t.params) === t.url));
+  const parse = fault?.of === 'parser' ? parseAlternative(fault.label).parse : parseCallbackQuery;
+  for (const t of vectorFile('callback-query')) expected.set(`vectors.callback-query.${t.tcId}`, differs(t, three(parse(t.requestTarget)) === three(t.expected)));
   return expected;
 }
 

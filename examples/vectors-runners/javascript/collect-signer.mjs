@@ -2,12 +2,16 @@
 // JavaScript with no dependency: the example that vectors.test.mjs runs against. Your SDK has its
 // own; point the runner at it instead.
 //
-// COLLECT_SIGNER_FAULT switches on one fault, to see what a failing vector looks like:
+// COLLECT_SIGNER_FAULT switches on one fault of the signer, to see what a failing vector looks like:
 //   body-order          keys left in the order of the body, not sorted
 //   url-encoded-values  every value through encodeURIComponent
+// and COLLECT_CALLBACK_FAULT one of the callback URL's composer or parser:
+//   always-question-mark  the parameters appended with ? even after a query
+//   plus-not-space        + left as it is in the query, not read as a space
 import { createHmac } from 'node:crypto';
 
 const FAULT = process.env.COLLECT_SIGNER_FAULT ?? '';
+const CALLBACK_FAULT = process.env.COLLECT_CALLBACK_FAULT ?? '';
 
 /** Thrown for a body this signer does not sign (allowed on `acceptable` vectors only). */
 export class Refused extends Error {}
@@ -99,12 +103,12 @@ export function composeCallbackUrl(callbackUrl, params) {
   const fragment = hash < 0 ? '' : callbackUrl.slice(hash);
   const query = CALLBACK_PARAMS.map((name) => `${name}=${formEncode(params[name])}`).join('&');
   const q = base.indexOf('?');
-  const joiner = q < 0 ? '?' : q === base.length - 1 || base.endsWith('&') ? '' : '&';
+  const joiner = q < 0 || CALLBACK_FAULT === 'always-question-mark' ? '?' : q === base.length - 1 || base.endsWith('&') ? '' : '&';
   return base + joiner + query + fragment;
 }
 
 function formDecode(text) {
-  const raw = Buffer.from(text.replace(/\+/g, ' '), 'utf8');
+  const raw = Buffer.from(CALLBACK_FAULT === 'plus-not-space' ? text : text.replace(/\+/g, ' '), 'utf8');
   const bytes = [];
   for (let i = 0; i < raw.length; i++) {
     const hex = raw.toString('latin1', i + 1, i + 3);

@@ -8,9 +8,12 @@
 // the body with json_decode() but reads every value's text from the body itself, and sorts
 // [key, value] pairs with strcmp (byte order of UTF-8, which is code-point order).
 //
-// COLLECT_SIGNER_FAULT switches on one fault, to see what a failing vector looks like:
+// COLLECT_SIGNER_FAULT switches on one fault of the signer, to see what a failing vector looks like:
 //   body-order          keys left in the order of the body, not sorted
 //   url-encoded-values  every value percent-encoded as JavaScript's encodeURIComponent does
+// and COLLECT_CALLBACK_FAULT one of the callback URL's composer or parser:
+//   always-question-mark  the parameters appended with ? even after a query
+//   plus-not-space        + left as it is in the query, not read as a space
 
 /** Thrown for a body this signer does not sign (allowed on `acceptable` vectors only). */
 final class CollectSignerRefused extends RuntimeException
@@ -140,7 +143,7 @@ final class CollectSigner
             $query[] = $name . '=' . self::formEncode((string) $params[$name]);
         }
         $q = strpos($base, '?');
-        $joiner = $q === false ? '?' : ($q === strlen($base) - 1 || substr($base, -1) === '&' ? '' : '&');
+        $joiner = $q === false || getenv('COLLECT_CALLBACK_FAULT') === 'always-question-mark' ? '?' : ($q === strlen($base) - 1 || substr($base, -1) === '&' ? '' : '&');
         return $base . $joiner . implode('&', $query) . $fragment;
     }
 
@@ -170,7 +173,7 @@ final class CollectSigner
     /** + as a space, %XX as a byte (a % without two hex digits stays), invalid UTF-8 as U+FFFD. */
     private static function formDecode(string $text): string
     {
-        $bytes = urldecode($text);
+        $bytes = getenv('COLLECT_CALLBACK_FAULT') === 'plus-not-space' ? rawurldecode($text) : urldecode($text);
         return json_decode(json_encode($bytes, JSON_INVALID_UTF8_SUBSTITUTE));
     }
 }

@@ -6,15 +6,18 @@ It validates the body with json.loads and reads every value's text from the body
 number as written, a nested object or array as its raw JSON text); keys are sorted by Python's
 own string order, which is code-point order.
 
-COLLECT_SIGNER_FAULT switches on one fault, to see what a failing vector looks like:
+COLLECT_SIGNER_FAULT switches on one fault of the signer, to see what a failing vector looks like:
   body-order          keys left in the order of the body, not sorted
   url-encoded-values  every value percent-encoded as JavaScript's encodeURIComponent does
+and COLLECT_CALLBACK_FAULT one of the callback URL's composer or parser:
+  always-question-mark  the parameters appended with ? even after a query
+  plus-not-space        + left as it is in the query, not read as a space
 """
 import hashlib
 import hmac
 import json
 import os
-from urllib.parse import parse_qsl, quote, quote_plus
+from urllib.parse import quote, quote_plus, unquote, unquote_plus
 
 CALLBACK_PARAMS = ("transaction_id", "status", "message")
 
@@ -114,7 +117,7 @@ def compose_callback_url(callback_url, params):
     """§6: the callback URL kept intact, the three parameters appended with ? or & before any #fragment."""
     base, hash_sign, fragment = callback_url.partition("#")
     query = "&".join(name + "=" + form_encode(params[name]) for name in CALLBACK_PARAMS)
-    if "?" not in base:
+    if "?" not in base or os.environ.get("COLLECT_CALLBACK_FAULT") == "always-question-mark":
         joiner = "?"
     elif base.index("?") == len(base) - 1 or base.endswith("&"):
         joiner = ""
@@ -126,8 +129,14 @@ def compose_callback_url(callback_url, params):
 def parse_callback_query(request_target):
     """Receiver side: the three parameters; the last occurrence of a name wins, None when absent."""
     query = request_target.partition("#")[0].partition("?")[2]
+    # unquote_plus: + as a space, %XX as UTF-8 bytes (invalid ones as U+FFFD), a bad % kept.
+    decode = unquote if os.environ.get("COLLECT_CALLBACK_FAULT") == "plus-not-space" else unquote_plus
     found = dict.fromkeys(CALLBACK_PARAMS)
-    for name, value in parse_qsl(query, keep_blank_values=True, errors="replace"):
+    for part in query.split("&"):
+        if part == "":
+            continue
+        name, _, value = part.partition("=")
+        name = decode(name, errors="replace")
         if name in found:
-            found[name] = value
+            found[name] = decode(value, errors="replace")
     return found

@@ -7,9 +7,12 @@
 # 1000.0 and a hash as {"k"=>"v"}. Ruby compares strings by their bytes, which for UTF-8 is
 # code-point order.
 #
-# COLLECT_SIGNER_FAULT switches on one fault, to see what a failing vector looks like:
+# COLLECT_SIGNER_FAULT switches on one fault of the signer, to see what a failing vector looks like:
 #   body-order          keys left in the order of the body, not sorted
 #   url-encoded-values  every value percent-encoded as JavaScript's encodeURIComponent does
+# and COLLECT_CALLBACK_FAULT one of the callback URL's composer or parser:
+#   always-question-mark  the parameters appended with ? even after a query
+#   plus-not-space        + left as it is in the query, not read as a space
 require 'json'
 require 'openssl'
 
@@ -121,7 +124,7 @@ module CollectSigner
     base, hash_sign, fragment = callback_url.partition('#')
     query = CALLBACK_PARAMS.map { |name| "#{name}=#{form_encode(params[name])}" }.join('&')
     q = base.index('?')
-    joiner = if q.nil? then '?'
+    joiner = if q.nil? || ENV['COLLECT_CALLBACK_FAULT'] == 'always-question-mark' then '?'
              elsif q == base.length - 1 || base.end_with?('&') then ''
              else '&'
              end
@@ -130,7 +133,8 @@ module CollectSigner
 
   # + as a space, %XX as a byte (a % without two hex digits stays), invalid UTF-8 as U+FFFD.
   def form_decode(text)
-    utf8(text.b.tr('+', ' ').gsub(/%([0-9A-Fa-f]{2})/n) { Regexp.last_match(1).hex.chr }).scrub("\uFFFD")
+    text = text.tr('+', ' ') unless ENV['COLLECT_CALLBACK_FAULT'] == 'plus-not-space'
+    utf8(text.b.gsub(/%([0-9A-Fa-f]{2})/n) { Regexp.last_match(1).hex.chr }).scrub("\uFFFD")
   end
 
   # Receiver side: the three parameters; the last occurrence of a name wins, nil when absent.
