@@ -3,7 +3,7 @@
 // and pytest, TAP for node:test, minitest's verbose lines), and the verdicts a runner must give
 // over a signer with a fault, computed from the vectors by the kit's own signer with that fault.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +30,19 @@ export interface Ran { code: number | null; output: string; verdicts: Map<string
 export interface Runner {
   language: string;
   needs: ProgramName[];
-  /** Runs the framework over the runner file (the signer's fault in the environment). */
-  run(env: Record<string, string>): Promise<Ran>;
+  /** Its folder under examples/vectors-runners, its runner file, and the example signer beside it. */
+  folder: string;
+  files: { runner: string; signer: string };
+  /** The runner's text with its composer and parser unset (`null`, `nil`, `None`), as a team without them sets it. */
+  unsetCallbacks(text: string): string;
+  /** Runs the framework over the runner file in `dir` (default: the example's folder), faults in the environment. */
+  run(env: Record<string, string>, dir?: string): Promise<Ran>;
+}
+
+/** Replaces `from` once in `text`, or throws: a runner whose text moved must not pass unchanged. */
+function once(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`the runner no longer holds ${JSON.stringify(from)}`);
+  return text.replace(from, to);
 }
 
 function exec(command: string, args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -43,7 +54,8 @@ function exec(command: string, args: readonly string[], env: Record<string, stri
   });
 }
 
-const VECTOR_ID = /vectors\.(?:signature|callback-url|callback-query)\.\d+/;
+/** A vector's id, or a whole file's (`vectors.callback-url`: the one skipped test of a file whose function is unset). */
+const VECTOR_ID = /vectors\.(?:signature|callback-url|callback-query)(?:\.\d+)?/;
 
 /** JUnit XML (PHPUnit's --log-junit, pytest's --junitxml): each testcase's verdict by vector id. */
 export function junitVerdicts(xml: string): Map<string, Verdict> {
@@ -69,7 +81,7 @@ export function tapVerdicts(tap: string): Map<string, Verdict> {
 /** minitest -v: `VectorsTest#test_vectors.signature.3 valid … = 0.00 s = F`. */
 export function minitestVerdicts(output: string): Map<string, Verdict> {
   const verdicts = new Map<string, Verdict>();
-  for (const m of output.matchAll(/^VectorsTest#test_(\S+) [^\n]* = [\d.]+ s = ([.FES])$/gm)) {
+  for (const m of output.matchAll(/^VectorsTest#test_(\S+)(?: [^\n]*)? = [\d.]+ s = ([.FES])$/gm)) {
     if (VECTOR_ID.test(m[1]!)) verdicts.set(m[1]!, m[2] === '.' ? 'pass' : m[2] === 'S' ? 'skip' : 'fail');
   }
   return verdicts;
@@ -88,35 +100,62 @@ async function withJunit(command: string, args: (file: string) => string[], env:
   }
 }
 
+const inFolder = (runner: Pick<Runner, 'folder' | 'files'>, dir: string | undefined) => join(dir ?? join(RUNNERS, runner.folder), runner.files.runner);
+
 export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
   {
     language: 'PHP (PHPUnit 9)',
     needs: ['php', 'phpunit'],
-    run: (env) => withJunit('phpunit', (file) => ['--verbose', '--do-not-cache-result', '--log-junit', file, `${RUNNERS}/php/VectorsTest.php`], env),
+    folder: 'php',
+    files: { runner: 'VectorsTest.php', signer: 'CollectSigner.php' },
+    unsetCallbacks: (text) => once(once(text, "COMPOSER = [CollectSigner::class, 'composeCallbackUrl'];", 'COMPOSER = null;'), "PARSER = [CollectSigner::class, 'parseCallbackQuery'];", 'PARSER = null;'),
+    run(env, dir) {
+      return withJunit('phpunit', (file) => ['--verbose', '--do-not-cache-result', '--log-junit', file, inFolder(this, dir)], env);
+    },
   },
   {
     language: 'JavaScript (node:test)',
     needs: [],
-    run: async (env) => {
-      const { code, output } = await exec(process.execPath, ['--test', '--test-reporter=tap', `${RUNNERS}/javascript/vectors.test.mjs`], env);
+    folder: 'javascript',
+    files: { runner: 'vectors.test.mjs', signer: 'collect-signer.mjs' },
+    unsetCallbacks: (text) => once(once(text, 'const composer = composeCallbackUrl;', 'const composer = null;'), 'const parser = parseCallbackQuery;', 'const parser = null;'),
+    async run(env, dir) {
+      const { code, output } = await exec(process.execPath, ['--test', '--test-reporter=tap', inFolder(this, dir)], env);
       return { code, output, verdicts: tapVerdicts(output) };
     },
   },
   {
     language: 'Python (pytest)',
     needs: ['pytest'],
+    folder: 'python',
+    files: { runner: 'test_vectors.py', signer: 'collect_signer.py' },
+    unsetCallbacks: (text) => once(once(text, 'COMPOSER = compose_callback_url', 'COMPOSER = None'), 'PARSER = parse_callback_query', 'PARSER = None'),
     // -B and no cache provider: nothing written beside the example.
-    run: (env) => withJunit('python3', (file) => ['-B', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', '-rs', `--junitxml=${file}`, `${RUNNERS}/python/test_vectors.py`], env),
+    run(env, dir) {
+      return withJunit('python3', (file) => ['-B', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', '-rs', `--junitxml=${file}`, inFolder(this, dir)], env);
+    },
   },
   {
     language: 'Ruby (minitest)',
     needs: ['ruby', 'minitest'],
-    run: async (env) => {
-      const { code, output } = await exec('ruby', [`${RUNNERS}/ruby/vectors_test.rb`, '-v'], env);
+    folder: 'ruby',
+    files: { runner: 'vectors_test.rb', signer: 'collect_signer.rb' },
+    unsetCallbacks: (text) => once(once(text, 'COMPOSER = CollectSigner.method(:compose_callback_url)', 'COMPOSER = nil'), 'PARSER = CollectSigner.method(:parse_callback_query)', 'PARSER = nil'),
+    async run(env, dir) {
+      const { code, output } = await exec('ruby', [inFolder(this, dir), '-v'], env);
       return { code, output, verdicts: minitestVerdicts(output) };
     },
   },
 ];
+
+/** The runner and its signer copied into a new folder, as a team copies them into its SDK's tests; removed by the caller. */
+export function copiedRunner(runner: Runner, edit: (text: string) => string = (t) => t): string {
+  const dir = mkdtempSync(join(tmpdir(), `cc-copied-${runner.folder}-`));
+  const from = join(ROOT, RUNNERS, runner.folder);
+  writeFileSync(join(dir, runner.files.runner), edit(readFileSync(join(from, runner.files.runner), 'utf8')));
+  writeFileSync(join(dir, runner.files.signer), readFileSync(join(from, runner.files.signer), 'utf8'));
+  return dir;
+}
 
 interface Vector {
   tcId: number;

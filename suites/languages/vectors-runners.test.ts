@@ -6,9 +6,11 @@
 // fault gets wrong: the failing `valid` and `invalid` ones as failures and the differing
 // `acceptable` ones as WARN skips, in the framework's own output, with the fault's label in the
 // failure's text.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { describeNeeding } from '../support/programs.ts';
-import { expectedVerdicts, FAULTS, idsWith, RUNNERS_BY_LANGUAGE } from './runners.ts';
+import { copiedRunner, expectedVerdicts, FAULTS, idsWith, ROOT, RUNNERS_BY_LANGUAGE } from './runners.ts';
 
 const CORRECT = expectedVerdicts();
 
@@ -35,6 +37,19 @@ for (const runner of RUNNERS_BY_LANGUAGE) {
       const ran = await runner.run({});
       expect(ran.code, ran.output.slice(-3000)).toBe(0);
       expect(Object.fromEntries(ran.verdicts), ran.output.slice(-3000)).toEqual(Object.fromEntries(CORRECT));
+    }, 90_000);
+    it('copied with its signer into another folder (COLLECT_VECTORS_DIR), composer and parser unset: every signature vector passes, each callback file is one skipped test naming what to set', async () => {
+      const dir = copiedRunner(runner, runner.unsetCallbacks);
+      try {
+        const ran = await runner.run({ COLLECT_VECTORS_DIR: join(ROOT, 'vectors') }, dir);
+        expect(ran.code, ran.output.slice(-3000)).toBe(0);
+        const signature = [...CORRECT].filter(([id]) => id.startsWith('vectors.signature.'));
+        expect(Object.fromEntries(ran.verdicts)).toEqual({ ...Object.fromEntries(signature), 'vectors.callback-url': 'skip', 'vectors.callback-query': 'skip' });
+        expect(ran.output).toMatch(/no composer given: set `?composer`? in /i);
+        expect(ran.output).toMatch(/no parser given: set `?parser`? in /i);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }, 90_000);
     for (const fault of FAULTS) {
       it(`over the ${fault.of} with ${fault.env}=${fault.label}: fails exactly the vectors the kit's ${fault.of} with that fault fails, naming \`${fault.label}\``, async () => {
