@@ -16,10 +16,12 @@ const RUNNERS = 'examples/vectors-runners';
 
 /** A runner's verdict on one vector, as its framework reports it: a WARN is a skip with its reason. */
 export type Verdict = 'pass' | 'fail' | 'skip';
-/** The example signers' fault switches: two of the signer, one of the composer, one of the parser, each a labelled alternative of the kit. */
+/** The examples' fault switches: three of the signer, one of the composer, one of the parser, each a labelled alternative of the kit. */
 export const FAULTS = [
   { label: 'body-order', of: 'signer', env: 'COLLECT_SIGNER_FAULT' },
   { label: 'url-encoded-values', of: 'signer', env: 'COLLECT_SIGNER_FAULT' },
+  // A refusal, not a rendering: non-ASCII messages refused (the kit's signer with it throws).
+  { label: 'python-ascii-only', of: 'signer', env: 'COLLECT_SIGNER_FAULT' },
   { label: 'always-question-mark', of: 'composer', env: 'COLLECT_CALLBACK_FAULT' },
   { label: 'plus-not-space', of: 'parser', env: 'COLLECT_CALLBACK_FAULT' },
 ] as const;

@@ -5,6 +5,7 @@
 // COLLECT_SIGNER_FAULT switches on one fault of the signer, to see what a failing vector looks like:
 //   body-order          keys left in the order of the body, not sorted
 //   url-encoded-values  every value through encodeURIComponent
+//   python-ascii-only   a message with a non-ASCII character refused (str.encode('ascii'))
 // and COLLECT_CALLBACK_FAULT one of the callback URL's composer or parser:
 //   always-question-mark  the parameters appended with ? even after a query
 //   plus-not-space        + left as it is in the query, not read as a space
@@ -79,6 +80,7 @@ export function sign(body, secret) {
   if (FAULT === 'url-encoded-values') pairs = pairs.map(([k, v]) => [k, encodeURIComponent(v)]);
   const message = pairs.map(([k, v]) => `${k}=${v}`).join('&');
   if (!message.isWellFormed()) throw new Refused('the message holds a lone surrogate and has no UTF-8 form');
+  if (FAULT === 'python-ascii-only' && /[^\x00-\x7f]/.test(message)) throw new Refused('the message is not ASCII');
   return { message, signature: createHmac('sha256', secret).update(message, 'utf8').digest('hex') };
 }
 

@@ -11,6 +11,7 @@
 // COLLECT_SIGNER_FAULT switches on one fault of the signer, to see what a failing vector looks like:
 //   body-order          keys left in the order of the body, not sorted
 //   url-encoded-values  every value percent-encoded as JavaScript's encodeURIComponent does
+//   python-ascii-only   a message with a non-ASCII character refused (str.encode('ascii'))
 // and COLLECT_CALLBACK_FAULT one of the callback URL's composer or parser:
 //   always-question-mark  the parameters appended with ? even after a query
 //   plus-not-space        + left as it is in the query, not read as a space
@@ -37,6 +38,9 @@ final class CollectSigner
             $parts[] = $key . '=' . ($fault === 'url-encoded-values' ? self::encodeUriComponent($value) : $value);
         }
         $message = implode('&', $parts);
+        if ($fault === 'python-ascii-only' && preg_match('/[^\x00-\x7f]/', $message)) {
+            throw new CollectSignerRefused('the message is not ASCII');
+        }
         return ['message' => $message, 'signature' => hash_hmac('sha256', $message, $secret)];
     }
 

@@ -9,6 +9,7 @@ own string order, which is code-point order.
 COLLECT_SIGNER_FAULT switches on one fault of the signer, to see what a failing vector looks like:
   body-order          keys left in the order of the body, not sorted
   url-encoded-values  every value percent-encoded as JavaScript's encodeURIComponent does
+  python-ascii-only   a message with a non-ASCII character refused (str.encode('ascii'))
 and COLLECT_CALLBACK_FAULT one of the callback URL's composer or parser:
   always-question-mark  the parameters appended with ? even after a query
   plus-not-space        + left as it is in the query, not read as a space
@@ -102,9 +103,9 @@ def sign(body, secret):
         pairs = [(k, quote(v, safe="!*'()")) for k, v in pairs]
     message = "&".join(k + "=" + v for k, v in pairs)
     try:
-        data = message.encode("utf-8")
-    except UnicodeEncodeError:
-        raise Refused("the message holds a lone surrogate and has no UTF-8 form")
+        data = message.encode("ascii" if fault == "python-ascii-only" else "utf-8")
+    except UnicodeEncodeError as error:
+        raise Refused("the message cannot be encoded: %s" % error)
     return {"message": message, "signature": hmac.new(secret.encode("utf-8"), data, hashlib.sha256).hexdigest()}
 
 

@@ -10,6 +10,7 @@
 # COLLECT_SIGNER_FAULT switches on one fault of the signer, to see what a failing vector looks like:
 #   body-order          keys left in the order of the body, not sorted
 #   url-encoded-values  every value percent-encoded as JavaScript's encodeURIComponent does
+#   python-ascii-only   a message with a non-ASCII character refused (str.encode('ascii'))
 # and COLLECT_CALLBACK_FAULT one of the callback URL's composer or parser:
 #   always-question-mark  the parameters appended with ? even after a query
 #   plus-not-space        + left as it is in the query, not read as a space
@@ -33,6 +34,7 @@ module CollectSigner
     pairs = pairs.map { |key, value| [key, encode_uri_component(value)] } if fault == 'url-encoded-values'
     message = pairs.map { |key, value| "#{key}=#{value}" }.join('&')
     raise Refused, 'the message has no UTF-8 form' unless message.valid_encoding?
+    raise Refused, 'the message is not ASCII' if fault == 'python-ascii-only' && !message.ascii_only?
 
     { 'message' => message, 'signature' => OpenSSL::HMAC.hexdigest('SHA256', secret, message) }
   end
