@@ -13,6 +13,11 @@ import { runSigner } from '../signer-protocol/helpers.ts';
 import { describeNeeding } from '../support/programs.ts';
 import { expectedVerdicts, FAULTS, ROOT, type Verdict } from './runners.ts';
 
+/** A whole run takes seconds alone; on a shared two-core machine under load, up to a minute or two. */
+const RUN_TIMEOUT_MS = 150_000;
+/** The signer's time to answer one vector (its start-up included on the first): generous, as the load above. */
+const ANSWER_LIMIT_MS = 20_000;
+
 const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent', 'client.collect.number-large-integer'];
 
 function expectOnly(run: ClientRun, failing: readonly string[]): void {
@@ -55,26 +60,26 @@ for (const adapter of ADAPTERS) {
       const [hello, unknown] = await answers(adapter.sdkAdapter, [HELLO, { id: 'x-1', op: 'refund' }]);
       expectHello(hello, adapter.language, ['collect', 'status']);
       expect(unknown).toEqual({ id: 'x-1', error: 'unknown op: refund' });
-    });
+    }, RUN_TIMEOUT_MS);
     it('the signer adapter answers hello with supports [sign], then signs with or without an op', async () => {
       const body = '{"b":1,"a":2.50}';
       const [hello, signed, plain] = await answers(adapter.signer, [HELLO, { id: 's-1', op: 'sign', body, secret: 's' }, { id: 's-2', body, secret: 's' }]);
       expectHello(hello, adapter.language, ['sign']);
       expect(signed).toEqual({ id: 's-1', message: 'a=2.50&b=1', signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(plain).toEqual({ ...(signed as object), id: 's-2' });
-    });
+    }, RUN_TIMEOUT_MS);
     it('the signer adapter passes every signature vector through vectors --signer', async () => {
-      const run = await runSigner(adapter.signer, undefined, { timeoutMs: 5000 });
+      const run = await runSigner(adapter.signer, undefined, { timeoutMs: ANSWER_LIMIT_MS });
       expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => `${r.id} ${r.verdict}: ${r.reason}`)).toEqual([]);
       expect(run.results.length).toBe(125);
-    });
+    }, RUN_TIMEOUT_MS);
     it('the signer adapter with COLLECT_SIGNER_FAULT=body-order: FAIL and WARN exactly where the kit\'s own signer with that fault differs', async () => {
-      const run = await runSigner(`COLLECT_SIGNER_FAULT=body-order ${adapter.signer}`, undefined, { timeoutMs: 5000 });
+      const run = await runSigner(`COLLECT_SIGNER_FAULT=body-order ${adapter.signer}`, undefined, { timeoutMs: ANSWER_LIMIT_MS });
       const kit: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', skip: 'WARN' };
       const expected = [...expectedVerdicts(FAULTS[0])].filter(([id]) => id.startsWith('vectors.signature.')).map(([id, v]) => [id, kit[v]]);
       expect(Object.fromEntries(run.results.map((r) => [r.id, r.verdict]))).toEqual(Object.fromEntries(expected));
       expect(run.results.find((r) => r.verdict === 'FAIL')?.reason).toContain('`body-order`');
-    });
+    }, RUN_TIMEOUT_MS);
   }, { concurrent: true });
 }
 
@@ -84,19 +89,19 @@ describeNeeding(['php'], 'the PHP SDK adapter (examples/sdk-adapters/php): run -
     const run = await runClient(target);
     expect(run.code, run.stdout).toBe(0);
     expectOnly(run, []);
-  });
+  }, RUN_TIMEOUT_MS);
   it('correct, answers returned (COLLECT_SDK_HTTP_ERRORS=false): every client case PASSes', async () => {
     const run = await runClient(target, { COLLECT_SDK_HTTP_ERRORS: 'false' });
     expect(run.code, run.stdout).toBe(0);
     expectOnly(run, []);
-  });
+  }, RUN_TIMEOUT_MS);
   it('COLLECT_SDK_FAULT=php-string ("$key=$value" beside json_encode): exactly the number cases FAIL, naming the text signed and the text sent', async () => {
     const run = await runClient(target, { COLLECT_SDK_FAULT: 'php-string' });
     expect(run.code).toBe(1);
     expectOnly(run, NUMBER_CASES);
     expect(reasonOf(run, 'client.collect.number-float-noise')).toContain('signed `amount=3.3`, the body has `amount=3.3000000000000003`');
     expect(reasonOf(run, 'client.collect.number-whole-float')).toContain('signed `amount=15`, the body has `amount=15.0`');
-  });
+  }, RUN_TIMEOUT_MS);
   it('COLLECT_SDK_BODY=form (form_params): every case that reads the JSON body or its signature FAILs, named as a form body; the answers are still read right', async () => {
     const run = await runClient(target, { COLLECT_SDK_BODY: 'form' });
     expect(run.code).toBe(1);
@@ -107,7 +112,7 @@ describeNeeding(['php'], 'the PHP SDK adapter (examples/sdk-adapters/php): run -
     ];
     expectOnly(run, failing);
     expect(reasonOf(run, 'client.collect.content-type')).toContain('application/x-www-form-urlencoded');
-  });
+  }, RUN_TIMEOUT_MS);
 }, { concurrent: true });
 
 describeNeeding(['ruby'], 'the Ruby SDK adapter (examples/sdk-adapters/ruby): run --target client.json', () => {
@@ -116,7 +121,7 @@ describeNeeding(['ruby'], 'the Ruby SDK adapter (examples/sdk-adapters/ruby): ru
     const run = await runClient(target);
     expect(run.code, run.stdout).toBe(0);
     expectOnly(run, []);
-  });
+  }, RUN_TIMEOUT_MS);
   it('COLLECT_SDK_FAULT=form-encoded (the message built by URI.encode_www_form): every case that judges the collect signature FAILs, naming form-encoded-values', async () => {
     const run = await runClient(target, { COLLECT_SDK_FAULT: 'form-encoded' });
     expect(run.code).toBe(1);
@@ -124,5 +129,5 @@ describeNeeding(['ruby'], 'the Ruby SDK adapter (examples/sdk-adapters/ruby): ru
     // signs only an id like cc-… and an integer, which form-encoding leaves as they are.
     expectOnly(run, ['client.collect.signature', 'client.collect.callback-url-literal', 'client.collect.field-order', ...NUMBER_CASES, 'client.collect.extra-fields']);
     expect(reasonOf(run, 'client.collect.signature')).toContain('`form-encoded-values`');
-  });
+  }, RUN_TIMEOUT_MS);
 }, { concurrent: true });

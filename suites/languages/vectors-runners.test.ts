@@ -37,7 +37,7 @@ for (const runner of RUNNERS_BY_LANGUAGE) {
       const ran = await runner.run({});
       expect(ran.code, ran.output.slice(-3000)).toBe(0);
       expect(Object.fromEntries(ran.verdicts), ran.output.slice(-3000)).toEqual(Object.fromEntries(CORRECT));
-    }, 90_000);
+    }, 180_000);
     it('copied with its signer into another folder (COLLECT_VECTORS_DIR), composer and parser unset: every signature vector passes, each callback file is one skipped test naming what to set', async () => {
       const dir = copiedRunner(runner, runner.unsetCallbacks);
       try {
@@ -50,7 +50,7 @@ for (const runner of RUNNERS_BY_LANGUAGE) {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    }, 90_000);
+    }, 180_000);
     for (const fault of FAULTS) {
       it(`over the ${fault.of} with ${fault.env}=${fault.label}: fails exactly the vectors the kit's ${fault.of} with that fault fails, naming \`${fault.label}\``, async () => {
         const ran = await runner.run({ [fault.env]: fault.label });
@@ -62,7 +62,7 @@ for (const runner of RUNNERS_BY_LANGUAGE) {
         // A refusal is named as one (the vectors list no rendering of an alternative that refuses).
         expect(ran.output).toContain(fault.label === 'python-ascii-only' ? 'refused the input of a valid vector: ' : `follows \`${fault.label}\``);
         if (idsWith(expected, 'skip').length > 0) expect(ran.output).toContain('WARN acceptable vector (the spec is silent)');
-      }, 90_000);
+      }, 180_000);
     }
   }, { concurrent: true });
 }

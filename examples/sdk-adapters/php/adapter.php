@@ -7,7 +7,8 @@
 // It reads each line's `op` first: `hello` (the handshake, when the kit sends one), `collect`
 // and `status`. The SDK's options come from the environment, as a Laravel config would:
 // COLLECT_SDK_HTTP_ERRORS=false (answers returned, not thrown), COLLECT_SDK_BODY=form (a
-// form_params body, which §5 does not allow: the kit says so), COLLECT_SDK_FAULT=php-string.
+// form_params body, which §5 does not allow: the kit says so), COLLECT_SDK_FAULT=php-string, and
+// COLLECT_SDK_TIMEOUT_MS, the SDK's own time limit (default 2000 ms).
 require_once __DIR__ . '/CollectClient.php';
 
 function client(array $request): CollectClient
@@ -18,7 +19,7 @@ function client(array $request): CollectClient
         'client_id' => $credentials['clientId'],
         'client_key' => $credentials['clientKey'],
         'secret_key' => $credentials['secretKey'],
-        'timeout' => 2.0,
+        'timeout' => (getenv('COLLECT_SDK_TIMEOUT_MS') ?: 2000) / 1000,
         'http_errors' => getenv('COLLECT_SDK_HTTP_ERRORS') !== 'false',
         'body' => getenv('COLLECT_SDK_BODY') ?: 'json',
     ]);

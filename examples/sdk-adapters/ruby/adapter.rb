@@ -4,14 +4,16 @@
 #   collect-conformance run --target examples/sdk-adapters/ruby/client.json
 #
 # It reads each line's `op` first: `hello` (the handshake, when the kit sends one), `collect`
-# and `status`.
+# and `status`. COLLECT_SDK_TIMEOUT_MS sets the SDK's own time limit (default 2000 ms);
+# COLLECT_SDK_FAULT=form-encoded switches on the SDK's fault.
 require 'json'
 require_relative 'collect_sdk'
 
 def client(request)
   credentials = request['credentials']
   CollectSdk::Client.new(base_url: request['baseUrl'], client_id: credentials['clientId'],
-                         client_key: credentials['clientKey'], secret_key: credentials['secretKey'])
+                         client_key: credentials['clientKey'], secret_key: credentials['secretKey'],
+                         timeout: Integer(ENV.fetch('COLLECT_SDK_TIMEOUT_MS', '2000')) / 1000.0)
 end
 
 def answer(request)
