@@ -37,6 +37,8 @@ export interface Runner {
   files: { runner: string; signer: string };
   /** The runner's text with its composer and parser unset (`null`, `nil`, `None`), as a team without them sets it. */
   unsetCallbacks(text: string): string;
+  /** The runner's and the signer's texts with the signer answering its hex signature alone (no message). */
+  signatureOnly: { runner(text: string): string; signer?(text: string): string };
   /** Runs the framework over the runner file in `dir` (default: the example's folder), faults in the environment. */
   run(env: Record<string, string>, dir?: string): Promise<Ran>;
 }
@@ -111,6 +113,10 @@ export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
     folder: 'php',
     files: { runner: 'VectorsTest.php', signer: 'CollectSigner.php' },
     unsetCallbacks: (text) => once(once(text, "COMPOSER = [CollectSigner::class, 'composeCallbackUrl'];", 'COMPOSER = null;'), "PARSER = [CollectSigner::class, 'parseCallbackQuery'];", 'PARSER = null;'),
+    signatureOnly: {
+      runner: (text) => once(text, "SIGNER = [CollectSigner::class, 'sign'];", "SIGNER = [CollectSigner::class, 'signatureOnly'];"),
+      signer: (text) => once(text, 'final class CollectSigner\n{', 'final class CollectSigner\n{\n    public static function signatureOnly(string $body, string $secret): string\n    {\n        return self::sign($body, $secret)[\'signature\'];\n    }\n'),
+    },
     run(env, dir) {
       return withJunit('phpunit', (file) => ['--verbose', '--do-not-cache-result', '--log-junit', file, inFolder(this, dir)], env);
     },
@@ -121,6 +127,7 @@ export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
     folder: 'javascript',
     files: { runner: 'vectors.test.mjs', signer: 'collect-signer.mjs' },
     unsetCallbacks: (text) => once(once(text, 'const composer = composeCallbackUrl;', 'const composer = null;'), 'const parser = parseCallbackQuery;', 'const parser = null;'),
+    signatureOnly: { runner: (text) => once(text, 'const signer = sign;', 'const signer = (body, secret) => sign(body, secret).signature;') },
     async run(env, dir) {
       const { code, output } = await exec(process.execPath, ['--test', '--test-reporter=tap', inFolder(this, dir)], env);
       return { code, output, verdicts: tapVerdicts(output) };
@@ -132,6 +139,7 @@ export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
     folder: 'python',
     files: { runner: 'test_vectors.py', signer: 'collect_signer.py' },
     unsetCallbacks: (text) => once(once(text, 'COMPOSER = compose_callback_url', 'COMPOSER = None'), 'PARSER = parse_callback_query', 'PARSER = None'),
+    signatureOnly: { runner: (text) => once(text, 'SIGNER = sign\n', 'SIGNER = lambda body, secret: sign(body, secret)["signature"]\n') },
     // -B and no cache provider: nothing written beside the example.
     run(env, dir) {
       return withJunit('python3', (file) => ['-B', '-m', 'pytest', '-p', 'no:cacheprovider', '-q', '-rs', `--junitxml=${file}`, inFolder(this, dir)], env);
@@ -143,6 +151,7 @@ export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
     folder: 'ruby',
     files: { runner: 'vectors_test.rb', signer: 'collect_signer.rb' },
     unsetCallbacks: (text) => once(once(text, 'COMPOSER = CollectSigner.method(:compose_callback_url)', 'COMPOSER = nil'), 'PARSER = CollectSigner.method(:parse_callback_query)', 'PARSER = nil'),
+    signatureOnly: { runner: (text) => once(text, 'SIGNER = CollectSigner.method(:sign)', "SIGNER = ->(body, secret) { CollectSigner.sign(body, secret)['signature'] }") },
     async run(env, dir) {
       const { code, output } = await exec('ruby', [inFolder(this, dir), '-v'], env);
       return { code, output, verdicts: minitestVerdicts(output) };
@@ -151,11 +160,13 @@ export const RUNNERS_BY_LANGUAGE: readonly Runner[] = [
 ];
 
 /** The runner and its signer copied into a new folder, as a team copies them into its SDK's tests; removed by the caller. */
-export function copiedRunner(runner: Runner, edit: (text: string) => string = (t) => t): string {
+export function copiedRunner(runner: Runner, edit: { runner?(text: string): string; signer?(text: string): string } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), `cc-copied-${runner.folder}-`));
   const from = join(ROOT, RUNNERS, runner.folder);
-  writeFileSync(join(dir, runner.files.runner), edit(readFileSync(join(from, runner.files.runner), 'utf8')));
-  writeFileSync(join(dir, runner.files.signer), readFileSync(join(from, runner.files.signer), 'utf8'));
+  for (const kind of ['runner', 'signer'] as const) {
+    const text = readFileSync(join(from, runner.files[kind]), 'utf8');
+    writeFileSync(join(dir, runner.files[kind]), edit[kind]?.(text) ?? text);
+  }
   return dir;
 }
 

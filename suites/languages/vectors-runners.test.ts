@@ -39,7 +39,7 @@ for (const runner of RUNNERS_BY_LANGUAGE) {
       expect(Object.fromEntries(ran.verdicts), ran.output.slice(-3000)).toEqual(Object.fromEntries(CORRECT));
     }, 180_000);
     it('copied with its signer into another folder (COLLECT_VECTORS_DIR), composer and parser unset: every signature vector passes, each callback file is one skipped test naming what to set', async () => {
-      const dir = copiedRunner(runner, runner.unsetCallbacks);
+      const dir = copiedRunner(runner, { runner: runner.unsetCallbacks });
       try {
         const ran = await runner.run({ COLLECT_VECTORS_DIR: join(ROOT, 'vectors') }, dir);
         expect(ran.code, ran.output.slice(-3000)).toBe(0);
@@ -47,6 +47,20 @@ for (const runner of RUNNERS_BY_LANGUAGE) {
         expect(Object.fromEntries(ran.verdicts)).toEqual({ ...Object.fromEntries(signature), 'vectors.callback-url': 'skip', 'vectors.callback-query': 'skip' });
         expect(ran.output).toMatch(/no composer given: set `?composer`? in /i);
         expect(ran.output).toMatch(/no parser given: set `?parser`? in /i);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 180_000);
+    it('a signer that answers its signature alone (no message): the same verdicts as with the message, correct and with body-order', async () => {
+      const dir = copiedRunner(runner, runner.signatureOnly);
+      try {
+        const correct = await runner.run({ COLLECT_VECTORS_DIR: join(ROOT, 'vectors') }, dir);
+        expect(correct.code, correct.output.slice(-3000)).toBe(0);
+        expect(Object.fromEntries(correct.verdicts)).toEqual(Object.fromEntries(CORRECT));
+        const faulty = await runner.run({ COLLECT_VECTORS_DIR: join(ROOT, 'vectors'), COLLECT_SIGNER_FAULT: 'body-order' }, dir);
+        expect(Object.fromEntries(faulty.verdicts)).toEqual(Object.fromEntries(expectedVerdicts(FAULTS[0])));
+        expect(faulty.output).toContain('follows `body-order`');
+        expect(faulty.output).not.toContain('your message:');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
