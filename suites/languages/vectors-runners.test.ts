@@ -51,6 +51,11 @@ for (const runner of RUNNERS_BY_LANGUAGE) {
         rmSync(dir, { recursive: true, force: true });
       }
     }, 180_000);
+    it('COLLECT_VECTORS_DIR naming a folder without the vectors: the run fails, naming the path and the variable', async () => {
+      const ran = await runner.run({ COLLECT_VECTORS_DIR: join(ROOT, 'no-such-folder') });
+      expect(ran.code).not.toBe(0);
+      expect(ran.output).toContain(`no vector file at ${join(ROOT, 'no-such-folder', 'signature.json')}: set COLLECT_VECTORS_DIR`);
+    }, 180_000);
     it('a signer that answers its signature alone (no message): the same verdicts as with the message, correct and with body-order', async () => {
       const dir = copiedRunner(runner, runner.signatureOnly);
       try {

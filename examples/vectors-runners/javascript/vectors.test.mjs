@@ -7,7 +7,7 @@
 // it equals the suite's position or your code refuses the input, and is otherwise SKIPPED with a
 // reason that starts with WARN (node:test has no warning verdict): the spec allows it, the
 // service may differ. A refusal is any exception.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,11 @@ const parser = parseCallbackQuery;
 const VECTORS = process.env.COLLECT_VECTORS_DIR ?? fileURLToPath(new URL('../../../vectors/', import.meta.url));
 // -------------------------------------------------------------------------------------------
 
-const load = (file) => JSON.parse(readFileSync(join(VECTORS, `${file}.json`), 'utf8')).tests;
+function load(file) {
+  const path = join(VECTORS, `${file}.json`);
+  if (!existsSync(path)) throw new Error(`no vector file at ${path}: set COLLECT_VECTORS_DIR to the folder holding signature.json`);
+  return JSON.parse(readFileSync(path, 'utf8')).tests;
+}
 const nameOf = (file, t) => `vectors.${file}.${t.tcId} ${t.result} ${t.flags.join(',')}`;
 const shown = (value) => JSON.stringify(value);
 

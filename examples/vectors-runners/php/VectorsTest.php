@@ -35,7 +35,11 @@ final class VectorsTest extends TestCase
     private static function tests(string $file): array
     {
         if (!isset(self::$loaded[$file])) {
-            $data = json_decode((string) file_get_contents(self::vectorsDir() . "/$file.json"), true, 512, JSON_THROW_ON_ERROR);
+            $path = self::vectorsDir() . "/$file.json";
+            if (!is_file($path)) {
+                throw new RuntimeException("no vector file at $path: set COLLECT_VECTORS_DIR to the folder holding signature.json");
+            }
+            $data = json_decode((string) file_get_contents($path), true, 512, JSON_THROW_ON_ERROR);
             self::$loaded[$file] = array_column($data['tests'], null, 'tcId');
         }
         return self::$loaded[$file];

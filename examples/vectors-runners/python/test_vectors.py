@@ -32,7 +32,10 @@ def vectors(file, callable_, what):
     if callable_ is None:
         reason = "no %s given: set %s in test_vectors.py to your SDK's function" % (what, what.upper())
         return [pytest.param(None, id="vectors." + file, marks=pytest.mark.skip(reason=reason))]
-    with open(os.path.join(VECTORS, file + ".json"), encoding="utf-8") as handle:
+    path = os.path.join(VECTORS, file + ".json")
+    if not os.path.isfile(path):
+        raise FileNotFoundError("no vector file at %s: set COLLECT_VECTORS_DIR to the folder holding signature.json" % path)
+    with open(path, encoding="utf-8") as handle:
         tests = json.load(handle)["tests"]
     return [pytest.param(t, id="vectors.%s.%d %s %s" % (file, t["tcId"], t["result"], ",".join(t["flags"]))) for t in tests]
 

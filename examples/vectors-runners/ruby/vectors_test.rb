@@ -28,7 +28,10 @@ class VectorsTest < Minitest::Test
       define_method("test_vectors.#{file}") { skip "no #{what} given: set #{what.upcase} in vectors_test.rb to your SDK's function" }
       return
     end
-    JSON.parse(File.read(File.join(VECTORS, "#{file}.json"), encoding: 'UTF-8'))['tests'].each do |t|
+    path = File.join(VECTORS, "#{file}.json")
+    raise "no vector file at #{path}: set COLLECT_VECTORS_DIR to the folder holding signature.json" unless File.file?(path)
+
+    JSON.parse(File.read(path, encoding: 'UTF-8'))['tests'].each do |t|
       define_method("test_vectors.#{file}.#{t['tcId']} #{t['result']} #{t['flags'].join(',')}") { judge(t, &check) }
     end
   end
