@@ -4,7 +4,7 @@
 // has the read-then-write race; a command that cannot serve is named before any case (exit 2),
 // one that hangs during a run makes that case ERROR while the run goes on, and a run stopped by
 // SIGINT stops its command too.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +30,9 @@ async function sqliteExample(fault?: 'read-then-write'): Promise<{ target: Resol
   const origin = await receiver.url;
   const file = JSON.parse(readFileSync(join(EXAMPLE, 'target.json'), 'utf8')) as { callbackUrl: string; observe: { command: string } };
   file.callbackUrl = file.callbackUrl.replace('http://127.0.0.1:8081', origin);
-  file.observe.command = file.observe.command.replace('examples/observe/sqlite-command/observer.py orders.sqlite3', `${join(EXAMPLE, 'observer.py')} ${db}`);
-  const target = parseTarget(file, { COLLECT_CALLBACK_TOKEN: TOKEN });
+  // The command as the example writes it, run in the example's folder (its target file's): only the database is elsewhere.
+  file.observe.command = file.observe.command.replace('observer.py orders.sqlite3', `observer.py ${db}`);
+  const target = parseTarget(file, { COLLECT_CALLBACK_TOKEN: TOKEN }, { baseDir: EXAMPLE });
   if (target.side !== 'receiver') throw new Error('a receiver target was expected');
   return { target, receiver };
 }
@@ -107,6 +108,24 @@ describe('a command that misbehaves', () => {
     expect(hooks.stdout).toMatch(/^observing through hooks \(http:\/\/127\.0\.0\.1:\d+\/_conformance\)$/m);
     expect(hooks.stdout).toMatch(/^read "cc-[^"]+" \(never seeded\): 404 \(no record\)$/m);
     expect(hooks.stdout).toContain('ok: a seeded record reads state pending, actions 0');
+  });
+  it('a command runs in its target file\'s folder: a relative path in it means the file beside the target, whatever folder the kit runs in', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'cc-project-'));
+    copyFileSync(HOOKS_OBSERVER, join(project, 'bridge.mjs'));
+    const file = { side: 'receiver', callbackUrl: embedded.target.callbackUrl, callbackToken: { env: 'COLLECT_CALLBACK_TOKEN' }, observe: { command: `node bridge.mjs ${embedded.receiver.hooksUrl}` } };
+    writeFileSync(join(project, 'receiver.json'), JSON.stringify(file));
+    const env = { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken! };
+    // The kit runs in the checkout (runBin's folder), the target file is elsewhere.
+    const beside = await runBin(['observe-check', '--target', join(project, 'receiver.json')], { env, timeoutMs: 30_000 });
+    expect(beside.code, beside.stderr).toBe(0);
+    expect(beside.stdout).toContain(`observing through command (node bridge.mjs ${embedded.receiver.hooksUrl}, run in `);
+    expect(beside.stdout).toContain('ok: a seeded record reads state pending, actions 0');
+    // Its control: the same target file in a folder without bridge.mjs cannot start the command.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'cc-elsewhere-'));
+    writeFileSync(join(elsewhere, 'receiver.json'), JSON.stringify(file));
+    const missing = await runBin(['observe-check', '--target', join(elsewhere, 'receiver.json')], { env, timeoutMs: 30_000 });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot find module '.*bridge\.mjs'/);
   });
   it('during a run: the read it never answers makes that case ERROR naming the hang; the command is restarted and the run goes on', async () => {
     // One case at a time, so the case the hang falls in is the only one waiting for it.
