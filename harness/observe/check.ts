@@ -4,6 +4,7 @@
 // inside a transaction that is rolled back: the check leaves nothing behind.
 import { composeCallbackUrl } from '../callback/index.ts';
 import { DatabaseError } from '../database/index.ts';
+import type { Redactor } from '../secrets/index.ts';
 import { OPEN_WIRE } from '../wire/index.ts';
 import { ObserveError, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type ObserveWay, type RecordObserver, type RecordReading } from './model.ts';
 import { openObservation, type OpenObservationOptions } from './open.ts';
@@ -176,7 +177,7 @@ function recordsField(way: ObserveWay): string {
  * the receiver does not know (another database, a relative path read from another folder) and a
  * receiver that is not listening are each named once, with the key to look at.
  */
-export async function checkCallbackSeen(observation: Observation, use: CaseUse, target: CallbackTarget, id: string): Promise<ObservationCheck> {
+export async function checkCallbackSeen(observation: Observation, use: CaseUse, target: CallbackTarget, id: string, redactor: Redactor): Promise<ObservationCheck> {
   const lines: string[] = [];
   const fail = (field: string, problem: string): ObservationCheck => ({ ok: false, lines, field, problem });
   const observer = observation.forCase(use);
@@ -204,7 +205,7 @@ export async function checkCallbackSeen(observation: Observation, use: CaseUse, 
     return fail('/callbackUrl', `the callback to ${target.callbackUrl} got no answer: ${sent.failure.message}${hint}`);
   }
   const body = sent.answer.body.replace(/\s+/g, ' ').trim();
-  const answer = `${sent.answer.status}${body === '' ? '' : ` ${body.length > 120 ? `${body.slice(0, 119)}…` : body}`}`;
+  const answer = `${sent.answer.status}${body === '' ? '' : ` ${redactor.clip(body, 120)}`}`;
   lines.push(`callback GET ${url.replace(/\?.*$/, '?transaction_id=…&status=SUCCESS&message=…')} with X-Callback-Token from ${target.tokenEnv}: answered ${answer}`);
   if (sent.answer.status === 401 || sent.answer.status === 403) {
     return fail('/callbackToken', `the receiver refused the configured token (answered ${answer}): check that ${target.tokenEnv} holds the receiver's token`);

@@ -61,7 +61,7 @@ export async function observeCheck(path: string, io: ObserveCheckIo = processIo(
       ? await checkCallbackSeen(observation, use, {
         callbackUrl: target.callbackUrl, tokenEnv: secretEnvName(target, 'callbackToken') ?? 'the environment', replyDeadlineMs: target.timing.replyDeadlineMs,
         ...(target.callbackToken !== undefined ? { callbackToken: target.callbackToken } : {}),
-      }, ids.newTransactionId())
+      }, ids.newTransactionId(), redactor)
       : checked;
     for (const line of checked.ok ? [...checked.lines, ...seen.lines] : checked.lines) io.stdout(`${redactor.text(line)}\n`);
     if (!seen.ok) throw new UsageError(redactor.text(`${path}: ${seen.field}: ${seen.problem}`), 'ERR_OBSERVE_CHECK');
