@@ -11,7 +11,6 @@ import {
   answerText, describeReading, receiverCase, ReceiverProbe, SUCCESS_MESSAGE, TOKEN_HEADER, type ConformanceCase, type HttpResult,
 } from '../cases/index.ts';
 import type { RecordReading } from '../observe/index.ts';
-import type { Evidence } from '../results/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
 import { confirmationCheck } from './confirm.ts';
