@@ -172,10 +172,11 @@ function recordsField(way: ObserveWay): string {
 /**
  * `observe-check`'s last step: the receiver sees the records this observe seeds (test hooks or
  * a command; a database's check is rolled back, so it sends none). One record seeded (it stays,
- * as every case's record does), one valid callback for it with the configured token, exactly as the service sends it,
- * and the record read until it changes (up to the reply deadline). A refused token, a record
- * the receiver does not know (another database, a relative path read from another folder) and a
- * receiver that is not listening are each named once, with the key to look at.
+ * as every case's record does), one valid callback for it with the configured token, as the
+ * service sends it, and the record read until it changes (up to the reply deadline). A refused
+ * token, a record the receiver does not know (another database, a relative path read from
+ * another folder) and a receiver that is not listening are each named once, with the key to
+ * look at.
  */
 export async function checkCallbackSeen(observation: Observation, use: CaseUse, target: CallbackTarget, id: string, redactor: Redactor): Promise<ObservationCheck> {
   const lines: string[] = [];

@@ -1,9 +1,10 @@
 // `collect-conformance observe-check --target FILE`: before a full run, one record seeded and
 // read back through the receiver target's hooksUrl or observe, and an id never seeded read, each
 // step printed with what it ran and saw (statements, parameters, rows; requests and answers).
-// A database is checked inside a transaction rolled back at the end. Then one valid callback for
-// a record seeded for it (it stays, as a case's does) shows that the receiver sees those records. Exit 0 when the mapping
-// works, 2 when it cannot (the key, the statement and the store's own message named).
+// A database is checked inside a transaction rolled back at the end. Then, through test hooks or
+// a command, one valid callback for a record seeded for it (it stays, as a case's does) shows
+// that the receiver sees those records. Exit 0 when the mapping works and the callback is
+// applied, 2 when not (the key, the statement, the store's or the receiver's answer named).
 import { Command } from 'commander';
 import { defaultTimeouts, HttpClient, randomSeed, shapedIds, transactionIds } from '../../cases/index.ts';
 import { DatabaseError } from '../../database/index.ts';
