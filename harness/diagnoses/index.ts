@@ -102,7 +102,7 @@ function timedOut(side: string, results: readonly CaseResult[], all: readonly Ca
   const cases = results.filter((r) => timedOutIn(r) !== undefined);
   if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
   const first = cases[0]!;
-  // A PASS rests on an answer (PASS evidence is not kept), as does any exchange answered.
+  // A PASS rests on an answer, as does any exchange answered.
   const answered = all.some((r) => r.verdict === 'PASS' || statuses(r).length > 0);
   const limitMs = timedOutIn(first)!.limitMs;
   // The SDK's adapter takes one call at a time, so its time-outs say nothing of load: a call that

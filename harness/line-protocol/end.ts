@@ -90,9 +90,13 @@ export abstract class LineQueue {
     }
   }
 
+  /**
+   * The command's last stderr lines, whole: blank lines and stack frames left out, and the line
+   * that names the error kept when it came before them (Node prints `Error: Cannot find module
+   * './x.js'` above its stack and a dozen lines of detail).
+   */
   lastStderr(): string {
-    const shown = this.stderr.slice(-STDERR_LINES_SHOWN);
-    return shown.length === 0 ? 'no stderr output' : `last stderr: ${shown.join(' | ')}`;
+    return stderrExcerpt(this.stderr);
   }
 
   describeExit(exit: LineExit): string {
@@ -100,6 +104,18 @@ export abstract class LineQueue {
     if (exit.thrown !== undefined) return exit.thrown;
     return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   }
+}
+
+/** A line that names what went wrong: an error's headline, a missing file. */
+const ERROR_LINE = /\b(error|exception|traceback|not found|no such file|cannot|can't|unable|denied|refused)\b/i;
+
+/** See LineEnd.lastStderr. */
+export function stderrExcerpt(lines: readonly string[]): string {
+  const kept = lines.filter((l) => l.trim() !== '' && !/^\s+at /.test(l) && !/^\s*\^+\s*$/.test(l));
+  const tail = kept.slice(-STDERR_LINES_SHOWN);
+  const headline = kept.slice(0, -STDERR_LINES_SHOWN).find((l) => ERROR_LINE.test(l));
+  const shown = headline !== undefined ? [headline.trim(), '…', ...tail.map((l) => l.trim())] : tail.map((l) => l.trim());
+  return shown.length === 0 ? 'no stderr output' : `last stderr: ${shown.join(' | ')}`;
 }
 
 export function delay(ms: number): Promise<void> {

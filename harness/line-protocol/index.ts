@@ -3,7 +3,7 @@
 // other end through it, as a command (`sh -c`) or as an in-process peer over a stream pair.
 export { toLine, excerpt, parseObjectLine, type ParsedObjectLine } from './line.ts';
 export type { LineEnd, LineEvent, LineExit } from './end.ts';
-export { settlesWithin } from './end.ts';
+export { settlesWithin, stderrExcerpt } from './end.ts';
 export { LineProcess, LINE_LIMIT, stopAllCommands, allowCommands, type LineProcessOptions } from './process.ts';
 export { InProcessLineEnd, type LinePeer } from './in-process.ts';
 export { LineDriver, linePolicy, GIVEN_UP, type LinePolicy, type LineDriverOptions, type LineFailure, type GivenUp, type LineWords, type ParsedAnswer, type Exchanged, type ExchangeOptions } from './driver.ts';

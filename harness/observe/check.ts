@@ -2,9 +2,11 @@
 // back, and an id never seeded read, so that a mapping that cannot work is named once, with the
 // statement and the store's own message, instead of failing every case. A database is checked
 // inside a transaction that is rolled back: the check leaves nothing behind.
+import { composeCallbackUrl } from '../callback/index.ts';
 import { DatabaseError } from '../database/index.ts';
+import type { Redactor } from '../secrets/index.ts';
 import { OPEN_WIRE } from '../wire/index.ts';
-import { ObserveError, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
+import { ObserveError, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type ObserveWay, type RecordObserver, type RecordReading } from './model.ts';
 import { openObservation, type OpenObservationOptions } from './open.ts';
 import { SqlObservation } from './sql.ts';
 import { describeRecord } from './states.ts';
@@ -151,4 +153,83 @@ export async function openCheckedObservation(spec: ObserveSpec, options: OpenObs
     await observation.close();
     throw error;
   }
+}
+
+/** What the callback step needs of the receiver target. */
+export interface CallbackTarget {
+  callbackUrl: string;
+  callbackToken?: string;
+  /** The environment variable the token comes from, named in messages (never the token). */
+  tokenEnv: string;
+  replyDeadlineMs: number;
+}
+
+/** Where the callback step's problems point: the key of the target file to look at. */
+function recordsField(way: ObserveWay): string {
+  return way === 'hooks' ? '/hooksUrl' : '/observe';
+}
+
+/**
+ * `observe-check`'s last step: the receiver sees the records this observe seeds (test hooks or
+ * a command; a database's check is rolled back, so it sends none). One record seeded (it stays,
+ * as every case's record does), one valid callback for it with the configured token, as the
+ * service sends it, and the record read until it changes (up to the reply deadline). A refused
+ * token, a record the receiver does not know (another database, a relative path read from
+ * another folder) and a receiver that is not listening are each named once, with the key to
+ * look at.
+ */
+export async function checkCallbackSeen(observation: Observation, use: CaseUse, target: CallbackTarget, id: string, redactor: Redactor): Promise<ObservationCheck> {
+  const lines: string[] = [];
+  const fail = (field: string, problem: string): ObservationCheck => ({ ok: false, lines, field, problem });
+  const observer = observation.forCase(use);
+  // A database check leaves nothing behind; a callback's record and what the receiver wrote could not be rolled back.
+  const token = target.callbackToken;
+  const why = observation instanceof SqlObservation ? 'the database check is rolled back, and what a callback makes the receiver write could not be'
+    : token === undefined ? 'the target names no callbackToken'
+    : !observer.can.seed ? 'the observe cannot seed a record' : undefined;
+  if (why !== undefined || token === undefined) {
+    lines.push(`no callback sent: ${why}; the run's preflight tells a receiver that does not know the seeded records`);
+    return { ok: true, lines, reading: null };
+  }
+  let seeded: ObservedStep[];
+  try {
+    seeded = await observer.seed(id, CHECK_AMOUNT);
+  } catch (error) {
+    return fail(fieldOf(error, recordsField(observer.way)), messageOf(error));
+  }
+  lines.push(`seed ${JSON.stringify(id)} (amount ${CHECK_AMOUNT}) for one callback: done (this record stays, as a case's does)${stepsText(seeded)}`);
+  const url = composeCallbackUrl(target.callbackUrl, { transaction_id: id, status: 'SUCCESS', message: 'Payment received' });
+  const sent = await use.http.send({ label: 'observe-check: one valid callback', url, headers: [{ name: 'X-Callback-Token', value: token }] }, false);
+  if (!sent.ok) {
+    const where = new URL(target.callbackUrl).host;
+    const hint = sent.failure.code === 'refused' ? ` (is the receiver listening on ${where}?)` : '';
+    return fail('/callbackUrl', `the callback to ${target.callbackUrl} got no answer: ${sent.failure.message}${hint}`);
+  }
+  const body = sent.answer.body.replace(/\s+/g, ' ').trim();
+  const answer = `${sent.answer.status}${body === '' ? '' : ` ${redactor.clip(body, 120)}`}`;
+  lines.push(`callback GET ${url.replace(/\?.*$/, '?transaction_id=…&status=SUCCESS&message=…')} with X-Callback-Token from ${target.tokenEnv}: answered ${answer}`);
+  if (sent.answer.status === 401 || sent.answer.status === 403) {
+    return fail('/callbackToken', `the receiver refused the configured token (answered ${answer}): check that ${target.tokenEnv} holds the receiver's token`);
+  }
+  let reading: RecordReading | null = null;
+  const started = Date.now();
+  try {
+    do {
+      reading = await observer.read(id);
+      if (reading?.state !== 'pending') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } while (Date.now() - started < target.replyDeadlineMs);
+  } catch (error) {
+    return fail(fieldOf(error, recordsField(observer.way)), messageOf(error));
+  }
+  lines.push(`read ${JSON.stringify(id)}: ${describeRecord(reading)}${stepsText(reading?.read)}`);
+  if (reading?.state === 'SUCCESS' && sent.answer.status >= 200 && sent.answer.status <= 299) {
+    lines.push(`ok: the receiver applied a valid callback for a record this observe seeded (${describeRecord(reading)}): it sees the records the cases seed`);
+    return { ok: true, lines, reading };
+  }
+  if (reading?.state === 'pending' && sent.answer.status >= 400) {
+    return fail(recordsField(observer.way), `the receiver answered ${answer} to a valid callback for the record this check seeded, and the record still reads ${describeRecord(reading)}: `
+      + 'likely the receiver does not see the records this observe seeds (another database or file; an observe command runs in the target file\'s folder, so a relative path in it starts from there), or callbackUrl is not its callback route');
+  }
+  return fail(recordsField(observer.way), `a valid callback for the record this check seeded was answered ${answer}, and the record reads ${describeRecord(reading)} ${Date.now() - started} ms later; a valid callback is answered 2xx and applied (state SUCCESS)`);
 }

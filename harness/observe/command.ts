@@ -4,6 +4,7 @@
 //   ← {"id", "state", "actions"}  ·  {"id", "found": false}  ·  {"id", "error"}
 // A command that crashes, hangs or writes garbage makes that case ERROR and is restarted for the
 // next request (given up on after three failures in a row), as an SDK adapter is.
+import { isAbsolute, relative } from 'node:path';
 import { excerpt, LineDriver, LineProcess, parseObjectLine, toLine, type LinePolicy, linePolicy, type ParsedAnswer } from '../line-protocol/index.ts';
 import { abilitiesOf, ObserveError, onCaseWire, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
 import { mapState, valueText } from './states.ts';
@@ -50,9 +51,13 @@ export class CommandObservation implements Observation {
 
   constructor(readonly spec: CommandSpec, options: CommandObservationOptions) {
     this.can = abilitiesOf(spec);
-    this.describe = `command (${spec.command})`;
+    // The target file's folder, so that a relative path means the same to the command as to the receiver beside it.
+    const cwd = spec.cwd ?? options.cwd;
+    const inside = cwd === undefined ? '' : relative(process.cwd(), cwd);
+    const shownCwd = inside.startsWith('..') || isAbsolute(inside) ? cwd! : inside;
+    this.describe = `command (${spec.command}${shownCwd === '' ? '' : `, run in ${shownCwd}`})`;
     this.driver = new LineDriver({
-      start: () => new LineProcess(spec.command, options.cwd ? { cwd: options.cwd } : {}),
+      start: () => new LineProcess(spec.command, cwd ? { cwd } : {}),
       words: { noun: 'observer command', unit: 'request', doing: 'answering this request' },
       timeoutMs: options.answerTimeoutMs,
       ...linePolicy(options),

@@ -21,6 +21,11 @@ export class HooksObserver implements RecordObserver {
     return this.hooksUrl.replace(/\/+$/, '') + path;
   }
 
+  /** A refused connection is most often nothing started there yet, or another port. */
+  private refusedHint(result: HookResult): string {
+    return !result.ok && result.failure.code === 'refused' ? ` (is the receiver listening on ${new URL(this.hooksUrl).host}?)` : '';
+  }
+
   /** POST {hooks}/transactions: the receiver now holds a pending record for `id`. */
   async seed(id: string, amount: string): Promise<ObservedStep[]> {
     const result = await this.http.send({
@@ -30,7 +35,7 @@ export class HooksObserver implements RecordObserver {
       headers: [{ name: 'content-type', value: 'application/json' }],
       body: JSON.stringify({ transaction_id: id, amount }),
     }, false);
-    if (!result.ok) throw hookError(`the test hook POST /transactions failed: ${result.failure.message}`, result);
+    if (!result.ok) throw hookError(`the test hook POST /transactions failed: ${result.failure.message}${this.refusedHint(result)}`, result);
     if (result.final429) throw hookError(rateLimitedReason('the test hook POST /transactions', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
     if (result.answer.status < 200 || result.answer.status > 299) {
       throw hookError(`the test hook POST /transactions answered ${result.answer.status}, DESIGN.md expects 2xx`, result);
@@ -44,7 +49,7 @@ export class HooksObserver implements RecordObserver {
       label: 'hooks: read',
       url: this.url(`/transactions/${encodeURIComponent(id)}`),
     }, false);
-    if (!result.ok) throw hookError(`the test hook GET /transactions/{id} failed: ${result.failure.message}`, result);
+    if (!result.ok) throw hookError(`the test hook GET /transactions/{id} failed: ${result.failure.message}${this.refusedHint(result)}`, result);
     if (result.final429) throw hookError(rateLimitedReason('the test hook GET /transactions/{id}', result.final429, this.http.pace), result, { causes: ['rate-limited'] });
     if (result.answer.status === 404) return null;
     if (result.answer.status !== 200) {

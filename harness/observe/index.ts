@@ -11,4 +11,4 @@ export { HooksObserver } from './hooks.ts';
 export { SqlObservation } from './sql.ts';
 export { CommandObservation, parseObserverLine, type ObserverAnswer } from './command.ts';
 export { openObservation, MIN_COMMAND_ANSWER_MS, type OpenObservationOptions } from './open.ts';
-export { checkObservation, openCheckedObservation, ObserveCheckError, stepText, CHECK_AMOUNT, type CheckIds, type ObservationCheck } from './check.ts';
+export { checkObservation, checkCallbackSeen, openCheckedObservation, ObserveCheckError, stepText, CHECK_AMOUNT, type CallbackTarget, type CheckIds, type ObservationCheck } from './check.ts';

@@ -71,7 +71,8 @@ export type ObserveSpec =
     actions?: CompiledStatement;
     states?: StateMap;
   }
-  | { kind: 'command'; command: string; states?: StateMap };
+  /** `cwd`: where the command starts, the target file's folder (so a relative path in it means what it does to the receiver next to it). */
+  | { kind: 'command'; command: string; cwd?: string; states?: StateMap };
 
 /** What a hooks observer needs of the case's HTTP client (harness/cases' HttpClient is one). */
 export interface HookHttp {

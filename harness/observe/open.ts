@@ -11,7 +11,7 @@ export interface OpenObservationOptions {
   timeoutMs: number;
   /** Applied to what a command writes, before it is quoted. */
   redactor?: Redactor;
-  /** Where an observer command starts (default: the current directory). */
+  /** Where an observer command starts when its target file does not say (default: the current directory). */
   cwd?: string;
 }
 

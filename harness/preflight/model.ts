@@ -26,6 +26,14 @@ export interface Finding {
   summary: string;
   symptom: Symptom;
   evidence?: Evidence;
+  /**
+   * A failed positive control that leaves the side's other cases unjudged (the configured token
+   * refused, the seeded record unknown to the receiver): the preflight's result opens with
+   * `headline` and `advice` (what to check), and every case that needs a valid callback to get through and shows the symptom
+   * is ERROR naming it (not exercised), except `judgedBy`, the cases whose own rule the refusal
+   * breaks (receiver.token.valid FAILs on its own evidence). harness/preflight/guard.ts.
+   */
+  blocking?: { headline: string; advice: string; judgedBy: readonly string[] };
 }
 
 /** `held`: the control ran and showed the target acting; `failed`: it ran and did not; `not-run`: nothing could be exercised. */

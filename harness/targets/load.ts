@@ -25,7 +25,7 @@ const checkTarget = compileSchema(TARGET_SCHEMA, {
 type Env = Record<string, string | undefined>;
 
 export interface ParseTargetOptions {
-  /** Where relative `ca.file` paths start (default: the current directory). */
+  /** Where relative `ca.file` paths start, and an observe command runs (default: the current directory). */
   baseDir?: string;
   /** Named in error messages (the file path). */
   source?: string;
@@ -59,7 +59,7 @@ function resolveTarget(value: unknown, env: Env, options: ParseTargetOptions): R
   if (beyondSchema.length > 0) throw new TargetFileError(beyondSchema, options.source);
   const secrets = resolveSecrets(file, env, options.source);
   const caCert = readCa(file, options);
-  const observe = file.side === 'receiver' ? observeFrom(file, env, options.source) : undefined;
+  const observe = file.side === 'receiver' ? observeFrom(file, env, options) : undefined;
   const target = file.side === 'receiver' ? receiverFrom(file, secrets, caCert, confirmsFrom(file, env, options.source), observe)
     : file.side === 'client' ? clientFrom(file)
     : serviceFrom(file, secrets, caCert);
@@ -201,7 +201,8 @@ export const OBSERVE_PARAMETERS = ['transaction_id', 'amount'] as const;
  * `hooksUrl` as the hooks kind, or `observe`: its database URL from the environment (never
  * echoed), its statements compiled for that database, its states checked. Problems name the key.
  */
-function observeFrom(file: Record<string, unknown>, env: Env, source?: string): ObserveSpec | undefined {
+function observeFrom(file: Record<string, unknown>, env: Env, options: ParseTargetOptions): ObserveSpec | undefined {
+  const source = options.source;
   const given = file.observe as Record<string, unknown> | undefined;
   if (typeof file.hooksUrl === 'string') {
     if (given !== undefined) {
@@ -215,7 +216,7 @@ function observeFrom(file: Record<string, unknown>, env: Env, source?: string): 
   if (states) for (const problem of statesProblems(states)) problems.push({ pointer: '/observe/states', message: problem });
   if (typeof given.command === 'string') {
     if (problems.length > 0) throw new TargetFileError(problems, source);
-    return { kind: 'command', command: given.command, ...(states ? { states } : {}) };
+    return { kind: 'command', command: given.command, ...(options.baseDir !== undefined ? { cwd: options.baseDir } : {}), ...(states ? { states } : {}) };
   }
   const ref = given.database as { env: string };
   const text = env[ref.env];

@@ -32,7 +32,9 @@ export async function probeTarget(target: ResolvedReceiverTarget | ResolvedServi
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(new TargetUnreachable(`cannot reach ${url.origin}: ${error.code ?? error.message}`));
+      // A refused connection is most often nothing started there yet, or another port.
+      const hint = error.code === 'ECONNREFUSED' ? ` (is the ${target.side} listening on ${url.host}?)` : '';
+      reject(new TargetUnreachable(`cannot reach ${url.origin}: ${error.code ?? error.message}${hint}`));
     });
   });
 }

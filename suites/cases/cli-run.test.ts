@@ -189,7 +189,7 @@ describe('exit 3: the target cannot be reached at all', () => {
     const path = writeJson('closed.json', { side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb` });
     const ran = await runHere(['run', '--target', path, '--report-dir', join(dir, 'unreachable')]);
     expect(ran.code, ran.stdout + ran.stderr).toBe(3);
-    expect(ran.stderr).toBe(`collect-conformance: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\n`);
+    expect(ran.stderr).toBe(`collect-conformance: cannot reach http://127.0.0.1:${port}: ECONNREFUSED (is the receiver listening on 127.0.0.1:${port}?)\n`);
   });
 });
 

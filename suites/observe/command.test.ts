@@ -1,10 +1,11 @@
 // Observing through a command (DESIGN.md: `"observe": {"command": …}` over the line protocol,
 // for any store). The SQLite example a team can copy (examples/observe/sqlite-command: a
 // standard-library Python receiver and its observer) is all PASS when correct and caught when it
-// has the read-then-write race; a command that cannot serve is named before any case (exit 2),
+// has the read-then-write race, and observing another file than its receiver's is said first, not
+// blamed on the route (issue 41); a command that cannot serve is named before any case (exit 2),
 // one that hangs during a run makes that case ERROR while the run goes on, and a run stopped by
 // SIGINT stops its command too.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,8 +31,9 @@ async function sqliteExample(fault?: 'read-then-write'): Promise<{ target: Resol
   const origin = await receiver.url;
   const file = JSON.parse(readFileSync(join(EXAMPLE, 'target.json'), 'utf8')) as { callbackUrl: string; observe: { command: string } };
   file.callbackUrl = file.callbackUrl.replace('http://127.0.0.1:8081', origin);
-  file.observe.command = file.observe.command.replace('examples/observe/sqlite-command/observer.py orders.sqlite3', `${join(EXAMPLE, 'observer.py')} ${db}`);
-  const target = parseTarget(file, { COLLECT_CALLBACK_TOKEN: TOKEN });
+  // The command as the example writes it, run in the example's folder (its target file's): only the database is elsewhere.
+  file.observe.command = file.observe.command.replace('observer.py orders.sqlite3', `observer.py ${db}`);
+  const target = parseTarget(file, { COLLECT_CALLBACK_TOKEN: TOKEN }, { baseDir: EXAMPLE });
   if (target.side !== 'receiver') throw new Error('a receiver target was expected');
   return { target, receiver };
 }
@@ -58,6 +60,40 @@ describe('the SQLite example (examples/observe/sqlite-command): a Python receive
       receiver.child.kill('SIGTERM');
     }
   });
+});
+
+describe('issue 41: the SQLite example observing another file than its receiver\'s (a relative path read from another folder)', () => {
+  it('observe-check names it (/observe), and a run opens with "the receiver does not know the record the kit seeded": no FAIL, every case that ran ERROR', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cc-two-files-'));
+    // The receiver keeps its orders in one file; the observer reads another with the same tables.
+    const receiver = startPython([join(EXAMPLE, 'receiver.py'), join(folder, 'receivers.sqlite3'), '--port', '0']);
+    try {
+      const origin = await receiver.url;
+      const schema = startPython([join(EXAMPLE, 'receiver.py'), join(folder, 'other.sqlite3'), '--port', '0']);
+      await schema.url;
+      schema.child.kill('SIGTERM');
+      copyFileSync(join(EXAMPLE, 'observer.py'), join(folder, 'observer.py'));
+      const file = JSON.parse(readFileSync(join(EXAMPLE, 'target.json'), 'utf8')) as { callbackUrl: string; observe: { command: string }; timing: object };
+      file.callbackUrl = file.callbackUrl.replace('http://127.0.0.1:8081', origin);
+      file.observe.command = 'python3 observer.py other.sqlite3';
+      // Each valid callback's record is watched for a change up to the deadline: a short one keeps the run short.
+      file.timing = { replyDeadlineMs: 1000 };
+      writeFileSync(join(folder, 'target.json'), JSON.stringify(file));
+      const env = { COLLECT_CALLBACK_TOKEN: TOKEN };
+      const checked = await runBin(['observe-check', '--target', join(folder, 'target.json')], { env, timeoutMs: 30_000 });
+      expect(checked.code, checked.stdout).toBe(2);
+      expect(checked.stderr).toMatch(/\/observe: the receiver answered 404 \{"error": "unknown order"\} to a valid callback for the record this check seeded, and the record still reads state pending, actions 0: likely the receiver does not see the records this observe seeds/);
+      const ran = await runBin(['run', '--target', join(folder, 'target.json'), '--report-dir', join(folder, 'report')], { env, timeoutMs: 90_000 });
+      expect(ran.code, ran.stderr).toBe(1);
+      const lines = ran.stdout.split('\n');
+      expect(lines[1]).toMatch(/^FAIL {2}preflight\.receiver {2}\d+ ms {2}the receiver does not know the record the kit seeded: check that the receiver and the target file's hooksUrl or observe use the same records/);
+      expect(ran.stdout).toMatch(/ 0 PASS, 0 FAIL, 0 WARN, \d+ SKIP, \d+ ERROR /);
+      expect(ran.stdout).not.toMatch(/callback path \(callbackUrl\) is not the receiver's callback route/);
+    } finally {
+      receiver.child.kill('SIGTERM');
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('a command that misbehaves', () => {
@@ -107,6 +143,24 @@ describe('a command that misbehaves', () => {
     expect(hooks.stdout).toMatch(/^observing through hooks \(http:\/\/127\.0\.0\.1:\d+\/_conformance\)$/m);
     expect(hooks.stdout).toMatch(/^read "cc-[^"]+" \(never seeded\): 404 \(no record\)$/m);
     expect(hooks.stdout).toContain('ok: a seeded record reads state pending, actions 0');
+  });
+  it('a command runs in its target file\'s folder: a relative path in it means the file beside the target, whatever folder the kit runs in', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'cc-project-'));
+    copyFileSync(HOOKS_OBSERVER, join(project, 'bridge.mjs'));
+    const file = { side: 'receiver', callbackUrl: embedded.target.callbackUrl, callbackToken: { env: 'COLLECT_CALLBACK_TOKEN' }, observe: { command: `node bridge.mjs ${embedded.receiver.hooksUrl}` } };
+    writeFileSync(join(project, 'receiver.json'), JSON.stringify(file));
+    const env = { COLLECT_CALLBACK_TOKEN: embedded.target.callbackToken! };
+    // The kit runs in the checkout (runBin's folder), the target file is elsewhere.
+    const beside = await runBin(['observe-check', '--target', join(project, 'receiver.json')], { env, timeoutMs: 30_000 });
+    expect(beside.code, beside.stderr).toBe(0);
+    expect(beside.stdout).toContain(`observing through command (node bridge.mjs ${embedded.receiver.hooksUrl}, run in `);
+    expect(beside.stdout).toContain('ok: a seeded record reads state pending, actions 0');
+    // Its control: the same target file in a folder without bridge.mjs cannot start the command.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'cc-elsewhere-'));
+    writeFileSync(join(elsewhere, 'receiver.json'), JSON.stringify(file));
+    const missing = await runBin(['observe-check', '--target', join(elsewhere, 'receiver.json')], { env, timeoutMs: 30_000 });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot find module '.*bridge\.mjs'/);
   });
   it('during a run: the read it never answers makes that case ERROR naming the hang; the command is restarted and the run goes on', async () => {
     // One case at a time, so the case the hang falls in is the only one waiting for it.

@@ -2,9 +2,12 @@
 // loaded: the database URL from the environment (a secret, never echoed or shown), statements
 // compiled for that database, states checked, hooksUrl turned into the hooks kind. A bad file is
 // refused before any case, naming the JSON path (exit 2 from the command line).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firstUnmet, RECEIVER_CASES } from '../../harness/cases/index.ts';
-import { parseTarget, redactTarget, secretsOf, TargetFileError, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { loadTargetFile, parseTarget, redactTarget, secretsOf, TargetFileError, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 
 const PASSWORD = 'pw-Secret-4711';
 const URL_TEXT = `postgresql://app:${PASSWORD}@127.0.0.1:5432/shop`;
@@ -70,6 +73,13 @@ describe('a database observe, loaded', () => {
   it('a command observe, with its own states', () => {
     const target = receiver(file({ command: 'python3 observer.py', states: { SUCCESS: ['paid'] } }));
     expect(target.observe).toEqual({ kind: 'command', command: 'python3 observer.py', states: { SUCCESS: ['paid'] } });
+  });
+  it('a command observe read from a file runs in the file\'s folder (a relative path in it means what it does beside the target)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'cc-target-'));
+    writeFileSync(join(folder, 'receiver.json'), JSON.stringify(file({ command: 'python3 observer.py orders.sqlite3' })));
+    const target = loadTargetFile(join(folder, 'receiver.json'), ENV);
+    expect(target.side === 'receiver' && target.observe).toEqual({ kind: 'command', command: 'python3 observer.py orders.sqlite3', cwd: folder });
+    rmSync(folder, { recursive: true });
   });
 });
 

@@ -29,11 +29,55 @@ async function guarded(outcome: CaseOutcome, preflight: Preflight | Promise<Pref
 
 const UNPROVEN = `the target refused or did nothing, but that proves nothing here: the positive control (${WHAT}) did not hold: it saw X`;
 
-describe('a case that is not negative is never touched', () => {
-  it('the very case comes back, whatever the control', () => {
-    const positive: ConformanceCase = { ...negative({ verdict: 'PASS' }), negative: undefined } as unknown as ConformanceCase;
+describe('a case that is not negative is never touched, but for a finding that leaves it unjudged', () => {
+  it('a service or client case: the very case comes back, whatever the control', () => {
+    const positive = { ...negative({ verdict: 'PASS' }, 'refusal', 'service.collect.valid'), side: 'service', negative: undefined } as unknown as ConformanceCase;
     const [same] = guardNegatives([positive], preflightWith('failed'));
     expect(same).toBe(positive);
+  });
+  it('a receiver case beside a preflight without a blocking finding: its verdict stands, whatever it is', async () => {
+    for (const outcome of [{ verdict: 'PASS' }, { verdict: 'FAIL', reason: 'answered 403', evidence: { exchanges: [answered(403)] } }] as CaseOutcome[]) {
+      const [c] = guardNegatives([positive(outcome)], preflightWith('failed'));
+      expect(await c!.run(ctx)).toEqual(outcome);
+    }
+  });
+});
+
+/** A positive receiver case with this outcome. */
+function positive(outcome: CaseOutcome, id = 'receiver.outcome.success-applied'): ConformanceCase {
+  return { ...negative(outcome, 'refusal', id), negative: undefined } as unknown as ConformanceCase;
+}
+const answered = (status: number) => ({ label: 'callback SUCCESS', request: { method: 'GET', url: 'http://127.0.0.1:1/cb', headers: {} }, response: { status, durationMs: 1 } });
+
+describe('a finding that leaves the other cases unjudged (Finding.blocking): the positive cases that met it are ERROR naming it, not FAIL', () => {
+  const blocked: Preflight = {
+    side: 'receiver',
+    controls: { refusal: { state: 'failed', what: WHAT, observed: 'it was answered 403' } },
+    findings: [{ id: 'receiver.token-refused', summary: 's', symptom: { kind: 'status', status: 403 }, blocking: { headline: 'the configured token was refused', advice: 'check it', judgedBy: ['receiver.token.valid'] } }],
+  };
+  const run = async (c: ConformanceCase) => {
+    const takenBack: string[] = [];
+    const [guardedCase] = guardNegatives([c], Promise.resolve(blocked), takenBack);
+    return { outcome: await guardedCase!.run(ctx), takenBack };
+  };
+  const failed403: CaseOutcome = { verdict: 'FAIL', reason: 'answered 403', evidence: { exchanges: [answered(403)] } };
+  it('a FAIL on the finding\'s answer: ERROR, not exercised, naming the finding, and taken back', async () => {
+    expect(await run(positive(failed403))).toEqual({
+      outcome: { ...failed403, verdict: 'ERROR', reason: "not exercised: the configured token was refused (the preflight's finding receiver.token-refused), and this case's valid callback got the same answer: answered 403" },
+      takenBack: ['receiver.outcome.success-applied'],
+    });
+  });
+  it('the case the finding names as judging it (receiver.token.valid): its FAIL stands on its own evidence', async () => {
+    expect(await run(positive(failed403, 'receiver.token.valid'))).toEqual({ outcome: failed403, takenBack: [] });
+  });
+  it('a FAIL on another answer (its callback got through): it stands; a PASS stands', async () => {
+    const other: CaseOutcome = { verdict: 'FAIL', reason: 'answered 500', evidence: { exchanges: [answered(500)] } };
+    expect(await run(positive(other))).toEqual({ outcome: other, takenBack: [] });
+    expect(await run(positive({ verdict: 'PASS' }))).toEqual({ outcome: { verdict: 'PASS' }, takenBack: [] });
+  });
+  it('a negative case whose PASS is taken back names the finding first', async () => {
+    const { outcome } = await run(negative({ verdict: 'PASS', restsOn: 'effect' }));
+    expect(outcome).toMatchObject({ verdict: 'ERROR', reason: expect.stringMatching(/^not exercised: the configured token was refused \(the preflight's finding receiver.token-refused\); the target refused or did nothing, but that proves nothing here/) });
   });
 });
 

@@ -143,7 +143,8 @@ describe('the configured token refused: receiver.token-refused, symptom the stat
     try {
       const { preflight } = await preflightOf(wrongToken(plain.target));
       expect(preflight.findings).toMatchObject([{ id: 'receiver.token-refused', symptom: { kind: 'status', status: 403 } }]);
-      expect(preflight.findings[0]!.summary).toMatch(/^a valid callback carrying the configured X-Callback-Token was answered 403: likely/);
+      expect(preflight.findings[0]!.summary).toMatch(/^the configured token was refused: a valid callback carrying the configured X-Callback-Token was answered 403 \{"error".*\}: check that the target file's callbackToken \(COLLECT_CALLBACK_TOKEN\) is the receiver's token; every case that needs a valid callback to get through is ERROR \(not exercised\), and receiver.token.valid FAILs on its own evidence$/);
+      expect(preflight.findings[0]!.blocking).toEqual({ headline: 'the configured token was refused', advice: "check that the target file's callbackToken (COLLECT_CALLBACK_TOKEN) is the receiver's token", judgedBy: ['receiver.token.valid'] });
       const black = await preflightOf(blackBox(wrongToken(plain.target)));
       expect(black.preflight.controls.refusal).toMatchObject({ state: 'failed', observed: 'it was answered 403', halves: { answer: 'failed', effect: 'not-run' } });
     } finally {
@@ -164,7 +165,8 @@ describe('answers that are neither 2xx nor a refusal', () => {
     const wrongPath = (t: ResolvedReceiverTarget) => ({ ...t, callbackUrl: new URL('/payments/callback', t.callbackUrl).toString() });
     const { preflight } = await preflightOf(wrongPath(receiver().target));
     expect(preflight.findings).toMatchObject([{ id: 'receiver.callback-path-not-found', symptom: { kind: 'status', status: 404 } }]);
-    expect(preflight.findings[0]!.summary).toMatch(/^a valid callback for a record the receiver holds \(state pending, actions 0\) was answered 404 and changed nothing/);
+    expect(preflight.findings[0]!.summary).toMatch(/^a valid callback for a record the kit seeded \(state pending, actions 0\) was answered 404 .*, the same answer as the same callback on a path that cannot exist: likely the callback path \(callbackUrl\) is not the receiver's callback route$/);
+    expect(preflight.findings[0]!.blocking).toBeUndefined();
     const black = await preflightOf(blackBox(wrongPath(receiver().target)));
     expect(black.preflight.findings).toEqual([]);
     expect(black.result.verdict).toBe('PASS');
@@ -265,5 +267,73 @@ describe('a preflight that could not finish: no control stands, and why is the o
     } finally {
       await gaveUp.close();
     }
+  });
+});
+
+/**
+ * A front that plays an app: its callback route answers a token it does not know with `refusal`
+ * and an id it does not hold with its own 404 body; any other path gets the framework's 404.
+ * `knows` says whether it holds the seeded records (a receiver on another database does not).
+ */
+function app(options: { refusal: { status: number; body: string }; knows: boolean }): CallbackHandler {
+  return (req, res, pass) => {
+    const url = new URL(req.url ?? '/', 'http://front');
+    if (url.pathname !== '/callback') return void res.writeHead(404, { 'content-type': 'text/html' }).end(`Cannot GET ${url.pathname}`);
+    const unknown = () => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"unknown transaction"}');
+    const refuse = () => res.writeHead(options.refusal.status, { 'content-type': 'application/json' }).end(options.refusal.body);
+    const tokenOk = req.headers['x-callback-token'] === 'the-apps-own-token-41';
+    if (!tokenOk) return void refuse();
+    if (!options.knows) return void unknown();
+    // The reference receiver behind checks its own token: hand it on with that.
+    req.headers['x-callback-token'] = RECEIVER_TOKEN;
+    void pass().then((a) => res.writeHead(a.status, a.headers).end(a.body), () => res.destroy());
+  };
+}
+let RECEIVER_TOKEN = '';
+
+describe('a valid callback for a seeded record refused otherwise: told apart by the receiver\'s own answers (a wrong token, an id never seeded, a path that cannot exist)', () => {
+  const receiver = receiverWith();
+  const through = async (handler: CallbackHandler, token = 'the-apps-own-token-41') => {
+    RECEIVER_TOKEN = receiver().target.callbackToken!;
+    const front = await startFront(receiver(), handler);
+    try {
+      return { ...(await preflightOf({ ...front.target, callbackToken: token })), callbacks: () => front.callbacks };
+    } finally {
+      await front.close();
+    }
+  };
+  it('the app answers a wrong token 400, as it answered the configured one: receiver.token-refused, blocking, and the three comparisons are in the evidence', async () => {
+    const { preflight, result } = await through(app({ refusal: { status: 400, body: '{"error":"bad token"}' }, knows: true }), 'not-the-apps-token-41');
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.token-refused', symptom: { kind: 'status', status: 400 }, blocking: { headline: 'the configured token was refused', judgedBy: ['receiver.token.valid'] } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^the configured token was refused: a valid callback carrying the configured X-Callback-Token was answered 400 \{"error":"bad token"\}, the same answer as the kit's own callback with a wrong token \(and as a valid callback for an id never seeded: /);
+    expect(preflight.findings[0]!.evidence?.exchanges?.map((e) => e.label).filter((l) => l?.startsWith('preflight'))).toEqual([
+      'preflight: valid callback',
+      "preflight: the same callback with a wrong token (the receiver's own refusal, to compare)",
+      'preflight: a valid callback for an id never seeded (the receiver\'s own "unknown id", to compare)',
+      'preflight: the same callback on a path that cannot exist (the answer of no route, to compare)',
+    ]);
+    expect(result.verdict).toBe('FAIL');
+    expect(result.reason).toMatch(/^the configured token was refused: check that the target file's callbackToken \(COLLECT_CALLBACK_TOKEN\) is the receiver's token; the cases that need a valid callback to get through are not exercised \(ERROR\)\. Seen: the preflight's valid callback/);
+  });
+  it('the app does not hold the seeded record (another database): receiver.seeded-record-unknown, not the route; its own 404 body beside the framework\'s', async () => {
+    const { preflight, result, callbacks } = await through(app({ refusal: { status: 403, body: '{"error":"forbidden"}' }, knows: false }));
+    expect(callbacks()).toBe(4);
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.seeded-record-unknown', symptom: { kind: 'status', status: 404 }, blocking: { headline: 'the receiver does not know the record the kit seeded', judgedBy: [] } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^the receiver does not know the record the kit seeded: a valid callback for it was answered 404 \{"error":"unknown transaction"\}, as a valid callback for an id never seeded was, not as the same callback on a path that cannot exist \(404 Cannot GET \/cc-no-such-route-.+\) nor with a wrong token \(403 \{"error":"forbidden"\}\): likely the receiver reads other records/);
+    expect(result.reason).toMatch(/^the receiver does not know the record the kit seeded: check that the receiver and the target file's hooksUrl or observe use the same records/);
+  });
+  it('the same app with the right records: the control holds, no comparison is sent', async () => {
+    const { preflight, result, callbacks } = await through(app({ refusal: { status: 403, body: '{"error":"forbidden"}' }, knows: true }));
+    expect(result.verdict, result.reason).toBe('PASS');
+    expect(preflight.findings).toEqual([]);
+    expect(callbacks()).toBe(1);
+  });
+  it('a route that does not exist answers like any path that cannot exist: receiver.callback-path-not-found, not blocking', async () => {
+    const { preflight } = await through((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://front').pathname;
+      res.writeHead(404, { 'content-type': 'text/html' }).end(`Cannot GET ${path}`);
+    });
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.callback-path-not-found', symptom: { kind: 'status', status: 404 } }]);
+    expect(preflight.findings[0]!.blocking).toBeUndefined();
   });
 });

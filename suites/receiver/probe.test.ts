@@ -86,13 +86,16 @@ describe('the probe\'s settle time: a tenth of the reply deadline, from 20 to 30
 });
 
 describe('what a PASS and a FAIL carry', () => {
-  it('a PASS without notes carries no evidence at all; with notes, the notes', () => {
+  it('a PASS carries what it judged (issue 41): its requests and answers, what it measured, its notes; with nothing, no evidence', () => {
     const { probe } = probeFor();
     expect(probe.pass()).toStrictEqual({ verdict: 'PASS' });
     const latency = { samples: 3, p50Ms: 1, p99Ms: 2, maxMs: 2 };
     expect(probe.pass({ latency })).toStrictEqual({ verdict: 'PASS', evidence: { latency } });
     probe.notes.push('no seeded record: …');
     expect(probe.pass()).toStrictEqual({ verdict: 'PASS', evidence: { notes: ['no seeded record: …'] } });
+    const exchange = { label: 'callback SUCCESS', request: { method: 'GET', url: 'http://127.0.0.1:1/cb', headers: {} }, response: { status: 404, durationMs: 3 } };
+    probe.http.exchanges.push(exchange);
+    expect(probe.pass()).toStrictEqual({ verdict: 'PASS', evidence: { exchanges: [exchange], notes: ['no seeded record: …'] } });
   });
   it('a FAIL joins its reasons, names each stated cause once, and states none when it has none', () => {
     const { probe } = probeFor();

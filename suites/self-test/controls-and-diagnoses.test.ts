@@ -241,6 +241,59 @@ describe('issue 22 point 4: the reference receiver with a wrong token in the tar
   });
 });
 
+describe('issue 41: a correct receiver (the reference) with a wrong token in the environment is a misconfiguration, not a broken receiver', () => {
+  it('the preflight and receiver.token.valid FAIL and nothing else; every other case that ran is ERROR naming the finding, which the terminal says first and again at the end', async () => {
+    const receiver = await startEmbeddedReceiver({ timeScale: 0.02 });
+    try {
+      const t = receiver.target;
+      const { code, report, stdout } = await run({
+        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        env: { RCV_TOKEN: 'not-the-receivers-token-41' },
+      }, 'wrong-token-whole-run');
+      expect(code).toBe(1);
+      expect(report.preflights?.map((p) => [p.id, p.verdict])).toEqual([['preflight.receiver', 'FAIL']]);
+      expect(report.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'WARN').map((c) => c.id)).toEqual(['receiver.token.valid']);
+      const ran = report.cases.filter((c) => c.verdict !== 'SKIP' && c.id !== 'receiver.token.valid');
+      expect(ran.length).toBeGreaterThan(25);
+      for (const c of ran) {
+        expect(c.verdict, c.id).toBe('ERROR');
+        expect(c.diagnoses, c.id).toEqual(['receiver.token-refused']);
+      }
+      // A positive case says it was not exercised, naming the finding.
+      expect(report.cases.find((c) => c.id === 'receiver.idempotence.concurrent-duplicates')?.reason).toMatch(/^not exercised: the configured token was refused \(the preflight's finding receiver.token-refused\), and this case's valid callback got the same answer: /);
+      expect(report.cases.some((c) => c.verdict === 'PASS')).toBe(false);
+      expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.token-refused']);
+      // The terminal: the first line after the heading is the finding, before any case, and the summary names it again.
+      const lines = stdout.split('\n');
+      expect(lines[1]).toMatch(/^FAIL {2}preflight\.receiver {2}\d+ ms {2}the configured token was refused: check that the target file's callbackToken \(RCV_TOKEN\) is the receiver's token; the cases that need a valid callback to get through are not exercised \(ERROR\)\. Seen: /);
+      expect(stdout).toMatch(/Shared causes:\n {2}1\. the configured token was refused: /);
+      expect(stdout).toMatch(/\(1 FAIL, \d+ ERROR\)/);
+    } finally {
+      await receiver.close();
+    }
+  });
+  it('its positive control: the same run with the receiver\'s own token has no ERROR and no FAIL', async () => {
+    // A deadline the latency cases meet on a loaded machine: this control is about the token, not the pace.
+    const receiver = await startEmbeddedReceiver({ timeScale: 0.02 });
+    try {
+      const t = receiver.target;
+      const { code, report } = await run({
+        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 3000 } },
+        env: { RCV_TOKEN: t.callbackToken! },
+      }, 'right-token-whole-run');
+      expect(code).toBe(0);
+      expect(report.cases.filter((c) => c.verdict !== 'PASS' && c.verdict !== 'SKIP')).toEqual([]);
+      // A PASS shows what was judged: the receiver's 404 for an unknown id, its answer and the readings, folded in the HTML report.
+      const unknownId = report.cases.find((c) => c.id === 'receiver.outcome.unknown-id')!;
+      expect(unknownId.evidence?.exchanges?.map((e) => e.response?.status)).toContain(404);
+      const html = readFileSync(join(dir, 'right-token-whole-run', 'index.html'), 'utf8');
+      expect(html).toMatch(/<details class="pass"><summary>evidence: [^<]*<\/summary>\n<span class="anchor" id="ev-receiver\.outcome\.unknown-id"><\/span>/);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('a service target with a wrong secret: the rejection cases give no PASS', () => {
   it("--only 'service.auth.changed-*': every case ERROR naming the preflight's collect, exit 1", async () => {
     const service = await startEmbeddedService();

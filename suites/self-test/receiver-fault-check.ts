@@ -70,11 +70,15 @@ export async function expectFaultCaught(
   for (const id of entry.skips ?? []) expect(results.find((r) => r.id === id)?.reason, id).toMatch(/^not exercised: /);
   // Each reason names the branch that caught the fault; the shared cause, where there is one, is named.
   expectPinned(entry, results, diagnose([{ preflight: preflight.preflight, results, unproven }]));
-  // An ERROR of an unproven negative case names its control and what the control saw; any
+  // An ERROR of an unproven negative case names its control and what the control saw; a
+  // positive case that a blocking finding left unexercised names that finding (issue 41); any
   // other ERROR names the control of its own that says the case could not judge its rule.
+  const blocking = preflight.preflight.findings.find((f) => f.blocking);
   for (const r of results.filter((x) => x.verdict === 'ERROR')) {
     expect(r.reason, r.id).toMatch(!unproven.includes(r.id)
       ? /says nothing yet about/
+      : blocking && !RECEIVER_CASES.find((c) => c.id === r.id)?.negative
+        ? new RegExp(`^not exercised: ${blocking.blocking!.headline} \\(the preflight's finding ${blocking.id}\\), and this case's valid callback got the same answer: `)
       : groupOf(r.id) === CONFIRM_GROUP
         ? /positive control \(the preflight.s valid SUCCESS callback, which the harness.s status endpoint confirms\) did not hold: \S/
         : /positive control \(the preflight.s valid callback.*\) did not hold: it was answered \d{3}/);

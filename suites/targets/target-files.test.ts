@@ -269,7 +269,7 @@ describe('probeTarget: exit 3 needs a first connection that fails', () => {
     await new Promise<void>((r) => server.close(() => r()));
     const error = await probeTarget({ side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, timing: { replyDeadlineMs: 1 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TargetUnreachable);
-    expect((error as TargetUnreachable).message).toBe(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED`);
+    expect((error as TargetUnreachable).message).toBe(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED (is the receiver listening on 127.0.0.1:${port}?)`);
   });
 });
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """An observe command for a receiver that keeps its orders in SQLite (receiver.py), with nothing
 but Python's standard library. collect-conformance starts it once (the target file's
-"observe": {"command": "python3 .../observer.py orders.sqlite3"}) and writes one JSON object per
-line; it answers one line each (docs/observe.md):
+"observe": {"command": "python3 observer.py orders.sqlite3"}, run in the target file's folder, so
+orders.sqlite3 is the file beside it) and writes one JSON object per line; it answers one line
+each (docs/observe.md):
 
     {"id": "o1", "op": "seed", "transaction_id": "cc-…", "amount": "10.00"}  -> {"id": "o1", "state": "pending", "actions": 0}
     {"id": "o2", "op": "read", "transaction_id": "cc-…"}                     -> {"id": "o2", "state": "paid", "actions": 1}

@@ -105,9 +105,14 @@ export class ReceiverProbe {
     return evidence;
   }
 
-  /** A PASS keeps only what it measured and its notes (e.g. "no seeded record: …"), not the exchanges. */
+  /**
+   * A PASS keeps its evidence as a failure does (the requests, the answers, the readings, what it
+   * measured and its notes): a reader sees what was judged (issue 41: the receiver's 404 for an
+   * unknown id judged, not ignored); the HTML report folds it.
+   */
   pass(extra?: Evidence): CaseOutcome {
-    const evidence: Evidence = { ...extra, ...(this.notes.length ? { notes: [...this.notes] } : {}) };
+    const { exchanges, ...rest } = this.evidence(extra);
+    const evidence: Evidence = { ...(exchanges && exchanges.length > 0 ? { exchanges } : {}), ...rest };
     return Object.keys(evidence).length > 0 ? { verdict: 'PASS', evidence } : { verdict: 'PASS' };
   }
 

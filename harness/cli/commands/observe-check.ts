@@ -1,14 +1,16 @@
 // `collect-conformance observe-check --target FILE`: before a full run, one record seeded and
 // read back through the receiver target's hooksUrl or observe, and an id never seeded read, each
 // step printed with what it ran and saw (statements, parameters, rows; requests and answers).
-// A database is checked inside a transaction rolled back at the end. Exit 0 when the mapping
-// works, 2 when it cannot (the key, the statement and the store's own message named).
+// A database is checked inside a transaction rolled back at the end. Then, through test hooks or
+// a command, one valid callback for a record seeded for it (it stays, as a case's does) shows
+// that the receiver sees those records. Exit 0 when the mapping works and the callback is
+// applied, 2 when not (the key, the statement, the store's or the receiver's answer named).
 import { Command } from 'commander';
 import { defaultTimeouts, HttpClient, randomSeed, shapedIds, transactionIds } from '../../cases/index.ts';
 import { DatabaseError } from '../../database/index.ts';
-import { checkObservation, openObservation } from '../../observe/index.ts';
+import { checkCallbackSeen, checkObservation, openObservation } from '../../observe/index.ts';
 import { Redactor } from '../../secrets/index.ts';
-import { loadTargetFile, secretsOf, TargetFileError } from '../../targets/index.ts';
+import { loadTargetFile, secretEnvName, secretsOf, TargetFileError } from '../../targets/index.ts';
 import { OPEN_WIRE } from '../../wire/index.ts';
 import { UsageError } from '../../tool/index.ts';
 import type { SetExitCode } from '../index.ts';
@@ -23,7 +25,7 @@ const processIo = (): ObserveCheckIo => ({ stdout: (t) => process.stdout.write(t
 
 export function observeCheckCommand(setExitCode: SetExitCode): Command {
   return new Command('observe-check')
-    .description('seed one record and read it back through a receiver target\'s hooksUrl or observe, printing each step')
+    .description('seed one record and read it back through a receiver target\'s hooksUrl or observe, then send one valid callback for a seeded record, printing each step')
     .requiredOption('--target <file>', 'a receiver target file with hooksUrl or observe (docs/observe.md)')
     .action(async (options: { target: string }) => {
       setExitCode(await observeCheck(options.target));
@@ -53,11 +55,17 @@ export async function observeCheck(path: string, io: ObserveCheckIo = processIo(
   const http = new HttpClient({ requestTimeoutMs: timeoutMs, ...(target.caCert ? { caCert: target.caCert } : {}) });
   try {
     const ids = shapedIds(transactionIds(randomSeed()), target.transactionIds);
-    const checked = await checkObservation(observation, { http, wire: OPEN_WIRE, signal: new AbortController().signal }, {
-      seeded: ids.newTransactionId(), unseeded: ids.newTransactionId(),
-    });
-    for (const line of checked.lines) io.stdout(`${redactor.text(line)}\n`);
-    if (!checked.ok) throw new UsageError(redactor.text(`${path}: ${checked.field}: ${checked.problem}`), 'ERR_OBSERVE_CHECK');
+    const use = { http, wire: OPEN_WIRE, signal: new AbortController().signal };
+    const checked = await checkObservation(observation, use, { seeded: ids.newTransactionId(), unseeded: ids.newTransactionId() });
+    // Then the receiver itself: one valid callback for a record seeded outside the rolled-back check.
+    const seen = checked.ok
+      ? await checkCallbackSeen(observation, use, {
+        callbackUrl: target.callbackUrl, tokenEnv: secretEnvName(target, 'callbackToken') ?? 'the environment', replyDeadlineMs: target.timing.replyDeadlineMs,
+        ...(target.callbackToken !== undefined ? { callbackToken: target.callbackToken } : {}),
+      }, ids.newTransactionId(), redactor)
+      : checked;
+    for (const line of checked.ok ? [...checked.lines, ...seen.lines] : checked.lines) io.stdout(`${redactor.text(line)}\n`);
+    if (!seen.ok) throw new UsageError(redactor.text(`${path}: ${seen.field}: ${seen.problem}`), 'ERR_OBSERVE_CHECK');
     return 0;
   } finally {
     await http.close();
