@@ -1,0 +1,48 @@
+// The order the main and end-to-end tiers start their files in. vitest starts the longest files
+// first when its duration cache (node_modules/.vite/vitest/results.json) knows them; a fresh
+// clone has no cache, and vitest then starts the largest files first, so the slowest files start
+// late and make the run's tail (receiver/cli.test.ts, the longest, was 58th by size). This
+// sequencer gives a fresh clone the warm order: each file's duration from the cache when it has
+// one, else from suites/support/file-durations.json (committed, measured on an idle two-core
+// machine), and a file in neither (a new one) first, as vitest does. Failed files still go first.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** The committed durations, in ms, by path from the checkout's root. */
+export const FILE_DURATIONS: Readonly<Record<string, number>> = JSON.parse(
+  readFileSync(new URL('./file-durations.json', import.meta.url), 'utf8'),
+);
+
+/** What a file is expected to take: its cached duration, else its committed one, else unknown (undefined). */
+export function expectedMs(cached: number | undefined, file: string, committed: Readonly<Record<string, number>> = FILE_DURATIONS): number | undefined {
+  return cached ?? committed[file];
+}
+
+/** Longest first; unknown (undefined) before every known one; ties keep their order. */
+export function longestFirst(a: number | undefined, b: number | undefined): number {
+  if (a === undefined || b === undefined) return a === undefined && b !== undefined ? -1 : b === undefined && a !== undefined ? 1 : 0;
+  return b - a;
+}
+
+export default class DurationSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const cache = this.ctx.cache;
+    const root = this.ctx.config.root;
+    const known = (spec: TestSpecification) => {
+      const path = relative(root, spec.moduleId).split('\\').join('/');
+      const state = cache.getFileTestResults(`${spec.project.name}:${path}`);
+      return { failed: state?.failed === true, ms: expectedMs(state?.duration, path) };
+    };
+    return [...files]
+      .map((spec) => ({ spec, ...known(spec) }))
+      .sort((a, b) => {
+        const group = a.spec.project.config.sequence.groupOrder - b.spec.project.config.sequence.groupOrder;
+        if (group !== 0) return group;
+        if (a.spec.project.name !== b.spec.project.name) return a.spec.project.name < b.spec.project.name ? -1 : 1;
+        if (a.failed !== b.failed) return a.failed ? -1 : 1;
+        return longestFirst(a.ms, b.ms);
+      })
+      .map(({ spec }) => spec);
+  }
+}
