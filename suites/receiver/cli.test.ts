@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { composeCallbackUrl } from '../../harness/callback/index.ts';
 import { RECEIVER_FAULTS } from '../../harness/receiver/index.ts';
-import { runHere } from '../support/cli-here.ts';
+import { runHereWithoutKitEnv } from '../support/cli-here.ts';
 import { startBin, stderrMatching, stopAll } from '../support/cli-process.ts';
 import { TOKEN, send, tokenHeaders } from './helpers.ts';
 
@@ -17,9 +17,9 @@ const spawnCli = (args: string[], env: Record<string, string> = {}) => startBin(
 /**
  * The receiver command in this process, for input it refuses before it serves: what is tested is
  * the check and its words, not the process (one refusal below still runs the bin, for exit 2
- * reaching the process). COLLECT_CALLBACK_TOKEN is unset unless `env` gives it, as for spawnCli.
+ * reaching the process). The kit's variables only as `env` gives them, as for spawnCli.
  */
-const refusedHere = (args: string[], env: Record<string, string> = {}) => runHere(args, { COLLECT_CALLBACK_TOKEN: undefined, ...env });
+const refusedHere = (args: string[], env: Record<string, string> = {}) => runHereWithoutKitEnv(args, env);
 
 async function seedOver(base: string, id: string): Promise<void> {
   const answer = await send(`${base}/_conformance/transactions`, { method: 'POST', body: JSON.stringify({ transaction_id: id, amount: '5.00' }) });
