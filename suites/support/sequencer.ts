@@ -3,8 +3,10 @@
 // clone has no cache, and vitest then starts the largest files first, so the slowest files start
 // late and make the run's tail (receiver/cli.test.ts, the longest, was 58th by size). This
 // sequencer gives a fresh clone the warm order: each file's duration from the cache when it has
-// one, else from suites/support/file-durations.json (committed, measured on an idle two-core
-// machine), and a file in neither (a new one) first, as vitest does. Failed files still go first.
+// one, else from suites/support/file-durations.json (committed: vitest's per-file durations of
+// one `npm test` on an idle two-core machine; a file changed later re-estimated from its own
+// runs before and after), and a file in neither (a new one) first, as vitest does. Failed files
+// still go first. Only the order matters: a stale number costs a little of the tail, never a test.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
