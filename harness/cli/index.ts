@@ -5,6 +5,7 @@ import { toolVersion } from '../tool/index.ts';
 import type { CommandBuilder, SetExitCode } from './command.ts';
 import { EXIT_STATUS_HELP, styleHelp } from './help.ts';
 
+/** buildProgram's parameter, for its callers. */
 export type { SetExitCode } from './command.ts';
 
 /**

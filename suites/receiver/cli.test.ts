@@ -15,11 +15,11 @@ afterAll(stopAll);
 /** The receiver command; COLLECT_CALLBACK_TOKEN only when `env` gives it. */
 const spawnCli = (args: string[], env: Record<string, string> = {}) => startBin(args, { env });
 /**
- * The receiver command in this process, for input it refuses before it serves: what is tested is
- * the check and its words, not the process (one refusal below still runs the bin, for exit 2
- * reaching the process). The kit's variables only as `env` gives them, as for spawnCli.
+ * The receiver command in this process, for what it prints or refuses before it serves: what is
+ * tested is the check and its words, not the process (one refusal below still runs the bin, for
+ * exit 2 reaching the process). The kit's variables only as `env` gives them, as for spawnCli.
  */
-const refusedHere = (args: string[], env: Record<string, string> = {}) => runHereWithoutKitEnv(args, env);
+const refusedHere = runHereWithoutKitEnv;
 
 async function seedOver(base: string, id: string): Promise<void> {
   const answer = await send(`${base}/_conformance/transactions`, { method: 'POST', body: JSON.stringify({ transaction_id: id, amount: '5.00' }) });
@@ -108,11 +108,11 @@ describe('collect-conformance receiver --callback-path (DESIGN.md: default /call
 
 describe('collect-conformance receiver: listing and usage errors', () => {
   it('--list-faults lists every fault with its spec reference and exits 0', async () => {
-    const run = spawnCli(['receiver', '--list-faults']);
-    expect(await run.exit).toBe(0);
-    const lines = run.stdout().trim().split('\n');
+    const run = await runHereWithoutKitEnv(['receiver', '--list-faults']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(RECEIVER_FAULTS.map((f) => f.name));
-    for (const fault of RECEIVER_FAULTS) expect(run.stdout()).toContain(fault.description);
+    for (const fault of RECEIVER_FAULTS) expect(run.stdout).toContain(fault.description);
   });
   it('the process exits 2 for a bad value, naming it, with nothing on stdout', async () => {
     const run = spawnCli(['receiver', '--fault', 'nope']);
