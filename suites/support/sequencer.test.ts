@@ -14,8 +14,8 @@ function spec(file: string, project = '', groupOrder = 0): TestSpecification {
 }
 
 /** A sequencer over a cache holding the given results (key `project:path`). */
-function sequencer(cached: Record<string, { failed: boolean; duration: number }>): DurationSequencer {
-  const ctx = { config: { root: ROOT }, cache: { getFileTestResults: (key: string) => cached[key] } } as unknown as Vitest;
+function sequencer(cached: Record<string, { failed: boolean; duration: number }>, sizes: Record<string, number> = {}): DurationSequencer {
+  const ctx = { config: { root: ROOT }, cache: { getFileTestResults: (key: string) => cached[key], getFileStats: (key: string) => (key in sizes ? { size: sizes[key] } : undefined) } } as unknown as Vitest;
   return new DurationSequencer(ctx);
 }
 
@@ -38,6 +38,12 @@ describe('the start order: the longest files first, on a fresh clone too', () =>
   it('a file in neither the cache nor the table (a new one) starts first, as vitest starts unknown files', async () => {
     const sorted = names(await sequencer({}).sort([spec('suites/service/callback-answers.test.ts'), spec('suites/new/brand-new.test.ts')]));
     expect(sorted).toEqual(['suites/new/brand-new.test.ts', 'suites/service/callback-answers.test.ts']);
+  });
+
+  it('two files known to neither: the larger first (vitest\'s order for them), both before the known ones', async () => {
+    const sizes = { ':suites/new/small.test.ts': 100, ':suites/new/large.test.ts': 9000 };
+    const sorted = names(await sequencer({}, sizes).sort(['suites/new/small.test.ts', 'suites/report/markdown.test.ts', 'suites/new/large.test.ts'].map((f) => spec(f))));
+    expect(sorted).toEqual(['suites/new/large.test.ts', 'suites/new/small.test.ts', 'suites/report/markdown.test.ts']);
   });
 
   it('the cache, where it knows a file, overrides the table; a failed file goes first', async () => {

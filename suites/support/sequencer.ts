@@ -5,8 +5,8 @@
 // sequencer gives a fresh clone the warm order: each file's duration from the cache when it has
 // one, else from suites/support/file-durations.json (committed: vitest's per-file durations of
 // one `npm test` on an idle two-core machine; a file changed later re-estimated from its own
-// runs before and after), and a file in neither (a new one) first, as vitest does. Failed files
-// still go first. Only the order matters: a stale number costs a little of the tail, never a test.
+// runs before and after), and a file in neither (a new one, an end-to-end one) first, the larger
+// of two such first, as vitest does. Failed files still go first. Only the order matters: a stale number costs a little of the tail, never a test.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -33,8 +33,9 @@ export default class DurationSequencer extends BaseSequencer {
     const root = this.ctx.config.root;
     const known = (spec: TestSpecification) => {
       const path = relative(root, spec.moduleId).split('\\').join('/');
-      const state = cache.getFileTestResults(`${spec.project.name}:${path}`);
-      return { failed: state?.failed === true, ms: expectedMs(state?.duration, path) };
+      const key = `${spec.project.name}:${path}`;
+      const state = cache.getFileTestResults(key);
+      return { failed: state?.failed === true, ms: expectedMs(state?.duration, path), size: cache.getFileStats(key)?.size ?? 0 };
     };
     return [...files]
       .map((spec) => ({ spec, ...known(spec) }))
@@ -43,7 +44,8 @@ export default class DurationSequencer extends BaseSequencer {
         if (group !== 0) return group;
         if (a.spec.project.name !== b.spec.project.name) return a.spec.project.name < b.spec.project.name ? -1 : 1;
         if (a.failed !== b.failed) return a.failed ? -1 : 1;
-        return longestFirst(a.ms, b.ms);
+        // Two files known to neither: the larger first, as vitest orders them.
+        return longestFirst(a.ms, b.ms) || (a.ms === undefined && b.ms === undefined ? b.size - a.size : 0);
       })
       .map(({ spec }) => spec);
   }
