@@ -20,10 +20,11 @@ const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.numbe
 const UNREPORTED = [...NUMBER_CASES, 'client.answers.success-false', 'client.answers.error-code', 'client.answers.server-error'];
 /**
  * The never-settling SDK's deadline: waited out once per unreported refusal (seven in a row: the
- * adapter takes one call at a time) and, with the grace (at least 2 s), for no-answer. 1 s keeps
- * the calls it does answer (a local service, a warm adapter) far inside it under load.
+ * adapter takes one call at a time) and, with the grace (at least 2 s), for no-answer. Not less:
+ * the call after each hang goes to a restarted adapter, and at 1 s a loaded machine's restart
+ * (at load 14) left an accepted call unreported.
  */
-const DEADLINE_MS = 1000;
+const DEADLINE_MS = 2000;
 const GRACE_MS = noAnswerGraceMs(DEADLINE_MS);
 
 describe.concurrent('an SDK that never settles on a refusal: each hang its case\'s finding, the run goes on', () => {
