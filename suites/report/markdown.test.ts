@@ -209,7 +209,7 @@ describe('report.md fits a pull-request comment (≤ 60,000 characters)', () => 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
   it('holds for any budget: the file never exceeds it', () => {
     for (const budget of [3_000, 8_000, 20_000]) expect(renderMarkdown(sampleReport(), budget).length, String(budget)).toBeLessThanOrEqual(budget);
   });
