@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { snapshotUpdate } from './suites/support/snapshot-policy.ts';
 import { E2E_FILES } from './suites/support/tiers.ts';
+import DurationSequencer from './suites/support/sequencer.ts';
 
 // `npm test`'s suites: all but the end-to-end ones (suites/support/tiers.ts, vitest.e2e.config.ts)
 // and the Pact suites, which run in their own config (one file at a time, the native core is
@@ -23,6 +24,9 @@ export default defineConfig({
     // second of CPU per file: Node, vitest and the harness's modules). Safe because no test file
     // leaves global state behind (environment and stdout spies are restored in finally).
     isolate: false,
+    // The longest files first, on a fresh clone too (suites/support/sequencer.ts): with four
+    // workers, a long file started late is the run's tail.
+    sequence: { sequencer: DurationSequencer },
     env: { PACT_DO_NOT_TRACK: 'true' },
     // A missing snapshot is written on a developer's machine and fails under CI (suites/support/snapshot-policy.ts).
     update: snapshotUpdate(process.env),

@@ -2,12 +2,11 @@
 import { Command, CommanderError } from 'commander';
 import { UsageError, TargetUnreachableError } from '../tool/index.ts';
 import { toolVersion } from '../tool/index.ts';
+import type { CommandBuilder, SetExitCode } from './command.ts';
 import { EXIT_STATUS_HELP, styleHelp } from './help.ts';
 
-/** Every subcommand builder receives this to report its exit status. */
-export type SetExitCode = (code: number) => void;
-
-type CommandBuilder = (setExitCode: SetExitCode) => Command;
+/** buildProgram's parameter, for its callers. */
+export type { SetExitCode } from './command.ts';
 
 /**
  * The subcommands, in help order. Each one's module (and all it imports: cases, simulator,
@@ -83,12 +82,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     const program = await buildProgram(setExitCode, chosen === undefined ? [] : [chosen]);
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    return await exitStatusOf(error);
+    return await exitStatusOfError(error);
   }
   return exitCode;
 }
 
-async function exitStatusOf(error: unknown): Promise<number> {
+async function exitStatusOfError(error: unknown): Promise<number> {
   if (error instanceof CommanderError) {
     // --help and --version end through exitOverride with code 0.
     return error.exitCode === 0 ? 0 : 2;

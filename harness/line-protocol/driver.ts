@@ -167,7 +167,8 @@ export class LineDriver {
         }
         // A command that answered earlier in the run does start: its instance that ends at once
         // after a restart ended on the request it was given (a JVM restarts within the grace).
-        const early = this.answersInRun === 0 && end.answered === 0 && !end.sawOutput && Date.now() - end.startedAt < this.startGraceMs;
+        // Its life up to its end, not up to now: the exit may be read long after it came.
+        const early = this.answersInRun === 0 && end.answered === 0 && !end.sawOutput && (end.endedAt ?? Date.now()) - end.startedAt < this.startGraceMs;
         const how = end.describeExit(event.exit);
         const answers = this.starts > 1 ? `${end.answered} answers since its restart (${this.answersInRun} in this run)` : `${end.answered} answers`;
         return early

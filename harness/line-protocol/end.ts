@@ -15,6 +15,12 @@ export type LineEvent = { type: 'line'; line: string } | { type: 'exit'; exit: L
 
 export interface LineEnd {
   readonly startedAt: number;
+  /**
+   * When its end was seen (Date.now()), once it has: how long it lived is read from this, not
+   * from when the driver next looks (a command adopted after the start probe may have ended long
+   * before its first request is sent, on a loaded machine seconds later).
+   */
+  readonly endedAt: number | undefined;
   /** Answers read from this instance (the driver counts them). */
   answered: number;
   /** Any output at all (even an empty line): a peer that wrote something has started. */
@@ -43,6 +49,7 @@ export abstract class LineQueue {
   answered = 0;
   sawOutput = false;
   exit: LineExit | undefined;
+  endedAt: number | undefined;
   private readonly lines: string[] = [];
   private readonly stderr: string[] = [];
   private wake: (() => void) | undefined;
@@ -67,6 +74,7 @@ export abstract class LineQueue {
   protected ended(exit: LineExit): boolean {
     if (this.exit) return false;
     this.exit = exit;
+    this.endedAt = Date.now();
     this.wake?.();
     return true;
   }

@@ -1,6 +1,7 @@
 // Report writers: one result model (harness/results), one file per format.
-export { REPORT_FILES, WRITERS, openReport, openReportFiles, reportBook, ReportError } from './session.ts';
-export type { OpenReportOptions, ReportSession, ReportFile, ReportBook, ReportBookOptions, ReportFiles } from './session.ts';
+export { WRITERS, openReport, openReportFiles, reportBook, ReportError } from './session.ts';
+export type { OpenReportOptions, ReportSession, ReportBook, ReportBookOptions, ReportFiles } from './session.ts';
+export { REPORT_FILES, type ReportFile } from './writer.ts';
 export { validateReportJson, REPORT_SCHEMA_PATH, jsonWriter } from './json.ts';
 export { renderJunit, junitWriter } from './junit.ts';
 export { renderMarkdown, renderMarkdownHead, markdownWriter, MARKDOWN_BUDGET } from './markdown.ts';

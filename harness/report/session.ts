@@ -14,10 +14,7 @@ import { jsonSafe } from './json-safe.ts';
 import { deepFreeze } from './memo.ts';
 import type { ReportWriter } from './writer.ts';
 
-export const REPORT_FILES = ['report.json', 'junit.xml', 'report.md', 'index.html'] as const;
-export type ReportFile = (typeof REPORT_FILES)[number];
-
-/** One writer per file of REPORT_FILES, in that order. */
+/** One writer per file of REPORT_FILES (writer.ts), in that order (suites/report/session.test.ts), each naming its file. */
 export const WRITERS: readonly ReportWriter[] = [jsonWriter, junitWriter, markdownWriter, htmlWriter];
 
 export interface OpenReportOptions {
@@ -174,7 +171,8 @@ export async function openReportFiles(dir: string, snapshot: () => RunReport): P
   } catch (error) {
     throw new ReportError('ERR_REPORT_DIR', `cannot create report directory ${dir}: ${(error as Error).message}`, { cause: error });
   }
-  const files = WRITERS.map((w) => join(dir, w.fileName));
+  const pathOf = (writer: ReportWriter): string => join(dir, writer.fileName);
+  const files = WRITERS.map(pathOf);
 
   // Writes run one after another, so an older snapshot never lands after a newer one. Cases
   // added while a write is under way share the next write (which snapshots when it starts),
@@ -184,7 +182,7 @@ export async function openReportFiles(dir: string, snapshot: () => RunReport): P
 
   const writeAll = async (report: RunReport): Promise<void> => {
     // In parallel: the files are independent, and each lands whole by its rename.
-    await Promise.all(WRITERS.map((writer, i) => writeAtomically(files[i] ?? '', writer.render(report))));
+    await Promise.all(WRITERS.map((writer) => writeAtomically(pathOf(writer), writer.render(report))));
   };
 
   const write = (): Promise<void> => {

@@ -6,7 +6,6 @@
 // "cannot write" is exit 2).
 import type { CaseResult, Diagnosis, Interrupted, Level, RunReport, Side } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
-import type { StopSignal } from './interrupt.ts';
 
 /** A selected case, as the run plans it. */
 export interface PlannedCase {
@@ -57,7 +56,7 @@ export interface RunReporter {
   /** The shared causes, once the cases are done (only when there are some). */
   onDiagnoses?(diagnoses: readonly Diagnosis[]): void | Promise<void>;
   /** A stop request came: the run stops its commands and writes what it can. */
-  onStopping?(signal: StopSignal): void | Promise<void>;
+  onStopping?(signal: Interrupted['signal']): void | Promise<void>;
   /** The run was interrupted: the cases that had not finished are ERROR (in the report, not told one by one). */
   onInterrupted?(interrupted: Interrupted, unfinished: readonly CaseResult[]): void | Promise<void>;
   /** The report is complete (finishedAt set): the object runConformance resolves with. */

@@ -5,30 +5,51 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT_STATUS_HELP } from '../../harness/cli/help.ts';
+import { runHere } from '../support/cli-here.ts';
 import { BIN } from '../support/cli-process.ts';
 
 const PAGE = readFileSync(fileURLToPath(new URL('../../docs/command-line.md', import.meta.url)), 'utf8');
 const SYNOPSIS = '## Synopsis\n\n```text\n';
 
-function help(...command: string[]): string {
+/** A command's --help, printed by the bin in a child process (what a user sees). */
+function helpOfBin(...command: string[]): string {
   const run = spawnSync(process.execPath, [BIN, ...command, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   expect(run.status, run.stderr).toBe(0);
   return run.stdout;
 }
 
+/**
+ * A command's --help from the command's code in this process (cli-here.ts): the texts are what
+ * is tested here, not the process; one test below checks the bin prints the same.
+ */
+async function help(...command: string[]): Promise<string> {
+  const run = await runHere([...command, '--help'], { NO_COLOR: '1' });
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
+}
+
 /** The commands a user runs: every subcommand without subcommands of its own. */
-function leafCommands(): string[][] {
+async function leafCommands(): Promise<string[][]> {
   const listed = (text: string): string[] => {
     const block = text.slice(text.indexOf('\nCommands:\n') + 11).split('\n\n')[0] ?? '';
     return block.split('\n').map((l) => /^  (\S+)/.exec(l)?.[1]).filter((n): n is string => n !== undefined && n !== 'help');
   };
-  return listed(help()).flatMap((name) => {
-    const text = help(name);
-    return text.includes('\nCommands:\n') ? listed(text).map((sub) => [name, sub]) : [[name]];
-  });
+  const leaves: string[][] = [];
+  for (const name of listed(await help())) {
+    const text = await help(name);
+    leaves.push(...(text.includes('\nCommands:\n') ? listed(text).map((sub) => [name, sub]) : [[name]]));
+  }
+  return leaves;
 }
 
-const LEAVES = leafCommands();
+const LEAVES = await leafCommands();
+/** Every --help text, by command (the top level and `pact` first). */
+const TEXTS: ReadonlyArray<{ command: string[]; text: string }> = await (async () => {
+  const texts = [];
+  for (const command of [[], ['pact'], ...LEAVES]) texts.push({ command, text: await help(...command) });
+  return texts;
+})();
+const textOf = (command: string[]): string => TEXTS.find((t) => t.command.join(' ') === command.join(' '))!.text;
 
 /** The page's synopsis: one entry per command, continuation lines joined, spaces collapsed. */
 function synopsis(): string[] {
@@ -51,7 +72,7 @@ describe('the synopsis of docs/command-line.md matches every command\'s --help',
   });
   for (const command of LEAVES) {
     it(`collect-conformance ${command.join(' ')}: the synopsis line is the Usage: line`, () => {
-      const usage = /^Usage: (.*)$/m.exec(help(...command))?.[1];
+      const usage = /^Usage: (.*)$/m.exec(textOf(command))?.[1];
       const line = synopsis().find((e) => e.startsWith(`collect-conformance ${command.join(' ')} `) || e === `collect-conformance ${command.join(' ')}`);
       expect(line).toBe(usage);
     });
@@ -59,8 +80,8 @@ describe('the synopsis of docs/command-line.md matches every command\'s --help',
 });
 
 describe('every --help in one style', () => {
-  const texts = [[], ['pact'], ...LEAVES].map((c) => ({ name: ['collect-conformance', ...c].join(' '), text: help(...c) }));
-  for (const { name, text } of texts) {
+  for (const { command, text } of TEXTS) {
+    const name = ['collect-conformance', ...command].join(' ');
     describe(name, () => {
       /** The items of the Options: and Commands: blocks, each with its description. */
       const items = ['Options:', 'Commands:'].flatMap((heading) => {
@@ -86,6 +107,13 @@ describe('every --help in one style', () => {
       });
     });
   }
+});
+
+describe('the bin prints the help the commands build', () => {
+  it('collect-conformance --help and collect-conformance run --help, from the installed bin in a child process: the same text', () => {
+    expect(helpOfBin()).toBe(textOf([]));
+    expect(helpOfBin('run')).toBe(textOf(['run']));
+  });
 });
 
 describe('a reader that stops early (`--help | head -3`)', () => {

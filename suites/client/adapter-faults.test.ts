@@ -69,7 +69,7 @@ describe.concurrent('exit status 3: an adapter command that cannot start', () =>
   });
   it('a script that dies on start (a Python syntax error): exit 3 with its stderr', async () => {
     const run = await runClient(targetFile({ side: 'client', command: 'python3 -c "def broken("' }));
-    expect(run.code).toBe(3);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
     expect(run.stderr).toMatch(/cannot be started.*SyntaxError/s);
   });
 });

@@ -1,11 +1,12 @@
 // `collect-conformance receiver`: starts from the package's bin, prints one `listening on`
 // line on stdout, serves callbacks and hooks, stops cleanly on SIGTERM/SIGINT.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { composeCallbackUrl } from '../../harness/callback/index.ts';
 import { RECEIVER_FAULTS } from '../../harness/receiver/index.ts';
+import { runHereWithoutKitEnv } from '../support/cli-here.ts';
 import { startBin, stderrMatching, stopAll } from '../support/cli-process.ts';
 import { TOKEN, send, tokenHeaders } from './helpers.ts';
 
@@ -13,6 +14,12 @@ afterAll(stopAll);
 
 /** The receiver command; COLLECT_CALLBACK_TOKEN only when `env` gives it. */
 const spawnCli = (args: string[], env: Record<string, string> = {}) => startBin(args, { env });
+/**
+ * The receiver command in this process, for what it prints or refuses before it serves: what is
+ * tested is the check and its words, not the process (one refusal below still runs the bin, for
+ * exit 2 reaching the process). The kit's variables only as `env` gives them, as for spawnCli.
+ */
+const refusedHere = runHereWithoutKitEnv;
 
 async function seedOver(base: string, id: string): Promise<void> {
   const answer = await send(`${base}/_conformance/transactions`, { method: 'POST', body: JSON.stringify({ transaction_id: id, amount: '5.00' }) });
@@ -93,19 +100,25 @@ describe('collect-conformance receiver --callback-path (DESIGN.md: default /call
     expect((await send(`${base}/callback?transaction_id=cli-path-1&status=SUCCESS`, { headers: tokenHeaders(TOKEN) })).status).toBe(404);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
-    const bad = spawnCli(['receiver', '--callback-path', 'payments'], { COLLECT_CALLBACK_TOKEN: TOKEN });
-    expect(await bad.exit).toBe(2);
-    expect(bad.stderr()).toMatch(/callbackPath: must start with "\/"/);
+    const bad = await refusedHere(['receiver', '--callback-path', 'payments'], { COLLECT_CALLBACK_TOKEN: TOKEN });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/callbackPath: must start with "\/"/);
   });
 });
 
 describe('collect-conformance receiver: listing and usage errors', () => {
   it('--list-faults lists every fault with its spec reference and exits 0', async () => {
-    const run = spawnCli(['receiver', '--list-faults']);
-    expect(await run.exit).toBe(0);
-    const lines = run.stdout().trim().split('\n');
+    const run = await runHereWithoutKitEnv(['receiver', '--list-faults']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(RECEIVER_FAULTS.map((f) => f.name));
-    for (const fault of RECEIVER_FAULTS) expect(run.stdout()).toContain(fault.description);
+    for (const fault of RECEIVER_FAULTS) expect(run.stdout).toContain(fault.description);
+  });
+  it('the process exits 2 for a bad value, naming it, with nothing on stdout', async () => {
+    const run = spawnCli(['receiver', '--fault', 'nope']);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain('--fault: unknown fault "nope"');
+    expect(run.stdout()).toBe('');
   });
   it.each([
     [['--fault', 'nope'], '--fault: unknown fault "nope"'],
@@ -113,27 +126,31 @@ describe('collect-conformance receiver: listing and usage errors', () => {
     [['--time-scale', '0'], '--time-scale: must be a number > 0'],
     [['--config', '/nonexistent/receiver.json'], 'cannot read'],
   ])('exits 2 for %j, naming the bad value', async (args, message) => {
-    const run = spawnCli(['receiver', ...args]);
-    expect(await run.exit).toBe(2);
-    expect(run.stderr()).toContain(message);
-    expect(run.stdout()).toBe('');
+    const run = await refusedHere(['receiver', ...args]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).toBe('');
   });
   it('exits 2 for a COLLECT_CALLBACK_TOKEN set but empty, or too short to redact, naming it (never printed)', async () => {
-    const empty = spawnCli(['receiver'], { COLLECT_CALLBACK_TOKEN: '' });
-    expect(await empty.exit).toBe(2);
-    expect(empty.stderr()).toContain('COLLECT_CALLBACK_TOKEN is set but empty');
-    const short = spawnCli(['receiver'], { COLLECT_CALLBACK_TOKEN: 'abc' });
-    expect(await short.exit).toBe(2);
-    expect(short.stderr()).toContain('COLLECT_CALLBACK_TOKEN holds 3 character(s)');
-    expect(short.stderr() + short.stdout()).not.toContain('abc');
+    const empty = await refusedHere(['receiver'], { COLLECT_CALLBACK_TOKEN: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('COLLECT_CALLBACK_TOKEN is set but empty');
+    const short = await refusedHere(['receiver'], { COLLECT_CALLBACK_TOKEN: 'abc' });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('COLLECT_CALLBACK_TOKEN holds 3 character(s)');
+    expect(short.stderr + short.stdout).not.toContain('abc');
   });
   it('exits 2 for an invalid config file, naming the field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'receiver-cli-'));
-    const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ workMs: -5, faults: ['slow-reply', 'x'] }));
-    const run = spawnCli(['receiver', '--config', file]);
-    expect(await run.exit).toBe(2);
-    expect(run.stderr()).toContain('/workMs: must be >= 0');
-    expect(run.stderr()).toContain('/faults/1');
+    try {
+      const file = join(dir, 'bad.json');
+      writeFileSync(file, JSON.stringify({ workMs: -5, faults: ['slow-reply', 'x'] }));
+      const run = await refusedHere(['receiver', '--config', file]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('/workMs: must be >= 0');
+      expect(run.stderr).toContain('/faults/1');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReceiverConfigError, resolveReceiverConfig, type ReceiverConfig } from '../../harness/receiver/index.ts';
 import { startStatusEndpoint, type RunningStatusEndpoint, type StatusEndpoint } from '../../harness/status/index.ts';
-import { runBin, startBin, stopAll } from '../support/cli-process.ts';
+import { runHereWithoutKitEnv } from '../support/cli-here.ts';
+import { startBin, stopAll } from '../support/cli-process.ts';
 import { TOKEN, callback, newId, receiverPool, recordOf, seed, stateOf } from './helpers.ts';
 
 const start = receiverPool();
@@ -122,7 +123,8 @@ describe('the confirming config: a bad value names its field', () => {
 
 describe('collect-conformance receiver --confirms URL', () => {
   it('without the client\'s keys: exit 2 naming the variables (they must be the service\'s, none is generated)', async () => {
-    const ran = await runBin(['receiver', '--confirms', 'http://127.0.0.1:9'], { env: { COLLECT_CALLBACK_TOKEN: TOKEN } });
+    // Refused before it serves: the command's code in this process (cli-here.ts), the kit's variables as a child sees them.
+    const ran = await runHereWithoutKitEnv(['receiver', '--confirms', 'http://127.0.0.1:9'], { COLLECT_CALLBACK_TOKEN: TOKEN });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('COLLECT_CLIENT_KEY and COLLECT_SECRET_KEY');
   });

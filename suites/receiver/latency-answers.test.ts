@@ -11,6 +11,7 @@ import { NO_SEEDED_RECORD } from '../../harness/cases/receiver/kit.ts';
 import { latencyStats, percentile } from '../../harness/cases/receiver/latency.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { leastMeasured } from '../support/timing.ts';
 
 let server: Server;
 let base = '';
@@ -127,7 +128,8 @@ describe('receiver.latency: over the deadline', () => {
     const r = await latency('single', 'slow/400', { timing: { replyDeadlineMs: 200 } });
     expect([r.verdict, r.level]).toEqual(['FAIL', 'MUST']);
     expect(r.reason).toMatch(/^1 of 1 replies took longer than 200 ms \(max \d+(\.\d+)? ms, p50 \d+(\.\d+)? ms\): §6 rule 3 says reply first, work afterwards$/);
-    expect(r.evidence?.latency?.maxMs).toBeGreaterThanOrEqual(400);
+    // The reply held by one 400 ms timer (support/timing.ts: it may end a millisecond early).
+    expect(r.evidence?.latency?.maxMs).toBeGreaterThanOrEqual(leastMeasured(400));
   });
   it('a wrong status and a late reply: both named', async () => {
     const late500 = await latency('single', 'status/500', { timing: { replyDeadlineMs: 0.001 } });

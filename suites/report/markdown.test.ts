@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { MARKDOWN_BUDGET, renderMarkdown } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
 import { sampleReport } from './sample.ts';
-import { BIN, runBin } from '../support/cli-process.ts';
+import { runHereWithoutKitEnv } from '../support/cli-here.ts';
 
 const md = renderMarkdown(sampleReport());
 const lines = md.split('\n');
@@ -187,11 +186,12 @@ describe('report.md: evidence of the failures', () => {
 describe('report.md fits a pull-request comment (≤ 60,000 characters)', () => {
   const SIGNER = fileURLToPath(new URL('fixtures/wrong-everywhere-signer.mjs', import.meta.url));
 
-  it('a signer wrong on every vector: summary, failures and the pointer fit, detail is cut with a note, the target ends it', () => {
+  it('a signer wrong on every vector: summary, failures and the pointer fit, detail is cut with a note, the target ends it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'md-budget-'));
     try {
-      const run = spawnSync(process.execPath, [BIN, 'vectors', '--signer', `"${process.execPath}" "${SIGNER}"`, '--report-dir', dir], { encoding: 'utf8', timeout: 60_000 });
-      expect(run.status, run.stderr).toBe(1);
+      // The report is what is tested: the command's code in this process (cli-here.ts); the signer is a child, as always.
+      const run = await runHereWithoutKitEnv(['vectors', '--signer', `"${process.execPath}" "${SIGNER}"`, '--report-dir', dir]);
+      expect(run.code, run.stderr).toBe(1);
       const text = readFileSync(join(dir, 'report.md'), 'utf8');
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunReport;
       const failed = report.cases.filter((c) => c.verdict !== 'PASS');
@@ -209,7 +209,7 @@ describe('report.md fits a pull-request comment (≤ 60,000 characters)', () => 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
   it('holds for any budget: the file never exceeds it', () => {
     for (const budget of [3_000, 8_000, 20_000]) expect(renderMarkdown(sampleReport(), budget).length, String(budget)).toBeLessThanOrEqual(budget);
   });
@@ -256,7 +256,7 @@ describe('issue 22 point 7: report.md names the causes before the preflight, and
         side: 'receiver', callbackUrl: `${origin}/payments/callback`, hooksUrl: `${origin}/_hooks`,
         callbackToken: { env: 'MD_TOKEN' }, timing: { replyDeadlineMs: 500 },
       }));
-      const ran = await runBin(['run', '--target', join(dir, 'target.json'), '--report-dir', join(dir, 'out')], { env: { MD_TOKEN: 'md-token-0123456789' }, timeoutMs: 120_000 });
+      const ran = await runHereWithoutKitEnv(['run', '--target', join(dir, 'target.json'), '--report-dir', join(dir, 'out')], { MD_TOKEN: 'md-token-0123456789' });
       expect(ran.code, ran.stderr).toBe(1);
       const text = readFileSync(join(dir, 'out', 'report.md'), 'utf8');
       const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as RunReport;

@@ -9,7 +9,8 @@ import { signBody } from '../../harness/signing/index.ts';
 import {
   loadSimulatorConfigFile, validateSimulatorConfigFile, credentialsFromEnv, SIMULATOR_FAULTS,
 } from '../../harness/simulator/index.ts';
-import { runBin, startBin, stopAll, type Ran, type Started } from '../support/cli-process.ts';
+import { runHereWithoutKitEnv } from '../support/cli-here.ts';
+import { startBin, stopAll, type Ran, type Started } from '../support/cli-process.ts';
 
 afterAll(stopAll);
 import { formatFaults } from '../../harness/cli/commands/simulate.ts';
@@ -71,8 +72,13 @@ async function startCli(args: string[], env: Record<string, string | undefined> 
   return { ...started, url: await started.url };
 }
 
+/**
+ * `simulate` for what it prints and refuses before it serves, from the command's code in this
+ * process (the kit's variables only as `env` gives them, as for startCli): the words are tested
+ * here, not the process; exit 2 reaching the process: suites/receiver/cli.test.ts.
+ */
 function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
-  return runBin(['simulate', ...args], { env: defined(env) });
+  return runHereWithoutKitEnv(['simulate', ...args], defined(env));
 }
 
 function defined(env: Record<string, string | undefined>): Record<string, string> {

@@ -29,3 +29,12 @@ export async function runHere(args: readonly string[], env: Record<string, strin
     set(saved);
   }
 }
+
+/**
+ * runHere with the kit's own variables as a child started by runBin sees them (cli-process.ts:
+ * only PATH and HOME): every COLLECT_* of this process unset for the call, but those `env` gives.
+ */
+export function runHereWithoutKitEnv(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+  const unset = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith('COLLECT_')).map((k) => [k, undefined]));
+  return runHere(args, { ...unset, ...env });
+}

@@ -13,7 +13,7 @@ import { Redactor } from '../../secrets/index.ts';
 import { loadTargetFile, secretEnvName, secretsOf, TargetFileError } from '../../targets/index.ts';
 import { OPEN_WIRE } from '../../wire/index.ts';
 import { UsageError } from '../../tool/index.ts';
-import type { SetExitCode } from '../index.ts';
+import type { SetExitCode } from '../command.ts';
 
 export interface ObserveCheckIo {
   stdout: (text: string) => void;

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { connect } from 'node:net';
-import type { SetExitCode } from '../index.ts';
+import type { SetExitCode } from '../command.ts';
 import { UsageError, TargetUnreachableError } from '../../tool/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 import type { VerifyProviderOptions } from '../../contracts/index.ts';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import type { SetExitCode } from '../index.ts';
+import type { SetExitCode } from '../command.ts';
 import { UsageError } from '../../tool/index.ts';
 import { clientIdFrom, refuseUnusableSecrets } from '../secret-env.ts';
 import { DatabaseError } from '../../database/index.ts';

@@ -13,7 +13,7 @@ import {
 import { UsageError } from '../../tool/index.ts';
 import { colorFor } from '../color.ts';
 import { watchStopSignals } from '../interrupt.ts';
-import type { SetExitCode } from '../index.ts';
+import type { SetExitCode } from '../command.ts';
 import { terminalReporter, type TerminalIo } from '../terminal.ts';
 
 export { DEFAULT_REPORT_DIR, SERVICE_TARGET_RATE };

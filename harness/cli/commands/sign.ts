@@ -3,7 +3,7 @@
 // environment (an argument would land in shell history and process lists) and is never printed.
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import type { SetExitCode } from '../index.ts';
+import type { SetExitCode } from '../command.ts';
 import { UsageError } from '../../tool/index.ts';
 import { signBody, SigningError } from '../../signing/index.ts';
 import { Redactor } from '../../secrets/index.ts';

@@ -1,7 +1,7 @@
 // `collect-conformance simulate`: the reference service as a local sandbox (DESIGN.md "simulate").
 // Prints exactly one line on stdout, `listening on <URL>`; everything else goes to stderr.
 import { Command, InvalidArgumentError } from 'commander';
-import type { SetExitCode } from '../index.ts';
+import type { SetExitCode } from '../command.ts';
 import { UsageError } from '../../tool/index.ts';
 import { clientIdFrom, refuseUnusableSecrets } from '../secret-env.ts';
 import {

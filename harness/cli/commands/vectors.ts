@@ -4,7 +4,7 @@
 // composer and parser, so a plain `vectors` run checks the kit's whole reading of §5.1 and §6.
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import type { SetExitCode } from '../index.ts';
+import type { SetExitCode } from '../command.ts';
 import { UsageError } from '../../tool/index.ts';
 import { toolVersion } from '../../tool/index.ts';
 import { formatCaseLine, formatSummary } from '../../report/index.ts';
