@@ -20,7 +20,7 @@ export { provideStatusEndpoint, withdrawStatusEndpoint, NO_STATUS_QUERY, type He
 export { RunResources } from './resources.ts';
 export { ApplyTimes } from './receiver/apply-times.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, PROCESSED_AFTER_REFUSAL, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
-export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, STATUS_NOT_READ } from './service/index.ts';
+export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, probeEndpointAbsent, formNote, STATUS_NOT_READ } from './service/index.ts';
 export {
   CLIENT_CASES, clientCase, callSdk, probeAdapter, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
   signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON, notUtf8, missingFields, type SentBody,

@@ -62,7 +62,9 @@ export function shows(symptom: Symptom, r: CaseResult): boolean {
 }
 
 function fromFinding(finding: Finding, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis | undefined {
-  const cases = results.filter((r) => unproven.has(r.id) || (notPassed(r) && shows(finding.symptom, r))).map((r) => r.id);
+  // A SKIP that states the finding's cause is explained by it too (a target without a status endpoint, issue 37).
+  const explained = (r: CaseResult) => notPassed(r) || (r.verdict === 'SKIP' && finding.symptom.kind === 'stated');
+  const cases = results.filter((r) => unproven.has(r.id) || (explained(r) && shows(finding.symptom, r))).map((r) => r.id);
   if (cases.length === 0) return undefined;
   return { id: finding.id, summary: finding.summary, cases, ...(finding.evidence ? { evidence: finding.evidence } : {}) };
 }
