@@ -26,7 +26,7 @@ export {
   signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON, notUtf8, missingFields, type SentBody,
   type ClientCase, type ClientContext, type Observation,
 } from './client/index.ts';
-export { plainStatusCall, successReported, STATUS_CALL_FAILED, type PlainStatusCall } from './client/index.ts';
+export { plainStatusCall, successReported, statusNotDeclared, judgeLetterCases, formReading, letterCaseEvidence, STATUS_CALL_FAILED, type PlainStatusCall, type LetterCaseProfile, type FormReading } from './client/index.ts';
 import { CLIENT_CASES } from './client/index.ts';
 import { RECEIVER_CASES } from './receiver/index.ts';
 import { SERVICE_CASES } from './service/index.ts';

@@ -1,8 +1,9 @@
 // docs/positions.md, generated from the positions (data.ts): `npm run docs:positions` writes it,
 // suites/positions/page.test.ts checks that the committed page is this text.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { POSITIONS, TOPICS, type Position, type PositionEvidence } from './data.ts';
+import { LEVELS } from './levels.ts';
 
 export const POSITIONS_DOC_PATH = fileURLToPath(new URL('../../docs/positions.md', import.meta.url));
 
@@ -50,8 +51,6 @@ export function positionsPage(levels: string = LEVELS): string {
   return `${[HEAD, ...sections, levels.trim()].join('\n')}\n`;
 }
 
-/** The levels: which cases are SHOULD, and why (kept as written: each reason is a sentence). */
-export const LEVELS = readFileSync(fileURLToPath(new URL('./levels.md', import.meta.url)), 'utf8');
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(POSITIONS_DOC_PATH, positionsPage());
