@@ -97,7 +97,7 @@ export class LineDriver {
   private end: LineEnd | undefined;
   private consecutiveFailures = 0;
   private givenUp: GivenUp | undefined;
-  /** Number of times the other end was started, for the report. */
+  /** Number of times the other end was started, for the report (a version-1 end restarted after it ended on the hello counts once). */
   starts = 0;
   /** Answers in this run, over every instance. */
   answersInRun = 0;
@@ -159,9 +159,9 @@ export class LineDriver {
     } else {
       this.greeted = { protocol: 1, why: `it ${end.describeExit(event.exit)} on the hello` };
       // Protocol 1 has no hello: started again, transparently, for the request it was started for.
+      // Not counted in `starts`: protocol 1 has no hello, so this start is the one it would have had.
       this.options.onNotice?.(`restarting the ${noun} (protocol 1: it ended on the hello)`);
       this.end = this.options.start();
-      this.starts++;
     }
     this.helloSettled();
   }
