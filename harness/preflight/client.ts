@@ -20,7 +20,8 @@ const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success
  * either letter case.
  */
 async function statusControl(ctx: ClientContext): Promise<{ control: Control; findings: Finding[]; evidence?: Evidence }> {
-  const undeclared = await statusNotDeclared(ctx);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
+  const undeclared = bench.adapter.givenUp ? undefined : await statusNotDeclared(ctx);
   if (undeclared !== undefined) {
     return {
       control: { state: 'not-run', what: WHAT_STATUS, observed: undeclared },

@@ -88,6 +88,11 @@ export class SdkAdapter {
     return this.driver.answersInRun;
   }
 
+  /** Set once the driver gave up on the adapter: every later request fails with it, unsent. */
+  get givenUp(): boolean {
+    return this.driver.gaveUp !== undefined;
+  }
+
   /** How the command's last start ended, when the driver gave up on it because it cannot start (it answered nothing in this run). */
   get cannotStart(): string | undefined {
     return this.driver.gaveUp?.cannotStart;

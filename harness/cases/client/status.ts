@@ -115,7 +115,9 @@ interface StatusCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs' | 'ju
 
 /** Before any status case: the adapter declares status (else SKIP), and its plain status call got an answer (else ERROR, one cause). */
 async function statusGate(ctx: ClientContext): Promise<CaseOutcome | undefined> {
-  const undeclared = await statusNotDeclared(ctx);
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
+  // An adapter the run gave up on (it cannot start, or failed the plain call) says nothing of its protocol: that cause first.
+  const undeclared = bench.adapter.givenUp ? undefined : await statusNotDeclared(ctx);
   if (undeclared !== undefined) return { verdict: 'SKIP', reason: `not exercised: ${undeclared}`, causes: ['status-not-declared'] };
   const plain = await plainStatusCall(ctx);
   if (plain.kind === 'answered') return undefined;
