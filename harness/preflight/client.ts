@@ -7,6 +7,7 @@ import {
   ACCEPTED_ANSWER, acceptedReported, bodyNotJsonCause, callSdk, CaseError, clientCase, evidenceOf, fieldsOf, missingFields, plainStatusCall,
   readSentBody, reported, signatureProblem, STATUS_CALL_FAILED, statusNotDeclared, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
 } from '../cases/index.ts';
+import { describeGreeting } from '../line-protocol/index.ts';
 import type { Evidence } from '../results/index.ts';
 import type { ResolvedClientTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
@@ -69,7 +70,10 @@ export function clientPreflightCase(out: { preflight?: Preflight }, options: { s
       if (outcome.verdict !== 'PASS') return { ...outcome, reason: `${WHAT}: ${collect.control.observed}` };
       // The status call's shape is a position the spec does not state: it never fails the preflight
       // (its control, failed, still takes the status refusal cases' PASS back; harness/positions).
-      const note = status && status.control.state !== 'held' ? [`${WHAT_STATUS}: ${status.control.observed}`] : [];
+      // What the adapter said it speaks and wraps (its hello) is noted for the report.
+      const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
+      const spoken = bench.adapter.givenUp ? [] : [`the adapter speaks ${describeGreeting((await bench.adapter.capabilities()).greeting)}`];
+      const note = [...spoken, ...(status && status.control.state !== 'held' ? [`${WHAT_STATUS}: ${status.control.observed}`] : [])];
       return note.length > 0 ? { ...outcome, evidence: { ...outcome.evidence, notes: [...(outcome.evidence?.notes ?? []), ...note] } } : outcome;
     },
   };

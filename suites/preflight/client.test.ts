@@ -36,6 +36,8 @@ describe('an SDK that reports the plain call accepted and the plain status SUCCE
   it('PASS, nothing found; the status query is made by default', async () => {
     const { preflight, result } = await preflightWith([]);
     expect(result).toMatchObject({ id: 'preflight.client', verdict: 'PASS' });
+    // What the adapter's hello said it speaks and wraps, for the report.
+    expect(result.evidence?.notes).toEqual([expect.stringMatching(/^the adapter speaks protocol 2 \(supports collect, status; JavaScript \(Node\.js [\d.]+\) collect-conformance reference SDK 1\)$/)]);
     expect(preflight).toEqual({
       side: 'client', findings: [],
       controls: {
