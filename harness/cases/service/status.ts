@@ -189,7 +189,7 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
 const PENDING_ATTEMPTS = 3;
 
 /** An attempt saw the transaction pending (the PASS's note), came too late to (why), or decided the case. */
-type PendingAttempt = { pending: string } | { tooLate: string } | CaseOutcome;
+type PendingAttempt = { pending: string; form: string[] } | { tooLate: string } | CaseOutcome;
 
 /**
  * One transaction that ends FAILED, queried right after its acceptance. PENDING: the case PASSes. Terminal
@@ -214,7 +214,7 @@ async function pendingAttempt(s: ServiceSession, attempt: number): Promise<Pendi
   if (absent !== undefined) return skipAbsent(s, absent);
   // Not known yet is no status either: nothing says how the service answers a pending transaction.
   if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence(), { causes: ['status-not-read'] });
-  if (reading.status === 'PENDING') return { pending: `queried ${afterMs} ms after the acceptance: PENDING; ${formNote(reading).join('')}` };
+  if (reading.status === 'PENDING') return { pending: `queried ${afterMs} ms after the acceptance: PENDING`, form: formNote(reading) };
   // Called back already: the transaction was no longer pending (agreement is the agrees cases' rule).
   if (s.deliveries({ tag: fields.tag }).some((d) => d.receivedAt <= at)) {
     return { tooLate: `answered ${reading.status} ${afterMs} ms after the acceptance, after its callback` };
@@ -341,7 +341,7 @@ export const STATUS_CASES: readonly ServiceCase[] = ([
       const late: string[] = [];
       for (let attempt = 1; attempt <= PENDING_ATTEMPTS; attempt++) {
         const outcome = await pendingAttempt(s, attempt);
-        if ('pending' in outcome) return s.pass({ notes: [...late.map((l, i) => `attempt ${i + 1}: ${l}`), outcome.pending] });
+        if ('pending' in outcome) return s.pass({ notes: [...late.map((l, i) => `attempt ${i + 1}: ${l}`), outcome.pending, ...outcome.form] });
         if ('verdict' in outcome) return outcome;
         late.push(outcome.tooLate);
       }
