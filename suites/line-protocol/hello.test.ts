@@ -145,3 +145,18 @@ describe('through the driver: what the peer supports, and its requests answered 
     }
   });
 });
+
+describe('a signer answers the same hello with "supports": ["sign"]', () => {
+  it('version 2: its greeting names what it wraps; its vectors are signed as ever, on one start', async () => {
+    const { ExternalSigner } = await import('../../harness/vectors/index.ts');
+    const signer = new ExternalSigner('node suites/signer-protocol/fixtures/hello-signer.mjs', { timeoutMs: 5000 });
+    try {
+      const signed = await signer.sign({ id: 'v1', body: '{"b":"2","a":"1"}', secret: 'k' });
+      expect(signed).toMatchObject({ kind: 'signed', message: 'a=1&b=2' });
+      expect(await signer.greeting()).toEqual({ protocol: 2, supports: ['sign'], implementation: { language: 'JavaScript', library: 'canon.mjs (fixture)' } });
+      expect(signer.starts).toBe(1);
+    } finally {
+      await signer.close();
+    }
+  });
+});
