@@ -217,7 +217,7 @@ export class LineDriver {
 
   private async once<A>(id: string, line: string, parse: (line: string) => ParsedAnswer<A>, timeoutMs: number): Promise<Exchanged<A>> {
     const { noun, unit, doing } = this.options.words;
-    const end = await this.ensureStarted();
+    let end = await this.ensureStarted();
     end.send(line);
     const deadline = Date.now() + timeoutMs;
     let event = await end.next(timeoutMs);
@@ -225,6 +225,18 @@ export class LineDriver {
     while (event.type === 'line' && this.helloLate && id !== 'hello' && isHelloAnswer(event.line)) {
       this.settleHello(this.redact(event.line));
       event = await end.next(Math.max(0, deadline - Date.now()));
+    }
+    // Ended before answering anything, the hello still unanswered (a slow start on a loaded
+    // machine): it ended on the hello, as protocol 1 does, or on this request. The request is
+    // sent once more to a fresh instance, which gets no hello and decides (not counted a start).
+    if (event.type === 'exit' && this.helloLate && end.answered === 0 && !end.overlong) {
+      this.greeted = { protocol: 1, why: `it ${end.describeExit(event.exit)} before answering the hello` };
+      this.settleHello();
+      this.options.onNotice?.(`restarting the ${noun} (protocol 1: it ended before answering the hello)`);
+      end = this.options.start();
+      this.end = end;
+      end.send(line);
+      event = await end.next(timeoutMs);
     }
     const fail = async (failure: LineFailure, reason: string): Promise<Exchanged<A>> => {
       // After any failure the stream may be out of step: start afresh for the next exchange.

@@ -133,6 +133,32 @@ describe('through the driver: what the peer supports, and its requests answered 
       await slow.close();
     }
   });
+  it('a version-1 peer too slow to end on the hello within its limit: the request it met instead goes to a fresh instance, answered', async () => {
+    const received: string[] = [];
+    // Every instance takes 100 ms over each line (a loaded machine), and ends on a line without an answer it can give.
+    const slowV1: LinePeer = async ({ input, output }) => {
+      for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+        received.push(line);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const request = JSON.parse(line) as Record<string, unknown>;
+        if (request.op === 'hello') return;
+        output.write(`${echo(request)}\n`);
+      }
+    };
+    const driver = new LineDriver({
+      start: () => new InProcessLineEnd(slowV1), words: { noun: 'adapter', unit: 'request', doing: 'handling this request' },
+      timeoutMs: 2000, hello: { limitMs: 30 },
+    });
+    try {
+      expect(await first(driver)).toEqual({ ok: true, answer: 'to r1' });
+      expect(await driver.greeting()).toMatchObject({ protocol: 1, why: expect.stringMatching(/before answering the hello$/) });
+      expect(driver.starts).toBe(1);
+      // The first instance ended on the hello before reading r1; the fresh one got r1 and no hello.
+      expect(received.map((l) => JSON.parse(l).id)).toEqual(['hello', 'r1']);
+    } finally {
+      await driver.close();
+    }
+  });
   it('a driver without a hello sends none and has no greeting', async () => {
     const received: string[] = [];
     const plain = new LineDriver({ start: () => new InProcessLineEnd(peer(echo, received)), words: { noun: 'signer', unit: 'vector', doing: 'signing' }, timeoutMs: 2000 });
