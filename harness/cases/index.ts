@@ -20,13 +20,13 @@ export { provideStatusEndpoint, withdrawStatusEndpoint, NO_STATUS_QUERY, type He
 export { RunResources } from './resources.ts';
 export { ApplyTimes } from './receiver/apply-times.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, PROCESSED_AFTER_REFUSAL, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
-export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, STATUS_NOT_READ } from './service/index.ts';
+export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, probeEndpointAbsent, formNote, STATUS_NOT_READ } from './service/index.ts';
 export {
   CLIENT_CASES, clientCase, callSdk, probeAdapter, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
   signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON, notUtf8, missingFields, type SentBody,
   type ClientCase, type ClientContext, type Observation,
 } from './client/index.ts';
-export { plainStatusCall, successReported, STATUS_CALL_FAILED, type PlainStatusCall } from './client/index.ts';
+export { plainStatusCall, successReported, statusNotDeclared, judgeLetterCases, formReading, letterCaseEvidence, STATUS_CALL_FAILED, type PlainStatusCall, type LetterCaseProfile, type FormReading } from './client/index.ts';
 import { CLIENT_CASES } from './client/index.ts';
 import { RECEIVER_CASES } from './receiver/index.ts';
 import { SERVICE_CASES } from './service/index.ts';

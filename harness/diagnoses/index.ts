@@ -62,7 +62,9 @@ export function shows(symptom: Symptom, r: CaseResult): boolean {
 }
 
 function fromFinding(finding: Finding, results: readonly CaseResult[], unproven: ReadonlySet<string>): Diagnosis | undefined {
-  const cases = results.filter((r) => unproven.has(r.id) || (notPassed(r) && shows(finding.symptom, r))).map((r) => r.id);
+  // A SKIP that states the finding's cause is explained by it too (a target without a status endpoint, issue 37).
+  const explained = (r: CaseResult) => notPassed(r) || (r.verdict === 'SKIP' && finding.symptom.kind === 'stated');
+  const cases = results.filter((r) => unproven.has(r.id) || (explained(r) && shows(finding.symptom, r))).map((r) => r.id);
   if (cases.length === 0) return undefined;
   return { id: finding.id, summary: finding.summary, cases, ...(finding.evidence ? { evidence: finding.evidence } : {}) };
 }
@@ -128,7 +130,7 @@ interface SharedStatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type SharedCauseId = 'given-up' | 'processed-after-refusal' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read';
+type SharedCauseId = 'given-up' | 'processed-after-refusal' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read' | 'status-misreported';
 
 const STATED_CAUSES: Readonly<Record<SharedCauseId, SharedStatedCause>> = {
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
@@ -168,6 +170,13 @@ const STATED_CAUSES: Readonly<Record<SharedCauseId, SharedStatedCause>> = {
   'status-not-read': {
     min: SHARED_ANSWER_MIN_CASES,
     summary: (side, cases) => `${cases.length} ${side} cases' correctly signed status queries got no status: likely the service's status endpoint differs from the suite's position (the status query's signature, its method or path, or where its answer holds the status; docs/status.md), which the target file can state as "status" (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+  },
+  // An SDK that reads the status answer its own way (one letter case compared, its own values):
+  // the same misreport on several answers, one cause (issue 37).
+  'status-misreported': {
+    min: 2,
+    summary: (side, cases) => `the SDK misreported ${cases.length} status answers of the ${side} cases named here: likely one reading of the answer explains them, `
+      + `the letter case it compares or the values it knows (docs/positions.md status.answer-values) (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
   },
 };
 
@@ -229,6 +238,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
       (cases) => stated(side, 'processed-after-refusal', cases),
       (cases) => stated(side, 'signatures-not-verified', cases),
       (cases) => stated(side, 'status-not-read', cases),
+      (cases) => stated(side, 'status-misreported', cases),
       (cases) => tokenNotChecked(side, cases),
       (cases) => sharedAnswer(side, cases),
     ];

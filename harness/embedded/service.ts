@@ -21,6 +21,8 @@ export interface EmbeddedServiceOptions {
   log?: (line: string) => void;
   /** How the service answers refusals (a correct choice either way; default `http-status`). */
   rejectionStyle?: SimulatorConfig['rejectionStyle'];
+  /** How its status endpoint answers (default: the reference form, lower case and 421). */
+  statusForm?: SimulatorConfig['statusForm'];
   /** False: https callbacks trust only the system's CAs, so the listener's certificate is refused (default true). */
   trustsListenerCa?: boolean;
 }
@@ -72,6 +74,7 @@ export async function startEmbeddedService(options: EmbeddedServiceOptions = {})
     ...(https ? { tls: { key: tls.key, cert: tls.cert } } : {}),
     faults: options.faults ?? [],
     ...(options.rejectionStyle ? { rejectionStyle: options.rejectionStyle } : {}),
+    ...(options.statusForm ? { statusForm: options.statusForm } : {}),
   };
   const simulator = await startSimulator(config, { host: '127.0.0.1', port: 0 }, options.log ? { log: options.log } : {});
   const target: ResolvedServiceTarget = {

@@ -4,7 +4,8 @@
 // next exchange, and one that fails several exchanges in a row (or cannot start) is given up
 // on, so a command that hangs forever does not cost the time limit on every exchange.
 import type { Redactor } from '../secrets/index.ts';
-import type { LineEnd } from './end.ts';
+import { delay, type LineEnd } from './end.ts';
+import { HELLO_LIMIT_MS, HELLO_LINE, isHelloAnswer, readHelloAnswer, type Greeting } from './hello.ts';
 import { excerpt } from './line.ts';
 import { LINE_LIMIT } from './process.ts';
 
@@ -37,6 +38,11 @@ export interface LineDriverOptions {
   redactor?: Redactor;
   /** Restarts and give-ups, for progress output. */
   onNotice?: (line: string) => void;
+  /**
+   * Open each fresh instance with the hello of protocol 2 (hello.ts), and keep what it answered:
+   * a version-1 peer is not sent it again. `limitMs`: the time it has to answer (HELLO_LIMIT_MS).
+   */
+  hello?: { limitMs?: number };
 }
 
 /** The driver's policy knobs a user of it passes through unchanged. */
@@ -91,16 +97,81 @@ export class LineDriver {
   private end: LineEnd | undefined;
   private consecutiveFailures = 0;
   private givenUp: GivenUp | undefined;
-  /** Number of times the other end was started, for the report. */
+  /** Number of times the other end was started, for the report (a version-1 end restarted after it ended on the hello counts once). */
   starts = 0;
   /** Answers in this run, over every instance. */
   answersInRun = 0;
   private startFailures = 0;
+  /** What the first instance answered the hello (undefined before it, or without a hello). */
+  private greeted: Greeting | undefined;
+  /** The hello went unanswered within its limit: an answer that comes before the first request's still counts. */
+  private helloLate = false;
+  private helloSettled: () => void = () => {};
+  private readonly settled = new Promise<void>((resolve) => { this.helloSettled = resolve; });
+  /** A start under way (an instance being greeted): every exchange waits for it. */
+  private starting: Promise<void> | undefined;
 
   constructor(private readonly options: LineDriverOptions) {
     this.maxConsecutiveFailures = options.maxConsecutiveFailures ?? 3;
     this.startGraceMs = options.startGraceMs ?? 2000;
     this.closeGraceMs = options.closeGraceMs ?? 2000;
+  }
+
+  /**
+   * What the peer said it speaks (a hello is sent when none was yet). Version 1 when it met the
+   * hello otherwise; undefined for a driver without a hello.
+   */
+  async greeting(): Promise<Greeting | undefined> {
+    if (!this.options.hello) return undefined;
+    if (this.greeted === undefined && !this.givenUp) await this.ensureStarted();
+    // Unanswered within its limit: the first request's exchange settles it, or this wait does.
+    if (this.helloLate) await Promise.race([this.settled, delay(this.options.timeoutMs)]);
+    return this.greeted;
+  }
+
+  private async ensureStarted(): Promise<LineEnd> {
+    while (this.starting) await this.starting;
+    if (this.end?.alive) return this.end;
+    if (this.end) this.options.onNotice?.(`restarting the ${this.options.words.noun}`);
+    this.starting = this.startFresh().finally(() => { this.starting = undefined; });
+    await this.starting;
+    return this.end!;
+  }
+
+  private async startFresh(): Promise<void> {
+    this.end = this.options.start();
+    this.starts++;
+    if (!this.options.hello || this.greeted?.protocol === 1) return;
+    const first = this.greeted === undefined;
+    const end = this.end;
+    end.send(HELLO_LINE);
+    const limitMs = this.options.hello.limitMs ?? HELLO_LIMIT_MS;
+    const event = await end.next(limitMs);
+    // A version-2 peer restarted after a failure is greeted again; only the first answer counts.
+    if (!first) return;
+    const { noun } = this.options.words;
+    if (event.type === 'line') {
+      this.greeted = readHelloAnswer(this.redact(event.line));
+    } else if (event.type === 'timeout') {
+      this.greeted = { protocol: 1, why: `it did not answer the hello within ${limitMs} ms` };
+      this.helloLate = true;
+      return;
+    } else {
+      this.greeted = { protocol: 1, why: `it ${end.describeExit(event.exit)} on the hello` };
+      // Protocol 1 has no hello: started again, transparently, for the request it was started for.
+      // Not counted in `starts`: protocol 1 has no hello, so this start is the one it would have had.
+      this.options.onNotice?.(`restarting the ${noun} (protocol 1: it ended on the hello)`);
+      this.end = this.options.start();
+    }
+    this.helloSettled();
+  }
+
+  /** The hello settled late, or never will: what the first request's exchange showed is final. */
+  private settleHello(line?: string): void {
+    if (!this.helloLate) return;
+    if (line !== undefined) this.greeted = readHelloAnswer(line);
+    this.helloLate = false;
+    this.helloSettled();
   }
 
   /** Set once the driver gave up: every later exchange fails with it, unsent. */
@@ -114,6 +185,7 @@ export class LineDriver {
       return { ok: false, failure, reason: `not sent: ${reason}`, unsent: true, ...(limitMs !== undefined ? { limitMs } : {}) };
     }
     const result = await this.once(id, line, parse, options.timeoutMs ?? this.options.timeoutMs);
+    this.settleHello();
     if (result.ok) {
       this.consecutiveFailures = 0;
       this.startFailures = 0;
@@ -145,14 +217,27 @@ export class LineDriver {
 
   private async once<A>(id: string, line: string, parse: (line: string) => ParsedAnswer<A>, timeoutMs: number): Promise<Exchanged<A>> {
     const { noun, unit, doing } = this.options.words;
-    if (!this.end || !this.end.alive) {
-      if (this.end) this.options.onNotice?.(`restarting the ${noun}`);
-      this.end = this.options.start();
-      this.starts++;
-    }
-    const end = this.end;
+    let end = await this.ensureStarted();
     end.send(line);
-    const event = await end.next(timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    let event = await end.next(timeoutMs);
+    // The answer to a hello that came after its limit: read as such, and the request's awaited still.
+    while (event.type === 'line' && this.helloLate && id !== 'hello' && isHelloAnswer(event.line)) {
+      this.settleHello(this.redact(event.line));
+      event = await end.next(Math.max(0, deadline - Date.now()));
+    }
+    // Ended before answering anything, the hello still unanswered (a slow start on a loaded
+    // machine): it ended on the hello, as protocol 1 does, or on this request. The request is
+    // sent once more to a fresh instance, which gets no hello and decides (not counted a start).
+    if (event.type === 'exit' && this.helloLate && end.answered === 0 && !end.overlong) {
+      this.greeted = { protocol: 1, why: `it ${end.describeExit(event.exit)} before answering the hello` };
+      this.settleHello();
+      this.options.onNotice?.(`restarting the ${noun} (protocol 1: it ended before answering the hello)`);
+      end = this.options.start();
+      this.end = end;
+      end.send(line);
+      event = await end.next(timeoutMs);
+    }
     const fail = async (failure: LineFailure, reason: string): Promise<Exchanged<A>> => {
       // After any failure the stream may be out of step: start afresh for the next exchange.
       await end.stop();

@@ -7,3 +7,4 @@ export { settlesWithin, stderrExcerpt } from './end.ts';
 export { LineProcess, LINE_LIMIT, stopAllCommands, allowCommands, type LineProcessOptions } from './process.ts';
 export { InProcessLineEnd, type LinePeer } from './in-process.ts';
 export { LineDriver, linePolicy, GIVEN_UP, type LinePolicy, type LineDriverOptions, type LineFailure, type GivenUp, type LineWords, type ParsedAnswer, type Exchanged, type ExchangeOptions } from './driver.ts';
+export { HELLO_ID, HELLO_LINE, HELLO_LIMIT_MS, PROTOCOL_VERSION, readHelloAnswer, describeGreeting, type Greeting, type Implementation } from './hello.ts';

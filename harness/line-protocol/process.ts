@@ -8,6 +8,13 @@ import { delay, LineQueue, settlesWithin, type LineEnd, type LineExit } from './
 /** The longest line read from a command (stdout or stderr): one without an end is not kept growing. */
 export const LINE_LIMIT = 1024 * 1024;
 
+/**
+ * How long after its process exits a command's output may still drain before its end is seen
+ * anyway: a descendant out of its process group (a daemon) may hold its pipes for ever, and a
+ * command that exits on the hello must be seen to exit (issue 37), not waited out.
+ */
+const EXIT_DRAIN_MS = 500;
+
 export interface LineProcessOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
@@ -67,6 +74,12 @@ export class LineProcess extends LineQueue implements LineEnd {
       };
       // 'close' waits for stdout to drain, so a last answer is read before the exit is seen.
       this.child.on('close', (code, signal) => this.done({ code, signal }));
+      // Unless a descendant holds the pipes: then the exit is seen a moment after it happened.
+      this.child.on('exit', () => {
+        setTimeout(() => {
+          if (this.alive) this.letGo();
+        }, EXIT_DRAIN_MS).unref();
+      });
       this.child.on('error', (error) => this.done({ code: null, signal: null, spawnError: error.message }));
     });
   }

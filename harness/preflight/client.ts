@@ -5,44 +5,47 @@
 // adapter gives no usable answer (every case will likely see the same).
 import {
   ACCEPTED_ANSWER, acceptedReported, bodyNotJsonCause, callSdk, CaseError, clientCase, evidenceOf, fieldsOf, missingFields, plainStatusCall,
-  readSentBody, reported, signatureProblem, STATUS_CALL_FAILED, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
+  readSentBody, reported, signatureProblem, STATUS_CALL_FAILED, statusNotDeclared, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
 } from '../cases/index.ts';
+import { describeGreeting } from '../line-protocol/index.ts';
 import type { Evidence } from '../results/index.ts';
 import type { ResolvedClientTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
 
 const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
-const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success": true, "status": "SUCCESS"}';
+const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success": true, "status": "success"} (or "SUCCESS")';
 
-/** The status half: the plain status call (shared with the client.status cases) reported SUCCESS. */
+/**
+ * The status half: the adapter declares status in its hello (else not judged, named once, the line
+ * to add), and the plain status call (shared with the client.status cases) reported SUCCESS in
+ * either letter case.
+ */
 async function statusControl(ctx: ClientContext): Promise<{ control: Control; findings: Finding[]; evidence?: Evidence }> {
+  const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
+  const undeclared = bench.adapter.givenUp ? undefined : await statusNotDeclared(ctx);
+  if (undeclared !== undefined) {
+    return {
+      control: { state: 'not-run', what: WHAT_STATUS, observed: undeclared },
+      findings: [{ id: 'client.status-not-declared', summary: `not judged on status: ${undeclared}`, symptom: { kind: 'stated', cause: 'status-not-declared' } }],
+    };
+  }
   const plain = await plainStatusCall(ctx).catch((error: unknown) => ({ kind: 'failed' as const, reason: error instanceof Error ? error.message : String(error) }));
   if (plain.kind === 'failed') {
     return {
       control: { state: 'failed', what: WHAT_STATUS, observed: `the adapter gave no usable answer (${plain.reason})` },
       findings: [{
         id: 'client.status-call-failed',
-        summary: `${STATUS_CALL_FAILED} (${plain.reason}): likely the adapter does not know "op": "status" (an adapter whose SDK has no status call answers {"id", "error"}); the client.status cases named here share this cause and say nothing yet about the SDK`,
+        summary: `${STATUS_CALL_FAILED} (${plain.reason}), though its hello declares "status"; the client.status cases named here share this cause and say nothing yet about the SDK`,
         symptom: { kind: 'stated', cause: 'status-call-failed' },
       }],
     };
   }
-  if (plain.o.answer.kind === 'error') {
-    if (plain.pendingReported) {
-      return {
-        evidence: evidenceOf(plain.o),
-        control: { state: 'failed', what: WHAT_STATUS, observed: `the adapter answered error (${plain.o.answer.error}), though it reported ${reported(plain.pendingReported)} to a status query answered PENDING: the SDK has a status call, and it fails on SUCCESS` },
-        findings: [],
-      };
-    }
-    return { control: { state: 'not-run', what: WHAT_STATUS, observed: `the adapter answered error (${plain.o.answer.error}): the SDK likely has no status call` }, findings: [] };
-  }
-  const outcome = successReported(plain.o);
+  const outcome = successReported(plain.o, plain.other);
   return {
-    evidence: evidenceOf(plain.o),
+    evidence: outcome.evidence ?? evidenceOf(plain.o),
     control: outcome.verdict === 'PASS'
       ? { state: 'held', what: WHAT_STATUS, observed: 'the SDK reported status SUCCESS' }
-      : { state: 'failed', what: WHAT_STATUS, observed: `the SDK reported ${reported(plain.o)}` },
+      : { state: 'failed', what: WHAT_STATUS, observed: outcome.reason ?? `the SDK reported ${reported(plain.o)}` },
     findings: [],
   };
 }
@@ -65,8 +68,13 @@ export function clientPreflightCase(out: { preflight?: Preflight }, options: { s
       if (collect.kind === 'threw') throw collect.error;
       const { outcome } = collect;
       if (outcome.verdict !== 'PASS') return { ...outcome, reason: `${WHAT}: ${collect.control.observed}` };
-      if (status?.control.state === 'failed') return { verdict: 'FAIL', reason: `${WHAT_STATUS}: ${status.control.observed}`, evidence: status.evidence ?? {} };
-      return outcome;
+      // The status call's shape is a position the spec does not state: it never fails the preflight
+      // (its control, failed, still takes the status refusal cases' PASS back; harness/positions).
+      // What the adapter said it speaks and wraps (its hello) is noted for the report.
+      const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
+      const spoken = bench.adapter.givenUp ? [] : [`the adapter speaks ${describeGreeting((await bench.adapter.capabilities()).greeting)}`];
+      const note = [...spoken, ...(status && status.control.state !== 'held' ? [`${WHAT_STATUS}: ${status.control.observed}`] : [])];
+      return note.length > 0 ? { ...outcome, evidence: { ...outcome.evidence, notes: [...(outcome.evidence?.notes ?? []), ...note] } } : outcome;
     },
   };
 }

@@ -17,7 +17,7 @@ export interface ReferenceAdapterOptions {
 
 export const REFERENCE_SDK_TIMEOUT_MS = 1000;
 
-type RequestLine = {
+type RequestLine = { id: string; op: 'hello'; protocol?: number } | {
   id: string;
   baseUrl: string;
   credentials: { clientId: number; clientKey: string; secretKey: string };
@@ -30,9 +30,13 @@ export async function serveReferenceAdapter(input: Readable, output: Writable, o
     if (line.trim() === '') continue;
     const request = JSON.parse(line) as RequestLine;
     let answer: Record<string, unknown>;
+    if (request.op === 'hello') {
+      output.write(`${JSON.stringify(hello(request.id, faults))}\n`);
+      continue;
+    }
     const config = { baseUrl: request.baseUrl, ...request.credentials, timeoutMs: options.timeoutMs ?? REFERENCE_SDK_TIMEOUT_MS, faults };
     try {
-      if (request.op === 'status' && faults.has('status-not-implemented')) throw new Error('this SDK has no transaction status call');
+      if (request.op === 'status' && (faults.has('status-not-implemented') || faults.has('protocol-1'))) throw new Error('this SDK has no transaction status call');
       const result = request.op === 'status' ? await transactionStatus(config, request.transaction_id) : await collect(config, request.fields);
       answer = { id: request.id, ...result };
     } catch (error) {
@@ -40,6 +44,19 @@ export async function serveReferenceAdapter(input: Readable, output: Writable, o
     }
     output.write(`${JSON.stringify(answer)}\n`);
   }
+}
+
+/**
+ * Protocol 2's hello (harness/sdk/README.md): what the adapter supports and wraps. With the
+ * protocol-1 fault it predates the hello: it reads the line as a collect request and fails on it.
+ */
+function hello(id: string, faults: ReadonlySet<ReferenceSdkFault>): Record<string, unknown> {
+  if (faults.has('protocol-1')) return { id, error: 'the request has no fields' };
+  return {
+    id, protocol: 2,
+    supports: faults.has('status-not-implemented') ? ['collect'] : ['collect', 'status'],
+    implementation: { language: `JavaScript (Node.js ${process.versions.node})`, library: 'collect-conformance reference SDK', version: '1' },
+  };
 }
 
 /** The reference adapter as an in-process peer of the line driver. */

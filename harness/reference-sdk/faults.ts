@@ -62,7 +62,11 @@ export type ReferenceSdkFault =
   | 'status-success-throws'
   | 'status-not-found-as-failed'
   | 'status-error-as-pending'
-  | 'status-not-implemented';
+  | 'status-not-implemented'
+  | 'protocol-1'
+  | 'status-upper-case-only'
+  | 'status-lower-case-only'
+  | 'status-lower-case-compare';
 
 export interface ReferenceSdkFaultInfo {
   name: ReferenceSdkFault;
@@ -129,7 +133,12 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'status-success-throws', description: 'throws on a SUCCESS answer (its enum of statuses knows SUCCESSFUL, a sibling API\'s spelling, and raises on anything else); PENDING and FAILED are reported', specRef: '§3, §4.2' },
   { name: 'status-not-found-as-failed', description: 'reports a 404 (an id the service does not know) as status FAILED', specRef: '§4.2, §7' },
   { name: 'status-error-as-pending', description: 'reports a 5xx or a refusal of the status query as status PENDING ("try again later")', specRef: '§4.2, §7' },
-  { name: 'status-not-implemented', description: 'has no status call: the adapter answers {"id", "error"} to every status request (the client.status cases are SKIP, not ERROR)', specRef: '§4.2' },
+  { name: 'status-not-implemented', description: 'has no status call: its adapter says so in its hello (supports collect only), so it is sent no status request (the client.status cases are SKIP, not ERROR)', specRef: '§4.2' },
+  // The line protocol's version, and the letter case of the status values (positions: status.answer-values).
+  { name: 'protocol-1', description: 'its adapter predates the hello (protocol 1): it answers the hello with an error, as a request it cannot read, and is sent collect requests only', specRef: 'harness/sdk/README.md' },
+  { name: 'status-upper-case-only', description: 'compares the status with upper-case values only (PENDING, SUCCESS, FAILED): a lower-case answer is unreadable to it (it throws)', specRef: '§4.2 (the suite\'s position)' },
+  { name: 'status-lower-case-only', description: 'compares the status with lower-case values only (pending, success, failed), as the real status client deployed in Ghana does: an upper-case answer is unreadable to it (it throws)', specRef: '§4.2 (the suite\'s position)' },
+  { name: 'status-lower-case-compare', description: 'compares the status with success and failed in lower case and reports anything else PENDING ("not yet"), as an earlier version of the real client deployed in Ghana did: an upper-case SUCCESS or FAILED is reported PENDING', specRef: '§4.2 (the suite\'s position)' },
 ] satisfies ReferenceSdkFaultInfo[]);
 
 export function isReferenceSdkFault(name: string): name is ReferenceSdkFault {

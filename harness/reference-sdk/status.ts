@@ -13,6 +13,7 @@ export type SdkStatusResult =
   | { outcome: 'rejected'; detail: string };
 
 const STATUSES = new Set(['PENDING', 'SUCCESS', 'FAILED']);
+const LOWER = new Set(['pending', 'success', 'failed']);
 
 export async function transactionStatus(config: SdkConfig, transactionId: string): Promise<SdkStatusResult> {
   const on = (fault: ReferenceSdkFault) => config.faults?.has(fault) === true;
@@ -60,7 +61,13 @@ function readStatusAnswer(answer: SdkAnswer, on: (fault: ReferenceSdkFault) => b
   }
   if (json?.success === false || (json?.error_code !== undefined && json?.error_code !== null)) return { outcome: 'rejected', detail };
   if (on('status-success-only')) return json?.success === true ? { status: 'SUCCESS', detail } : { status: 'PENDING', detail };
-  const value = json?.status;
+  const raw = json?.status;
+  // The real client deployed in Ghana, earlier version: success and failed compared in lower case, anything else "not yet".
+  if (on('status-lower-case-compare')) return { status: raw === 'success' ? 'SUCCESS' : raw === 'failed' ? 'FAILED' : 'PENDING', detail };
+  if (on('status-lower-case-only') && !(typeof raw === 'string' && LOWER.has(raw))) throw new Error(`unknown status ${JSON.stringify(raw)} (expected pending, success or failed)`);
+  if (on('status-upper-case-only') && !(typeof raw === 'string' && STATUSES.has(raw))) throw new Error(`unknown status ${JSON.stringify(raw)} (expected PENDING, SUCCESS or FAILED)`);
+  // Either letter case, as the kit reads it (harness/positions: status.answer-values).
+  const value = typeof raw === 'string' ? raw.toUpperCase() : raw;
   if (on('status-success-throws') && value === 'SUCCESS') throw new Error('unknown status "SUCCESS" (expected PENDING, SUCCESSFUL or FAILED)');
   if (on('status-successful-spelling') && typeof value === 'string' && value !== 'PENDING') {
     return { status: value === 'SUCCESSFUL' ? 'SUCCESS' : 'FAILED', detail };

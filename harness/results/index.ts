@@ -37,6 +37,10 @@ export interface ExchangeFailure {
 export type StatedCause =
   | 'given-up' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read'
   | 'no-status-query' | 'status-call-failed' | 'body-not-json' | 'not-signed-as-sent' | 'no-callback'
+  /** §4.2: the target has no status endpoint (a service's path answers as no path does), or its adapter declares no status call. */
+  | 'status-endpoint-absent' | 'status-not-declared'
+  /** An SDK reported a status answer as another status, or answered error to one of a form it reads. */
+  | 'status-misreported'
   /** A request due to be rejected was processed (its callback arrived). */
   | 'processed'
   /** A request the service refused was processed all the same (its callback came after the refusal). */

@@ -4,7 +4,7 @@
 // stable code (for the case concerned); it is restarted for the next request, however many
 // failed before: one request an SDK chokes on says nothing about the others. Only when the plain
 // call, which every case rests on, gets no usable answer are the rest not sent (`decisive`).
-import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type ExchangeOptions, type LineEnd, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
+import { InProcessLineEnd, LineDriver, linePolicy, LineProcess, type ExchangeOptions, type Greeting, type LineEnd, type LineFailure, type LinePeer } from '../line-protocol/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { StatusValue } from '../status/index.ts';
 import { encodeRequestLine, parseAdapterLine, type AdapterRequest, type CollectCall, type StatusCall } from './protocol.ts';
@@ -43,7 +43,19 @@ export interface SdkAdapterOptions {
   closeGraceMs?: number;
   redactor?: Redactor;
   onNotice?: (line: string) => void;
+  /** The hello's time limit (HELLO_LIMIT_MS). */
+  helloLimitMs?: number;
 }
+
+/** What an adapter can be asked: protocol 1 had collect only; protocol 2 says (its `supports`). */
+export interface AdapterCapabilities {
+  greeting: Greeting;
+  collect: boolean;
+  status: boolean;
+}
+
+/** The line a version-1 adapter adds to be judged on status (harness/sdk/README.md "Protocol 2"). */
+export const HELLO_UPGRADE = 'answer the first line, {"id": "hello", "op": "hello", "protocol": 2}, with {"id": "hello", "protocol": 2, "supports": ["collect", "status"]}';
 
 export class SdkAdapter {
   private readonly driver: LineDriver;
@@ -61,6 +73,7 @@ export class SdkAdapter {
       },
       words: { noun: 'adapter', unit: 'request', doing: 'handling this request' },
       timeoutMs: options.answerDeadlineMs,
+      hello: options.helloLimitMs !== undefined ? { limitMs: options.helloLimitMs } : {},
       ...linePolicy({ maxConsecutiveFailures: Infinity, ...options }),
     });
   }
@@ -75,9 +88,21 @@ export class SdkAdapter {
     return this.driver.answersInRun;
   }
 
+  /** Set once the driver gave up on the adapter: every later request fails with it, unsent. */
+  get givenUp(): boolean {
+    return this.driver.gaveUp !== undefined;
+  }
+
   /** How the command's last start ended, when the driver gave up on it because it cannot start (it answered nothing in this run). */
   get cannotStart(): string | undefined {
     return this.driver.gaveUp?.cannotStart;
+  }
+
+  /** What the adapter said it supports in its answer to the hello (protocol 1: collect only). */
+  async capabilities(): Promise<AdapterCapabilities> {
+    const greeting = (await this.driver.greeting()) ?? { protocol: 1, why: 'no hello was sent' };
+    if (greeting.protocol === 1) return { greeting, collect: true, status: false };
+    return { greeting, collect: greeting.supports.includes('collect'), status: greeting.supports.includes('status') };
   }
 
   /** One call: `timeoutMs` when this call is allowed more than answerDeadlineMs; `decisive` for the plain call (when it fails, the rest are not sent). */

@@ -7,5 +7,5 @@ export {
 } from './protocol.ts';
 // §4.2: the status query, the second op of the protocol.
 export { encodeStatusLine, encodeRequestLine, type StatusCall, type AdapterRequest, type AdapterOp } from './protocol.ts';
-export { SdkAdapter, type AdapterAnswer, type AdapterFailureCode, type AdapterLaunch, type SdkAdapterOptions } from './adapter.ts';
+export { SdkAdapter, HELLO_UPGRADE, type AdapterCapabilities, type AdapterAnswer, type AdapterFailureCode, type AdapterLaunch, type SdkAdapterOptions } from './adapter.ts';
 export { startSdkService, MAX_BODY_BYTES, type ReceivedRequest, type SdkService, type SdkServiceOptions, type ServiceScript } from './service.ts';

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileSchema, formatProblem, readJsonFile } from '../schemas/index.ts';
+import { REFERENCE_STATUS_FORM } from '../status/index.ts';
 import type { SimulatorConfig } from './config.ts';
 import { SIMULATOR_FAULTS, type SimulatorFault } from './faults.ts';
 
@@ -26,6 +27,7 @@ export interface SimulatorConfigFile {
   tls?: { keyFile: string; certFile: string };
   maxBodyBytes?: number;
   rejectionStyle?: SimulatorConfig['rejectionStyle'];
+  statusForm?: Partial<SimulatorConfig['statusForm']>;
   faults?: SimulatorFault[];
 }
 
@@ -77,6 +79,7 @@ export function loadSimulatorConfigFile(path: string, env: NodeJS.ProcessEnv = p
   if (file.tls) config.tls = { key: readPem('/tls/keyFile', file.tls.keyFile), cert: readPem('/tls/certFile', file.tls.certFile) };
   if (file.maxBodyBytes !== undefined) config.maxBodyBytes = file.maxBodyBytes;
   if (file.rejectionStyle) config.rejectionStyle = file.rejectionStyle;
+  if (file.statusForm) config.statusForm = { ...REFERENCE_STATUS_FORM, ...file.statusForm };
   if (file.faults) config.faults = file.faults;
   return file.clientId === undefined ? { config } : { config, clientId: file.clientId };
 }

@@ -1,4 +1,5 @@
 // The simulator's configuration (the contract of harness/README.md) and its defaults.
+import { REFERENCE_STATUS_FORM, type StatusForm } from '../status/index.ts';
 import type { SimulatorFault } from './faults.ts';
 
 export interface SimulatorClient {
@@ -38,6 +39,12 @@ export interface SimulatorConfig {
    * INTERNAL_ERROR keep their status: a web framework answers those before the API's code runs.
    */
   rejectionStyle: 'http-status' | 'ok-with-error-code';
+  /**
+   * How transaction_status answers (§4.2 shows none; harness/positions status.answer-values and
+   * status.unknown-id): the status values' letter case, and an unknown id as 421 with
+   * `success: false` (HTTP 200) or as 404. Default: lower case and 421, what the best evidence says.
+   */
+  statusForm: StatusForm;
   faults: SimulatorFault[];
 }
 
@@ -53,6 +60,7 @@ export const DEFAULT_CONFIG: Readonly<Omit<SimulatorConfig, 'clients' | 'callbac
   callbackCa: [],
   maxBodyBytes: 64 * 1024,
   rejectionStyle: 'http-status',
+  statusForm: { ...REFERENCE_STATUS_FORM },
   faults: [],
 });
 
@@ -77,6 +85,7 @@ export function resolveConfig(partial: Partial<SimulatorConfig>, generated: () =
     ...(partial.tls ? { tls: partial.tls } : {}),
     maxBodyBytes: partial.maxBodyBytes ?? DEFAULT_CONFIG.maxBodyBytes,
     rejectionStyle: partial.rejectionStyle ?? DEFAULT_CONFIG.rejectionStyle,
+    statusForm: { ...DEFAULT_CONFIG.statusForm, ...partial.statusForm },
     faults: partial.faults ?? [],
   };
 }

@@ -1,9 +1,11 @@
 // Drives a signer written in any language: `sh -c CMD`, one request line per vector, one
-// answer line back (protocol.ts), through the shared line driver (harness/line-protocol).
+// answer line back (protocol.ts), through the shared line driver (harness/line-protocol). Its
+// first line is protocol 2's hello; a version-2 signer answers with `"supports": ["sign"]` and
+// what it wraps (for the report), and one that answers otherwise is version 1 and signs as ever.
 // Failures get stable codes and become ERROR verdicts for the vector concerned; the signer is
 // restarted for the rest, and a signer that fails several vectors in a row is given up on, so
 // a signer that hangs forever does not cost 5 s per vector.
-import { LineDriver, linePolicy, LineProcess, LINE_LIMIT, type LineFailure } from '../line-protocol/index.ts';
+import { LineDriver, linePolicy, LineProcess, LINE_LIMIT, type Greeting, type LineFailure } from '../line-protocol/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import { encodeRequestLine, parseAnswerLine } from './protocol.ts';
 import type { Signer, SignerAnswer, SignerFailureCode, SignRequest } from './signer.ts';
@@ -23,6 +25,8 @@ export interface ExternalSignerOptions {
   redactor?: Redactor;
   /** Restarts and give-ups, for progress output. */
   onNotice?: (line: string) => void;
+  /** The hello's time limit (HELLO_LIMIT_MS). */
+  helloLimitMs?: number;
 }
 
 /** The longest line read from a signer (stdout or stderr): one without an end is not kept growing. */
@@ -45,6 +49,7 @@ export class ExternalSigner implements Signer {
       start: () => new LineProcess(command, { ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) }),
       words: { noun: 'signer', unit: 'vector', doing: 'signing this vector' },
       timeoutMs: options.timeoutMs ?? 5000,
+      hello: options.helloLimitMs !== undefined ? { limitMs: options.helloLimitMs } : {},
       ...linePolicy(options),
     });
   }
@@ -52,6 +57,11 @@ export class ExternalSigner implements Signer {
   /** Number of times the command was started, for the report. */
   get starts(): number {
     return this.driver.starts;
+  }
+
+  /** What the signer said in its answer to the hello (protocol 1: it answered otherwise). */
+  async greeting(): Promise<Greeting> {
+    return (await this.driver.greeting()) ?? { protocol: 1, why: 'no hello was sent' };
   }
 
   async sign(request: SignRequest): Promise<SignerAnswer> {

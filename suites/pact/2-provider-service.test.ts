@@ -35,6 +35,9 @@ async function verifyService(faults: SimulatorFault[] = []): Promise<Verificatio
     // State "customer number 0244000001 is whitelisted", and 0244999999 is not.
     whitelist: { sources: ['127.0.0.1', '::1'], customerNumbers: [EXAMPLE_VALUES.whitelistedNumber] },
     timeScale: 0.01,
+    // The pact describes the status answer in one of the two forms the kit reads (upper case, 404
+    // for an unknown id); the reference answers the other by default (docs/positions.md).
+    statusForm: { letterCase: 'upper', unknownId: 404 },
     faults,
   });
   try {

@@ -131,7 +131,9 @@ describe('a status query that gets no status: service.status-query-refused, one 
       expect(preflight.findings).toMatchObject([{ id: 'service.status-query-refused', symptom: { kind: 'stated', cause: 'status-not-read' } }]);
       expect(preflight.findings[0]!.summary).toBe(`${WHAT_STATUS} got no status: ${status.observed}; every status query of the run likely meets the same, so the service.status cases named here share this one cause`);
       expect(preflight.findings[0]!.evidence?.exchanges?.map((e) => e.label)).toContain('preflight: correctly signed status query');
-      expect(result).toMatchObject({ verdict: 'FAIL', reason: `${WHAT_STATUS}: ${status.observed}` });
+      // Not a FAIL: the status query's shape is the suite's position, not a rule of the spec (issue 37).
+      expect(result.verdict).toBe('PASS');
+      expect(result.evidence?.notes).toContain(`${WHAT_STATUS}: ${status.observed} (the status cases name it: service.status-query-refused; the query's shape is the suite's position, so it does not fail the preflight)`);
     } finally {
       await elsewhere.close();
     }

@@ -9,15 +9,18 @@ export interface ClientFaultEntry {
   side: 'client';
   fault: string;
   caseIds: string[];
-  /** Caught: FAIL for a MUST case, WARN for a SHOULD case (caughtVerdict of fault-catalog.ts). */
-  expect: 'FAIL';
+  /**
+   * Caught: FAIL for a MUST case, WARN for a SHOULD case (caughtVerdict of fault-catalog.ts); WARN
+   * where the fault follows one form of a position the evidence disagrees on (docs/positions.md).
+   */
+  expect: 'FAIL' | 'WARN';
   /** Refusal cases that are ERROR: the SDK reported them rejected, but it also reports an accepted answer as rejected (the preflight). */
   errors?: string[];
   /** Words the reason of every listed case carries: the deviation named, not only "it differs" (none when no case catches it). */
   reasonMentions?: ReasonMentions;
   /** The shared cause (harness/diagnoses) named with the fault on. */
   diagnosis?: string;
-  /** Cases that are SKIP with the fault on (not exercised): an SDK without a status call. */
+  /** Cases that are SKIP with the fault on (not exercised): an adapter that does not declare a status call. */
   skips?: string[];
 }
 
@@ -30,6 +33,7 @@ const SIGNED = [
 const REFUSALS = ['client.answers.client-error', 'client.answers.success-false', 'client.answers.error-code', 'client.answers.server-error', 'client.answers.no-answer'];
 /** The client.status cases that pass when the SDK reports no status (a refusal or an error). */
 const STATUS_REFUSALS = ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error', 'client.status.unreadable'];
+const STATUS_REPORTS = ['client.status.reports-pending', 'client.status.reports-success', 'client.status.reports-failed'];
 const STATUS_ALL = [
   'client.status.method-path', 'client.status.headers', 'client.status.body', 'client.status.signature',
   'client.status.reports-pending', 'client.status.reports-success', 'client.status.reports-failed', ...STATUS_REFUSALS,
@@ -173,5 +177,16 @@ export const CLIENT_FAULT_CATALOG: readonly ClientFaultEntry[] = [
   },
   { side: 'client', fault: 'status-not-found-as-failed', expect: 'FAIL', caseIds: ['client.status.unknown-id'], reasonMentions: ['answered 404', 'the SDK reported status FAILED'] },
   { side: 'client', fault: 'status-error-as-pending', expect: 'FAIL', caseIds: ['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error'], reasonMentions: 'the SDK reported status PENDING' },
-  { side: 'client', fault: 'status-not-implemented', expect: 'FAIL', caseIds: [], skips: STATUS_ALL },
+  // Its hello declares collect only: never sent a status request, one cause names it.
+  { side: 'client', fault: 'status-not-implemented', expect: 'FAIL', caseIds: [], skips: STATUS_ALL, diagnosis: 'client.status-not-declared' },
+  // An adapter that predates the hello: protocol 1, collect only, the upgrade named once.
+  { side: 'client', fault: 'protocol-1', expect: 'FAIL', caseIds: [], skips: STATUS_ALL, diagnosis: 'client.status-not-declared' },
+  // One letter case read (issue 37): WARN naming the other form and its evidence, never FAIL.
+  { side: 'client', fault: 'status-upper-case-only', expect: 'WARN', caseIds: STATUS_REPORTS, reasonMentions: ['the SDK reads the status only in upper case', 'the real status client deployed in Ghana'] },
+  { side: 'client', fault: 'status-lower-case-only', expect: 'WARN', caseIds: STATUS_REPORTS, reasonMentions: ['the SDK reads the status only in lower case', 'in upper case in callbacks (§6)'] },
+  {
+    // The earlier real client: upper-case SUCCESS and FAILED reported PENDING, misreports of one cause.
+    side: 'client', fault: 'status-lower-case-compare', expect: 'FAIL', caseIds: ['client.status.reports-success', 'client.status.reports-failed', 'client.status.unreadable'],
+    reasonMentions: 'the SDK reported status PENDING', diagnosis: 'client.status-misreported',
+  },
 ];

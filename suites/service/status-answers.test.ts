@@ -37,19 +37,21 @@ describe('statusReading: an answer read as a status answer', () => {
     expect(statusReading(sent('rejected-candidate', 200, '{"code":"E5","status":"FAILED"}'), STATUS_POSITION)).toStrictEqual({ kind: 'refused', httpStatus: 200 });
   });
   it('refused otherwise: as the body reads (unknown id, a refusal, a server error)', () => {
-    expect(statusReading(sent('rejected-candidate', 404, '{"success":false}'), STATUS_POSITION)).toStrictEqual({ kind: 'unknown-id', httpStatus: 404 });
+    expect(statusReading(sent('rejected-candidate', 404, '{"success":false}'), STATUS_POSITION)).toStrictEqual({ kind: 'unknown-id', httpStatus: 404, form: 404 });
     expect(statusReading(sent('rejected-candidate', 401, '{"message":"no"}'), STATUS_POSITION)).toStrictEqual({ kind: 'refused', httpStatus: 401 });
     expect(statusReading(sent('rejected-candidate', 503, '<html>'), STATUS_POSITION)).toStrictEqual({ kind: 'server-error', httpStatus: 503 });
   });
   it('accepted: the status at the endpoint\'s pointer, and the transaction it names when that is a string', () => {
-    expect(statusReading(sent('accepted', 200, '{"status":"PENDING","transaction_id":"cc-1"}'), STATUS_POSITION)).toStrictEqual({ kind: 'status', status: 'PENDING', transactionId: 'cc-1' });
-    expect(statusReading(sent('accepted', 200, '{"status":"FAILED","transaction_id":7}'), STATUS_POSITION)).toStrictEqual({ kind: 'status', status: 'FAILED' });
-    expect(statusReading(sent('accepted', 200, '{"data":{"state":"SUCCESS"}}'), { ...STATUS_POSITION, pointer: '/data/state' })).toStrictEqual({ kind: 'status', status: 'SUCCESS' });
+    expect(statusReading(sent('accepted', 200, '{"status":"PENDING","transaction_id":"cc-1"}'), STATUS_POSITION)).toStrictEqual({ kind: 'status', status: 'PENDING', letterCase: 'upper', transactionId: 'cc-1' });
+    expect(statusReading(sent('accepted', 200, '{"status":"FAILED","transaction_id":7}'), STATUS_POSITION)).toStrictEqual({ kind: 'status', status: 'FAILED', letterCase: 'upper' });
+    // Either letter case (docs/positions.md status.answer-values), the case it came in noted.
+    expect(statusReading(sent('accepted', 200, '{"status":"failed"}'), STATUS_POSITION)).toStrictEqual({ kind: 'status', status: 'FAILED', letterCase: 'lower' });
+    expect(statusReading(sent('accepted', 200, '{"data":{"state":"SUCCESS"}}'), { ...STATUS_POSITION, pointer: '/data/state' })).toStrictEqual({ kind: 'status', status: 'SUCCESS', letterCase: 'upper' });
   });
   it('accepted without a status there: unreadable, saying what is there', () => {
     expect(statusReading(sent('accepted', 200, 'OK'), STATUS_POSITION)).toStrictEqual({ kind: 'unreadable', httpStatus: 200, why: 'the body is not JSON' });
-    expect(statusReading(sent('accepted', 200, '{"success":true}'), STATUS_POSITION)).toStrictEqual({ kind: 'unreadable', httpStatus: 200, why: '/status holds nothing, not PENDING, SUCCESS or FAILED' });
-    expect(statusReading(sent('accepted', 201, '{"status":"DONE"}'), STATUS_POSITION)).toStrictEqual({ kind: 'unreadable', httpStatus: 201, why: '/status holds "DONE", not PENDING, SUCCESS or FAILED' });
+    expect(statusReading(sent('accepted', 200, '{"success":true}'), STATUS_POSITION)).toStrictEqual({ kind: 'unreadable', httpStatus: 200, why: '/status holds nothing, not PENDING, SUCCESS or FAILED (in either letter case)' });
+    expect(statusReading(sent('accepted', 201, '{"status":"DONE"}'), STATUS_POSITION)).toStrictEqual({ kind: 'unreadable', httpStatus: 201, why: '/status holds "DONE", not PENDING, SUCCESS or FAILED (in either letter case)' });
   });
 });
 
@@ -89,7 +91,7 @@ describe('describeStatusReading and notReadReason: what a case says of a query t
     expect(reason(404, '{}')).toMatch(/read as unknown id \(HTTP 404\); either the service does not know a transaction it accepted, or its status endpoint is not at POST \/status\/: state it/);
     const unreadable = sent('accepted', 200, '{}');
     expect(notReadReason(session, { answer: unreadable, reading: statusReading(unreadable, STATUS_POSITION), at: 0 }))
-      .toMatch(/read as unreadable \(HTTP 200: \/status holds nothing, not PENDING, SUCCESS or FAILED\); if the service puts the status elsewhere, state it as "status": \{"pointer"\}/);
+      .toMatch(/read as unreadable \(HTTP 200: \/status holds nothing, not PENDING, SUCCESS or FAILED \(in either letter case\)\); if the service puts the status elsewhere, state it as "status": \{"pointer"\}/);
   });
 });
 
@@ -204,7 +206,10 @@ describe('service.status.success-agrees', () => {
   it('the reference\'s own answer: PASS, noting the callback\'s status and the answer, and nothing else', async () => {
     const result = await runBehindFront('service.status.success-agrees', referenceAnswers);
     expect(result.verdict).toBe('PASS');
-    expect(result.evidence?.notes).toEqual([expect.stringMatching(/^callback status=SUCCESS; status answer HTTP 200 \{"success":true,/)]);
+    expect(result.evidence?.notes).toEqual([
+      expect.stringMatching(/^callback status=SUCCESS; status answer HTTP 200 \{"success":true,/),
+      expect.stringMatching(/^the answer spelled the status in (lower|upper) case \("(success|SUCCESS)"\); the kit reads either letter case/),
+    ]);
   });
   it('PENDING right after the callback, then the outcome (a store updated a moment later): PASS, noting the second query', async () => {
     // callbackTimeoutMs 1500: the second query waits the lesser, 1000 ms.
@@ -262,9 +267,13 @@ describe('service.status.pending-not-terminal', () => {
   it('held on the first transaction, PENDING on the second: PASS, noting the first attempt', async () => {
     const result = await runBehindFront(id, heldOnFirstThen('PENDING'));
     expect(result.verdict).toBe('PASS');
-    expect(result.evidence?.notes).toEqual([expect.stringMatching(/^attempt 1: answered FAILED \d+ ms after the acceptance, after its callback$/), expect.stringMatching(/^queried \d+ ms after the acceptance: PENDING$/)]);
+    expect(result.evidence?.notes).toEqual([
+      expect.stringMatching(/^attempt 1: answered FAILED \d+ ms after the acceptance, after its callback$/), expect.stringMatching(/^queried \d+ ms after the acceptance: PENDING$/),
+      // The form the answer came in (docs/positions.md status.answer-values).
+      expect.stringMatching(/^the answer spelled the status in (lower|upper) case/),
+    ]);
     // Times from the acceptance: within the case's own duration.
-    for (const ms of result.evidence!.notes!.map((n) => Number(/(\d+) ms after/.exec(n)![1]))) expect(ms).toBeLessThanOrEqual(result.durationMs);
+    for (const ms of result.evidence!.notes!.slice(0, 2).map((n) => Number(/(\d+) ms after/.exec(n)![1]))) expect(ms).toBeLessThanOrEqual(result.durationMs);
   });
   it('under a pace, an attempt\'s collect and query (a burst of two) start once two turns went unused', async () => {
     // 4/s: turns 250 ms apart. Attempt 1's collect and query take two turns; attempt 2 starts after

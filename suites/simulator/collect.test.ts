@@ -291,9 +291,28 @@ describe('§2.1 transaction_id is unique per client', () => {
 });
 
 describe('§4.2 transaction status (POST /api/v1.0/transaction_status/, signed)', () => {
-  it('answers PENDING, then the terminal status; 404 TRANSACTION_NOT_FOUND for an unknown id', async () => {
-    // Processing 300 ms (scaled): the first query comes well before it ends, also on a loaded machine.
+  it('answers pending, then the terminal status, in lower case; an unknown id 200 {"success": false, "error_code": 421} (the reference form, docs/positions.md)', async () => {
     await withSimulator({ processingDelayMs: 30_000 }, async (sim) => {
+      const fields = collectFields('https://127.0.0.1:9/unreachable');
+      await collect(sim, fields);
+      const ask = (id: unknown) => post(sim.url, '/api/v1.0/transaction_status/', JSON.stringify({ transaction_id: id, client_id: CLIENT.clientId }));
+      expect((await ask(fields['transaction_id'])).json).toMatchObject({ success: true, status: 'pending' });
+      let answer = await ask(fields['transaction_id']);
+      for (const started = Date.now(); answer.json['status'] === 'pending' && Date.now() - started < 5000;) {
+        await new Promise((r) => setTimeout(r, 50));
+        answer = await ask(fields['transaction_id']);
+      }
+      expect(answer.json).toMatchObject({ success: true, status: 'success' });
+      expect(readStatusAnswer(answer.status, answer.text)).toEqual({ kind: 'status', status: 'SUCCESS', letterCase: 'lower', transactionId: fields['transaction_id'] });
+      const unknown = await ask(newId('unknown'));
+      expect(unknown.status).toBe(200);
+      expect(unknown.json).toMatchObject({ success: false, error_code: 421 });
+      expect(readStatusAnswer(unknown.status, unknown.text)).toEqual({ kind: 'unknown-id', httpStatus: 200, form: 421 });
+    });
+  });
+  it('statusForm upper/404: answers PENDING, then the terminal status; 404 TRANSACTION_NOT_FOUND for an unknown id', async () => {
+    // Processing 300 ms (scaled): the first query comes well before it ends, also on a loaded machine.
+    await withSimulator({ processingDelayMs: 30_000, statusForm: { letterCase: 'upper', unknownId: 404 } }, async (sim) => {
       const fields = collectFields('https://127.0.0.1:9/unreachable');
       await collect(sim, fields);
       const ask = (id: unknown) => post(sim.url, '/api/v1.0/transaction_status/', JSON.stringify({ transaction_id: id, client_id: CLIENT.clientId }));
@@ -305,7 +324,7 @@ describe('§4.2 transaction status (POST /api/v1.0/transaction_status/, signed)'
         answer = await ask(fields['transaction_id']);
       }
       expect(answer.json).toMatchObject({ success: true, status: 'SUCCESS', message: 'Payment of GHS 10.00 received' });
-      expect(readStatusAnswer(answer.status, answer.text)).toEqual({ kind: 'status', status: 'SUCCESS', transactionId: fields['transaction_id'] });
+      expect(readStatusAnswer(answer.status, answer.text)).toEqual({ kind: 'status', status: 'SUCCESS', letterCase: 'upper', transactionId: fields['transaction_id'] });
       const unknown = await ask(newId('unknown'));
       expectRejected(unknown, 'TRANSACTION_NOT_FOUND');
       expect(readStatusAnswer(unknown.status, unknown.text).kind).toBe('unknown-id');

@@ -340,7 +340,8 @@ const CASES: Record<SimulatorFault, FaultCase> = {
   'status-unknown-success': {
     scenario: 'the status of a transaction_id the service never saw',
     observe: (env) => askStatus(env, 'never-seen-7f3a'),
-    correct: 'unknown-id 404', faulty: 'SUCCESS',
+    // The reference form's unknown id: 200 {"success": false, "error_code": 421} (docs/positions.md).
+    correct: 'unknown-id 200', faulty: 'SUCCESS',
   },
 };
 

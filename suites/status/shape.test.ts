@@ -36,7 +36,13 @@ describe('§4.2 status answer: read by the position', () => {
     [401, '', { kind: 'refused' }],
     [503, '', { kind: 'server-error' }],
     [200, 'OK', { kind: 'unreadable' }],
-    [200, '{"status":"success"}', { kind: 'unreadable' }],
+    [200, '{"status":"success"}', { kind: 'status', status: 'SUCCESS', letterCase: 'lower' }],
+    [200, '{"status":"Pending"}', { kind: 'status', status: 'PENDING', letterCase: 'mixed' }],
+    [200, '{"status":"successful"}', { kind: 'unreadable' }],
+    [200, '{"success":false,"error_code":421,"error_message":"x"}', { kind: 'unknown-id', form: 421 }],
+    [400, '{"success":false,"error_code":421}', { kind: 'unknown-id', form: 421 }],
+    [200, '{"error_code":421}', { kind: 'refused' }],
+    [404, '', { kind: 'unknown-id', form: 404 }],
   ] as const)('%i %s → %o', (status, body, expected) => {
     expect(readStatusAnswer(status, body)).toMatchObject(expected);
   });

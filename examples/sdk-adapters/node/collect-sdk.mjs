@@ -50,8 +50,10 @@ export class CollectClient {
     const detail = `HTTP ${response.status}${typeof answer.error_message === 'string' ? `: ${answer.error_message}` : ''}`;
     if (response.status >= 500) throw new CollectError(`the service failed: ${detail}`);
     if (refused(response, answer)) return { outcome: 'rejected', detail };
-    if (!['PENDING', 'SUCCESS', 'FAILED'].includes(answer.status)) throw new CollectError(`the status answer holds no status: ${detail}`);
-    return { status: answer.status, detail };
+    // Either letter case: real services answer `success` as well as `SUCCESS` (docs/positions.md).
+    const status = typeof answer.status === 'string' ? answer.status.toUpperCase() : undefined;
+    if (!['PENDING', 'SUCCESS', 'FAILED'].includes(status)) throw new CollectError(`the status answer holds no status: ${detail}`);
+    return { status, detail };
   }
 
   /** Posts the members as a JSON body signed over their pairs; the response and its JSON object ({} when none). */

@@ -1,5 +1,6 @@
 """The collect-conformance adapter for collect_sdk.py: one JSON request per line on stdin, one
-JSON answer per line on stdout (the SDK adapter protocol, harness/sdk/README.md).
+JSON answer per line on stdout (the SDK adapter protocol, version 2, harness/sdk/README.md). The
+first line is the harness's hello: answered with what this adapter supports and wraps.
 
     collect-conformance run --target examples/sdk-adapters/python/client.json
 """
@@ -12,7 +13,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from collect_sdk import CollectClient, CollectError  # noqa: E402
 
 
+def hello(request):
+    implementation = {"language": f"Python {sys.version.split()[0]}", "library": "collect_sdk.py (example)", "version": "1.0.0"}
+    return {"id": request["id"], "protocol": 2, "supports": ["collect", "status"], "implementation": implementation}
+
+
 def handle(request):
+    if request.get("op") == "hello":
+        return hello(request)
     credentials = request["credentials"]
     client = CollectClient(request["baseUrl"], credentials["clientId"], credentials["clientKey"], credentials["secretKey"])
     try:

@@ -55,9 +55,11 @@ class CollectClient:
             raise CollectError(f"the service failed: {detail}")
         if not 200 <= status < 300 or answer.get("success") is False or answer.get("error_code") is not None:
             return "rejected", None, detail
-        if answer.get("status") not in STATUSES:
+        # Either letter case: real services answer "success" as well as "SUCCESS" (docs/positions.md).
+        status = answer.get("status").upper() if isinstance(answer.get("status"), str) else None
+        if status not in STATUSES:
             raise CollectError(f"the status answer holds no status: {detail}")
-        return "status", answer["status"], detail
+        return "status", status, detail
 
     def _post(self, path, sent, signed):
         """Sends `sent` as JSON, signed over the pairs of `signed`; returns (status, raw body)."""

@@ -13,6 +13,6 @@ export { ACCEPTED_ANSWER, acceptedReported } from './answers.ts';
 export { CALLBACK_URL_SUFFIX, missingFields } from './collect.ts';
 export { readSentBody, bodyNotJsonCause, BODY_NOT_JSON, FORM_MEDIA_TYPE, type SentBody } from './body.ts';
 
-export { plainStatusCall, successReported, STATUS_CALL_FAILED, type PlainStatusCall } from './status.ts';
+export { plainStatusCall, successReported, statusNotDeclared, judgeLetterCases, formReading, letterCaseEvidence, STATUS_CALL_FAILED, type PlainStatusCall, type LetterCaseProfile, type FormReading } from './status.ts';
 
 export const CLIENT_CASES: readonly ClientCase[] = [...COLLECT_CASES, ...ANSWERS_CASES, ...STATUS_CASES];

@@ -26,4 +26,4 @@ export { RETRY_SCRIPT, TIMING_BLURRED } from './retry.ts';
 export { serviceCase, firstCallback, PROCESSED_AFTER_REFUSAL, UNREAD_REJECTION } from './define.ts';
 export { SIGNATURE_NOT_MATCHING } from './auth.ts';
 export { describeAnswer, failureOf } from './session.ts';
-export { askStatus, serviceStatusEndpoint, statusReading, describeStatusReading, notReadReason, STATUS_NOT_READ } from './status.ts';
+export { askStatus, serviceStatusEndpoint, statusReading, describeStatusReading, notReadReason, probeEndpointAbsent, formNote, STATUS_NOT_READ } from './status.ts';

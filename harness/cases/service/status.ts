@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { parseCallbackQuery } from '../../callback/index.ts';
 import { WRONG_CLIENT_KEY, wrongSecretFor, type SentAnswer, type SignedRequest, type SourceName } from '../../client/index.ts';
 import {
-  atPointer, readStatusAnswer, signedStatusQuery, STATUS_POSITION, isStatusValue,
+  readStatusAnswer, signedStatusQuery, STATUS_POSITION, statusAt, unknownIdInBody,
   type StatusEndpoint, type StatusReading, type StatusValue,
 } from '../../status/index.ts';
 import type { ResolvedServiceTarget } from '../../targets/index.ts';
@@ -17,6 +17,7 @@ import { CaseError } from '../http.ts';
 import type { CaseOutcome } from '../model.ts';
 import { firstCallback, requireAccepted, serviceCase, UNREAD_REJECTION, type ServiceCase } from './define.ts';
 import { describeAnswer, failureOf, type ServiceSession } from './session.ts';
+import { probedAbsence, sharedProbe } from './status-absent.ts';
 
 /**
  * How every case begins its reason when a correctly signed query got no status. Such a case is
@@ -69,20 +70,16 @@ export function statusReading(answer: SentAnswer, endpoint: StatusEndpoint): Sta
     const reading = readStatusAnswer(status, answer.bodyText ?? '', endpoint);
     return reading.kind === 'status' ? { kind: 'refused', httpStatus: status } : reading;
   }
-  const value = atPointer(answer.json, endpoint.pointer);
-  if (!isStatusValue(value)) {
-    const why = answer.json === undefined ? 'the body is not JSON' : `${endpoint.pointer} holds ${value === undefined ? 'nothing' : JSON.stringify(value)}, not PENDING, SUCCESS or FAILED`;
-    return { kind: 'unreadable', httpStatus: status, why };
-  }
-  const id = atPointer(answer.json, '/transaction_id');
-  return { kind: 'status', status: value, ...(typeof id === 'string' ? { transactionId: id } : {}) };
+  if (answer.json === undefined) return { kind: 'unreadable', httpStatus: status, why: 'the body is not JSON' };
+  const read = statusAt(answer.json, endpoint.pointer);
+  return read.kind === 'none' ? { kind: 'unreadable', httpStatus: status, why: read.why } : read;
 }
 
-/** A reading in words: `SUCCESS`, `unknown id (HTTP 404)`. */
+/** A reading in words: `SUCCESS`, `SUCCESS (spelled in lower case)`, `unknown id (HTTP 404)`, `unknown id (HTTP 200, "error_code": 421)`. */
 export function describeStatusReading(reading: StatusReading): string {
   switch (reading.kind) {
-    case 'status': return reading.status;
-    case 'unknown-id': return `unknown id (HTTP ${reading.httpStatus})`;
+    case 'status': return `${reading.status}${reading.letterCase && reading.letterCase !== 'upper' ? ` (spelled in ${reading.letterCase === 'lower' ? 'lower' : 'mixed'} case)` : ''}`;
+    case 'unknown-id': return `unknown id (HTTP ${reading.httpStatus}${reading.form === 421 ? ', "error_code": 421' : ''})`;
     case 'refused': return `refused (HTTP ${reading.httpStatus})`;
     case 'server-error': return `a server error (HTTP ${reading.httpStatus})`;
     case 'unreadable': return `unreadable (HTTP ${reading.httpStatus}: ${reading.why})`;
@@ -173,6 +170,8 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
       }
       const { reading } = asked;
       if (!reading) throw s.unanswered('the status query', asked.answer);
+      const absent = await probeEndpointAbsent(s, id, asked);
+      if (absent !== undefined) return skipAbsent(s, absent);
       // No status to compare: the rule is not exercised (the shape is the suite's position; the preflight names the cause).
       if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked), s.evidence(), { causes: ['status-not-read'] });
       if (reading.transactionId !== undefined && reading.transactionId !== id) {
@@ -181,7 +180,7 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
       if (reading.status !== said) {
         return s.fail(`the callback said status=${said}; the status endpoint answers ${reading.status} for the same transaction${reading.status === 'PENDING' ? ', also a moment later' : ''}: a receiver confirming the callback (§6 rule 5) would be told otherwise than the callback says`);
       }
-      return s.pass({ notes: [`callback status=${said}; status answer ${describeAnswer(asked.answer)}`] });
+      return s.pass({ notes: [`callback status=${said}; status answer ${describeAnswer(asked.answer)}`, ...formNote(reading)] });
     },
   });
 }
@@ -190,7 +189,7 @@ function agreesCase(leaf: 'success-agrees' | 'failed-agrees', expected: 'SUCCESS
 const PENDING_ATTEMPTS = 3;
 
 /** An attempt saw the transaction pending (the PASS's note), came too late to (why), or decided the case. */
-type PendingAttempt = { pending: string } | { tooLate: string } | CaseOutcome;
+type PendingAttempt = { pending: string; form: string[] } | { tooLate: string } | CaseOutcome;
 
 /**
  * One transaction that ends FAILED, queried right after its acceptance. PENDING: the case PASSes. Terminal
@@ -211,9 +210,11 @@ async function pendingAttempt(s: ServiceSession, attempt: number): Promise<Pendi
   const { reading, answer, at } = asked!;
   if (!reading) throw s.unanswered('the status query', answer);
   const afterMs = Math.round(at - accepted.sentAt);
+  const absent = await probeEndpointAbsent(s, fields.transaction_id, asked!);
+  if (absent !== undefined) return skipAbsent(s, absent);
   // Not known yet is no status either: nothing says how the service answers a pending transaction.
   if (reading.kind !== 'status') throw new CaseError(notReadReason(s, asked!), s.evidence(), { causes: ['status-not-read'] });
-  if (reading.status === 'PENDING') return { pending: `queried ${afterMs} ms after the acceptance: PENDING` };
+  if (reading.status === 'PENDING') return { pending: `queried ${afterMs} ms after the acceptance: PENDING`, form: formNote(reading) };
   // Called back already: the transaction was no longer pending (agreement is the agrees cases' rule).
   if (s.deliveries({ tag: fields.tag }).some((d) => d.receivedAt <= at)) {
     return { tooLate: `answered ${reading.status} ${afterMs} ms after the acceptance, after its callback` };
@@ -255,6 +256,8 @@ function refusalCase(leaf: string, title: string, specRef: string, tamper: Query
         }
         return s.pass({ notes: [`no HTTP answer (${failureOf(answer)}): counted as a refusal at the network; the same query from the whitelisted source was answered ${describeAnswer(control.answer)}`] });
       }
+      const absent = await absentFor(s, asked, async () => fields.transaction_id);
+      if (absent !== undefined) return skipAbsent(s, absent);
       if (reading.kind === 'status') {
         return s.fail(`${what} was answered ${describeAnswer(answer)}: it disclosed the transaction's status (${reading.status}); the status endpoint is authenticated like collect (§5.2${source === 'notWhitelisted' ? ', §5.4' : ''}), or anyone may read, and "confirm", any outcome`);
       }
@@ -266,7 +269,65 @@ function refusalCase(leaf: string, title: string, specRef: string, tamper: Query
   });
 }
 
-export const STATUS_CASES: readonly ServiceCase[] = [
+/** A 404 whose body does not say the id is unknown: the endpoint may be absent (probeEndpointAbsent tells). */
+function maybeNoEndpoint(asked: Asked): boolean {
+  const { answer, reading } = asked;
+  const object = answer.json !== null && typeof answer.json === 'object' ? answer.json as Record<string, unknown> : undefined;
+  return reading?.kind === 'unknown-id' && answer.status === 404 && unknownIdInBody(object) === undefined;
+}
+
+/**
+ * A correctly signed query for an accepted transaction answered 404 with no unknown-id body: is
+ * the endpoint itself absent? The same signed query to a path beside it, which no API has, is
+ * answered alike (the same status, the same error_code or none) when it is. Asked once per run
+ * (status-absent.ts); returns the shared cause's words.
+ */
+export async function probeEndpointAbsent(s: ServiceSession, transactionId: string, asked: Asked): Promise<string | undefined> {
+  if (!maybeNoEndpoint(asked)) return undefined;
+  return sharedProbe(s.ctx.resources, s.target.baseUrl, async () => {
+    const endpoint = serviceStatusEndpoint(s.target) ?? STATUS_POSITION;
+    const query = statusQuery(s, transactionId);
+    const sibling = `${endpoint.path.replace(/\/*(\?.*)?$/, '')}-collect-conformance-no-such-path/`;
+    query.url = s.target.baseUrl.replace(/\/+$/, '') + sibling;
+    const control = await s.sendSigned(query, { label: 'the same status query to a path no API has (is the status endpoint there at all?)' });
+    if (control.status !== asked.answer.status || JSON.stringify(errorCodeOf(control)) !== JSON.stringify(errorCodeOf(asked.answer))) return undefined;
+    return `the service has no status endpoint at ${endpoint.method} ${endpoint.path}: a correctly signed status query for an accepted transaction was answered ${describeAnswer(asked.answer)}, as the same query to ${sibling}, a path no API has, was (${describeAnswer(control)}); `
+      + 'its status cases are not judged (§4.2 shows no path: the path is the suite\'s position, docs/positions.md status.endpoint-absent). '
+      + 'Add "status": false to the target file to say so, or "status": {"method", "path"} where the endpoint is';
+  });
+}
+
+/** A case's query got 404 with no unknown-id body (a refusal, an unknown id): the endpoint absent, asked with a correctly signed query for `acceptedId`? */
+async function absentFor(s: ServiceSession, asked: Asked, acceptedId: () => Promise<string>): Promise<string | undefined> {
+  if (!maybeNoEndpoint(asked)) return undefined;
+  const id = await acceptedId();
+  const control = await askStatus(s, id, { label: 'control: a correctly signed status query for an accepted transaction' });
+  return probeEndpointAbsent(s, id, control);
+}
+
+function skipAbsent(s: ServiceSession, why: string): CaseOutcome {
+  return { ...s.skip(`not exercised: ${why}`), causes: ['status-endpoint-absent'] };
+}
+
+/** The error_code of a JSON answer (undefined for none, or no JSON). */
+function errorCodeOf(answer: SentAnswer): unknown {
+  const json = answer.json;
+  return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>)['error_code'] : undefined;
+}
+
+/** SKIP at once, with the one shared cause, when this run already found the target's status endpoint absent. */
+function unlessAbsent(c: ServiceCase): ServiceCase {
+  return {
+    ...c,
+    async run(ctx) {
+      const why = await probedAbsence(ctx.resources, ctx.target.baseUrl);
+      if (why !== undefined) return { verdict: 'SKIP', reason: `not exercised: ${why}`, causes: ['status-endpoint-absent'] };
+      return c.run(ctx);
+    },
+  };
+}
+
+export const STATUS_CASES: readonly ServiceCase[] = ([
   agreesCase('success-agrees', 'SUCCESS'),
   agreesCase('failed-agrees', 'FAILED'),
   serviceCase({
@@ -280,7 +341,7 @@ export const STATUS_CASES: readonly ServiceCase[] = [
       const late: string[] = [];
       for (let attempt = 1; attempt <= PENDING_ATTEMPTS; attempt++) {
         const outcome = await pendingAttempt(s, attempt);
-        if ('pending' in outcome) return s.pass({ notes: [...late.map((l, i) => `attempt ${i + 1}: ${l}`), outcome.pending] });
+        if ('pending' in outcome) return s.pass({ notes: [...late.map((l, i) => `attempt ${i + 1}: ${l}`), outcome.pending, ...outcome.form] });
         if ('verdict' in outcome) return outcome;
         late.push(outcome.tooLate);
       }
@@ -299,14 +360,31 @@ export const STATUS_CASES: readonly ServiceCase[] = [
       const asked = await askStatus(s, id, { label: 'status query for an id never used in a collect' });
       const { reading, answer } = asked;
       if (!reading) throw s.unanswered('the status query', answer);
+      const absent = await absentFor(s, asked, async () => (await acceptedTransaction(s)).transaction_id);
+      if (absent !== undefined) return skipAbsent(s, absent);
       if (statusOf(reading) === 'SUCCESS') {
         return s.fail(`a status query for ${JSON.stringify(id)}, an id no collect request used, was answered ${describeAnswer(answer)}: SUCCESS for a transaction that does not exist, which "confirms" any forged callback`);
       }
-      return s.pass({ notes: [`answered ${describeAnswer(answer)}: ${describeStatusReading(reading)}`] });
+      return s.pass({ notes: [`answered ${describeAnswer(answer)}: ${describeStatusReading(reading)}`, ...formNote(reading)] });
     },
   }),
   refusalCase('missing-header', 'a status query without Authorization is refused', '§4.2, §5.2', 'missing-header'),
   refusalCase('wrong-signature', 'a status query signed with a wrong secret is refused', '§4.2, §5.2, §7', 'wrong-signature'),
   refusalCase('unknown-client-key', 'a status query naming an unknown client_key is refused', '§4.2, §5.2', 'unknown-client-key'),
   refusalCase('ip-not-whitelisted', 'a status query from a non-whitelisted source is refused', '§4.2, §5.4, §7', undefined, 'notWhitelisted'),
-];
+] satisfies ServiceCase[]).map(unlessAbsent);
+
+/**
+ * The form a status answer came in, for the report (harness/positions: the kit reads either
+ * letter case, and 404 or 421 as an unknown id): `the status values in lower case (success), one
+ * of the forms the evidence shows`.
+ */
+export function formNote(reading: StatusReading | undefined): string[] {
+  if (reading?.kind === 'status' && reading.letterCase) {
+    return [`the answer spelled the status in ${reading.letterCase} case (${JSON.stringify(reading.letterCase === 'lower' ? reading.status.toLowerCase() : reading.status)}${reading.letterCase === 'mixed' ? ', read case-insensitively' : ''}); the kit reads either letter case (docs/positions.md, status.answer-values)`];
+  }
+  if (reading?.kind === 'unknown-id') {
+    return [`the unknown id was answered ${reading.form === 421 ? '"error_code": 421 with "success": false' : `HTTP ${reading.httpStatus}`}; the kit reads 404 and 421 alike (docs/positions.md, status.unknown-id)`];
+  }
+  return [];
+}

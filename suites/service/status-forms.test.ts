@@ -1,0 +1,88 @@
+// service.status where the evidence disagrees or the endpoint is absent (issue 37,
+// docs/positions.md status.answer-values, status.unknown-id, status.endpoint-absent): a service
+// answering in lower case with 421 for an unknown id PASSes as one answering in upper case with
+// 404, each with the form it used noted; a service with collect only (a test double) is not judged
+// on status: its status cases SKIP under one shared cause, and its preflight rests on collect alone.
+import { describe, expect, it } from 'vitest';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
+import { diagnose } from '../../harness/diagnoses/index.ts';
+import { startEmbeddedService, type EmbeddedServiceOptions } from '../../harness/embedded/index.ts';
+import { runChecked } from '../../harness/preflight/index.ts';
+import { STATUS_POSITION } from '../../harness/status/index.ts';
+import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
+import { startFront } from './fixtures/front.ts';
+
+const SEED = 3737;
+const STATUS_CASES = SERVICE_CASES.filter((c) => c.id.startsWith('service.status.'));
+const show = (results: ReadonlyArray<{ id: string; verdict: string; reason?: string }>) => results.map((r) => `${r.verdict} ${r.id} ${r.reason ?? ''}`).join('\n');
+const notes = (r: { evidence?: { notes?: readonly string[] } }) => (r.evidence?.notes ?? []).join('\n');
+
+async function runForm(statusForm: NonNullable<EmbeddedServiceOptions['statusForm']>) {
+  // Processing 300 ms (scaled): a query right after the acceptance sees it pending, also on a loaded machine.
+  const service = await startEmbeddedService({ statusForm, processingDelayMs: 6000 });
+  try {
+    return await runChecked({ cases: STATUS_CASES, target: service.target, seed: SEED });
+  } finally {
+    await service.close();
+  }
+}
+
+describe('status answers in either form of the evidence: PASS, the form noted', () => {
+  it('lower-case values and 421 with success false for an unknown id (the real client\'s form): every service.status case PASSes', async () => {
+    const run = await runForm({ letterCase: 'lower', unknownId: 421 });
+    expect(run.preflight.result.verdict, run.preflight.result.reason).toBe('PASS');
+    expect(show(run.results.filter((r) => r.verdict !== 'PASS'))).toBe('');
+    expect(notes(run.preflight.result)).toMatch(/the answer spelled the status in lower case \("success"\); the kit reads either letter case/);
+    const byId = new Map(run.results.map((r) => [r.id, r]));
+    expect(notes(byId.get('service.status.success-agrees')!)).toMatch(/spelled the status in lower case \("success"\)/);
+    expect(notes(byId.get('service.status.unknown-id-not-success')!)).toMatch(/the unknown id was answered "error_code": 421 with "success": false; the kit reads 404 and 421 alike/);
+  });
+  it('upper-case values and 404 for an unknown id: every service.status case PASSes, that form noted', async () => {
+    const run = await runForm({ letterCase: 'upper', unknownId: 404 });
+    expect(run.preflight.result.verdict, run.preflight.result.reason).toBe('PASS');
+    expect(show(run.results.filter((r) => r.verdict !== 'PASS'))).toBe('');
+    const byId = new Map(run.results.map((r) => [r.id, r]));
+    expect(notes(byId.get('service.status.success-agrees')!)).toMatch(/spelled the status in upper case \("SUCCESS"\)/);
+    expect(notes(byId.get('service.status.unknown-id-not-success')!)).toMatch(/the unknown id was answered HTTP 404/);
+  });
+});
+
+describe('a service without the status endpoint (collect only): not judged on status, one shared cause', () => {
+  it('its status path answers as a path no API has: preflight PASS on collect alone, the eight status cases SKIP, one cause names the line to add', async () => {
+    const service = await startEmbeddedService();
+    // A test double of the service with collect only: any other path is 404 {"message": "Not Found"}.
+    const front = await startFront(service.target, async ({ url }, t) => (url.pathname === '/api/v1.0/collect/' ? t.forward() : t.json(404, { message: 'Not Found' })));
+    try {
+      const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url };
+      const run = await runChecked({ cases: STATUS_CASES, target, seed: SEED });
+      expect(run.preflight.result.verdict, run.preflight.result.reason).toBe('PASS');
+      expect(run.preflight.preflight.controls['status-refusal']?.state).toBe('not-run');
+      for (const r of run.results) {
+        expect(r.verdict, `${r.id}: ${r.reason}`).toBe("SKIP");
+        expect(r.reason, r.id).toMatch(new RegExp(`^not exercised: the service has no status endpoint at POST ${STATUS_POSITION.path.replace(/\//g, '\\/')}: .*a path no API has.*Add "status": false to the target file`));
+      }
+      const causes = diagnose([{ preflight: run.preflight.preflight, results: run.results, unproven: run.unproven }]);
+      expect(causes.map((c) => c.id)).toEqual(['service.status-endpoint-absent']);
+      expect([...causes[0]!.cases].sort()).toEqual(STATUS_CASES.map((c) => c.id).sort());
+    } finally {
+      await front.close();
+      await service.close();
+    }
+  });
+  it('its positive control: a status path answering 404 unlike a path no API has (an unknown id\'s body) is not taken for an absent endpoint', async () => {
+    const service = await startEmbeddedService();
+    const front = await startFront(service.target, async ({ url }, t) => (url.pathname === STATUS_POSITION.path
+      ? t.json(404, { success: false, error_code: 'TRANSACTION_NOT_FOUND', error_message: 'no such transaction' })
+      : url.pathname === '/api/v1.0/collect/' ? t.forward() : t.json(404, { message: 'Not Found' })));
+    try {
+      const run = await runChecked({ cases: STATUS_CASES, target: { ...service.target, baseUrl: front.url }, seed: SEED });
+      expect(run.preflight.result.verdict).toBe('PASS');
+      expect(run.preflight.preflight.controls['status-refusal']?.state).toBe('failed');
+      expect(run.preflight.preflight.findings.map((f) => f.id)).toEqual(['service.status-query-refused']);
+      expect(run.results.filter((r) => r.verdict === 'SKIP').map((r) => r.id)).toEqual([]);
+    } finally {
+      await front.close();
+      await service.close();
+    }
+  });
+});
