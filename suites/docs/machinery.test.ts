@@ -35,7 +35,7 @@ describe('the page reader', () => {
       'line 4: malformed marker <!-- not-run because --> (write <!-- not run: reason --> or <!-- needs: program -->)',
       'line 9: a `shell` block: tag commands `sh` (so the tests run them) and other text `text`',
       'line 13: an untagged block that follows no command block: tag it (`text`, `json` …) or put it after the command that prints it',
-      'line 17: <!-- needs: … --> names cobol, not one of php, ruby, jdk, chromium, postgresql, mariadb',
+      'line 17: <!-- needs: … --> names cobol, not one of php, ruby, phpunit, pytest, minitest, jdk, chromium, postgresql, mariadb',
     ]);
   });
   it('anchors headings as GitHub does', () => {

@@ -72,14 +72,14 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     ['auth', ['auth']],
     ['request', ['checks', 'define', 'session', 'sandbox', 'index']],
     ['callback', ['callback', 'retry', 'backoff', 'stall-watch', 'listener-pool', 'transport']],
-    ['status', ['status']],
+    ['status', ['status', 'status-absent']],
   ].map(([part, files]): MutationUnit => ({
     name: `cases/service-${part as string}`, folder: 'cases',
     mutate: (files as string[]).map((f) => `harness/cases/service/${f}.ts`),
     // Not suites/service/throttled.test.ts: it runs whole runs in a beforeAll, where Stryker can
     // name no test, so every mutant it reached counted as static (61 %) and ran every test of the unit.
     tests: [
-      'suites/cases/case-list.test.ts', 'suites/service/status-answers.test.ts', 'suites/service/auth-answers.test.ts', 'suites/service/request-answers.test.ts', 'suites/service/callback-answers.test.ts', 'suites/service/session-parts.test.ts', 'suites/service/status.test.ts', 'suites/service/checks.test.ts', 'suites/service/evidence.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/service/status-answers.test.ts', 'suites/service/status-forms.test.ts', 'suites/service/auth-answers.test.ts', 'suites/service/request-answers.test.ts', 'suites/service/callback-answers.test.ts', 'suites/service/session-parts.test.ts', 'suites/service/status.test.ts', 'suites/service/checks.test.ts', 'suites/service/evidence.test.ts',
       'suites/service/backoff.test.ts', 'suites/service/retry-window.test.ts', 'suites/service/client.test.ts', 'suites/service/listener.test.ts',
       'suites/service/plain-listener.test.ts', 'suites/service/production-https.test.ts', 'suites/service/rate-limit.test.ts',
       'suites/service/sources.test.ts', 'suites/service/transaction-ids.test.ts',
