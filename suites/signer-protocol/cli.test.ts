@@ -43,15 +43,6 @@ describe('vectors: exit 0 when no FAIL or ERROR, report files written (DESIGN.md
     expect(report.kind).toBe('vectors');
     expect(report.target).toMatchObject({ side: 'signer', command: fixtureCommand('correct-signer.mjs') });
   });
-  it('what the signer said to the hello: on the first line and in the report target (version 2, and a version 1 signer)', async () => {
-    const greeted = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', join(work, 'hello-2'), '--signer', fixtureCommand('hello-signer.mjs')]);
-    expect(greeted.code, greeted.stderr).toBe(0);
-    expect(greeted.stdout.split('\n')[0]).toBe(`8 vectors against signer \`${fixtureCommand('hello-signer.mjs')}\`, protocol 2 (supports sign; JavaScript canon.mjs (fixture))`);
-    expect(reportOf(join(work, 'hello-2')).target).toMatchObject({ protocol: 'protocol 2 (supports sign; JavaScript canon.mjs (fixture))' });
-    const plain = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', join(work, 'hello-1'), '--signer', fixtureCommand('correct-signer.mjs')]);
-    expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stdout.split('\n')[0]).toMatch(/, protocol 1 \(.+\)$/);
-  });
   it('the built-in signer runs the callback vectors too', async () => {
     const dir = join(work, 'builtin');
     const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir]);

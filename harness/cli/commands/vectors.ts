@@ -12,7 +12,7 @@ import { colorFor } from '../color.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { watchStopSignals } from '../interrupt.ts';
 import { interruptedDiagnosis, onlyMatcher, openReportDir, SIGNAL_EXIT_STATUS, unfinishedResults, type PlannedCase } from '../../run/index.ts';
-import { allowCommands, describeGreeting, settlesWithin, stopAllCommands } from '../../line-protocol/index.ts';
+import { allowCommands, settlesWithin, stopAllCommands } from '../../line-protocol/index.ts';
 import {
   BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, signerSummary,
   type Signer, type VectorFileName,
@@ -101,19 +101,13 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
   }
 
   const target: Record<string, unknown> = { side: 'signer', command: signer.description };
-  // What the signer said it speaks (the hello), for the terminal and the report's target.
-  let greeting = '';
-  if (signer instanceof ExternalSigner) {
-    target.timeoutMs = timeoutMs;
-    target.protocol = describeGreeting(await signer.greeting());
-    greeting = `, ${target.protocol as string}`;
-  }
+  if (signer instanceof ExternalSigner) target.timeoutMs = timeoutMs;
   const report = await openReportDir({
     dir: resolve(options.reportDir),
     header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'vectors', target, startedAt: new Date().toISOString(), seed: 0 },
   });
   const color = colorFor(process.stdout, process.env);
-  process.stdout.write(`${planned.length} vectors against ${signer instanceof ExternalSigner ? `signer \`${signer.description}\`${greeting}` : 'the built-in signer'}\n`);
+  process.stdout.write(`${planned.length} vectors against ${signer instanceof ExternalSigner ? `signer \`${signer.description}\`` : 'the built-in signer'}\n`);
 
   // SIGINT and SIGTERM: the signer (its whole process group) is stopped, the report says what
   // finished and marks the rest ERROR, and the command ends 130 / 143 (harness/cli/interrupt.ts).
