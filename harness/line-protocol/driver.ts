@@ -113,7 +113,10 @@ export class LineDriver {
 
   constructor(private readonly options: LineDriverOptions) {
     this.maxConsecutiveFailures = options.maxConsecutiveFailures ?? 3;
-    this.startGraceMs = options.startGraceMs ?? 2000;
+    // 5 s: a start through a version manager's shim (pyenv, rbenv) takes half a second on an idle
+    // machine and over 2 s on a loaded one, and a script that dies of a syntax error is still one
+    // that cannot start (exit 3), not an SDK that crashed on a request (exit 1).
+    this.startGraceMs = options.startGraceMs ?? 5000;
     this.closeGraceMs = options.closeGraceMs ?? 2000;
   }
 

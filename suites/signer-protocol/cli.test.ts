@@ -43,6 +43,14 @@ describe('vectors: exit 0 when no FAIL or ERROR, report files written (DESIGN.md
     expect(report.kind).toBe('vectors');
     expect(report.target).toMatchObject({ side: 'signer', command: fixtureCommand('correct-signer.mjs') });
   });
+  it('what the signer said to the hello, said after its vectors (version 2, and a version-1 signer with why)', async () => {
+    const greeted = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', join(work, 'hello-2'), '--signer', fixtureCommand('hello-signer.mjs')]);
+    expect(greeted.code, greeted.stderr).toBe(0);
+    expect(greeted.stdout).toContain('\nthe signer speaks protocol 2 (supports sign; JavaScript canon.mjs (fixture))\n');
+    const plain = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', join(work, 'hello-1'), '--signer', fixtureCommand('correct-signer.mjs')]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/^the signer speaks protocol 1 \(.+\)$/m);
+  });
   it('the built-in signer runs the callback vectors too', async () => {
     const dir = join(work, 'builtin');
     const ran = await cli(['vectors', '--vectors-dir', vectorsDir, '--report-dir', dir]);

@@ -12,7 +12,7 @@ import { colorFor } from '../color.ts';
 import { exitCodeFor, type CaseResult } from '../../results/index.ts';
 import { watchStopSignals } from '../interrupt.ts';
 import { interruptedDiagnosis, onlyMatcher, openReportDir, SIGNAL_EXIT_STATUS, unfinishedResults, type PlannedCase } from '../../run/index.ts';
-import { allowCommands, settlesWithin, stopAllCommands } from '../../line-protocol/index.ts';
+import { allowCommands, describeGreeting, settlesWithin, stopAllCommands } from '../../line-protocol/index.ts';
 import {
   BuiltInSigner, ExternalSigner, VectorFileError, runVectors, loadVectorFile, vectorCaseId, signerSummary,
   type Signer, type VectorFileName,
@@ -150,6 +150,9 @@ async function runVectorsCommand(options: VectorsOptions): Promise<number> {
       return SIGNAL_EXIT_STATUS[first.signal];
     }
     results = first.done;
+    // What the signer said to the hello, settled by now by the first exchange (never waited for
+    // before the run: a silent signer would hold the report directory's lock back).
+    if (signer instanceof ExternalSigner) process.stdout.write(`the signer speaks ${describeGreeting(await signer.greeting())}\n`);
   } finally {
     signals.dispose();
     if (interrupted) {
