@@ -17,7 +17,8 @@ export interface StormPlanOptions {
   seed: number;
   /**
    * A late copy goes out with the first copy of the id this many ids later (default half the
-   * ids, at least 1): past any cache of recent ids smaller than that.
+   * ids, at least 1): past any cache of recent ids smaller than that. Late copies of the last
+   * ids go out after every first copy, past all the ids after them.
    */
   lateGap?: number;
   /** The ids' shape (the target's `transactionIds`; default the harness's own `{id}`). */
