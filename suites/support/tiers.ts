@@ -24,6 +24,8 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/self-test/receiver-faults.test.ts', group: 'timed', why: 'every receiver fault against every receiver case' },
   { file: 'suites/self-test/service-faults.test.ts', group: 'timed', why: 'every service fault against every service case' },
   { file: 'suites/self-test/client-faults.test.ts', group: 'timed', why: 'every SDK fault against every client case' },
+  { file: 'suites/self-test/storm-faults.test.ts', group: 'timed', why: 'every volume fault of the receiver, and its shedding mode, against every receiver case' },
+  { file: 'suites/storm/storm-faults.test.ts', group: 'timed', why: 'scaled storms (hundreds of callbacks, timed replies) against each volume fault and the correct receivers' },
 ];
 
 export const E2E_FILES: readonly string[] = E2E_SUITES.map((s) => s.file);
