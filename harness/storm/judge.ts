@@ -295,7 +295,7 @@ function replyDeadline(input: JudgeInput, counts: Counts): CaseResult {
     counts,
     latency: { samples: total.samples, p50Ms: total.p50Ms, p99Ms: total.p99Ms, maxMs: total.maxMs },
     latencySplit: { kitWait: stats.kitWait, onWire: stats.onWire, driverLag: stats.driverLag, p99WithoutDriverLagMs: stats.p99WithoutDriverLagMs },
-    late: stats.late, timedOut: stats.timedOut,
+    late: stats.late, timedOut: stats.timedOut, replyDeadlineMs: input.replyDeadlineMs,
     ...(input.loopDelay ? { driverEventLoop: input.loopDelay } : {}),
     perSecond: stats.perSecond,
   };
