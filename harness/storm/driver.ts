@@ -62,6 +62,9 @@ export interface DriveResult {
   settings: Required<Pick<DriverOptions, 'timeoutMs' | 'maxAttempts' | 'backoffMs' | 'maxBackoffMs' | 'timeScale' | 'connections'>>;
 }
 
+/** How early a timer may fire, as an attempt's limit is judged when it would be sent. */
+const TIMER_SLACK_MS = 2;
+
 /** A token presented wrongly, as a forger or a misconfigured sender would. */
 export function tokenValue(kind: TokenKind, token: string): string | undefined {
   switch (kind) {
@@ -139,13 +142,19 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
   let inFlight = 0;
   /** Requests handed to undici and not finished (at most `connections`). */
   let onConnection = 0;
-  const waiting: Array<() => void> = [];
+  /** Attempts waiting for a connection, in order; one given up meanwhile stays `over` until it reaches the head. */
+  const waiting: Array<{ over: boolean; dispatch: () => void }> = [];
+  const dropGivenUp = () => {
+    while (waiting.length > 0 && waiting[0]!.over) waiting.shift();
+  };
   const releaseConnection = () => {
     onConnection -= 1;
-    for (let next = waiting.shift(); next; next = waiting.shift()) {
-      const before = onConnection;
-      next();
-      if (onConnection > before) break;
+    // The first still waiting goes (one whose time ran out is given up on the way, and the next tried).
+    while (onConnection < settings.connections) {
+      dropGivenUp();
+      const next = waiting.shift();
+      if (!next) break;
+      next.dispatch();
     }
   };
   const retryTimers = new Set<NodeJS.Timeout>();
@@ -173,8 +182,6 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
 
   const send = (d: PlannedDelivery, attempt: number, intendedMs: number): void => {
     const token = options.token === undefined ? undefined : tokenValue(d.token, options.token);
-    const composed = composeCallbackUrl(options.callbackUrl, { transaction_id: plan.idOf(d.index), status: plan.outcomeOf(d.index), message: plan.messageOf(d.index) });
-    const url = new URL(composed);
     const row = log.start(d.index, d.copy, attempt, d.token, intendedMs, clock());
     counts.sent += 1;
     if (attempt > 1) counts.retries += 1;
@@ -182,15 +189,16 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
     let controller: Dispatcher.DispatchController | undefined;
     let status = 0;
     let retryAfter = Number.NaN;
-    let over = false;
     let handedOver = false;
+    const waiter = { over: false, dispatch: () => {} };
 
     const finish = (failure?: AttemptFailure) => {
-      if (over) return;
-      over = true;
+      if (waiter.over) return;
+      waiter.over = true;
       clearTimeout(timer);
       underWay.delete(row);
       if (handedOver) releaseConnection();
+      else dropGivenUp();
       const now = clock();
       if (failure) {
         log.failed(row, failure === 'timeout' ? Math.min(now, intendedMs + settings.timeoutMs) : now, failure);
@@ -215,17 +223,16 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
       }
       maybeDone();
     };
+    // Recorded first, then aborted: the abort's own error (reported at once) is then ignored.
     const timer = setTimeout(() => {
-      controller?.abort(new Error('timeout'));
       finish('timeout');
+      controller?.abort(new Error('timeout'));
     }, Math.max(1, intendedMs + settings.timeoutMs - clock()));
     underWay.set(row, () => {
-      controller?.abort(new Error('stopped'));
       finish('stopped');
+      controller?.abort(new Error('stopped'));
     });
 
-    const headers: Record<string, string> = {};
-    if (token !== undefined) headers['x-callback-token'] = token;
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
@@ -243,8 +250,16 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
         finish(failureOf(error));
       },
     };
-    const dispatch = () => {
-      if (over) return; // given up while it waited for a connection: never sent
+    waiter.dispatch = () => {
+      // Its time ran out while it waited (its timer not yet run, or about to: timers fire up to a
+      // millisecond early): given up here, never sent.
+      if (clock() >= intendedMs + settings.timeoutMs - TIMER_SLACK_MS) {
+        finish('timeout');
+        return;
+      }
+      // Composed when it goes, so that an attempt waiting for a connection holds nothing but its row.
+      const url = new URL(composeCallbackUrl(options.callbackUrl, { transaction_id: plan.idOf(d.index), status: plan.outcomeOf(d.index), message: plan.messageOf(d.index) }));
+      const headers: Record<string, string> = token === undefined ? {} : { 'x-callback-token': token };
       onConnection += 1;
       handedOver = true;
       agent.dispatch({
@@ -254,8 +269,8 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
     };
     // At most `connections` on the wire; the rest wait here, in order, the wait timed as the kit's.
     // (Not in undici's own queue: giving up a request queued there would cost a connection.)
-    if (onConnection < settings.connections) dispatch();
-    else waiting.push(dispatch);
+    if (onConnection < settings.connections) waiter.dispatch();
+    else waiting.push(waiter);
   };
 
   const progressTimer = options.onProgress

@@ -86,7 +86,9 @@ export async function runStorm(options: StormRunOptions): Promise<StormRun> {
   const http = new HttpClient({ requestTimeoutMs: timeoutMs, ...(target.caCert ? { caCert: target.caCert } : {}) });
   try {
     if (!observation.can.seed) throw new StormSetupError('ERR_STORM_TARGET', `the target's observation (${observation.describe}) cannot seed records (no observe.seed statement): the storm needs a pending record for each id`);
-    const observer: RecordObserver = observation.forCase({ http, wire: OPEN_WIRE, signal: options.signal ?? new AbortController().signal });
+    // Seeding stops with the storm (seedAll checks the signal between records); reading never does:
+    // an interrupted storm is still judged on its records.
+    const observer: RecordObserver = observation.forCase({ http, wire: OPEN_WIRE, signal: new AbortController().signal });
     await timed('seeding', `${plan.callbacks} records through ${observation.describe}`, () => seedAll(plan, observer, { concurrency, ...(options.signal ? { signal: options.signal } : {}) }));
     if (options.signal?.aborted) return { results: [], plan, phases, interrupted: true };
 
