@@ -2,7 +2,7 @@
 // read after it settled, and on the replies the driver timed. Plain functions of the plan, the
 // attempt log and the readings, so known answers test them without a receiver.
 import type { CaseResult, Evidence, Level, Verdict } from '../results/index.ts';
-import { percentiles, quantile, type AttemptLog, type Percentiles } from './log.ts';
+import { is2xx, percentiles, quantile, type AttemptLog, type Percentiles } from './log.ts';
 import type { StormPlan } from './plan.ts';
 import type { Readings } from './records.ts';
 
@@ -63,7 +63,7 @@ function perId(input: JudgeInput): PerId {
   for (let r = 0; r < log.length; r++) {
     const i = log.indexAt(r);
     const status = log.statusAt(r);
-    const ok = status >= 200 && status <= 299;
+    const ok = is2xx(status);
     if (!log.isValidToken(r)) {
       if (ok) p.bad2xx[i]! += 1;
       continue;
@@ -277,7 +277,7 @@ export function latencyStats(log: AttemptLog, replyDeadlineMs: number): LatencyS
     if (!bucket) seconds.set(second, bucket = { times: [], notOk: 0 });
     bucket.times.push(total[k]!);
     const status = log.statusAt(r);
-    if (!(status >= 200 && status <= 299)) bucket.notOk += 1;
+    if (!is2xx(status)) bucket.notOk += 1;
   });
   const perSecond = [...seconds.entries()].sort((a, b) => a[0] - b[0]).map(([second, b]) => {
     b.times.sort((x, y) => x - y);

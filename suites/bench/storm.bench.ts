@@ -9,10 +9,9 @@
 //    after a GC). Target: ≤ 300 bytes.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Agent, request } from 'undici';
 import { AttemptLog, drive, StormPlan } from '../../harness/storm/index.ts';
+import { findGc } from './gc.ts';
 
 const DELIVERIES = 20_000;
 const CONNECTIONS = 256;
@@ -72,17 +71,6 @@ async function rate(): Promise<void> {
     );
   } finally {
     await server.close();
-  }
-}
-
-function findGc(): (() => void) | undefined {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (g) return g;
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
   }
 }
 

@@ -16,9 +16,9 @@ import { Redactor } from '../../secrets/index.ts';
 import { runStorm, settingsProblems, StormSetupError, type DriveProgress, type StormSettings } from '../../storm/index.ts';
 import { probeTarget, redactTarget, secretsOf, TargetUnreachable, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { TargetUnreachableError, toolVersion, UsageError } from '../../tool/index.ts';
-import { colorFor } from '../color.ts';
 import { watchStopSignals } from '../interrupt.ts';
 import type { SetExitCode } from '../index.ts';
+import { processIo, type RunIo } from './run.ts';
 
 /** One machine, about a minute: 6,000 outcomes twice each at 200/s, 5 % of the ids with bad tokens. */
 export const STORM_DEFAULTS = { callbacks: 6000, rate: 200, duplicates: 2, badTokens: 5, maxAttempts: 5, connections: 256 } as const;
@@ -35,24 +35,8 @@ export interface StormFlags {
   reportDir?: string;
 }
 
-export interface StormIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  color: boolean;
-  /** Rewrite one progress line in place (a terminal) rather than print one every 10 s. */
-  progress: boolean;
-}
-
-const processIo = (): StormIo => ({
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  env: process.env,
-  cwd: process.cwd(),
-  color: colorFor(process.stdout, process.env),
-  progress: process.stderr.isTTY === true,
-});
+/** What `run` writes to and reads: stdout, stderr, the environment, the folder, the terminal. */
+export type StormIo = RunIo;
 
 export function stormCommand(setExitCode: SetExitCode): Command {
   return new Command('storm')
