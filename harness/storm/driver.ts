@@ -190,15 +190,21 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
     let status = 0;
     let retryAfter = Number.NaN;
     let handedOver = false;
+    let released = false;
     const waiter = { over: false, dispatch: () => {} };
+    /** The connection goes back once undici is done with the request (answered, failed or aborted), never before. */
+    const release = () => {
+      if (!handedOver || released) return;
+      released = true;
+      releaseConnection();
+    };
 
     const finish = (failure?: AttemptFailure) => {
       if (waiter.over) return;
       waiter.over = true;
       clearTimeout(timer);
       underWay.delete(row);
-      if (handedOver) releaseConnection();
-      else dropGivenUp();
+      if (!handedOver) dropGivenUp();
       const now = clock();
       if (failure) {
         log.failed(row, failure === 'timeout' ? Math.min(now, intendedMs + settings.timeoutMs) : now, failure);
@@ -236,7 +242,9 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
-        log.onWire(row, clock());
+        // Given up while undici connected: not sent (the abort ends it, and gives the connection back).
+        if (waiter.over) c.abort(new Error('given up'));
+        else log.onWire(row, clock());
       },
       onResponseStart(_c, statusCode, responseHeaders) {
         status = statusCode;
@@ -245,9 +253,11 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
       onResponseData() {},
       onResponseEnd() {
         finish();
+        release();
       },
       onResponseError(_c, error) {
         finish(failureOf(error));
+        release();
       },
     };
     waiter.dispatch = () => {
@@ -303,7 +313,9 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
     options.signal?.removeEventListener('abort', onStop);
     if (progressTimer) clearInterval(progressTimer);
     loop.disable();
-    await (stopped ? agent.destroy() : agent.close()).catch(() => {});
+    // A request still with undici (a receiver that never answers it) is not waited for past its limit.
+    if (!stopped) await Promise.race([agent.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, settings.timeoutMs).unref())]);
+    await agent.destroy().catch(() => {});
   }
   options.onProgress?.({ elapsedMs: clock(), planned: plan.deliveries, ...counts, p99Ms: live.quantile(0.99) });
   return {
