@@ -66,7 +66,8 @@ export async function runStorm(options: StormRunOptions): Promise<StormRun> {
   if (problems.length > 0) throw new StormSetupError('ERR_STORM_SETTINGS', problems.join('; '));
   if (!target.observe) throw new StormSetupError('ERR_STORM_TARGET', 'the target names neither hooksUrl nor observe: the storm\'s verdicts rest on the receiver\'s records, so it needs a way to seed and read them (docs/observe.md)');
   const badTokensPct = target.callbackToken === undefined ? 0 : settings.badTokensPct;
-  const plan = new StormPlan({ ...settings, badTokensPct, ...(target.transactionIds ? { shape: target.transactionIds } : {}) });
+  // The ids carry a tag of this run (default: its start time), so a second storm against the same records seeds new ones.
+  const plan = new StormPlan({ ...settings, tag: settings.tag ?? Date.now().toString(36), badTokensPct, ...(target.transactionIds ? { shape: target.transactionIds } : {}) });
   const deadline = target.timing.replyDeadlineMs;
   const timeoutMs = defaultTimeouts(target).perRequestTimeoutMs;
   const concurrency = settings.concurrency ?? 16;

@@ -81,7 +81,6 @@ export function settingsFromFlags(flags: StormFlags, randomSeed: () => number = 
     duplicates: wholeNumber('--duplicates', flags.duplicates, STORM_DEFAULTS.duplicates),
     badTokensPct: badText === undefined ? STORM_DEFAULTS.badTokens : Number(badText),
     seed: flags.seed === undefined ? randomSeed() : wholeNumber('--seed', flags.seed, 0),
-    tag: Date.now().toString(36),
     driver: {
       maxAttempts: wholeNumber('--max-attempts', flags.maxAttempts, STORM_DEFAULTS.maxAttempts),
       connections: wholeNumber('--connections', flags.connections, STORM_DEFAULTS.connections),
@@ -143,6 +142,7 @@ export async function stormFromFlags(flags: StormFlags, io: StormIo = processIo(
         }
       },
     }).catch((error: unknown) => {
+      report.release();
       if (error instanceof StormSetupError) throw new UsageError(redactor.text(error.message), error.code);
       if (error instanceof ObserveError) throw new UsageError(redactor.text(`the target's observation failed: ${error.message}`), error.code);
       throw error;
