@@ -40,6 +40,8 @@ export interface JudgeInput {
   durationMs: number;
   /** A note every case carries (an interrupted storm). */
   note?: string;
+  /** How the records were read: many per statement or request, or one by one. */
+  readWay?: 'many' | 'one by one';
 }
 
 /** What the log says of each id, gathered in one pass. */
@@ -123,6 +125,7 @@ export function judgeStorm(input: JudgeInput): CaseResult[] {
     (plan.isBadToken(i) ? bad : valid).push(i);
   }
   const counts = countsOf(input, valid, bad, p);
+  if (input.readWay) counts.recordsRead = input.readWay;
   return [
     exactlyOnce(input, valid, counts),
     noneLost(input, valid, p, counts),

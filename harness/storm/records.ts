@@ -71,14 +71,35 @@ export async function seedAll(plan: StormPlan, observer: RecordObserver, options
   }, options.signal);
 }
 
-/** Reads `indices` into `readings`. */
-export async function readAll(plan: StormPlan, observer: RecordObserver, readings: Readings, indices: Iterable<number>, concurrency: number): Promise<number> {
-  let read = 0;
-  await eachAtOnce(indices, concurrency, async (i) => {
+/** Ids per readMany statement or request (the hooks take at most 1000). */
+export const READ_MANY_BATCH = 500;
+
+/**
+ * Reads `indices` into `readings`: many per statement or request where the observer offers it
+ * (`readMany`), else one id at a time, `concurrency` at once. Resolves with how it read.
+ */
+export async function readAll(plan: StormPlan, observer: RecordObserver, readings: Readings, indices: Iterable<number>, concurrency: number): Promise<'many' | 'one by one'> {
+  const list = [...indices];
+  if (observer.readMany && list.length > 0) {
+    const batches: number[][] = [];
+    for (let at = 0; at < list.length; at += READ_MANY_BATCH) batches.push(list.slice(at, at + READ_MANY_BATCH));
+    const first = await observer.readMany(batches[0]!.map((i) => plan.idOf(i)));
+    if (first) {
+      first.forEach((reading, k) => readings.set(batches[0]![k]!, reading));
+      await eachAtOnce(range(batches.length), Math.max(1, Math.floor(concurrency / 4)), async (b) => {
+        if (b === 0) return;
+        const batch = batches[b]!;
+        const got = await observer.readMany!(batch.map((i) => plan.idOf(i)));
+        if (!got) throw new Error('the observer stopped offering readMany in the middle of a storm\'s reading');
+        got.forEach((reading, k) => readings.set(batch[k]!, reading));
+      });
+      return 'many';
+    }
+  }
+  await eachAtOnce(list, concurrency, async (i) => {
     readings.set(i, await observer.read(plan.idOf(i)));
-    read += 1;
   });
-  return read;
+  return 'one by one';
 }
 
 export { range };

@@ -107,18 +107,20 @@ export async function runStorm(options: StormRunOptions): Promise<StormRun> {
 
     await timed('settling', `${settleMs} ms of quiet`, () => sleep(interrupted ? Math.min(settleMs, 500) : settleMs));
     const readings = new Readings(plan.callbacks);
-    await timed('reading', `${plan.callbacks} records`, async () => {
-      await readAll(plan, observer, readings, range(plan.callbacks), concurrency);
+    const readWay = await timed('reading', `${plan.callbacks} records`, async () => {
+      const way = await readAll(plan, observer, readings, range(plan.callbacks), concurrency);
       // A receiver still applying (a queue's worker): the records not yet final are read once more after another quiet wait.
       const unsettled = [...range(plan.callbacks)].filter((i) => sent[i] && !plan.isBadToken(i) && readings.stateOf(i) === 'pending');
       if (unsettled.length > 0 && !interrupted) {
         await sleep(settleMs);
         await readAll(plan, observer, readings, unsettled, concurrency);
       }
+      return way;
     });
     const results = await timed('judging', '', async () => judgeStorm({
       plan, log: driven.log, readings, replyDeadlineMs: deadline, maxAttempts: driven.settings.maxAttempts,
       countsActions: observation.can.actions, planned: (i) => sent[i] === 1, loopDelay: driven.loopDelay, durationMs: Math.round(driven.durationMs),
+      readWay,
       ...(interrupted ? { note: `the storm was interrupted: judged on the ${sent.reduce((a, b) => a + b, 0)} ids sent at least once, of ${plan.callbacks} planned` } : {}),
     }));
     return { results, plan, drive: driven, phases, interrupted };
