@@ -45,17 +45,8 @@ export async function handleHooks(req: IncomingMessage, res: ServerResponse, pat
       req.resume();
       return done(405, errorBody('ERR_METHOD_NOT_ALLOWED', `use POST (got ${method})`), 'method not allowed', { allow: 'POST' });
     }
-    const read = await readBody(req, HOOKS_BODY_LIMIT);
-    if (!read.ok) {
-      if (read.reason === 'aborted') return;
-      return done(413, errorBody('ERR_BODY_TOO_LARGE', `body over ${HOOKS_BODY_LIMIT} bytes`), 'too large', { connection: 'close' });
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(read.body.toString('utf8'));
-    } catch {
-      return done(400, errorBody('ERR_BAD_BODY', 'body is not JSON'), 'bad body');
-    }
+    const parsed = await jsonBody(req, done);
+    if (parsed === NO_BODY) return;
     const seed = checkSeedBody(parsed);
     if (typeof seed === 'string') return done(400, errorBody('ERR_BAD_BODY', seed), 'bad body');
     let record;
@@ -94,19 +85,29 @@ export const READ_MANY_LIMIT = 1000;
 
 type Done = (status: number, body: unknown, result: string, headers?: Record<string, string>) => void;
 
-/** POST {hooks}/transactions/read: many records in one request, null for an id not held. */
-async function readMany(req: IncomingMessage, ctx: ReceiverContext, done: Done): Promise<void> {
+/** Said when the body was already answered (413, 400) or the client went away. */
+const NO_BODY = Symbol('no body');
+
+/** The request's JSON body, or NO_BODY once a body over the limit (413) or not JSON (400) is answered. */
+async function jsonBody(req: IncomingMessage, done: Done): Promise<unknown> {
   const read = await readBody(req, HOOKS_BODY_LIMIT);
   if (!read.ok) {
-    if (read.reason === 'aborted') return;
-    return done(413, errorBody('ERR_BODY_TOO_LARGE', `body over ${HOOKS_BODY_LIMIT} bytes`), 'too large', { connection: 'close' });
+    if (read.reason !== 'aborted') done(413, errorBody('ERR_BODY_TOO_LARGE', `body over ${HOOKS_BODY_LIMIT} bytes`), 'too large', { connection: 'close' });
+    return NO_BODY;
   }
-  let ids: unknown;
   try {
-    ids = (JSON.parse(read.body.toString('utf8')) as { transaction_ids?: unknown } | null)?.transaction_ids;
+    return JSON.parse(read.body.toString('utf8')) as unknown;
   } catch {
-    return done(400, errorBody('ERR_BAD_BODY', 'body is not JSON'), 'bad body');
+    done(400, errorBody('ERR_BAD_BODY', 'body is not JSON'), 'bad body');
+    return NO_BODY;
   }
+}
+
+/** POST {hooks}/transactions/read: many records in one request, null for an id not held. */
+async function readMany(req: IncomingMessage, ctx: ReceiverContext, done: Done): Promise<void> {
+  const parsed = await jsonBody(req, done);
+  if (parsed === NO_BODY) return;
+  const ids = (parsed as { transaction_ids?: unknown } | null)?.transaction_ids;
   if (!Array.isArray(ids) || ids.length === 0 || ids.length > READ_MANY_LIMIT || !ids.every((id) => typeof id === 'string')) {
     return done(400, errorBody('ERR_BAD_BODY', `transaction_ids must be an array of 1 to ${READ_MANY_LIMIT} strings`), 'bad body');
   }
