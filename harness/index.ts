@@ -42,3 +42,7 @@ export {
 export * from './status/index.ts';
 export { encodeStatusLine, type StatusCall, type AdapterRequest } from './sdk/index.ts';
 export { transactionStatus as referenceTransactionStatus, type SdkStatusResult } from './reference-sdk/index.ts';
+export {
+  runStorm, StormPlan, judgeStorm, STORM_CASES, StormSetupError,
+  type StormRun, type StormRunOptions, type StormSettings, type StormPhase, type DriveProgress,
+} from './storm/index.ts';

@@ -21,6 +21,7 @@ const SUBCOMMANDS: ReadonlyArray<{ name: string; summary: string; hasOptions: bo
   { name: 'observe-check', summary: 'seed one record and read it back through a receiver target\'s hooksUrl or observe, then send one valid callback for a seeded record, printing each step', hasOptions: true, load: async () => (await import('./commands/observe-check.ts')).observeCheckCommand },
   { name: 'vectors', summary: 'run the golden vectors against the built-in signer or an external one (--signer)', hasOptions: true, load: async () => (await import('./commands/vectors.ts')).vectorsCommand },
   { name: 'sign', summary: 'print every signing stage for one body: pairs, message, signature, Authorization (secret from COLLECT_SECRET_KEY)', hasOptions: true, load: async () => (await import('./commands/sign.ts')).signCommand },
+  { name: 'storm', summary: 'a callback storm against a receiver: duplicates, late copies and bad tokens at a rate, judged on its records', hasOptions: true, load: async () => (await import('./commands/storm.ts')).stormCommand },
   { name: 'pact', summary: 'Pact contracts: verify a provider against the shipped pacts', hasOptions: false, load: async () => (await import('./commands/pact.ts')).pactCommand },
 ];
 

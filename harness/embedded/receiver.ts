@@ -1,7 +1,7 @@
 // The embedded receiver target: the reference receiver in-process on 127.0.0.1:0, with a
 // generated token, hooks on and scaled time, resolved as a target file would be.
 import { provideStatusEndpoint, withdrawStatusEndpoint } from '../cases/index.ts';
-import { generateTestToken, startReceiver, type ReceiverConfig, type ReceiverFault, type RunningReceiver } from '../receiver/index.ts';
+import { generateTestToken, startReceiver, type ReceiverConfigInput, type ReceiverFault, type RunningReceiver } from '../receiver/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
 import { STATUS_POSITION, startStatusEndpoint, type RunningStatusEndpoint } from '../status/index.ts';
 import { generateClientCredentials, type ResolvedReceiverTarget } from '../targets/index.ts';
@@ -32,7 +32,10 @@ export interface EmbeddedReceiverOptions {
   /** A confirming receiver confirms FAILED outcomes too (a correct choice either way; default false). */
   confirmsFailed?: boolean;
   /** Keep the records in this database instead of in memory (the receiver's SQL store). */
-  store?: ReceiverConfig['store'];
+  store?: ReceiverConfigInput['store'];
+  /** The receiver sheds load with 503 + Retry-After (a correct mode), and its volume sizes (DESIGN.md "A callback storm"). */
+  shedding?: boolean;
+  volume?: ReceiverConfigInput['volume'];
 }
 
 export interface EmbeddedReceiver {
@@ -51,7 +54,7 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
     ? await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...credentials })
     : undefined;
   const statusPort = typeof options.confirms === 'object' ? options.confirms.port : endpoint ? Number(new URL(endpoint.url).port) : undefined;
-  const config: Partial<ReceiverConfig> = {
+  const config: ReceiverConfigInput = {
     callbackToken,
     hooks: options.hooks ?? true,
     timeScale: options.timeScale ?? EMBEDDED_RECEIVER_DEFAULTS.timeScale,
@@ -65,6 +68,8 @@ export async function startEmbeddedReceiver(options: EmbeddedReceiverOptions = {
       ? { confirms: { baseUrl: `http://127.0.0.1:${statusPort}`, ...credentials, timeoutMs: replyDeadlineMs / 2, failed: options.confirmsFailed ?? false } }
       : {}),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.shedding ? { shedding: true } : {}),
+    ...(options.volume ? { volume: options.volume } : {}),
   };
   let receiver: RunningReceiver;
   try {

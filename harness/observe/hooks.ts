@@ -72,6 +72,48 @@ export class HooksObserver implements RecordObserver {
     return { transaction_id: id, state: mapState(r.state, undefined), value: r.state, actions: r.actions };
   }
 
+  /** Whether the receiver serves POST {hooks}/transactions/read (unknown until asked). */
+  private readManyServed: boolean | undefined;
+
+  /**
+   * POST {hooks}/transactions/read: the readings in the order asked; undefined when the receiver
+   * does not serve it (404 or 405: the caller reads one id at a time).
+   */
+  async readMany(ids: readonly string[]): Promise<Array<RecordReading | null> | undefined> {
+    if (this.readManyServed === false) return undefined;
+    const result = await this.http.send({
+      label: 'hooks: read many',
+      method: 'POST',
+      url: this.url('/transactions/read'),
+      headers: [{ name: 'content-type', value: 'application/json' }],
+      body: JSON.stringify({ transaction_ids: ids }),
+    }, false);
+    if (!result.ok) throw hookError(`the test hook POST /transactions/read failed: ${result.failure.message}`, result);
+    if (result.answer.status === 404 || result.answer.status === 405) {
+      this.readManyServed = false;
+      return undefined;
+    }
+    if (result.answer.status !== 200) throw hookError(`the test hook POST /transactions/read answered ${result.answer.status}, expected 200 (or 404/405 where it is not served)`, result);
+    let records: unknown;
+    try {
+      records = (JSON.parse(result.answer.body) as { records?: unknown }).records;
+    } catch {
+      throw hookError('the test hook POST /transactions/read answered 200 with a body that is not JSON', result);
+    }
+    if (!Array.isArray(records) || records.length !== ids.length) {
+      throw hookError(`the test hook POST /transactions/read answered ${Array.isArray(records) ? `${records.length} records` : 'no "records" array'} for ${ids.length} ids`, result);
+    }
+    this.readManyServed = true;
+    return records.map((r, i) => {
+      if (r === null) return null;
+      const x = r as Partial<{ transaction_id: unknown; state: unknown; actions: unknown }>;
+      if (typeof x.state !== 'string' || typeof x.actions !== 'number' || x.transaction_id !== ids[i]) {
+        throw hookError(`the test hook POST /transactions/read answered, at position ${i}, no reading of ${JSON.stringify(ids[i])} ("transaction_id", "state" and "actions")`, result);
+      }
+      return { transaction_id: ids[i]!, state: mapState(x.state, undefined), value: x.state, actions: x.actions };
+    });
+  }
+
   async close(): Promise<void> {}
 }
 

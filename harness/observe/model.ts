@@ -53,6 +53,13 @@ export interface RecordObserver {
   seed(transactionId: string, amount: string): Promise<ObservedStep[]>;
   /** `steps`, when given, gets what ran: also for an id not held, whose reading is null. */
   read(transactionId: string, steps?: ObservedStep[]): Promise<RecordReading | null>;
+  /**
+   * Optional: many records in one statement or request (a storm reads back thousands), in the
+   * order asked, null for an id not held; undefined when the target does not offer it (then the
+   * caller reads one id at a time). The hooks offer it when the receiver serves
+   * POST {hooks}/transactions/read.
+   */
+  readMany?(transactionIds: readonly string[]): Promise<Array<RecordReading | null> | undefined>;
   close(): Promise<void>;
 }
 

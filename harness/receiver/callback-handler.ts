@@ -10,6 +10,7 @@
 //   200  {"result":"duplicate"} the record was no longer pending; nothing changes
 //   409  confirming (config confirms): the status endpoint answers another status, or does not know the id
 //   503  confirming: the status endpoint gave no usable answer (5xx, none, its time limit); nothing changes
+//   503  shedding (config shedding): too many callbacks wait for a connection; Retry-After; nothing changes
 // The 200 goes out before the fulfilment work (workMs x timeScale) starts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseAlternative, parseCallbackQuery, queryOf, type ParsedCallbackQuery } from '../callback/index.ts';
@@ -20,6 +21,7 @@ import { errorBody, sendJson } from './http.ts';
 import type { ApplyPolicy } from './records.ts';
 import type { ApplyResult } from './store.ts';
 import { checkToken, tokenLines } from './token.ts';
+import { sleep } from './volume.ts';
 
 const CALLBACK_PARAMS = new Set(['transaction_id', 'status', 'message']);
 const PARSE_FAULTS = ['no-percent-decoding', 'plus-not-space', 'decode-before-split'] as const;
@@ -36,6 +38,8 @@ interface Decision {
   body: unknown;
   /** True when an outcome was applied (fulfilment work follows). */
   applied: boolean;
+  /** A 503 of the shedding mode: its Retry-After, in seconds. */
+  retryAfterS?: number;
 }
 
 function parse(target: string, ctx: ReceiverContext): ParsedCallbackQuery {
@@ -89,8 +93,17 @@ async function decide(params: ParsedCallbackQuery, ctx: ReceiverContext): Promis
   const unconfirmed = await confirmBeforeApplying(id, state, ctx);
   if (unconfirmed) return unconfirmed;
 
+  // Fault recent-ids-dedupe: an id in the cache is a duplicate, any other is written unconditionally.
+  if (faults.has('recent-ids-dedupe') && ctx.volume.recent.seenOrAdd(id)) {
+    return { status: 200, result: 'duplicate (recent id)', body: { result: 'duplicate' }, applied: false };
+  }
+  // Fault dropping-work-queue: answered 200 at once, applied later by the queue's worker, or never.
+  if (faults.has('dropping-work-queue')) {
+    const queued = ctx.volume.queue.offer(() => store.apply(id, state, 'if-pending'));
+    return { status: 200, result: queued ? 'queued' : 'dropped (queue full)', body: { result: 'queued' }, applied: false };
+  }
   const policy: ApplyPolicy = faults.has('racy-idempotence') ? { racy: racyRoundTripMs(ctx) }
-    : faults.has('not-idempotent') ? 'always'
+    : faults.has('not-idempotent') || faults.has('recent-ids-dedupe') ? 'always'
     : faults.has('failed-not-final') ? 'unless-success'
     : 'if-pending';
   const outcome: ApplyResult = await store.apply(id, state, policy);
@@ -142,6 +155,26 @@ function racyRoundTripMs(ctx: ReceiverContext): number {
   return Math.max(50, 100 * ctx.config.timeScale);
 }
 
+/**
+ * Fault pool-held-before-reply and the shedding mode: the decision is taken holding one of the
+ * pool's connections for holdMs; shedding answers 503 + Retry-After when too many wait for one.
+ */
+async function decideOnPool(params: ParsedCallbackQuery, ctx: ReceiverContext): Promise<Decision> {
+  if (!ctx.faults.has('pool-held-before-reply') && !ctx.config.shedding) return decide(params, ctx);
+  const { pool, config } = ctx.volume;
+  if (ctx.config.shedding && pool.waiting >= config.shedAbove) {
+    return { ...refuse(503, 'ERR_BUSY', `${pool.waiting} callbacks wait for a connection; retry after ${config.retryAfterS} s`), retryAfterS: config.retryAfterS };
+  }
+  const release = await pool.acquire();
+  try {
+    const decision = await decide(params, ctx);
+    await sleep(config.holdMs);
+    return decision;
+  } finally {
+    release();
+  }
+}
+
 export async function handleCallback(req: IncomingMessage, res: ServerResponse, path: string, ctx: ReceiverContext): Promise<void> {
   const target = req.url ?? '';
   const rawQuery = queryOf(target);
@@ -176,11 +209,11 @@ export async function handleCallback(req: IncomingMessage, res: ServerResponse, 
     return;
   }
 
-  const decision = await decide(params, ctx);
+  const decision = await decideOnPool(params, ctx);
   if (decision.applied) {
     const work = ctx.work.run(workMs);
     if (ctx.faults.has('slow-reply')) await work;                    // fault: work before reply
   }
-  sendJson(res, decision.status, decision.body);
+  sendJson(res, decision.status, decision.body, decision.retryAfterS !== undefined ? { 'retry-after': String(decision.retryAfterS) } : undefined);
   ctx.log({ area: 'callback', method, path, rawQuery, token, status: decision.status, result: decision.result });
 }

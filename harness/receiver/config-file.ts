@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileSchema, formatProblem, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import type { ReceiverFault } from './faults.ts';
-import { ReceiverConfigError, type ReceiverConfig, type ReceiverConfirmConfig } from './config.ts';
+import { ReceiverConfigError, type ReceiverConfigInput, type ReceiverConfirmConfig } from './config.ts';
 import type { SqlApplyMode } from './sql-store.ts';
+import type { ReceiverVolumeConfig } from './volume.ts';
 
 export const RECEIVER_CONFIG_SCHEMA_URL = new URL('./config.schema.json', import.meta.url);
 
@@ -18,6 +19,8 @@ export interface ReceiverConfigFile {
   workMs?: number;
   timeScale?: number;
   faults?: ReceiverFault[];
+  shedding?: boolean;
+  volume?: Partial<ReceiverVolumeConfig>;
   transactionIds?: { template: string; maxLength?: number };
   tls?: { keyFile: string; certFile: string };
   confirms?: ConfirmsInFile;
@@ -49,7 +52,7 @@ export function parseReceiverConfigFile(value: unknown, source = 'config'): Rece
 }
 
 export interface LoadedReceiverConfigFile {
-  config: Partial<ReceiverConfig>;
+  config: ReceiverConfigInput;
   listen: { host?: string; port?: number };
   /** Confirming, as the file says; the keys are added from the environment (the CLI). */
   confirms?: ConfirmsInFile;
@@ -61,7 +64,7 @@ export function loadReceiverConfigFile(path: string, env: Record<string, string 
   if (!read.ok) throw new ReceiverConfigError(`${path}: ${read.reason}`);
   const file = parseReceiverConfigFile(read.value, path);
   const { host, port, tls, confirms, store, ...rest } = file;
-  const config: Partial<ReceiverConfig> = { ...rest };
+  const config: ReceiverConfigInput = { ...rest };
   if (store) {
     const url = env[store.database.env];
     if (url === undefined || url === '') throw new ReceiverConfigError(`${path}: /store/database: environment variable ${store.database.env} is not set`);

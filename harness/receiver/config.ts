@@ -6,6 +6,7 @@ import { parseDatabaseUrl } from '../database/index.ts';
 import type { StatusEndpoint } from '../status/index.ts';
 import { isReceiverFault, type ReceiverFault } from './faults.ts';
 import { SQL_APPLY_MODES, type SqlApplyMode } from './sql-store.ts';
+import { VOLUME_DEFAULTS, type ReceiverVolumeConfig } from './volume.ts';
 
 export interface ReceiverConfig {
   /** The pre-shared X-Callback-Token value (§2.2). Generated when not given. */
@@ -40,6 +41,15 @@ export interface ReceiverConfig {
    * out of output (the receiver's own log redacts it).
    */
   store?: { url: string; mode: SqlApplyMode };
+  /**
+   * Sheds load (a correct mode, not a fault): each callback holds one of `volume.poolSize`
+   * connections for `volume.holdMs` before its reply, and a callback that finds
+   * `volume.shedAbove` others waiting is answered 503 with Retry-After (`volume.retryAfterS`),
+   * changing nothing. Default false.
+   */
+  shedding: boolean;
+  /** Sizes of the cache, pool and queue the volume faults and `shedding` use (volume.ts). */
+  volume: ReceiverVolumeConfig;
   /** Where log lines go (one line each, no newline); default: stderr. */
   log?: (line: string) => void;
 }
@@ -77,6 +87,8 @@ export const RECEIVER_DEFAULTS: Omit<ReceiverConfig, 'callbackToken'> = {
   workMs: DEFAULT_WORK_MS,
   timeScale: 1,
   faults: [],
+  shedding: false,
+  volume: VOLUME_DEFAULTS,
 };
 
 export class ReceiverConfigError extends Error {
@@ -89,12 +101,16 @@ export function generateTestToken(): string {
   return `test-${randomBytes(18).toString('base64url')}`;
 }
 
-export function resolveReceiverConfig(partial: Partial<ReceiverConfig> = {}): ReceiverConfig {
+/** What a caller gives: any field, `volume` in part. */
+export type ReceiverConfigInput = Partial<Omit<ReceiverConfig, 'volume'>> & { volume?: Partial<ReceiverVolumeConfig> };
+
+export function resolveReceiverConfig(partial: ReceiverConfigInput = {}): ReceiverConfig {
   const config: ReceiverConfig = {
     ...RECEIVER_DEFAULTS,
     ...stripUndefined(partial),
     callbackToken: partial.callbackToken ?? generateTestToken(),
     faults: [...(partial.faults ?? RECEIVER_DEFAULTS.faults)],
+    volume: { ...VOLUME_DEFAULTS, ...stripUndefined(partial.volume ?? {}) },
   };
   checkConfig(config);
   return config;
@@ -136,6 +152,11 @@ function checkConfig(config: ReceiverConfig): void {
   config.faults.forEach((name, i) => {
     if (!isReceiverFault(String(name))) fail(`faults[${i}]`, `unknown fault ${JSON.stringify(name)} (see --list-faults)`);
   });
+  if (typeof config.shedding !== 'boolean') fail('shedding', 'must be a boolean');
+  for (const [key, value] of Object.entries(config.volume)) {
+    const least = key === 'holdMs' || key === 'itemMs' || key === 'retryAfterS' ? 0 : 1;
+    if (!Number.isInteger(value) || value < least) fail(`volume.${key}`, `must be an integer >= ${least} (got ${String(value)})`);
+  }
   if (config.transactionIds !== undefined) {
     const ids = config.transactionIds;
     if (typeof ids !== 'object' || ids === null || typeof ids.template !== 'string') fail('transactionIds', 'must be {template, maxLength?}');

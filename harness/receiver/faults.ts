@@ -42,6 +42,10 @@ export const RECEIVER_FAULT_NAMES = [
   'applies-when-status-unavailable',
   'no-status-time-limit',
   'unconfirmed-acknowledged',
+  // Faults that show only at volume (they pass every case of `run`; `storm` catches them):
+  'recent-ids-dedupe',
+  'pool-held-before-reply',
+  'dropping-work-queue',
 ] as const;
 
 export type ReceiverFault = (typeof RECEIVER_FAULT_NAMES)[number];
@@ -91,6 +95,9 @@ export const RECEIVER_FAULTS: readonly ReceiverFaultInfo[] = [
   { name: 'status-query-id-encoded', specRef: '§6 rule 5, §4.2', description: 'confirming: the status query names the transaction_id percent-encoded (encodeURIComponent, as if for a URL): an id with reserved characters or a space is asked as another id, answered unknown, and never fulfilled' },
   { name: 'applies-when-status-unavailable', specRef: '§6 rule 5', description: 'confirming: when the status query fails (5xx, connection dropped, its time limit), the outcome is applied unconfirmed ("fail open")' },
   { name: 'no-status-time-limit', specRef: '§6 rule 3, §6 rule 5, §8', description: 'confirming: the status query has no time limit of its own, so a slow status endpoint holds the callback\'s reply past the deadline' },
+  { name: 'recent-ids-dedupe', specRef: '§6 rule 2', description: 'duplicates are told apart by a bounded cache of recent ids (volume.recentIds), and the outcome is written by an unconditional update: a copy that comes back after the id left the cache is applied again' },
+  { name: 'pool-held-before-reply', specRef: '§6 rule 3, §8', description: 'each callback holds one of a small pool of connections (volume.poolSize) for volume.holdMs before its reply: at a rate above poolSize / holdMs the replies queue up and come late' },
+  { name: 'dropping-work-queue', specRef: '§6 rule 2, §4.3', description: 'a valid callback is answered 200 at once and its outcome put on a bounded queue (volume.queueSize, one worker, volume.itemMs each); when the queue is full the outcome is dropped: answered 200, never applied' },
   { name: 'unconfirmed-acknowledged', specRef: '§6 rule 5, §4.3', description: 'confirming: when the status query fails, the record is left pending but the callback is answered 200, so the service never retries it' },
 ];
 

@@ -5,6 +5,8 @@
 //     413 body over 64 KiB. At most 100,000 records: beyond that the oldest is forgotten.
 //   GET  {hooks}/transactions/{percent-encoded id}
 //     200 {"transaction_id", "state", "actions"} · 404 unknown id · 400 malformed %-encoding
+//   POST {hooks}/transactions/read  {"transaction_ids": ["…", …]}   (at most 1000; a storm reads many at once)
+//     200 {"records": [{"transaction_id", "state", "actions"} or null (not held), in the order asked]} · 400 bad body · 413
 //   other methods: 405 with Allow.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverContext } from './context.ts';
@@ -43,17 +45,8 @@ export async function handleHooks(req: IncomingMessage, res: ServerResponse, pat
       req.resume();
       return done(405, errorBody('ERR_METHOD_NOT_ALLOWED', `use POST (got ${method})`), 'method not allowed', { allow: 'POST' });
     }
-    const read = await readBody(req, HOOKS_BODY_LIMIT);
-    if (!read.ok) {
-      if (read.reason === 'aborted') return;
-      return done(413, errorBody('ERR_BODY_TOO_LARGE', `body over ${HOOKS_BODY_LIMIT} bytes`), 'too large', { connection: 'close' });
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(read.body.toString('utf8'));
-    } catch {
-      return done(400, errorBody('ERR_BAD_BODY', 'body is not JSON'), 'bad body');
-    }
+    const parsed = await jsonBody(req, done);
+    if (parsed === NO_BODY) return;
     const seed = checkSeedBody(parsed);
     if (typeof seed === 'string') return done(400, errorBody('ERR_BAD_BODY', seed), 'bad body');
     let record;
@@ -70,6 +63,7 @@ export async function handleHooks(req: IncomingMessage, res: ServerResponse, pat
     return done(201, { ...record }, 'seeded');
   }
 
+  if (path === `${base}/read` && method === 'POST') return readMany(req, ctx, done);
   req.resume();
   if (method !== 'GET') {
     return done(405, errorBody('ERR_METHOD_NOT_ALLOWED', `use GET (got ${method})`), 'method not allowed', { allow: 'GET' });
@@ -84,4 +78,43 @@ export async function handleHooks(req: IncomingMessage, res: ServerResponse, pat
   const record = await ctx.store.get(id);
   if (!record) return done(404, errorBody('ERR_UNKNOWN_TRANSACTION', `no transaction ${JSON.stringify(id)}`), 'unknown');
   return done(200, { transaction_id: record.transaction_id, state: record.state, actions: record.actions }, 'found');
+}
+
+/** The most ids one POST {hooks}/transactions/read names. */
+export const READ_MANY_LIMIT = 1000;
+
+type Done = (status: number, body: unknown, result: string, headers?: Record<string, string>) => void;
+
+/** Said when the body was already answered (413, 400) or the client went away. */
+const NO_BODY = Symbol('no body');
+
+/** The request's JSON body, or NO_BODY once a body over the limit (413) or not JSON (400) is answered. */
+async function jsonBody(req: IncomingMessage, done: Done): Promise<unknown> {
+  const read = await readBody(req, HOOKS_BODY_LIMIT);
+  if (!read.ok) {
+    if (read.reason !== 'aborted') done(413, errorBody('ERR_BODY_TOO_LARGE', `body over ${HOOKS_BODY_LIMIT} bytes`), 'too large', { connection: 'close' });
+    return NO_BODY;
+  }
+  try {
+    return JSON.parse(read.body.toString('utf8')) as unknown;
+  } catch {
+    done(400, errorBody('ERR_BAD_BODY', 'body is not JSON'), 'bad body');
+    return NO_BODY;
+  }
+}
+
+/** POST {hooks}/transactions/read: many records in one request, null for an id not held. */
+async function readMany(req: IncomingMessage, ctx: ReceiverContext, done: Done): Promise<void> {
+  const parsed = await jsonBody(req, done);
+  if (parsed === NO_BODY) return;
+  const ids = (parsed as { transaction_ids?: unknown } | null)?.transaction_ids;
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > READ_MANY_LIMIT || !ids.every((id) => typeof id === 'string')) {
+    return done(400, errorBody('ERR_BAD_BODY', `transaction_ids must be an array of 1 to ${READ_MANY_LIMIT} strings`), 'bad body');
+  }
+  const records = [];
+  for (const id of ids as string[]) {
+    const record = await ctx.store.get(id);
+    records.push(record ? { transaction_id: record.transaction_id, state: record.state, actions: record.actions } : null);
+  }
+  return done(200, { records }, `read ${records.length}`);
 }

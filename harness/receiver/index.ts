@@ -5,8 +5,9 @@
 export { startReceiver, type RunningReceiver, type ListenOptions as ReceiverListenOptions } from './server.ts';
 export {
   resolveReceiverConfig, generateTestToken, ReceiverConfigError, RECEIVER_DEFAULTS, DEFAULT_WORK_MS, DEFAULT_CONFIRM_TIMEOUT_MS,
-  type ReceiverConfig, type ReceiverConfirmConfig,
+  type ReceiverConfig, type ReceiverConfirmConfig, type ReceiverConfigInput,
 } from './config.ts';
+export { VOLUME_DEFAULTS as RECEIVER_VOLUME_DEFAULTS, type ReceiverVolumeConfig } from './volume.ts';
 export {
   loadReceiverConfigFile, parseReceiverConfigFile, RECEIVER_CONFIG_SCHEMA_URL,
   type ReceiverConfigFile, type LoadedReceiverConfigFile, type ConfirmsInFile,

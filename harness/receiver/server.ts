@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Redactor } from '../secrets/index.ts';
 import { handleCallback } from './callback-handler.ts';
-import { resolveReceiverConfig, type ReceiverConfig } from './config.ts';
+import { resolveReceiverConfig, type ReceiverConfig, type ReceiverConfigInput } from './config.ts';
 import type { ReceiverContext } from './context.ts';
 import { handleHooks, isHooksPath } from './hooks.ts';
 import { errorBody, sendJson } from './http.ts';
@@ -12,6 +12,7 @@ import { requestLogger, stderrSink } from './log.ts';
 import { parseDatabaseUrl } from '../database/index.ts';
 import { memoryStore } from './records.ts';
 import { openSqlStore } from './sql-store.ts';
+import { volumeOf } from './volume.ts';
 import { WorkTracker } from './work.ts';
 import { listenOn } from '../tool/index.ts';
 
@@ -57,7 +58,7 @@ function urlHost(address: AddressInfo): string {
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
 
-export async function startReceiver(config: Partial<ReceiverConfig> = {}, listen: ListenOptions = {}): Promise<RunningReceiver> {
+export async function startReceiver(config: ReceiverConfigInput = {}, listen: ListenOptions = {}): Promise<RunningReceiver> {
   const resolved = resolveReceiverConfig(config);
   const databaseUrl = resolved.store ? parseDatabaseUrl(resolved.store.url) : undefined;
   const redactor = new Redactor([resolved.callbackToken, ...(databaseUrl?.ok ? databaseUrl.value.secrets : [])]);
@@ -68,6 +69,7 @@ export async function startReceiver(config: Partial<ReceiverConfig> = {}, listen
     faults: new Set(resolved.faults),
     store,
     work,
+    volume: volumeOf(resolved.volume),
     log: requestLogger(resolved.log ?? stderrSink, redactor),
   };
 
@@ -104,6 +106,7 @@ export async function startReceiver(config: Partial<ReceiverConfig> = {}, listen
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await work.drain();
+        await ctx.volume.queue.drain();
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         await closed;

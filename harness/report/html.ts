@@ -10,6 +10,7 @@ import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline
 import { perCase } from './memo.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
+import { stormChartSvg } from './storm-chart.ts';
 
 export function htmlEscape(text: string): string {
   return printable(text)
@@ -147,6 +148,7 @@ function measurements(c: CaseResult): string {
     out.push(`<div class="chart">${timelineSvg(e.timeline, deliveries)}${chartLegend(coloured)}</div>`);
   }
   if (e?.latency && typeof e.latency === 'object') out.push(`<div class="latency">latency: ${htmlEscape(latencyText(e.latency))}</div>`);
+  if (e?.perSecond !== undefined) out.push(stormChartSvg(e.perSecond, e.replyDeadlineMs));
   return out.join('');
 }
 

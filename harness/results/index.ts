@@ -162,7 +162,7 @@ export type VerdictCounts = Record<Verdict, number>;
 export interface RunReport {
   tool: { name: 'collect-conformance'; version: string };
   /** What was run: `service`, `receiver`, `all` or `vectors`. */
-  kind: 'run' | 'vectors';
+  kind: 'run' | 'vectors' | 'storm';
   /** The target with secrets redacted. */
   target: Record<string, unknown>;
   startedAt: string;

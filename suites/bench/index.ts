@@ -4,6 +4,7 @@ import { benchSigning } from './signing.bench.ts';
 import { benchSimulator } from './simulator.bench.ts';
 import { benchRun } from './run.bench.ts';
 import { benchStartup } from './startup.bench.ts';
+import { benchStorm } from './storm.bench.ts';
 
 const only = process.argv[2];
 const benches: Array<[name: string, run: () => Promise<void>]> = [
@@ -11,6 +12,7 @@ const benches: Array<[name: string, run: () => Promise<void>]> = [
   ['simulator', benchSimulator],
   ['startup', benchStartup],
   ['run', benchRun],
+  ['storm', benchStorm],
 ];
 for (const [name, run] of benches) {
   if (only && only !== name) continue;

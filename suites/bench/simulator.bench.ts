@@ -7,12 +7,11 @@
 //    store and completed. Target: < 2 KB each.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
 import { signBody } from '../../harness/signing/index.ts';
 import { startSimulator, TransactionStore, decideOutcome, DEFAULT_CONFIG } from '../../harness/simulator/index.ts';
+import { findGc } from './gc.ts';
 
 const CLIENT = { clientId: 2, clientKey: 'bench_client_key', secretKey: 'bench_secret_key_0123456789' };
 const REQUESTS = 3000;
@@ -108,18 +107,6 @@ async function throughput(): Promise<void> {
   } finally {
     await sim.close();
     await bare.close();
-  }
-}
-
-function findGc(): (() => void) | undefined {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (g) return g;
-  try {
-    // The bench runner starts node without --expose-gc; the flag can be set at run time.
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
   }
 }
 

@@ -4,7 +4,7 @@
 // or failing `deviates`). This is what proves each receiver case can fail.
 import { afterAll, describe, expect, it } from 'vitest';
 import { composeCallbackUrl } from '../../harness/callback/index.ts';
-import { RECEIVER_FAULTS, type ReceiverConfig, type ReceiverFault } from '../../harness/receiver/index.ts';
+import { RECEIVER_FAULTS, type ReceiverConfig, type ReceiverConfigInput, type ReceiverFault } from '../../harness/receiver/index.ts';
 import { startStatusEndpoint, type ScriptedAnswer } from '../../harness/status/index.ts';
 import {
   TOKEN, callback, newId, rawGet, rawRequest, receiverPool, recordOf, seed, send, stateOf, targetOf, tokenHeaders,
@@ -38,7 +38,7 @@ async function confirmedCallback(r: TestReceiver, script?: ScriptedAnswer, idTex
 
 interface FaultRow {
   fault: ReceiverFault;
-  config?: Partial<ReceiverConfig>;
+  config?: ReceiverConfigInput;
   /** What is done and observed, identical for both receivers. */
   scenario(r: TestReceiver): Promise<unknown>;
   correct: unknown;
@@ -64,6 +64,15 @@ async function outcomesInTurn(r: Parameters<typeof seed>[0], outcomes: readonly 
   for (const status of outcomes) statuses.push((await callback(r, { transaction_id: id, status })).status);
   const view = await recordOf(r, id);
   return `${statuses.join(',')} ${view.state} actions=${view.actions}`;
+}
+
+/** Seeds `count` records and sends one SUCCESS callback to each, all at once: the answers, and the slowest reply's time. */
+async function atOnce(r: TestReceiver, count: number): Promise<{ ids: string[]; statuses: string; slowestMs: number }> {
+  const ids = Array.from({ length: count }, () => newId('volume'));
+  for (const id of ids) await seed(r, id);
+  const started = performance.now();
+  const answers = await Promise.all(ids.map((id) => callback(r, { transaction_id: id })));
+  return { ids, statuses: answers.map((a) => a.status).join(','), slowestMs: performance.now() - started };
 }
 
 const ROWS: FaultRow[] = [
@@ -302,6 +311,42 @@ const ROWS: FaultRow[] = [
     },
     correct: '503 pending asked gave up in time',
     faulty: '200 SUCCESS asked waited for the late answer',
+  },
+  {
+    // A cache of 2 recent ids: the first id's copy after two others is applied again.
+    fault: 'recent-ids-dedupe', config: { volume: { recentIds: 2 } },
+    scenario: async (r) => {
+      const [a, b, c] = [newId('volume'), newId('volume'), newId('volume')];
+      for (const id of [a, b, c]) await seed(r, id);
+      const statuses = [];
+      for (const id of [a, a, b, c, a]) statuses.push((await callback(r, { transaction_id: id })).status);
+      return `${statuses.join(',')} actions=${(await recordOf(r, a)).actions}`;
+    },
+    correct: '200,200,200,200,200 actions=1',
+    faulty: '200,200,200,200,200 actions=2',
+  },
+  {
+    // One connection held 150 ms before each reply: four at once, the last replies after 600 ms.
+    fault: 'pool-held-before-reply', config: { volume: { poolSize: 1, holdMs: 150 } },
+    scenario: async (r) => {
+      const { statuses, slowestMs } = await atOnce(r, 4);
+      return `${statuses} ${slowestMs < 400 ? 'replied at once' : 'replies queued behind the pool'}`;
+    },
+    correct: '200,200,200,200 replied at once',
+    faulty: '200,200,200,200 replies queued behind the pool',
+  },
+  {
+    // A queue of one, 150 ms per outcome: of three at once, one is worked on, one queued, one dropped.
+    fault: 'dropping-work-queue', config: { volume: { queueSize: 1, itemMs: 150 } },
+    scenario: async (r) => {
+      const { ids, statuses } = await atOnce(r, 3);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const states = [];
+      for (const id of ids) states.push(await stateOf(r, id));
+      return `${statuses} ${states.join(',')}`;
+    },
+    correct: '200,200,200 SUCCESS,SUCCESS,SUCCESS',
+    faulty: '200,200,200 SUCCESS,SUCCESS,pending',
   },
   {
     fault: 'unconfirmed-acknowledged', config: CONFIRMING,

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { afterAll } from 'vitest';
 import { request } from 'undici';
 import { composeCallbackUrl, type CallbackParams } from '../../harness/callback/index.ts';
-import { startReceiver, type ReceiverConfig, type RunningReceiver } from '../../harness/receiver/index.ts';
+import { startReceiver, type ReceiverConfigInput, type RunningReceiver } from '../../harness/receiver/index.ts';
 
 /** Has lower- and upper-case letters, so case-folding faults show. */
 export const TOKEN = 'cb-Token-7f3a9Q';
@@ -17,7 +17,7 @@ export interface TestReceiver extends RunningReceiver {
 }
 
 /** Starts receivers on demand; every one is closed in afterAll of the calling file. */
-export function receiverPool(): (config?: Partial<ReceiverConfig>) => Promise<TestReceiver> {
+export function receiverPool(): (config?: ReceiverConfigInput) => Promise<TestReceiver> {
   const started: RunningReceiver[] = [];
   afterAll(async () => {
     await Promise.all(started.map((r) => r.close()));

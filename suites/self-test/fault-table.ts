@@ -10,6 +10,7 @@ import { REFERENCE_SDK_FAULTS } from '../../harness/reference-sdk/index.ts';
 import { CLIENT_FAULT_CATALOG } from './client-fault-catalog.ts';
 import { caughtVerdict, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
 import { SERVICE_FAULT_CATALOG } from './service-fault-catalog.ts';
+import { STORM_FAULT_CATALOG } from './storm-fault-catalog.ts';
 
 export const FAULTS_DOC_PATH = fileURLToPath(new URL('../../docs/faults.md', import.meta.url));
 export const TABLE_START = '<!-- fault-table:start (generated from suites/self-test/*fault-catalog.ts by `npm run docs:faults`) -->';
@@ -38,10 +39,11 @@ export function faultTable(): string {
     ...RECEIVER_FAULTS.map((f) => [`receiver:${f.name}`, f] as const),
     ...REFERENCE_SDK_FAULTS.map((f) => [`client:${f.name}`, f] as const),
   ]);
-  const rows: Row[] = [...SERVICE_FAULT_CATALOG, ...RECEIVER_FAULT_CATALOG, ...CLIENT_FAULT_CATALOG];
+  const storm: Row[] = STORM_FAULT_CATALOG.map((e) => ({ ...e, mode: 'storm' }));
+  const rows: Row[] = [...SERVICE_FAULT_CATALOG, ...RECEIVER_FAULT_CATALOG, ...storm, ...CLIENT_FAULT_CATALOG];
   const lines = rows.map((row) => {
     const about = info.get(`${row.side}:${row.fault}`);
-    const fault = `\`${row.fault}\`${row.mode === 'production' ? ' (production)' : ''}`;
+    const fault = `\`${row.fault}\`${row.mode === 'production' ? ' (production)' : row.mode === 'storm' ? ' (passes run; caught by storm)' : ''}`;
     const cases = row.caseIds.length > 0 ? row.caseIds.map((id) => `\`${id}\``).join(', ') : (row.skips ?? []).map((id) => `\`${id}\``).join(', ');
     return `| ${row.side} | ${fault} | ${cell(about?.description ?? '')} | ${cell(about?.specRef ?? '')} | ${cases} | ${verdictCell(row)} |`;
   });

@@ -9,6 +9,7 @@ import { runChecked } from '../../harness/preflight/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { RECEIVER_FAULTS, type ReceiverFault } from '../../harness/receiver/index.ts';
 import { mentionProblems, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
+import { STORM_FAULT_CATALOG } from './storm-fault-catalog.ts';
 import { CONFIRMING_TIMING, expectAllPass, expectFaultCaught, RECEIVER_TIMING as TIMING } from './receiver-fault-check.ts';
 
 const SEED = Number(process.env.CC_SEED ?? 4242);
@@ -17,8 +18,8 @@ const SEED = Number(process.env.CC_SEED ?? 4242);
 const RUNS_AT_ONCE = new CaseSlots(4);
 
 describe('fault catalog covers every receiver fault switch', () => {
-  it('each fault of RECEIVER_FAULTS has an entry, and each entry names existing cases', () => {
-    const faults = new Set(RECEIVER_FAULT_CATALOG.map((e) => e.fault));
+  it('each fault of RECEIVER_FAULTS has an entry (the volume faults in storm-fault-catalog.ts), and each entry names existing cases', () => {
+    const faults = new Set([...RECEIVER_FAULT_CATALOG, ...STORM_FAULT_CATALOG].map((e) => e.fault));
     expect([...faults].sort()).toEqual(RECEIVER_FAULTS.map((f) => f.name).sort());
     const ids = new Set(RECEIVER_CASES.map((c) => c.id));
     for (const entry of RECEIVER_FAULT_CATALOG) for (const id of entry.caseIds) expect(ids, `${entry.fault} → ${id}`).toContain(id);

@@ -29,6 +29,10 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/self-test/receiver-faults.test.ts', group: 'timed', why: 'every receiver fault against every receiver case' },
   { file: 'suites/self-test/service-faults.test.ts', group: 'timed', why: 'every service fault against every service case' },
   { file: 'suites/self-test/client-faults.test.ts', group: 'timed', why: 'every SDK fault against every client case' },
+  { file: 'suites/self-test/storm-faults.test.ts', group: 'timed', why: 'every volume fault of the receiver, and its shedding mode, against every receiver case' },
+  { file: 'suites/storm/cli.test.ts', group: 'busy', why: 'whole storms of the command (child processes), and Ctrl-C in the middle of one' },
+  { file: 'suites/storm/storm-postgres.test.ts', group: 'timed', why: 'storms observed through a throwaway PostgreSQL server' },
+  { file: 'suites/storm/storm-faults.test.ts', group: 'timed', why: 'scaled storms (hundreds of callbacks, timed replies) against each volume fault and the correct receivers' },
 ];
 
 export const E2E_FILES: readonly string[] = E2E_SUITES.map((s) => s.file);

@@ -5,7 +5,7 @@ import { clientIdFrom, refuseUnusableSecrets } from '../secret-env.ts';
 import { DatabaseError } from '../../database/index.ts';
 import {
   RECEIVER_FAULTS, ReceiverConfigError, generateTestToken, isReceiverFault, loadReceiverConfigFile, startReceiver,
-  type ConfirmsInFile, type ReceiverConfig, type ReceiverConfirmConfig, type ReceiverFault,
+  type ConfirmsInFile, type ReceiverConfigInput, type ReceiverConfirmConfig, type ReceiverFault,
 } from '../../receiver/index.ts';
 import { STATUS_POSITION } from '../../status/index.ts';
 
@@ -74,7 +74,7 @@ function confirmsFrom(file: ConfirmsInFile | undefined, baseUrl: string | undefi
 }
 
 async function runReceiver(options: ReceiverOptions): Promise<void> {
-  let fileConfig: Partial<ReceiverConfig> = {};
+  let fileConfig: ReceiverConfigInput = {};
   let listen: { host?: string; port?: number } = {};
   let fileConfirms: ConfirmsInFile | undefined;
   try {
@@ -92,7 +92,7 @@ async function runReceiver(options: ReceiverOptions): Promise<void> {
   const envToken = process.env.COLLECT_CALLBACK_TOKEN;
   const generated = envToken === undefined;
   const callbackToken = generated ? generateTestToken() : envToken;
-  const config: Partial<ReceiverConfig> = { ...fileConfig, callbackToken, faults };
+  const config: ReceiverConfigInput = { ...fileConfig, callbackToken, faults };
   const confirms = confirmsFrom(fileConfirms, options.confirms);
   if (confirms) config.confirms = confirms;
   if (options.timeScale !== undefined) config.timeScale = parsePositive('--time-scale', options.timeScale, false);

@@ -36,7 +36,8 @@ export interface RunIo extends TerminalIo {
   env: Record<string, string | undefined>;
 }
 
-const processIo = (): RunIo => ({
+/** The process's own streams and terminal (the storm command takes them too). */
+export const processIo = (): RunIo => ({
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   env: process.env,
