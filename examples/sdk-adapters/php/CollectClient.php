@@ -71,10 +71,14 @@ final class CollectResponse
             && ($json['success'] ?? null) !== false && !isset($json['error_code']);
     }
 
-    /** The transaction status of a status answer (PENDING, SUCCESS, FAILED), or null. */
+    /**
+     * The transaction status of a status answer (PENDING, SUCCESS, FAILED), or null. Read in
+     * either letter case: real clients of the service compare lower case (docs/positions.md).
+     */
     public function transactionStatus(): ?string
     {
         $status = $this->json()['status'] ?? null;
+        $status = is_string($status) ? strtoupper($status) : null;
         return in_array($status, self::STATUSES, true) ? $status : null;
     }
 

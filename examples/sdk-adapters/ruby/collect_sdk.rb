@@ -31,8 +31,10 @@ module CollectSdk
       (200..299).cover?(code) && json['success'] != false && json['error_code'].nil?
     end
 
+    # Read in either letter case: real clients of the service compare lower case (docs/positions.md).
     def transaction_status
-      STATUSES.include?(json['status']) ? json['status'] : nil
+      status = json['status'].is_a?(String) ? json['status'].upcase : nil
+      STATUSES.include?(status) ? status : nil
     end
 
     def detail
