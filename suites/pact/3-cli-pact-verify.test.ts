@@ -51,7 +51,8 @@ describe('pact verify --side receiver (callback pact)', () => {
 describe('pact verify --side service (collect pact)', () => {
   it('exits 0 for the reference service, and the keys stay out of the output', async () => {
     const client = { clientId: 5, clientKey: `ck-${randomBytes(8).toString('hex')}`, secretKey: `sk-${randomBytes(16).toString('hex')}` };
-    const simulator = await startSimulator({ clients: [client], callbackToken: randomBytes(12).toString('hex'), timeScale: 0.01 });
+    // The pact's status interactions describe the upper-case form with 404 (docs/command-line.md).
+    const simulator = await startSimulator({ clients: [client], callbackToken: randomBytes(12).toString('hex'), timeScale: 0.01, statusForm: { letterCase: 'upper', unknownId: 404 } });
     try {
       const run = await cli(
         // The callback of the accepted collect goes to a closed loopback port, never off the machine.
