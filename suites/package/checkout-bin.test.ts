@@ -40,7 +40,8 @@ afterAll(() => {
   rmSync(checkout, { recursive: true, force: true });
 });
 
-describe('the checkout bin runs the sources compiled, never stale', () => {
+// 90 s a test: each compiles the whole harness (about 20 s alone), beside the busy tier's other files.
+describe('the checkout bin runs the sources compiled, never stale', { timeout: 90_000 }, () => {
   it('first run: builds .installed/ and runs its dist/, not the sources through tsx', async () => {
     const ran = await runCheckoutBin(['--version']);
     expect(ran.code, ran.stderr).toBe(0);
