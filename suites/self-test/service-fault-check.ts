@@ -9,6 +9,9 @@ import { expect } from 'vitest';
 import { CaseSlots, SERVICE_CASES, selectCases } from '../../harness/cases/index.ts';
 import { runChecked, type CheckedRun } from '../../harness/preflight/index.ts';
 import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
+
+/** The start of every back-off reason that declines to judge (backoffReason in harness/cases/service/retry.ts). */
+const NOT_JUDGED = 'not judged: ';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
@@ -65,16 +68,22 @@ function expectedOf(r: CaseResult, mode: Mode, entry?: ServiceFaultEntry): strin
 }
 
 /**
- * The back-off case, not judged because the kit's own process stalled enough to change its
- * verdict (a busy CI runner): the kit says it cannot tell, which is true, and no verdict of the
- * fault's; it counts as the expected one, and its reason is not held to the fault's words.
+ * The back-off case, not judged on a busy machine: the kit's own process stalled enough to change
+ * its verdict, or the reference's doubling schedule arrived stretched (its in-process timers and
+ * round trips late; intervals 786, 708 ms were seen for 200, 400 on a loaded CI runner) and too
+ * short to tell growth from jitter. The kit says it cannot tell, which is true, and no verdict of
+ * the fault's; it counts as the expected one, and its reason is not held to the fault's words.
+ * Where the fault is one of the schedule's own (the catalog names the case), only the stall counts:
+ * a schedule too short to judge there is what the fault's timing exists to prevent.
  */
-function blurred(r: CaseResult): boolean {
-  return r.verdict === 'SKIP' && (r.reason ?? '').startsWith(TIMING_BLURRED);
+function blurred(r: CaseResult, entry?: ServiceFaultEntry): boolean {
+  if (r.verdict !== 'SKIP' || r.id !== 'service.callback.retry-back-off') return false;
+  const reason = r.reason ?? '';
+  return reason.startsWith(TIMING_BLURRED) || (!entry?.caseIds.includes(r.id) && reason.startsWith(NOT_JUDGED));
 }
 
 function observedOf(r: CaseResult, mode: Mode, entry?: ServiceFaultEntry): string {
-  if (blurred(r)) {
+  if (blurred(r, entry)) {
     console.warn(`${r.id}: ${r.reason}`);
     return expectedOf(r, mode, entry);
   }
@@ -128,7 +137,7 @@ export async function expectServiceFaultCaught(entry: ServiceFaultEntry, { only 
   expectPassesUnreasoned(results);
   expectExchangesLabelled(results);
   // The reasons name the branch that caught the fault; the shared cause, where there is one, is named.
-  expectPinned(entry, results.filter((r) => !blurred(r)), diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
+  expectPinned(entry, results.filter((r) => !blurred(r, entry)), diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
   if (!entry.diagnosis) {
     // A fault that shows in a few cases only: the preflight holds and names nothing.
     expect(run.preflight.preflight.findings, JSON.stringify(run.preflight.preflight.findings)).toEqual([]);
