@@ -8,7 +8,7 @@
 import { NO_STATUS_QUERY, type HttpResult, type RunResources } from '../cases/index.ts';
 import type { RecordReading } from '../observe/index.ts';
 import type { Evidence } from '../results/index.ts';
-import type { ReceivedQuery } from '../status/index.ts';
+import { REFERENCE_STATUS_FORM, spell, type ReceivedQuery, type StatusForm } from '../status/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding } from './model.ts';
 
@@ -21,6 +21,16 @@ export interface ConfirmationCheck {
 
 function route(q: ReceivedQuery): string {
   return `${q.method} ${q.target.split('?')[0]}`;
+}
+
+/**
+ * A guess, worded as one, for a record left pending with an answer: a receiver that reads the
+ * status in one letter case only does just this. The evidence for each form is in docs/positions.md; the target file can state its
+ * service's form.
+ */
+function formGuess(form: StatusForm): string {
+  const other = form.letterCase === 'lower' ? 'upper' : 'lower';
+  return `likely it does not read the answer's "status": ${JSON.stringify(spell('SUCCESS', form.letterCase))} (${form.letterCase} case, ${form.letterCase === REFERENCE_STATUS_FORM.letterCase ? 'as the real service\'s clients read it' : 'as confirms.statusForm states'}: docs/positions.md, status.answer-values); a receiver that reads either letter case confirms against both forms, and a service known to answer ${other} case is stated as "confirms": {"statusForm": {"letterCase": "${other}"}}`;
 }
 
 /**
@@ -53,7 +63,7 @@ export async function confirmationCheck(
     const answered2xx = sent.ok && sent.answer.status >= 200 && sent.answer.status <= 299;
     if (applied && answered2xx) return { control: { state: 'held', what: WHAT, observed: 'the receiver asked the status endpoint, was answered SUCCESS, and applied it' } };
     // The generic preflight finding names why a confirmed valid callback was not applied or not 2xx.
-    return fail(`the receiver asked the status endpoint and was answered SUCCESS, but ${sent.ok ? `answered ${sent.answer.status}` : 'gave no answer'} and the record reads ${after ? `${after.state}, actions ${after.actions}` : 'nothing'}`);
+    return fail(`the receiver asked the status endpoint and was answered SUCCESS, but ${sent.ok ? `answered ${sent.answer.status}` : 'gave no answer'} and the record reads ${after ? `${after.state}, actions ${after.actions}` : 'nothing'}${sent.ok && after?.state === 'pending' ? `; ${formGuess(endpoint.form)}` : ''}`);
   }
   if (named.length > 0) {
     const problem = named[0]!.problem!;

@@ -4,20 +4,22 @@
 // verifies each query as the service would (route, body, client key, signature over the bytes
 // sent, client_id) and refuses a bad one as the service would; a good one is answered as its
 // case scripted it, or else truthfully: the status of the last callback the harness sent for
-// that id (SUCCESS, FAILED; any other callback leaves the transaction PENDING), 404 for an id it
-// never sent. Every request is recorded, with what it was answered, as evidence for the case
+// that id (SUCCESS, FAILED; any other callback leaves the transaction PENDING), "unknown id" for
+// an id it never sent; in the form the best evidence gives the real service (lower case, 421:
+// harness/positions), or the one the target states (`confirms.statusForm`). Every request is recorded, with what it was answered, as evidence for the case
 // whose transaction it names.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { readCapped } from '../client/index.ts';
 import type { Exchange } from '../results/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, verifyBody, type SignatureDiagnosis } from '../signing/index.ts';
-import { STATUS_POSITION, statusAnswerBody, statusQueryBody, unknownIdAnswerBody, type StatusEndpoint, type StatusValue } from './shape.ts';
+import { REFERENCE_STATUS_FORM, spell, STATUS_POSITION, statusAnswerBody, statusQueryBody, unknownIdAnswer, type LetterCase, type StatusEndpoint, type StatusForm, type StatusValue } from './shape.ts';
 import { listenOn, originOf } from '../tool/index.ts';
 
 /** How the endpoint answers a well-formed query for one transaction (a case's script). */
 export type ScriptedAnswer =
   | { kind: 'status'; status: StatusValue }
+  /** The id is not known, in the endpoint's form (HTTP 404, or `error_code` 421 with `success: false`). */
   | { kind: 'unknown-id' }
   | { kind: 'server-error'; httpStatus: number }
   /** The connection is closed once the query is read, with no answer. */
@@ -69,12 +71,16 @@ export interface StatusEndpointOptions {
   secretKey: string;
   /** What the receiver calls (the target's `status`); default the suite's position. */
   endpoint?: StatusEndpoint;
+  /** How answers are spelled (the target's `confirms.statusForm`); default REFERENCE_STATUS_FORM. */
+  form?: StatusForm;
 }
 
 export interface RunningStatusEndpoint {
   /** The receiver's service base URL: publicUrl, or the root as bound (no trailing slash). */
   url: string;
   endpoint: StatusEndpoint;
+  /** How its answers are spelled. */
+  form: StatusForm;
   /** The harness sent a callback with this status for `transactionId`: the truthful answer follows it. */
   told(transactionId: string, status: string): void;
   /** This case answers well-formed queries for `transactionId` so, instead of truthfully. */
@@ -95,14 +101,14 @@ function refusalBody(httpStatus: number, message: string): string {
   return JSON.stringify({ success: false, error_code: httpStatus, error_message: message });
 }
 
-/** The answer body with the status where the target's pointer says (the position: `/status`). */
-function answerBodyAt(pointer: string, transactionId: string, status: StatusValue): string {
-  if (pointer === STATUS_POSITION.pointer) return statusAnswerBody(transactionId, status);
+/** The answer body with the status, in `letterCase`, where the target's pointer says (the position: `/status`). */
+function answerBodyAt(pointer: string, transactionId: string, status: StatusValue, letterCase: LetterCase): string {
+  if (pointer === STATUS_POSITION.pointer) return statusAnswerBody(transactionId, status, letterCase);
   const body: Record<string, unknown> = { success: true, transaction_id: transactionId };
   const keys = pointer.replace(/^\//, '').split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   let here = body;
   keys.forEach((key, i) => {
-    if (i === keys.length - 1) here[key] = status;
+    if (i === keys.length - 1) here[key] = spell(status, letterCase);
     else here = (here[key] = typeof here[key] === 'object' && here[key] !== null ? here[key] : {}) as Record<string, unknown>;
   });
   return JSON.stringify(body);
@@ -203,6 +209,7 @@ const REFUSAL_STATUS: Readonly<Record<QueryProblem['kind'], number>> = {
 
 export async function startStatusEndpoint(options: StatusEndpointOptions): Promise<RunningStatusEndpoint> {
   const endpoint = options.endpoint ?? STATUS_POSITION;
+  const form = options.form ?? REFERENCE_STATUS_FORM;
   const told = new Map<string, string>();
   const scripts = new Map<string, ScriptedAnswer>();
   const byId = new Map<string, ReceivedQuery[]>();
@@ -278,11 +285,13 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
     const script = scripts.get(id) ?? truthful(id);
     switch (script.kind) {
       case 'status':
-        answer(200, answerBodyAt(endpoint.pointer, id, script.status));
+        answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase));
         return;
-      case 'unknown-id':
-        answer(404, unknownIdAnswerBody(id));
+      case 'unknown-id': {
+        const unknown = unknownIdAnswer(id, form.unknownId);
+        answer(unknown.httpStatus, unknown.body);
         return;
+      }
       case 'server-error':
         answer(script.httpStatus, refusalBody(script.httpStatus, 'the transaction status is unavailable'));
         return;
@@ -294,7 +303,7 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
         const entry = {
           timer: setTimeout(() => {
             held.delete(entry);
-            answer(200, answerBodyAt(endpoint.pointer, id, script.status));
+            answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase));
           }, script.holdMs),
           release: () => finish(),
         };
@@ -325,6 +334,7 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
   return {
     url: (options.publicUrl ?? bound).replace(/\/+$/, ''),
     endpoint,
+    form,
     told(transactionId, status) {
       told.set(transactionId, status);
     },

@@ -6,7 +6,7 @@ import { DEFAULT_ID_TEMPLATE, shapeProblems, type TransactionIdShape } from '../
 import { compileStatement, parseDatabaseUrl, type CompiledStatement, type Dialect } from '../database/index.ts';
 import { statesProblems, type ObserveSpec, type StateMap } from '../observe/index.ts';
 import { secretValueProblem } from '../secrets/index.ts';
-import { STATUS_POSITION, type StatusEndpoint } from '../status/index.ts';
+import { REFERENCE_STATUS_FORM, STATUS_POSITION, type StatusEndpoint, type StatusForm } from '../status/index.ts';
 import { compileSchema, parseJson, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
 import { TargetFileError } from './errors.ts';
 import { generateClientCredentials } from './credentials.ts';
@@ -166,7 +166,7 @@ function resolveSecrets<K extends string>(
 
 /** `confirms` with its keys read from the environment, and `status` over the suite's position (each key left out keeps it). */
 function confirmsFrom(file: Record<string, unknown>, env: Env, source?: string): ReceiverConfirms | undefined {
-  const given = file.confirms as { listener: { host?: string; port: number; publicUrl?: string | null }; clientId: number } | undefined;
+  const given = file.confirms as { listener: { host?: string; port: number; publicUrl?: string | null }; clientId: number; statusForm?: Partial<StatusForm> } | undefined;
   if (!given) return undefined;
   const keys = resolveSecrets(given as unknown as Record<string, unknown>, env, source, CONFIRMS_SECRET_KEYS, '/confirms');
   return {
@@ -175,6 +175,7 @@ function confirmsFrom(file: Record<string, unknown>, env: Env, source?: string):
     clientKey: keys.clientKey!,
     secretKey: keys.secretKey!,
     status: { ...STATUS_POSITION, ...(file.status as Partial<StatusEndpoint> | undefined) },
+    ...(given.statusForm ? { statusForm: { ...REFERENCE_STATUS_FORM, ...given.statusForm } } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { RejectionRule } from '../client/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
 import type { ObserveSpec } from '../observe/index.ts';
-import type { StatusEndpoint } from '../status/index.ts';
+import type { StatusEndpoint, StatusForm } from '../status/index.ts';
 
 export interface ResolvedReceiverTarget {
   side: 'receiver';
@@ -33,6 +33,8 @@ export interface ReceiverConfirms {
   secretKey: string;
   /** What the receiver calls: the target file's `status` over the suite's position. */
   status: StatusEndpoint;
+  /** How the harness's endpoint spells its answers (the target file's `confirms.statusForm`); absent: REFERENCE_STATUS_FORM. */
+  statusForm?: StatusForm;
 }
 
 export interface ResolvedServiceTarget {

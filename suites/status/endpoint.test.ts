@@ -5,15 +5,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { findAlternative, profileOf, signBody } from '../../harness/signing/index.ts';
 import {
-  queryExchange, signedStatusQuery, startStatusEndpoint, statusQueryBody, type RunningStatusEndpoint, type StatusEndpoint, type StatusQuery,
+  queryExchange, signedStatusQuery, startStatusEndpoint, statusQueryBody, type RunningStatusEndpoint, type StatusEndpoint, type StatusForm, type StatusQuery,
 } from '../../harness/status/index.ts';
 
 const CREDENTIALS = { clientId: 2, clientKey: 'test_ck_endpoint', secretKey: 'test_sk_endpoint-secret' };
 const started: RunningStatusEndpoint[] = [];
 afterAll(() => Promise.all(started.map((e) => e.close())));
 
-async function endpointWith(endpoint?: StatusEndpoint): Promise<RunningStatusEndpoint> {
-  const e = await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...CREDENTIALS, ...(endpoint ? { endpoint } : {}) });
+async function endpointWith(endpoint?: StatusEndpoint, form?: StatusForm): Promise<RunningStatusEndpoint> {
+  const e = await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...CREDENTIALS, ...(endpoint ? { endpoint } : {}), ...(form ? { form } : {}) });
   started.push(e);
   return e;
 }
@@ -30,27 +30,41 @@ async function ask(q: StatusQuery): Promise<{ status: number; body: string }> {
 let n = 0;
 const newId = () => `ep-${process.pid}-${++n}`;
 
-describe('truthful answers: what the harness sent for the id', () => {
-  it('SUCCESS for a SUCCESS callback, FAILED for a FAILED one, PENDING for any other, 404 for an id never sent', async () => {
+const UPPER_404: StatusForm = { letterCase: 'upper', unknownId: 404 };
+
+describe('truthful answers: what the harness sent for the id, in the form the best evidence gives the service', () => {
+  it('success for a SUCCESS callback, failed for a FAILED one, pending for any other, error_code 421 for an id never sent (lower case, 421: harness/positions)', async () => {
     const e = await endpointWith();
+    expect(e.form).toEqual({ letterCase: 'lower', unknownId: 421 });
     const [ok, failed, odd, never] = [newId(), newId(), newId(), newId()];
     e.told(ok, 'SUCCESS');
     e.told(failed, 'FAILED');
     e.told(odd, 'success');
+    expect(await ask(query(e, ok))).toEqual({ status: 200, body: JSON.stringify({ success: true, transaction_id: ok, status: 'success' }) });
+    expect(JSON.parse((await ask(query(e, failed))).body)).toMatchObject({ status: 'failed' });
+    expect(JSON.parse((await ask(query(e, odd))).body)).toMatchObject({ status: 'pending' });
+    const unknown = await ask(query(e, never));
+    expect(unknown.status).toBe(200);
+    expect(JSON.parse(unknown.body)).toMatchObject({ success: false, error_code: 421 });
+    expect(e.queriesFor(ok)).toHaveLength(1);
+    expect(e.strayQueries(0).map((q) => q.askedId)).toContain(never);
+  });
+  it('the other form where the target states it (confirms.statusForm): SUCCESS, FAILED, 404 for an id never sent', async () => {
+    const e = await endpointWith(undefined, UPPER_404);
+    const [ok, failed, never] = [newId(), newId(), newId()];
+    e.told(ok, 'SUCCESS');
+    e.told(failed, 'FAILED');
     expect(await ask(query(e, ok))).toEqual({ status: 200, body: JSON.stringify({ success: true, transaction_id: ok, status: 'SUCCESS' }) });
     expect(JSON.parse((await ask(query(e, failed))).body)).toMatchObject({ status: 'FAILED' });
-    expect(JSON.parse((await ask(query(e, odd))).body)).toMatchObject({ status: 'PENDING' });
     const unknown = await ask(query(e, never));
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body)).toMatchObject({ success: false, error_code: 404 });
-    expect(e.queriesFor(ok)).toHaveLength(1);
-    expect(e.strayQueries(0).map((q) => q.askedId)).toContain(never);
   });
   it('echoes the id as asked, reserved characters and all', async () => {
     const e = await endpointWith();
     const id = `${newId()} &/?=+%é`;
     e.told(id, 'SUCCESS');
-    expect(JSON.parse((await ask(query(e, id))).body)).toMatchObject({ transaction_id: id, status: 'SUCCESS' });
+    expect(JSON.parse((await ask(query(e, id))).body)).toMatchObject({ transaction_id: id, status: 'success' });
   });
 });
 
@@ -61,10 +75,10 @@ describe('scripted answers, per transaction', () => {
     e.script(a, { kind: 'status', status: 'PENDING' });
     e.script(b, { kind: 'unknown-id' });
     e.script(c, { kind: 'server-error', httpStatus: 503 });
-    expect(JSON.parse((await ask(query(e, a))).body)).toMatchObject({ status: 'PENDING' });
-    expect((await ask(query(e, b))).status).toBe(404);
+    expect(JSON.parse((await ask(query(e, a))).body)).toMatchObject({ status: 'pending' });
+    expect(JSON.parse((await ask(query(e, b))).body)).toMatchObject({ success: false, error_code: 421 });
     expect((await ask(query(e, c))).status).toBe(503);
-    expect(e.queriesFor(b)[0]!.answer).toMatchObject({ kind: 'answered', httpStatus: 404 });
+    expect(e.queriesFor(b)[0]!.answer).toMatchObject({ kind: 'answered', httpStatus: 200 });
   });
   it('dropped: the connection closes with no answer', async () => {
     const e = await endpointWith();
@@ -79,7 +93,7 @@ describe('scripted answers, per transaction', () => {
     e.script(patient, { kind: 'late', holdMs: 200, status: 'SUCCESS' });
     e.script(hasty, { kind: 'late', holdMs: 5000, status: 'SUCCESS' });
     const t0 = performance.now();
-    expect(JSON.parse((await ask(query(e, patient))).body)).toMatchObject({ status: 'SUCCESS' });
+    expect(JSON.parse((await ask(query(e, patient))).body)).toMatchObject({ status: 'success' });
     expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
     const q = query(e, hasty);
     await expect(request(q.url, { method: q.method, headers: q.headers, body: q.body ?? null, signal: AbortSignal.timeout(100) })).rejects.toThrow();
@@ -148,7 +162,7 @@ describe('a target\'s own endpoint: another method, path and pointer', () => {
     e.told(id, 'FAILED');
     const answer = await ask(query(e, id));
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.body)).toEqual({ success: true, transaction_id: id, data: { state: 'FAILED' } });
+    expect(JSON.parse(answer.body)).toEqual({ success: true, transaction_id: id, data: { state: 'failed' } });
     expect(e.queriesFor(id)[0]!.problem).toBeUndefined();
     // POST to that path is not the endpoint.
     const post = signedStatusQuery({ baseUrl: e.url, endpoint: { method: 'POST', path: '/v2/status', pointer: '/status' }, transactionId: id, ...CREDENTIALS });

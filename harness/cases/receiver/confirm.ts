@@ -14,7 +14,7 @@
 // a FAILED callback here.
 import { performance } from 'node:perf_hooks';
 import type { Evidence, Level, StatedCause } from '../../results/index.ts';
-import type { ReceivedQuery, RunningStatusEndpoint, ScriptedAnswer } from '../../status/index.ts';
+import type { ReceivedQuery, RunningStatusEndpoint, ScriptedAnswer, StatusForm, StatusValue } from '../../status/index.ts';
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { RecordReading } from '../../observe/index.ts';
 import type { HttpResult } from '../http.ts';
@@ -102,11 +102,22 @@ function unfulfilledProblems(after: RecordReading | null, allowFailed: boolean):
   return `the record reads ${describeReading(after)}`;
 }
 
+/** "answered FAILED": the status by its name (the queries in the evidence show it as spelled). */
+const answeredStatus = (status: StatusValue) => (): string => `answered ${status}`;
+
+/** "answered 404, unknown id", or the 421 form. */
+function answeredUnknown(form: StatusForm): string {
+  return form.unknownId === 404 ? 'answered 404, unknown id' : 'answered error_code 421, unknown id';
+}
+
 /** A SUCCESS callback the status answer contradicts: nothing fulfilled, whatever the reply. */
-function contradicted(leaf: string, title: string, script: ScriptedAnswer, scripted: string, allowFailed: boolean): ConformanceCase<ResolvedReceiverTarget> {
+function contradicted(
+  leaf: string, title: string, script: ScriptedAnswer, scriptedIn: (form: StatusForm) => string, allowFailed: boolean,
+): ConformanceCase<ResolvedReceiverTarget> {
   return receiverCase(
     { id: `receiver.confirm.${leaf}`, title, specRef: '§6 rule 5, §4.2', level: 'MUST', needs: NEEDS, negative: 'confirmation' },
     async (probe) => {
+      const scripted = scriptedIn((await probe.statusEndpoint()).form);
       const x = await exercise(probe, { script, label: `callback SUCCESS (status endpoint ${scripted})` });
       const wrong = unfulfilledProblems(x.after, allowFailed);
       if (!wrong) return probe.pass();
@@ -182,9 +193,9 @@ function noQuery(x: Exercise, causes: StatedCause[]): string {
 }
 
 export const CONFIRM_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
-  contradicted('contradicted-failed', 'a SUCCESS the status endpoint answers FAILED is not fulfilled', { kind: 'status', status: 'FAILED' }, 'answered FAILED', true),
-  contradicted('contradicted-pending', 'a SUCCESS the status endpoint answers PENDING is not fulfilled', { kind: 'status', status: 'PENDING' }, 'answered PENDING', false),
-  contradicted('contradicted-unknown', 'a SUCCESS the status endpoint does not know is not fulfilled', { kind: 'unknown-id' }, 'answered 404, unknown id', false),
+  contradicted('contradicted-failed', 'a SUCCESS the status endpoint answers FAILED is not fulfilled', { kind: 'status', status: 'FAILED' }, answeredStatus('FAILED'), true),
+  contradicted('contradicted-pending', 'a SUCCESS the status endpoint answers PENDING is not fulfilled', { kind: 'status', status: 'PENDING' }, answeredStatus('PENDING'), false),
+  contradicted('contradicted-unknown', 'a SUCCESS the status endpoint does not know is not fulfilled', { kind: 'unknown-id' }, answeredUnknown, false),
   unavailable('endpoint-error', 'a status endpoint answering 503 leaves the record unapplied', () => ({ kind: 'server-error', httpStatus: 503 }), 'answered 503'),
   unavailable('endpoint-dropped', 'a status endpoint dropping the connection leaves it unapplied', () => ({ kind: 'dropped' }), 'dropped the connection'),
   unavailable(

@@ -25,7 +25,7 @@ async function start(c: ReceiverConfirms): Promise<HeldStatusEndpoint> {
   try {
     const endpoint = await startStatusEndpoint({
       host: c.listener.host, port: c.listener.port, publicUrl: c.listener.publicUrl,
-      clientId: c.clientId, clientKey: c.clientKey, secretKey: c.secretKey, endpoint: c.status,
+      clientId: c.clientId, clientKey: c.clientKey, secretKey: c.secretKey, endpoint: c.status, ...(c.statusForm ? { form: c.statusForm } : {}),
     });
     return { ok: true, endpoint };
   } catch (error) {
