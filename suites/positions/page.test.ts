@@ -29,7 +29,7 @@ describe('positions: data with evidence', () => {
   it('the status answer positions rest on the real client that ran in production, and say which form the reference uses', () => {
     expect(codeEvidence('status.answer-values')).toMatch(/Ghana.*lower-case `success`, `pending`, `failed`/);
     expect(codeEvidence('status.unknown-id')).toMatch(/421/);
-    expect(position('status.answer-values').reads).toMatch(/reference service answers in \*\*lower case\*\*/);
+    expect(position('status.answer-values').reads).toMatch(/reference service, and the kit's own endpoint a confirming receiver asks .*answer in \*\*lower case\*\*/);
     expect(() => position('no.such')).toThrow(/no position "no.such"/);
   });
 });
