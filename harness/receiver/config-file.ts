@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { compileSchema, formatProblem, readJsonFile, type SchemaProblem } from '../schemas/index.ts';
-import type { ReceiverFault } from './faults.ts';
+import { RECEIVER_FAULT_NAMES, type ReceiverFault } from './faults.ts';
 import { ReceiverConfigError, type ReceiverConfigInput, type ReceiverConfirmConfig } from './config.ts';
 import type { SqlApplyMode } from './sql-store.ts';
 import type { ReceiverVolumeConfig } from './volume.ts';
@@ -33,7 +33,10 @@ export type ConfirmsInFile = Omit<ReceiverConfirmConfig, 'clientKey' | 'secretKe
   status?: Partial<NonNullable<ReceiverConfirmConfig['status']>>;
 };
 
-const checkConfig = compileSchema(JSON.parse(readFileSync(RECEIVER_CONFIG_SCHEMA_URL, 'utf8')) as object);
+const SCHEMA = JSON.parse(readFileSync(RECEIVER_CONFIG_SCHEMA_URL, 'utf8')) as { properties: { faults: { items: Record<string, unknown> } } };
+// The fault names are data in faults.ts (the storm's volume faults too); the schema gets them from there.
+SCHEMA.properties.faults.items['enum'] = [...RECEIVER_FAULT_NAMES];
+const checkConfig = compileSchema(SCHEMA);
 
 // A token written in the file is refused with a hint: secrets come from the environment only.
 function describe(problem: SchemaProblem): string {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  RECEIVER_DEFAULTS, ReceiverConfigError, loadReceiverConfigFile, parseReceiverConfigFile, resolveReceiverConfig, startReceiver,
+  RECEIVER_DEFAULTS, RECEIVER_FAULT_NAMES, ReceiverConfigError, loadReceiverConfigFile, parseReceiverConfigFile, resolveReceiverConfig, startReceiver,
 } from '../../harness/receiver/index.ts';
 
 function configError(run: () => unknown): ReceiverConfigError {
@@ -51,6 +51,10 @@ describe('config file: validated by config.schema.json, errors name the JSON pat
   it('accepts a full file', () => {
     const value = { host: '127.0.0.1', port: 0, callbackPath: '/cb', hooksPath: '/h', hooks: false, workMs: 10, timeScale: 0.5, faults: ['slow-reply'] };
     expect(parseReceiverConfigFile(value)).toEqual(value);
+  });
+  it('accepts every fault of RECEIVER_FAULTS, the storm\'s volume faults too (the schema takes the list from faults.ts)', () => {
+    for (const name of RECEIVER_FAULT_NAMES) expect(parseReceiverConfigFile({ faults: [name] }), name).toEqual({ faults: [name] });
+    expect(RECEIVER_FAULT_NAMES).toEqual(expect.arrayContaining(['recent-ids-dedupe', 'pool-held-before-reply', 'dropping-work-queue']));
   });
   it.each([
     [{ port: 70000 }, '/port: must be <= 65535'],
