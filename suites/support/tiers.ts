@@ -26,6 +26,7 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/observe/observe-postgres.test.ts', group: 'timed', why: 'a receiver observed through a throwaway PostgreSQL server' },
   { file: 'suites/observe/observe-mariadb.test.ts', group: 'timed', why: 'a receiver observed through a throwaway MariaDB server' },
   { file: 'suites/observe/command.test.ts', group: 'timed', why: 'a receiver observed through a command of its own' },
+  { file: 'suites/observe/read-many-sql.test.ts', group: 'timed', why: 'many records per statement (the batch form of the target\'s statements) on throwaway PostgreSQL and MariaDB servers' },
   { file: 'suites/self-test/receiver-faults.test.ts', group: 'timed', why: 'every receiver fault against every receiver case' },
   { file: 'suites/self-test/service-faults.test.ts', group: 'timed', why: 'every service fault against every service case' },
   { file: 'suites/self-test/client-faults.test.ts', group: 'timed', why: 'every SDK fault against every client case' },
