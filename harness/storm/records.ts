@@ -64,7 +64,7 @@ export const SEED_AMOUNT = '10.00';
 /** Ids per seedMany call (a database: one transaction each). */
 export const SEED_MANY_BATCH = 250;
 
-/** Every id of the plan seeded pending: many per call where the observer offers it (`seedMany`), else one at a time, `concurrency` at once. */
+/** Every id of the plan seeded pending: many per call where the observer offers it (`seedMany`), else one at a time; `concurrency` calls at once. */
 export async function seedAll(plan: StormPlan, observer: RecordObserver, options: { concurrency: number; signal?: AbortSignal; onSeeded?: (n: number) => void }): Promise<void> {
   let seeded = 0;
   const counted = (n: number) => {
@@ -74,7 +74,7 @@ export async function seedAll(plan: StormPlan, observer: RecordObserver, options
   };
   if (observer.seedMany) {
     const batches = Math.ceil(plan.callbacks / SEED_MANY_BATCH);
-    await eachAtOnce(range(batches), Math.max(1, Math.floor(options.concurrency / 4)), async (b) => {
+    await eachAtOnce(range(batches), options.concurrency, async (b) => {
       const ids = Array.from({ length: Math.min(SEED_MANY_BATCH, plan.callbacks - b * SEED_MANY_BATCH) }, (_, k) => plan.idOf(b * SEED_MANY_BATCH + k));
       await observer.seedMany!(ids, SEED_AMOUNT);
       counted(ids.length);

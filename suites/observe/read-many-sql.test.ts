@@ -43,6 +43,16 @@ async function opened(server: TestDatabaseServer, override: Partial<Record<'read
   return { observation, observer: observation.forCase(USE), admin, close: async () => { await observation.close(); await admin.close(); } };
 }
 
+/** `work` on a fresh observed database (opened's arguments), closed after. */
+async function observed(work: (o: Opened) => Promise<void>, ...args: Parameters<typeof opened>): Promise<void> {
+  const o = await opened(...args);
+  try {
+    await work(o);
+  } finally {
+    await o.close();
+  }
+}
+
 /** A reading as readMany gives it: without the statements that made it. */
 const bare = (r: RecordReading | null) => r && { transaction_id: r.transaction_id, state: r.state, value: r.value, ...(r.actions !== undefined ? { actions: r.actions } : {}) };
 
@@ -62,8 +72,7 @@ async function apply(kind: DatabaseKind, admin: Database, ids: readonly string[]
 
 function readManySuite(kind: DatabaseKind, server: () => TestDatabaseServer): void {
   it('the example target file\'s statements: 1,000 records seeded in 4 transactions and read back in batches, the same readings as one id at a time', async () => {
-    const o = await opened(server());
-    try {
+    await observed(async (o) => {
       const ids = Array.from({ length: 1000 }, (_, i) => `cc-many-${i}`);
       for (let at = 0; at < ids.length; at += 250) await o.observer.seedMany!(ids.slice(at, at + 250), '10.00');
       await apply(kind, o.admin, [ids[7]!, ids[500]!, ids[999]!]);
@@ -77,38 +86,29 @@ function readManySuite(kind: DatabaseKind, server: () => TestDatabaseServer): vo
       expect(sample.map((k) => many![k])).toEqual(one);
       expect(one.map((r) => r && `${r.state} ${r.actions}`)).toEqual(['pending 0', 'SUCCESS 2', 'SUCCESS 1', 'pending 0', 'SUCCESS 1', null]);
       expect(many!.filter((r) => r?.state === 'pending')).toHaveLength(997);
-    } finally {
-      await o.close();
-    }
+    }, server());
   }, 60_000);
   it('a read that matches two rows for an id: an error naming the statement and the id', async () => {
     const read = kind === 'postgresql'
       ? 'SELECT p.status AS state FROM payments p JOIN payments q ON q.amount = p.amount WHERE p.transaction_id = :transaction_id'
       : 'SELECT o.status AS state FROM orders o JOIN orders q ON q.amount = o.amount WHERE o.reference = :transaction_id';
-    const o = await opened(server(), { read });
-    try {
+    await observed(async (o) => {
       await o.observer.seedMany!(['cc-a', 'cc-b'], '10.00');
       await expect(o.observer.readMany!(['cc-a'])).rejects.toThrow(/^the read statement returned 2 rows for the transaction id "cc-a"; it must return at most one/);
-    } finally {
-      await o.close();
-    }
+    }, server(), { read });
   }, 60_000);
   it('a seed that fails inside a batch rolls the whole batch back, named by the seed statement', async () => {
-    const o = await opened(server());
-    try {
+    await observed(async (o) => {
       await expect(o.observer.seedMany!(['cc-dup-1', 'cc-dup-2', 'cc-dup-1'], '10.00')).rejects.toThrow(/^the seed statement failed: /);
       expect(await o.observer.readMany!(['cc-dup-1', 'cc-dup-2'])).toEqual([null, null]);
-    } finally {
-      await o.close();
-    }
+    }, server());
   }, 60_000);
   it('a read the batch form cannot run: read one id at a time (readMany undefined), the database\'s reason kept', async () => {
     // PostgreSQL: a data-modifying WITH runs alone but not inside a join; MariaDB: two columns of one name run alone but not as a derived table.
     const read = kind === 'postgresql'
       ? 'WITH touched AS (UPDATE payments SET updated_at = updated_at WHERE transaction_id = :transaction_id RETURNING status) SELECT status AS state FROM touched'
       : 'SELECT status AS state, status AS state FROM orders WHERE reference = :transaction_id';
-    const o = await opened(server(), { read });
-    try {
+    await observed(async (o) => {
       await o.observer.seedMany!(['cc-one'], '10.00');
       expect(await o.observer.read('cc-one')).toMatchObject({ state: 'pending' });
       expect(await o.observer.readMany!(['cc-one'])).toBeUndefined();
@@ -116,9 +116,7 @@ function readManySuite(kind: DatabaseKind, server: () => TestDatabaseServer): vo
         ? /^the database refused the batch form of the read statement: PostgreSQL: WITH clause containing a data-modifying statement must be at the top level \(0A000\)/
         : /^the database refused the batch form of the read statement: MySQL\/MariaDB: Duplicate column name 'state'/);
       expect(await o.observer.readMany!(['cc-one'])).toBeUndefined();
-    } finally {
-      await o.close();
-    }
+    }, server(), { read });
   }, 60_000);
 }
 
@@ -128,16 +126,13 @@ describeNeeding(['postgresql'], 'many records per statement through PostgreSQL',
   it('a uuid id column: the list is bound as uuid[], the type PostgreSQL gives :transaction_id in the read (an actions statement ending in a semicolon and a comment)', async () => {
     const tables = `CREATE TABLE payments (id serial PRIMARY KEY, transaction_id uuid NOT NULL UNIQUE, amount numeric NOT NULL, status text NOT NULL DEFAULT 'PENDING', updated_at timestamptz);
       CREATE TABLE payment_events (payment_id int NOT NULL, status text NOT NULL)`;
-    const o = await opened(server(), { actions: 'SELECT count(*) AS actions FROM payment_events e JOIN payments p ON p.id = e.payment_id WHERE p.transaction_id = :transaction_id::uuid; -- one per id' }, tables);
-    try {
+    await observed(async (o) => {
       const ids = ['0b7c3a52-5d3c-4d8e-9a51-0d2b1f7e6c01', '0b7c3a52-5d3c-4d8e-9a51-0d2b1f7e6c02'];
       await o.observer.seedMany!(ids, '10.00');
       await apply('postgresql', o.admin, [ids[1]!]);
       expect((await o.observer.readMany!([...ids, '0b7c3a52-5d3c-4d8e-9a51-0d2b1f7e6c03']))!.map((r) => r && `${r.state} ${r.actions}`)).toEqual(['pending 0', 'SUCCESS 2', null]);
       expect(o.observation.batchOff).toBeUndefined();
-    } finally {
-      await o.close();
-    }
+    }, server(), { actions: 'SELECT count(*) AS actions FROM payment_events e JOIN payments p ON p.id = e.payment_id WHERE p.transaction_id = :transaction_id::uuid; -- one per id' }, tables);
   }, 60_000);
 });
 
