@@ -214,7 +214,7 @@ async function readBack(): Promise<void> {
     const ratio = manyMs / stormMs;
     process.stdout.write(
       `storm read-back from PostgreSQL: ${READ_BACK} records (${applied} applied) read in ${sec(manyMs)} (${way}, ${Math.round(READ_BACK / (manyMs / 1000))}/s) ` +
-      `vs one id at a time ${sec(oneMs)} (estimated from ${ONE_BY_ONE_SAMPLE}, 16 at once); seeded in ${sec(seedMs)} (transactions of 250, 4 at once) vs one at a time ${sec(seedOneMs)} (estimated from ${ONE_BY_ONE_SAMPLE}, 16 at once); ` +
+      `vs one id at a time ${sec(oneMs)} (estimated from ${ONE_BY_ONE_SAMPLE}, 16 at once); seeded in ${sec(seedMs)} (transactions of 250, 16 at once) vs one at a time ${sec(seedOneMs)} (estimated from ${ONE_BY_ONE_SAMPLE}, 16 at once); ` +
       `the storm that delivers them (${plan.deliveries} deliveries at ${plan.ratePerS}/s, duplicates ${STORM_DEFAULTS.duplicates}) lasts ${sec(stormMs)}\n` +
       `ratio read-back / storm ${ratio.toFixed(4)} (target ≤ ${READ_BACK_RATIO_TARGET}) ${ratio <= READ_BACK_RATIO_TARGET ? 'met' : 'NOT MET'}; one id at a time would be ${(oneMs / stormMs).toFixed(4)}\n`,
     );

@@ -130,8 +130,9 @@ describeNeeding(['postgresql'], 'many records per statement through PostgreSQL',
       const ids = ['0b7c3a52-5d3c-4d8e-9a51-0d2b1f7e6c01', '0b7c3a52-5d3c-4d8e-9a51-0d2b1f7e6c02'];
       await o.observer.seedMany!(ids, '10.00');
       await apply('postgresql', o.admin, [ids[1]!]);
-      expect((await o.observer.readMany!([...ids, '0b7c3a52-5d3c-4d8e-9a51-0d2b1f7e6c03']))!.map((r) => r && `${r.state} ${r.actions}`)).toEqual(['pending 0', 'SUCCESS 2', null]);
+      const many = await o.observer.readMany!([...ids, '0b7c3a52-5d3c-4d8e-9a51-0d2b1f7e6c03']);
       expect(o.observation.batchOff).toBeUndefined();
+      expect(many!.map((r) => r && `${r.state} ${r.actions}`)).toEqual(['pending 0', 'SUCCESS 2', null]);
     }, server(), { actions: 'SELECT count(*) AS actions FROM payment_events e JOIN payments p ON p.id = e.payment_id WHERE p.transaction_id = :transaction_id::uuid; -- one per id' }, tables);
   }, 60_000);
 });
