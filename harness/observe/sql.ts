@@ -5,7 +5,7 @@
 // in one statement each (sql-batch.ts), and many seeds in one transaction.
 import { DatabaseError, openDatabase, type CompiledStatement, type Database, type Session } from '../database/index.ts';
 import { abilitiesOf, ObserveError, onCaseWire, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
-import { batchValues, MYSQL_IDS_PER_STATEMENT, mysqlBatch, postgresBatch, postgresProbe, POSTGRES_PROBE_END, POSTGRES_PROBE_TYPES, rowsPerId } from './sql-batch.ts';
+import { AT_COLUMN, batchValues, MYSQL_IDS_PER_STATEMENT, mysqlBatch, postgresBatch, postgresProbe, POSTGRES_PROBE_END, POSTGRES_PROBE_TYPES, rowsPerId } from './sql-batch.ts';
 import { mapState, valueText } from './states.ts';
 
 type SqlSpec = Extract<ObserveSpec, { kind: 'sql' }>;
@@ -79,7 +79,7 @@ export class SqlObservation implements Observation {
     return out;
   }
 
-  /** Seeds `ids` in one transaction (one commit for them all); a failure rolls them all back and names the id. */
+  /** Seeds `ids` in one transaction (one commit for them all); a failure rolls them all back, its evidence the seed statement and the id it was run for. */
   async seedManyOn(ids: readonly string[], amount: string): Promise<void> {
     await this.database.transaction(async (session) => {
       for (const id of ids) await this.seedOn(session, id, amount);
@@ -93,7 +93,11 @@ export class SqlObservation implements Observation {
     this.postgresStatements ??= (async () => {
       const read = postgresBatch(this.spec.read.source, await this.idType('read', this.spec.read));
       return { read, ...(this.spec.actions ? { actions: postgresBatch(this.spec.actions.source, await this.idType('actions', this.spec.actions)) } : {}) };
-    })();
+    })().catch((error: unknown) => {
+      // Asked again next time (a connection lost while asking is no answer).
+      this.postgresStatements = undefined;
+      throw error;
+    });
     return this.postgresStatements;
   }
 
@@ -128,7 +132,7 @@ export class SqlObservation implements Observation {
     const read = await this.runBatch(session, 'read', statements.read, ids);
     const stateColumn = column(read.columns, 'state');
     if (stateColumn === undefined) {
-      throw this.shapeError(`the read statement returns no column named state (it returns ${listed(read.columns.filter((c) => c !== 'cc_conformance_at'))}): name the receiver's status column "AS state"`, read.step);
+      throw this.shapeError(`the read statement returns no column named state (it returns ${listed(read.columns.filter((c) => c !== AT_COLUMN))}): name the receiver's status column "AS state"`, read.step);
     }
     const rows = rowsPerId(read.rows, ids.length);
     const counted = statements.actions ? await this.runBatch(session, 'actions', statements.actions, ids) : undefined;
