@@ -23,9 +23,11 @@ const IDENT = /[A-Za-z0-9_]/;
 
 /**
  * Walks the text as the database's lexer would, far enough to know what is a literal, a quoted
- * name or a comment, and replaces each allowed `:name` outside them.
+ * name or a comment, and replaces each allowed `:name` outside them: with the driver's
+ * placeholder, or, for a name in `inline`, with that SQL text (a column of an enclosing query:
+ * how a batch read runs the target's one-id statement for each id of a list).
  */
-export function compileStatement(source: string, dialect: Dialect, allowed: readonly string[]): Compiled {
+export function compileStatement(source: string, dialect: Dialect, allowed: readonly string[], inline: Readonly<Record<string, string>> = {}): Compiled {
   const out: string[] = [];
   const names: string[] = [];
   const uses: string[] = [];
@@ -88,7 +90,9 @@ export function compileStatement(source: string, dialect: Dialect, allowed: read
         const name = source.slice(i + 1, end);
         if (allowed.includes(name)) {
           if (!uses.includes(name)) uses.push(name);
-          if (dialect === 'postgres') {
+          if (Object.hasOwn(inline, name)) {
+            out.push(inline[name]!);
+          } else if (dialect === 'postgres') {
             let number = numbers.get(name);
             if (number === undefined) {
               number = numbers.size + 1;

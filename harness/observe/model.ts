@@ -55,11 +55,15 @@ export interface RecordObserver {
   read(transactionId: string, steps?: ObservedStep[]): Promise<RecordReading | null>;
   /**
    * Optional: many records in one statement or request (a storm reads back thousands), in the
-   * order asked, null for an id not held; undefined when the target does not offer it (then the
-   * caller reads one id at a time). The hooks offer it when the receiver serves
-   * POST {hooks}/transactions/read.
+   * order asked, null for an id not held, without the `read` steps (kept compact); undefined when
+   * the target does not offer it (then the caller reads one id at a time). The hooks offer it
+   * when the receiver serves POST {hooks}/transactions/read; a database always (the kit builds
+   * the batch form of the target's own statements, docs/observe.md), unless the database refuses
+   * that form; a command when it answers the `read-many` request.
    */
   readMany?(transactionIds: readonly string[]): Promise<Array<RecordReading | null> | undefined>;
+  /** Optional: many pending records at once (a database: in one transaction, one commit). */
+  seedMany?(transactionIds: readonly string[], amount: string): Promise<void>;
   close(): Promise<void>;
 }
 

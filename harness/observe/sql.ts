@@ -1,8 +1,11 @@
 // Observing through the receiver's own database: the target's `seed`, `read` and `actions`
 // statements, run with the transaction id (and amount) bound, never pasted into the text. One
-// pool for the run; each statement of a case goes through the case's way onto the wire.
+// pool for the run; each statement of a case goes through the case's way onto the wire. Many
+// records at once (`readMany`, a storm's read-back) run the same statements for a list of ids
+// in one statement each (sql-batch.ts), and many seeds in one transaction.
 import { DatabaseError, openDatabase, type CompiledStatement, type Database, type Session } from '../database/index.ts';
 import { abilitiesOf, ObserveError, onCaseWire, type CaseUse, type Observation, type ObservedStep, type ObserveSpec, type RecordObserver, type RecordReading } from './model.ts';
+import { AT_COLUMN, batchValues, MYSQL_IDS_PER_STATEMENT, mysqlBatch, postgresBatch, postgresProbe, POSTGRES_PROBE_END, POSTGRES_PROBE_TYPES, rowsPerId } from './sql-batch.ts';
 import { mapState, valueText } from './states.ts';
 
 type SqlSpec = Extract<ObserveSpec, { kind: 'sql' }>;
@@ -43,8 +46,130 @@ export class SqlObservation implements Observation {
       can: this.can,
       seed: (id, amount) => onWire(() => observation.seedOn(observation.database, id, amount)),
       read: (id, steps) => onWire(() => observation.readOn(observation.database, id, steps)),
+      readMany: (ids) => onWire(() => observation.readManyOn(observation.database, ids)),
+      seedMany: (ids, amount) => onWire(() => observation.seedManyOn(ids, amount)),
       close: async () => {},
     };
+  }
+
+  /** Why the batch read is not used (its statement refused by the database): then records are read one id at a time. */
+  batchOff: string | undefined;
+  /** A batch read has worked once: a later failure is the database's trouble, not the batch form's. */
+  private batchWorked = false;
+  /** PostgreSQL: the batch statements, built once (the id's type asked once). */
+  private postgresStatements: Promise<BatchStatements> | undefined;
+
+  /**
+   * Many records, in the order of `ids`, null for an id the receiver does not hold: each of the
+   * target's statements run once for the whole list (MySQL/MariaDB: once per
+   * MYSQL_IDS_PER_STATEMENT ids). Undefined when the database refuses the batch form the first
+   * time (`batchOff` says why): the caller then reads one id at a time.
+   */
+  async readManyOn(session: Session, ids: readonly string[]): Promise<Array<RecordReading | null> | undefined> {
+    if (this.batchOff !== undefined) return undefined;
+    const chunk = this.database.dialect === 'mysql' ? MYSQL_IDS_PER_STATEMENT : Math.max(1, ids.length);
+    const out: Array<RecordReading | null> = [];
+    try {
+      for (let at = 0; at < ids.length; at += chunk) out.push(...await this.readBatch(session, ids.slice(at, at + chunk)));
+    } catch (error) {
+      if (!(error instanceof BatchRefused)) throw error;
+      this.batchOff = error.message;
+      return undefined;
+    }
+    return out;
+  }
+
+  /** Seeds `ids` in one transaction (one commit for them all); a failure rolls them all back, its evidence the seed statement and the id it was run for. */
+  async seedManyOn(ids: readonly string[], amount: string): Promise<void> {
+    await this.database.transaction(async (session) => {
+      for (const id of ids) await this.seedOn(session, id, amount);
+    }, 'commit');
+  }
+
+  private async batchStatements(count: number): Promise<BatchStatements> {
+    if (this.database.dialect === 'mysql') {
+      return { read: mysqlBatch(this.spec.read.source, count), ...(this.spec.actions ? { actions: mysqlBatch(this.spec.actions.source, count) } : {}) };
+    }
+    this.postgresStatements ??= (async () => {
+      const read = postgresBatch(this.spec.read.source, await this.idType('read', this.spec.read));
+      return { read, ...(this.spec.actions ? { actions: postgresBatch(this.spec.actions.source, await this.idType('actions', this.spec.actions)) } : {}) };
+    })().catch((error: unknown) => {
+      // Asked again next time (a connection lost while asking is no answer).
+      this.postgresStatements = undefined;
+      throw error;
+    });
+    return this.postgresStatements;
+  }
+
+  /** The type PostgreSQL gives :transaction_id in `statement` (PREPARE, then pg_prepared_statements); text when it says unknown. */
+  private async idType(name: StatementName, statement: CompiledStatement): Promise<string> {
+    try {
+      return await this.database.transaction(async (session) => {
+        await session.run(postgresProbe(statement.source), {});
+        try {
+          const types = (await session.run(POSTGRES_PROBE_TYPES, {})).rows[0]?.types;
+          const type = Array.isArray(types) ? types[0] : undefined;
+          return typeof type === 'string' && type !== 'unknown' ? type : 'text';
+        } finally {
+          await session.run(POSTGRES_PROBE_END, {});
+        }
+      }, 'rollback');
+    } catch (error) {
+      if (error instanceof DatabaseError && ['statement', 'constraint', 'other'].includes(error.failure) && error.databaseCode !== undefined) throw new BatchRefused(`PostgreSQL could not prepare the ${name} statement to learn the type of :transaction_id: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private async readBatch(session: Session, ids: readonly string[]): Promise<Array<RecordReading | null>> {
+    if (ids.length === 0) return [];
+    let statements: BatchStatements;
+    try {
+      statements = await this.batchStatements(ids.length);
+    } catch (error) {
+      if (error instanceof BatchRefused || error instanceof DatabaseError) throw error;
+      throw new BatchRefused(`the batch form of the statements could not be built: ${(error as Error).message}`);
+    }
+    const read = await this.runBatch(session, 'read', statements.read, ids);
+    const stateColumn = column(read.columns, 'state');
+    if (stateColumn === undefined) {
+      throw this.shapeError(`the read statement returns no column named state (it returns ${listed(read.columns.filter((c) => c !== AT_COLUMN))}): name the receiver's status column "AS state"`, read.step);
+    }
+    const rows = rowsPerId(read.rows, ids.length);
+    const counted = statements.actions ? await this.runBatch(session, 'actions', statements.actions, ids) : undefined;
+    const countedRows = counted ? rowsPerId(counted.rows, ids.length) : undefined;
+    this.batchWorked = true;
+    return ids.map((id, k) => {
+      const own = rows[k]!;
+      if (own.length > 1) {
+        throw this.shapeError(`the read statement returned ${own.length} rows for the transaction id ${JSON.stringify(id)}; it must return at most one (a WHERE clause on the receiver's id column = :transaction_id)`, read.step);
+      }
+      const row = own[0];
+      if (!row) return null;
+      const value = valueText(row[stateColumn]);
+      const reading: RecordReading = { transaction_id: id, state: mapState(value, this.spec.states), value };
+      if (counted && countedRows) reading.actions = this.actionsOf({ ...counted, rows: countedRows[k]! });
+      return reading;
+    });
+  }
+
+  /** A batch statement; the database refusing its text before any batch worked is BatchRefused (the caller reads one by one). */
+  private async runBatch(session: Session, name: StatementName, statement: CompiledStatement, ids: readonly string[]): Promise<Ran> {
+    const parameters = { transaction_ids: `${ids.length} ids: ${JSON.stringify(ids[0])}${ids.length > 1 ? ` … ${JSON.stringify(ids.at(-1))}` : ''}` };
+    const started = performance.now();
+    try {
+      const result = await session.run(statement, batchValues(this.database.dialect, ids));
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      return { step: { statement: name, sql: statement.source, parameters, rows: result.rows.slice(0, ROWS_SHOWN).map(jsonRow), ms }, rows: result.rows, columns: result.columns };
+    } catch (error) {
+      if (!(error instanceof DatabaseError)) throw error;
+      // The database's own refusal of the text (not a time limit, a lock or a lost connection) before any batch worked.
+      if (['statement', 'constraint', 'other'].includes(error.failure) && error.databaseCode !== undefined && !this.batchWorked) {
+        throw new BatchRefused(`the database refused the batch form of the ${name} statement: ${error.message}`);
+      }
+      throw new ObserveError('ERR_OBSERVE_SQL', this.failureText(name, error), {
+        records: { way: this.describe, failed: { statement: name, sql: statement.source, parameters } },
+      });
+    }
   }
 
   /** Runs the seed statement. */
@@ -143,6 +268,14 @@ export class SqlObservation implements Observation {
     return this.database.close();
   }
 }
+
+interface BatchStatements {
+  read: CompiledStatement;
+  actions?: CompiledStatement;
+}
+
+/** The database refused the batch form (a statement it cannot run for a list): records are read one id at a time. */
+class BatchRefused extends Error {}
 
 interface Ran {
   step: ObservedStep;

@@ -6,7 +6,7 @@
 import { VERDICTS, type CaseResult, type Delivery, type Evidence, type RunReport, type Verdict } from '../results/index.ts';
 import { evidenceSections, latencyText, type EvidenceSection } from './evidence-text.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
-import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineFor } from './outline.ts';
+import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineFor, reportTitle } from './outline.ts';
 import { perCase } from './memo.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
@@ -262,7 +262,7 @@ function clip(text: string, limit: number): string {
 }
 
 export function renderHtml(report: RunReport): string {
-  const title = `collect-conformance ${report.kind === 'vectors' ? 'vectors' : 'conformance'} report`;
+  const title = reportTitle(report);
   const head = headline(report);
   const numberOf = new Map(diagnosesOf(report).map((d, i) => [d.id, i + 1]));
   const body: string[] = [

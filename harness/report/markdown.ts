@@ -8,7 +8,7 @@ import { VERDICTS, type CaseResult, type RunReport } from '../results/index.ts';
 import { evidenceSections, latencyText, type EvidenceOptions } from './evidence-text.ts';
 import { formatMs, isWaived, waiverState } from './group.ts';
 import { perCase } from './memo.ts';
-import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineFor } from './outline.ts';
+import { diagnosesFor, diagnosesOf, failures, failuresHeading, hasSeed, headline, outline, replyDeadlineFor, reportTitle } from './outline.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -149,7 +149,7 @@ class Budget {
 }
 
 function head(report: RunReport): string {
-  const title = report.kind === 'vectors' ? 'collect-conformance vectors report' : 'collect-conformance conformance report';
+  const title = reportTitle(report);
   const meta = [
     `collect-conformance ${mdText(report.tool.version)}`,
     `started ${mdText(report.startedAt)}`,

@@ -96,6 +96,11 @@ export function diagnosesFor(report: Pick<RunReport, 'diagnoses'>, c: CaseResult
   return diagnosesOf(report).filter((d) => ids.has(d.id) || (Array.isArray(d.cases) && d.cases.includes(c.id)));
 }
 
+/** A report's title by its kind: a storm's and a vectors run's say so, a run's is the conformance report. */
+export function reportTitle(report: Pick<RunReport, 'kind'>): string {
+  return `collect-conformance ${report.kind === 'vectors' || report.kind === 'storm' ? report.kind : 'conformance'} report`;
+}
+
 /** Vectors runs have no seed (nothing random is drawn): reports say so instead of `seed 0`. */
 export function hasSeed(report: Pick<RunReport, 'kind'>): boolean {
   return report.kind !== 'vectors';

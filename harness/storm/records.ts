@@ -61,13 +61,29 @@ function* range(n: number): Generator<number> {
 
 export const SEED_AMOUNT = '10.00';
 
-/** Every id of the plan seeded pending. */
+/** Ids per seedMany call (a database: one transaction each). */
+export const SEED_MANY_BATCH = 250;
+
+/** Every id of the plan seeded pending: many per call where the observer offers it (`seedMany`), else one at a time; `concurrency` calls at once. */
 export async function seedAll(plan: StormPlan, observer: RecordObserver, options: { concurrency: number; signal?: AbortSignal; onSeeded?: (n: number) => void }): Promise<void> {
   let seeded = 0;
+  const counted = (n: number) => {
+    const before = seeded;
+    seeded += n;
+    if (Math.floor(seeded / 500) > Math.floor(before / 500)) options.onSeeded?.(seeded);
+  };
+  if (observer.seedMany) {
+    const batches = Math.ceil(plan.callbacks / SEED_MANY_BATCH);
+    await eachAtOnce(range(batches), options.concurrency, async (b) => {
+      const ids = Array.from({ length: Math.min(SEED_MANY_BATCH, plan.callbacks - b * SEED_MANY_BATCH) }, (_, k) => plan.idOf(b * SEED_MANY_BATCH + k));
+      await observer.seedMany!(ids, SEED_AMOUNT);
+      counted(ids.length);
+    }, options.signal);
+    return;
+  }
   await eachAtOnce(range(plan.callbacks), options.concurrency, async (i) => {
     await observer.seed(plan.idOf(i), SEED_AMOUNT);
-    seeded += 1;
-    if (seeded % 500 === 0) options.onSeeded?.(seeded);
+    counted(1);
   }, options.signal);
 }
 

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { CommandObservation, type RecordObserver } from '../../harness/observe/index.ts';
+import { readAll, Readings, seedAll, StormPlan } from '../../harness/storm/index.ts';
+import { OPEN_WIRE } from '../../harness/wire/index.ts';
 import { parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { RECEIVER_FAULT_CATALOG } from '../self-test/fault-catalog.ts';
 import { expectAllPass, expectFaultCaught } from '../self-test/receiver-fault-check.ts';
@@ -19,6 +22,7 @@ import { firstResultLine, runBin, startBin, stopAll, type Started } from '../sup
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples/observe/sqlite-command');
 const HOOKS_OBSERVER = join(ROOT, 'suites/observe/fixtures/hooks-observer.mjs');
+const MEMORY_OBSERVER = join(ROOT, 'suites/observe/fixtures/memory-observer.mjs');
 const SEED = Number(process.env.CC_SEED ?? 4242);
 const TOKEN = 'sqlite-example-token-1';
 
@@ -184,6 +188,67 @@ describe('a command that misbehaves', () => {
     expect(await started.exit).toBe(130);
     expect(processesWith(marker)).toEqual([]);
   }, 60_000);
+});
+
+describe('many records on one line (read-many): a command that declares it by answering, one that does not', () => {
+  const plan = new StormPlan({ callbacks: 1200, ratePerS: 100, duplicates: 1, badTokensPct: 0, seed: 6, tag: 'cmd' });
+  const indices = Array.from({ length: 1200 }, (_, i) => i);
+
+  /** The memory observer (suites/observe/fixtures) with `flags`, its requests' ops logged to a file; the observer of a storm. */
+  function memoryObserver(...flags: string[]): { observation: CommandObservation; observer: RecordObserver; ops: () => string[] } {
+    const log = join(mkdtempSync(join(tmpdir(), 'cc-read-many-')), 'ops');
+    writeFileSync(log, '');
+    const observation = new CommandObservation({ kind: 'command', command: `node ${MEMORY_OBSERVER} --log ${log} ${flags.join(' ')}`, states: { SUCCESS: ['paid'] } }, { answerTimeoutMs: 5000 });
+    const observer = observation.forCase({ http: { send: () => Promise.reject(new Error('no HTTP')), pace: 'unpaced' }, wire: OPEN_WIRE, signal: new AbortController().signal });
+    return { observation, observer, ops: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
+  }
+
+  it('a command answering read-many: 1200 records in 3 requests, the same readings a read of each id gives', async () => {
+    const { observation, observer, ops } = memoryObserver();
+    try {
+      // The first 600 ids of the plan (the same tag and seed: the same ids).
+      await seedAll(new StormPlan({ callbacks: 600, ratePerS: 100, duplicates: 1, badTokensPct: 0, seed: 6, tag: 'cmd' }), observer, { concurrency: 4 });
+      const readings = new Readings(1200);
+      expect(await readAll(plan, observer, readings, indices, 16)).toBe('many');
+      expect(ops().filter((op) => op === 'read-many')).toHaveLength(3);
+      expect(ops().filter((op) => op === 'read')).toHaveLength(0);
+      expect([readings.describe(0), readings.describe(599), readings.describe(600)]).toEqual(['pending, actions 0', 'pending, actions 0', 'no record']);
+      // Each reading as the one-id read gives it, the state mapped by the target's `states` ("paid" is SUCCESS).
+      const ids = [plan.idOf(3), 'cc-x-paid', plan.idOf(900)];
+      const many = await observer.readMany!(ids);
+      const one = await Promise.all(ids.map(async (id) => {
+        const r = await observer.read(id);
+        return r && { transaction_id: r.transaction_id, state: r.state, value: r.value, actions: r.actions };
+      }));
+      expect(many).toEqual(one);
+      expect(many![1]).toEqual({ transaction_id: 'cc-x-paid', state: 'SUCCESS', value: 'paid', actions: 1 });
+    } finally {
+      await observation.close();
+    }
+  });
+  it('a command that answers read-many with its error for an unknown op: read one id at a time, read-many asked once', async () => {
+    const { observation, observer, ops } = memoryObserver('--no-read-many');
+    try {
+      const readings = new Readings(1200);
+      expect(await readAll(plan, observer, readings, indices.slice(0, 30), 4)).toBe('one by one');
+      expect(await readAll(plan, observer, readings, indices.slice(30, 60), 4)).toBe('one by one');
+      expect(ops().filter((op) => op === 'read-many')).toHaveLength(1);
+      expect(ops().filter((op) => op === 'read')).toHaveLength(60);
+      expect(observation.readManyOff).toMatch(/^it answered read-many with its error "unknown op \\"read-many\\""/);
+    } finally {
+      await observation.close();
+    }
+  });
+  it('a command whose records do not match the ids asked (one too few): named, and read one id at a time', async () => {
+    const { observation, observer } = memoryObserver('--short-records');
+    try {
+      expect(await observer.readMany!(['a', 'b', 'c'])).toBeUndefined();
+      expect(observation.readManyOff).toMatch(/"records" must be an array of 3 readings, one per id asked, in order/);
+      expect(await observer.read('a-paid')).toMatchObject({ state: 'SUCCESS', actions: 1 });
+    } finally {
+      await observation.close();
+    }
+  });
 });
 
 /** The pids of running processes whose command line holds `text` (Linux /proc). */

@@ -26,6 +26,7 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/observe/observe-postgres.test.ts', group: 'timed', why: 'a receiver observed through a throwaway PostgreSQL server' },
   { file: 'suites/observe/observe-mariadb.test.ts', group: 'timed', why: 'a receiver observed through a throwaway MariaDB server' },
   { file: 'suites/observe/command.test.ts', group: 'timed', why: 'a receiver observed through a command of its own' },
+  { file: 'suites/observe/read-many-sql.test.ts', group: 'timed', why: 'many records per statement (the batch form of the target\'s statements) on throwaway PostgreSQL and MariaDB servers' },
   { file: 'suites/self-test/receiver-faults.test.ts', group: 'timed', why: 'every receiver fault against every receiver case' },
   { file: 'suites/self-test/service-faults.test.ts', group: 'timed', why: 'every service fault against every service case' },
   { file: 'suites/self-test/client-faults.test.ts', group: 'timed', why: 'every SDK fault against every client case' },
@@ -33,6 +34,7 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/storm/cli.test.ts', group: 'busy', why: 'whole storms of the command (child processes), and Ctrl-C in the middle of one' },
   { file: 'suites/storm/storm-postgres.test.ts', group: 'timed', why: 'storms observed through a throwaway PostgreSQL server' },
   { file: 'suites/storm/storm-faults.test.ts', group: 'timed', why: 'scaled storms (hundreds of callbacks, timed replies) against each volume fault and the correct receivers' },
+  { file: 'suites/storm/driver-stall.test.ts', group: 'timed', why: 'two timed storms of about 8 s, one with the driver\'s event loop blocked 0.9 s (busy CPU)' },
 ];
 
 export const E2E_FILES: readonly string[] = E2E_SUITES.map((s) => s.file);
