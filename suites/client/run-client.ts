@@ -1,14 +1,23 @@
 // Runs `collect-conformance run --target FILE` from the repository root (where the example target
-// files' commands are relative to; the tests' working directory). As a user runs it: the installed
-// command in a child process (concurrent tests need that: one process's stdout and environment
-// cannot be shared). Under `npm run mutation`, which runs one test at a time, in this process
-// instead (main(), the harness's sources), so that StrykerJS's mutants are the code that runs;
-// a test that must be able to kill the command (`timeoutMs`) keeps the child process.
+// files' commands are relative to; the tests' working directory), two ways:
+// - runClientHere: the command's `run` in this process (runFromFlags, the harness's sources), its
+//   output and environment its own (concurrent tests share neither), its exit status as the
+//   command's. The SDK adapter is still a child process (it is what the client tests test), run in
+//   this process's working directory and environment: a variable it reads goes in its command
+//   (`NEVER_SETTLES=always node …`). For every test whose subject is the run, not the process.
+// - runClient: the installed command in a child process, as a user runs it (the process is the
+//   subject: it ends, it exits 3, it can be killed with `timeoutMs`), and what the child is given in
+//   `env` its adapter inherits. Under `npm run mutation`, which runs one test at a time, in this
+//   process instead (main()), so that StrykerJS's mutants are the code that runs; a test that must
+//   be able to kill the command (`timeoutMs`) keeps the child process.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runBin } from '../support/cli-process.ts';
+import { runFromFlags, type RunOptions } from '../../harness/cli/commands/run.ts';
+import { printable } from '../../harness/report/index.ts';
+import { TargetUnreachableError, UsageError } from '../../harness/tool/index.ts';
+import { runBin, type Ran } from '../support/cli-process.ts';
 import { runHere } from '../support/cli-here.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,6 +40,37 @@ export async function runClient(target: string, env: Record<string, string> = {}
   const ran = IN_THIS_PROCESS && timeoutMs === undefined
     ? await runHere(args, env)
     : await runBin(args, { cwd: ROOT, env, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  return withReport(ran, reportDir);
+}
+
+/**
+ * `run --target TARGET --report-dir (a new folder)` with `options` (the command's flags: `only`,
+ * `seed` …), in this process. `env`: the run's environment (where `{"env": …}` references are
+ * read), besides PATH and HOME, as the child of runClient has it; not the adapter's.
+ */
+export async function runClientHere(target: string, options: Omit<RunOptions, 'target' | 'reportDir'> = {}, env: Record<string, string> = {}): Promise<ClientRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'cc-client-report-'));
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: (t: string) => { stdout += t; },
+    stderr: (t: string) => { stderr += t; },
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    cwd: ROOT, color: false, progress: false,
+  };
+  let code: number;
+  try {
+    code = await runFromFlags({ ...options, target, reportDir }, io);
+  } catch (error) {
+    // As main() ends the command on them (harness/cli/index.ts): exit 2 or 3, the message on stderr.
+    if (!(error instanceof UsageError || error instanceof TargetUnreachableError)) throw error;
+    io.stderr(`collect-conformance: ${printable(error.message)}\n`);
+    code = error.exitCode;
+  }
+  return withReport({ code, stdout, stderr }, reportDir);
+}
+
+function withReport(ran: Ran, reportDir: string): ClientRun {
   let report: ReportJson | undefined;
   try {
     report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as ReportJson;
