@@ -17,9 +17,11 @@ const misbehaving = (env: string) => `${env} node suites/client/fixtures/misbeha
  * least 1 s (4 s before it was scaled).
  */
 const scaledDeadlineMs = () => scaledAnswerLimitMs({ floorMs: 1000 });
+/** A whole client run's backstop: the runs of this file share this process, and a loaded machine's (load 16) took over 30 s. */
+const RUN_TIMEOUT = { timeout: 120_000 };
 
 describe.concurrent('an adapter that crashes, hangs, writes garbage or answers another id: ERROR with the reason, the run goes on', () => {
-  it('each misbehaviour is ERROR on its case, every other case PASSes, and no secret reaches the output', async () => {
+  it('each misbehaviour is ERROR on its case, every other case PASSes, and no secret reaches the output', RUN_TIMEOUT, async () => {
     const leak = join(mkdtempSync(join(tmpdir(), 'cc-leak-')), 'credentials.jsonl');
     const deadlineMs = await scaledDeadlineMs();
     const run = await runClientHere(targetFile({ side: 'client', command: misbehaving(`LEAK_FILE=${leak}`), timing: { answerDeadlineMs: deadlineMs } }));
@@ -46,7 +48,7 @@ describe.concurrent('an adapter that crashes, hangs, writes garbage or answers a
 });
 
 describe.concurrent('an adapter that crashes on some input, several times in a row: each crash its case\'s ERROR, the run goes on', () => {
-  it('each crash after a restart is ERR_ADAPTER_CRASHED (it did start: it answered before), never "right after starting"; every other case is still sent and PASSes (issue 22: no give-up but on the plain call)', async () => {
+  it('each crash after a restart is ERR_ADAPTER_CRASHED (it did start: it answered before), never "right after starting"; every other case is still sent and PASSes (issue 22: no give-up but on the plain call)', RUN_TIMEOUT, async () => {
     const run = await runClientHere(targetFile({ side: 'client', command: misbehaving('CRASH_ON_NUMBER=1'), timing: { answerDeadlineMs: await scaledDeadlineMs() } }));
     expect(run.code).toBe(1);
     const reasons = run.report!.cases.filter((c) => c.verdict === 'ERROR').map((c) => `${c.id}: ${c.reason ?? ''}`);
@@ -63,7 +65,7 @@ describe.concurrent('an adapter that crashes on some input, several times in a r
 });
 
 describe.concurrent('exit status 3: an adapter command that cannot start', () => {
-  it('a command that does not exist: the command exits 3, the command and its error named, no case judged', async () => {
+  it('a command that does not exist: the command exits 3, the command and its error named, no case judged', RUN_TIMEOUT, async () => {
     const run = await runClient(targetFile({ side: 'client', command: 'no-such-sdk-adapter-7f3a --serve' }));
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/the adapter command "no-such-sdk-adapter-7f3a --serve" cannot be started: .*exited with (status|code) 127.*not found/);
@@ -71,13 +73,13 @@ describe.concurrent('exit status 3: an adapter command that cannot start', () =>
     // half second, the cases are ERROR and the run still ends with 3: never a PASS or FAIL.
     expect(run.stdout).not.toMatch(/^(PASS|FAIL)/m);
   });
-  it('a command that outlives the probe but dies before every answer: the cases are ERROR, then exit 3 naming it', async () => {
+  it('a command that outlives the probe but dies before every answer: the cases are ERROR, then exit 3 naming it', RUN_TIMEOUT, async () => {
     const run = await runClientHere(targetFile({ side: 'client', command: 'sleep 0.8; echo "missing module collect_sdk" >&2; exit 1', timing: { answerDeadlineMs: 3000 } }));
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/the adapter command "sleep 0\.8; .*" cannot be started: every start ended before an answer \(the adapter exited with (status|code) 1 right after starting, before answering \(.*missing module collect_sdk/);
     expect(Object.values(verdicts(run)).every((v) => v === 'ERROR')).toBe(true);
   });
-  it('a script that dies on start (a Python syntax error): exit 3 with its stderr', async () => {
+  it('a script that dies on start (a Python syntax error): exit 3 with its stderr', RUN_TIMEOUT, async () => {
     const run = await runClientHere(targetFile({ side: 'client', command: 'python3 -c "def broken("' }));
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3);
     expect(run.stderr).toMatch(/cannot be started.*SyntaxError/s);
@@ -85,7 +87,7 @@ describe.concurrent('exit status 3: an adapter command that cannot start', () =>
 });
 
 describe.concurrent('the adapter command is started once (DESIGN.md: "starts the target\'s command once")', () => {
-  it('a correct adapter that logs each start: one start for the whole run, every case PASS', async () => {
+  it('a correct adapter that logs each start: one start for the whole run, every case PASS', RUN_TIMEOUT, async () => {
     const starts = join(mkdtempSync(join(tmpdir(), 'cc-starts-')), 'starts.log');
     const run = await runClientHere(targetFile({ side: 'client', command: `echo started >> ${starts}; exec node examples/sdk-adapters/node/adapter.mjs` }));
     expect(run.code, run.stdout).toBe(0);

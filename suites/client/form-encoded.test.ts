@@ -16,7 +16,7 @@ const SIGNATURE_CASES = ['client.collect.signature', 'client.collect.callback-ur
 const NEEDS_JSON = ['client.collect.amount-string', 'client.collect.customer-number-zeros', 'client.collect.client-id-integer', ...SIGNATURE_CASES];
 
 describeNeeding(['php'], 'a PHP SDK that posts a form (suites/client/fixtures/php/form-adapter.php)', () => {
-  it('each rule judged on what it needs; one shared cause first, the body quoted; the signature cases say what was signed', async () => {
+  it('each rule judged on what it needs; one shared cause first, the body quoted; the signature cases say what was signed', { timeout: 120_000 }, async () => {
     const run = await runClientHere(targetFile({ side: 'client', command: 'php suites/client/fixtures/php/form-adapter.php', timing: { answerDeadlineMs: 5000 } }));
     expect(run.code).toBe(1);
     const failing = ['client.collect.content-type', ...NEEDS_JSON];

@@ -1,6 +1,6 @@
 // Runs `collect-conformance run --target FILE` from the repository root (where the example target
 // files' commands are relative to; the tests' working directory), two ways:
-// - runClientHere: the command's `run` in this process (runFromFlags, the harness's sources), its
+// - runClientHere: the command's `run` in this process (runFlagsHere, the harness's sources), its
 //   output and environment its own (concurrent tests share neither), its exit status as the
 //   command's. The SDK adapter is still a child process (it is what the client tests test), run in
 //   this process's working directory and environment: a variable it reads goes in its command
@@ -14,11 +14,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runFromFlags, type RunOptions } from '../../harness/cli/commands/run.ts';
-import { printable } from '../../harness/report/index.ts';
-import { TargetUnreachableError, UsageError } from '../../harness/tool/index.ts';
+import type { RunOptions } from '../../harness/cli/commands/run.ts';
 import { runBin, type Ran } from '../support/cli-process.ts';
-import { runHere } from '../support/cli-here.ts';
+import { runFlagsHere, runHere } from '../support/cli-here.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -50,24 +48,7 @@ export async function runClient(target: string, env: Record<string, string> = {}
  */
 export async function runClientHere(target: string, options: Omit<RunOptions, 'target' | 'reportDir'> = {}, env: Record<string, string> = {}): Promise<ClientRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'cc-client-report-'));
-  let stdout = '';
-  let stderr = '';
-  const io = {
-    stdout: (t: string) => { stdout += t; },
-    stderr: (t: string) => { stderr += t; },
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-    cwd: ROOT, color: false, progress: false,
-  };
-  let code: number;
-  try {
-    code = await runFromFlags({ ...options, target, reportDir }, io);
-  } catch (error) {
-    // As main() ends the command on them (harness/cli/index.ts): exit 2 or 3, the message on stderr.
-    if (!(error instanceof UsageError || error instanceof TargetUnreachableError)) throw error;
-    io.stderr(`collect-conformance: ${printable(error.message)}\n`);
-    code = error.exitCode;
-  }
-  return withReport({ code, stdout, stderr }, reportDir);
+  return withReport(await runFlagsHere({ ...options, target, reportDir }, ROOT, env), reportDir);
 }
 
 function withReport(ran: Ran, reportDir: string): ClientRun {

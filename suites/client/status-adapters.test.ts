@@ -9,7 +9,7 @@ import { runClientHere, targetFile, verdicts } from './run-client.ts';
 const STATUS_CASES = CLIENT_CASES.filter((c) => c.id.startsWith('client.status.')).map((c) => c.id);
 
 describe.concurrent('a version-1 adapter around a correct SDK (it crashes on the hello and on "op": "status")', () => {
-  it('exits 0: every collect case PASSes, the status cases SKIP naming the upgrade, one shared cause', async () => {
+  it('exits 0: every collect case PASSes, the status cases SKIP naming the upgrade, one shared cause', { timeout: 120_000 }, async () => {
     const run = await runClientHere(targetFile({ side: 'client', command: 'node suites/client/fixtures/collect-only-adapter.mjs', timing: { answerDeadlineMs: 4000 } }));
     expect(run.code, run.stdout).toBe(0);
     expect(verdicts(run)).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, STATUS_CASES.includes(c.id) ? 'SKIP' : 'PASS'])));
