@@ -20,9 +20,10 @@ export function nodeStartUpMs(): Promise<number> {
 /**
  * A time limit for one answer of a Node command: `factor` times its start-up here and now (a
  * restart, and the answer after it, fit within it several times over), at least `floorMs`, at
- * most `ceilingMs` (a machine so loaded that it needs more is not one to time anything on).
+ * most `ceilingMs` (a limit known to hold on a loaded machine: no longer waits than before it was
+ * scaled).
  */
-export async function scaledAnswerLimitMs({ floorMs, factor = 4, ceilingMs = 5000 }: { floorMs: number; factor?: number; ceilingMs?: number }): Promise<number> {
+export async function scaledAnswerLimitMs({ floorMs, ceilingMs, factor = 4 }: { floorMs: number; ceilingMs: number; factor?: number }): Promise<number> {
   const ms = factor * await nodeStartUpMs();
   return Math.round(Math.min(ceilingMs, Math.max(floorMs, ms)));
 }
