@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { RunOptions } from '../../harness/cli/commands/run.ts';
 import { runBin, type Ran } from '../support/cli-process.ts';
 import { runFlagsHere, runHere } from '../support/cli-here.ts';
+import { scaledAnswerLimitMs } from '../support/start-up.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -29,6 +30,20 @@ export function targetFile(target: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'cc-client-target-')), 'client.json');
   writeFileSync(path, JSON.stringify(target));
   return path;
+}
+
+/** A whole client run's backstop (a loaded machine's, at load 16, took over 30 s). */
+export const CLIENT_RUN_TIMEOUT = { timeout: 120_000 };
+
+/**
+ * The deadline of an adapter that hangs (waited out once per hang): four times this machine's
+ * present start-up of Node, since the call after a hang goes to a restarted adapter whose start-up
+ * counts within that call's deadline (at a fixed 1 s, a loaded machine's restart, at load 14, left
+ * an accepted call unreported); at least 1 s, at most `ceilingMs`, the fixed value it replaced
+ * (which held under load).
+ */
+export function scaledDeadlineMs(ceilingMs: number): Promise<number> {
+  return scaledAnswerLimitMs({ floorMs: 1000, ceilingMs });
 }
 
 /** `timeoutMs`: the command is killed (SIGKILL) after this long, and its code is then null. */
