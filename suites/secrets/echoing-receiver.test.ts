@@ -1,15 +1,14 @@
 // Issue 22 points 8 and 9 as a user meets them: a receiver that echoes the request's headers in
-// a 400 debug body, run through the command's `run` (in this process, its output captured as the
-// command prints it). The callback token must appear in none of what the run writes (stdout,
-// stderr, the four report files), neither cut in half by a reason that quotes the start of the
-// body (point 8) nor written with PHP's `\/` (point 9).
+// a 400 debug body, run through the command as installed. The callback token must appear in
+// none of what the run writes (stdout, stderr, the four report files), neither cut in half by a
+// reason that quotes the start of the body (point 8) nor written with PHP's `\/` (point 9).
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPORT_FILES } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
-import { runFlagsHere } from '../support/cli-here.ts';
+import { runBin } from '../support/cli-process.ts';
 import { startEchoingReceiver, tokenOffset, type EchoingReceiver } from './echoing-receiver.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-echo-'));
@@ -32,7 +31,7 @@ async function runAgainstEcho(name: string, token: string, tokenAt?: number): Pr
   const reportDir = join(dir, name);
   // The cases whose reasons quote the body of an answer to the configured token, and a token case.
   const only = 'receiver.token.*,receiver.outcome.success-applied,receiver.idempotence.sequential-duplicate';
-  const ran = await runFlagsHere({ target, reportDir, only, seed: '22' }, dir, { ECHO_TOKEN: token });
+  const ran = await runBin(['run', '--target', target, '--report-dir', reportDir, '--only', only, '--seed', '22'], { env: { ECHO_TOKEN: token }, timeoutMs: 120_000 });
   const texts: Record<string, string> = { stdout: ran.stdout, stderr: ran.stderr };
   for (const file of REPORT_FILES) texts[file] = readFileSync(join(reportDir, file), 'utf8');
   return { code: ran.code, texts, report: JSON.parse(texts['report.json']!) as RunReport };
