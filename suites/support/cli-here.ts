@@ -2,6 +2,8 @@
 // extended for the call (restored after). No loader start-up, and the harness's own sources run,
 // so StrykerJS's mutants are reached (a child process runs the installed, compiled copy).
 // Tests in one file run one after another; the spies and environment are never shared by two calls.
+// The `run` command alone also without spies (runFlagsHere): its output and environment are
+// its own, so concurrent tests may call it.
 import { vi } from 'vitest';
 import { runFromFlags, type RunOptions } from '../../harness/cli/commands/run.ts';
 import { main } from '../../harness/cli/index.ts';
