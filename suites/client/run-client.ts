@@ -39,8 +39,8 @@ export const CLIENT_RUN_TIMEOUT = { timeout: 120_000 };
  * The deadline of an adapter that hangs (waited out once per hang): four times this machine's
  * present start-up of Node, since the call after a hang goes to a restarted adapter whose start-up
  * counts within that call's deadline (at a fixed 1 s, a loaded machine's restart, at load 14, left
- * an accepted call unreported); at least 1 s, at most `ceilingMs`, the fixed value it replaced
- * (which held under load).
+ * an accepted call unreported); at least 1 s, at most `ceilingMs` (about the fixed value it
+ * replaced, which held under load).
  */
 export function scaledDeadlineMs(ceilingMs: number): Promise<number> {
   return scaledAnswerLimitMs({ floorMs: 1000, ceilingMs });

@@ -22,9 +22,10 @@ const UNREPORTED = [...NUMBER_CASES, 'client.answers.success-false', 'client.ans
 /**
  * The never-settling SDK's deadline (scaledDeadlineMs): waited out once per unreported refusal
  * (seven in a row: the adapter takes one call at a time) and, with the grace (at least 2 s), for
- * no-answer; 2 s before it was scaled.
+ * no-answer. At most 3 s: the 2 s fixed before it was scaled held at load 14, not at load 16 (an
+ * accepted call after a restart went unreported, before and after the run came into this process).
  */
-const DEADLINE_CEILING_MS = 2000;
+const DEADLINE_CEILING_MS = 3000;
 const NEVER_SETTLING = 'node suites/client/fixtures/never-settling-adapter.mjs';
 
 describe('an SDK that never settles on a refusal: each hang its case\'s finding, the run goes on', () => {

@@ -20,8 +20,7 @@ export function nodeStartUpMs(): Promise<number> {
 /**
  * A time limit for one answer of a Node command: `factor` times its start-up here and now (a
  * restart, and the answer after it, fit within it several times over), at least `floorMs`, at
- * most `ceilingMs` (a limit known to hold on a loaded machine: no longer waits than before it was
- * scaled).
+ * most `ceilingMs` (a limit known to hold on a loaded machine).
  */
 export async function scaledAnswerLimitMs({ floorMs, ceilingMs, factor = 4 }: { floorMs: number; ceilingMs: number; factor?: number }): Promise<number> {
   const ms = factor * await nodeStartUpMs();
