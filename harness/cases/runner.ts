@@ -50,6 +50,8 @@ export interface RunCasesOptions<T extends ResolvedTarget> {
   perRequestTimeoutMs?: number;
   /** Time limit of one case (default: per side, see defaultTimeouts). */
   caseTimeoutMs?: number;
+  /** The shortest time a receiver's observer command gets to answer (default MIN_COMMAND_ANSWER_MS, harness/observe). */
+  minObserverAnswerMs?: number;
   /** Default: one built from the target's secrets. */
   redactor?: Redactor;
   /** Share one generator when a run drives several targets, so ids never repeat. */
@@ -132,7 +134,9 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
   const pace = options.pace ?? new Pace(undefined);
   // Only a receiver target has `observe` (the target schema refuses it on the other sides).
   const spec = (target as { observe?: ObserveSpec }).observe;
-  const records = spec ? await resources.observation(target, () => openObservation(spec, { timeoutMs: perRequestTimeoutMs, redactor })) : undefined;
+  const records = spec ? await resources.observation(target, () => openObservation(spec, {
+    timeoutMs: perRequestTimeoutMs, redactor, ...(options.minObserverAnswerMs !== undefined ? { minCommandAnswerMs: options.minObserverAnswerMs } : {}),
+  })) : undefined;
 
   const runHeld = async (testCase: ConformanceCase<T>): Promise<CaseResult> => {
     const release = await slots.acquire();

@@ -10,5 +10,5 @@ export { mapState, statesProblems, describeRecord, valueText } from './states.ts
 export { HooksObserver } from './hooks.ts';
 export { SqlObservation } from './sql.ts';
 export { CommandObservation, parseObserverLine, parseObserverManyLine, type ObserverAnswer, type ObserverManyAnswer } from './command.ts';
-export { openObservation, MIN_COMMAND_ANSWER_MS, type OpenObservationOptions } from './open.ts';
+export { openObservation, commandAnswerLimitMs, MIN_COMMAND_ANSWER_MS, type OpenObservationOptions } from './open.ts';
 export { checkObservation, checkCallbackSeen, openCheckedObservation, ObserveCheckError, stepText, CHECK_AMOUNT, type CallbackTarget, type CheckIds, type ObservationCheck } from './check.ts';

@@ -13,10 +13,17 @@ export interface OpenObservationOptions {
   redactor?: Redactor;
   /** Where an observer command starts when its target file does not say (default: the current directory). */
   cwd?: string;
+  /** The shortest time a command gets to answer (default MIN_COMMAND_ANSWER_MS; the suites scale it down). */
+  minCommandAnswerMs?: number;
 }
 
 /** The shortest time a command gets to answer: a JVM or `php artisan` takes a second to start. */
 export const MIN_COMMAND_ANSWER_MS = 5000;
+
+/** The time an observer command gets to answer: the per-request limit, but never less than `minMs`. */
+export function commandAnswerLimitMs(timeoutMs: number, minMs = MIN_COMMAND_ANSWER_MS): number {
+  return Math.max(minMs, timeoutMs);
+}
 
 export async function openObservation(spec: ObserveSpec, options: OpenObservationOptions): Promise<Observation> {
   switch (spec.kind) {
@@ -32,7 +39,7 @@ export async function openObservation(spec: ObserveSpec, options: OpenObservatio
       return SqlObservation.open(spec, { statementTimeoutMs: options.timeoutMs });
     case 'command':
       return new CommandObservation(spec, {
-        answerTimeoutMs: Math.max(MIN_COMMAND_ANSWER_MS, options.timeoutMs),
+        answerTimeoutMs: commandAnswerLimitMs(options.timeoutMs, options.minCommandAnswerMs),
         ...(options.redactor ? { redactor: options.redactor } : {}),
         ...(options.cwd ? { cwd: options.cwd } : {}),
       });

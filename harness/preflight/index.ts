@@ -127,6 +127,7 @@ async function checkedRunOn<T extends ResolvedTarget>(
     await resources.observation(target, () => openCheckedObservation(spec, {
       timeoutMs: options.perRequestTimeoutMs ?? defaultTimeouts(target).perRequestTimeoutMs,
       redactor: options.redactor ?? new Redactor(secretsOf(target)),
+      ...(options.minObserverAnswerMs !== undefined ? { minCommandAnswerMs: options.minObserverAnswerMs } : {}),
     }, () => {
       const shaped = shapedIds(ids, target.transactionIds);
       return { seeded: shaped.newTransactionId(), unseeded: shaped.newTransactionId() };

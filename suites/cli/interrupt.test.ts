@@ -80,7 +80,7 @@ describe.concurrent('a client run interrupted midway', () => {
     it(`${signal}: the adapter and its helper stopped, the finished cases kept, every other case ERROR (not PASS), report.json says so, the lock given back, exit ${status}`, async () => {
       const pids = join(mkdtempSync(join(tmpdir(), 'cc-interrupt-pids-')), 'pids');
       const target = targetFile({ side: 'client', command: 'node suites/client/fixtures/slow-adapter.mjs', timing: { answerDeadlineMs: 10000 } });
-      const { run, code, report, reportDir } = await interrupt(['run', '--target', target], signal, (r) => passLines(r) >= 3, { PIDS_FILE: pids, SLOW_MS: '300' });
+      const { run, code, report, reportDir } = await interrupt(['run', '--target', target], signal, (r) => passLines(r) >= 3, { PIDS_FILE: pids, SLOW_MS: '150' });
       expect(code, run.stderr()).toBe(status);
       expect(run.stderr()).toContain(`interrupted by ${signal}`);
       // The adapter and the helper it started: both stopped, the whole group.

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES, readSentBody } from '../../harness/cases/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
 import { describeNeeding } from '../support/programs.ts';
-import { runClient, targetFile, verdicts } from './run-client.ts';
+import { CLIENT_RUN_TIMEOUT, runClientHere, targetFile, verdicts } from './run-client.ts';
 
 const NUMBER_CASES = ['client.collect.number-whole-float', 'client.collect.number-float-noise', 'client.collect.number-exponent', 'client.collect.number-large-integer'];
 const SIGNATURE_CASES = ['client.collect.signature', 'client.collect.callback-url-literal', 'client.collect.field-order', ...NUMBER_CASES, 'client.collect.extra-fields'];
@@ -16,8 +16,8 @@ const SIGNATURE_CASES = ['client.collect.signature', 'client.collect.callback-ur
 const NEEDS_JSON = ['client.collect.amount-string', 'client.collect.customer-number-zeros', 'client.collect.client-id-integer', ...SIGNATURE_CASES];
 
 describeNeeding(['php'], 'a PHP SDK that posts a form (suites/client/fixtures/php/form-adapter.php)', () => {
-  it('each rule judged on what it needs; one shared cause first, the body quoted; the signature cases say what was signed', async () => {
-    const run = await runClient(targetFile({ side: 'client', command: 'php suites/client/fixtures/php/form-adapter.php', timing: { answerDeadlineMs: 5000 } }));
+  it('each rule judged on what it needs; one shared cause first, the body quoted; the signature cases say what was signed', CLIENT_RUN_TIMEOUT, async () => {
+    const run = await runClientHere(targetFile({ side: 'client', command: 'php suites/client/fixtures/php/form-adapter.php', timing: { answerDeadlineMs: 5000 } }));
     expect(run.code).toBe(1);
     const failing = ['client.collect.content-type', ...NEEDS_JSON];
     expect(verdicts(run), run.stdout).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, failing.includes(c.id) ? 'FAIL' : c.id.startsWith('client.status.') ? 'SKIP' : 'PASS'])));

@@ -4,13 +4,13 @@
 // add, once, and its collect cases and exit status are what they were (issue 37).
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
-import { runClient, targetFile, verdicts } from './run-client.ts';
+import { CLIENT_RUN_TIMEOUT, runClientHere, targetFile, verdicts } from './run-client.ts';
 
 const STATUS_CASES = CLIENT_CASES.filter((c) => c.id.startsWith('client.status.')).map((c) => c.id);
 
 describe.concurrent('a version-1 adapter around a correct SDK (it crashes on the hello and on "op": "status")', () => {
-  it('exits 0: every collect case PASSes, the status cases SKIP naming the upgrade, one shared cause', async () => {
-    const run = await runClient(targetFile({ side: 'client', command: 'node suites/client/fixtures/collect-only-adapter.mjs', timing: { answerDeadlineMs: 4000 } }));
+  it('exits 0: every collect case PASSes, the status cases SKIP naming the upgrade, one shared cause', CLIENT_RUN_TIMEOUT, async () => {
+    const run = await runClientHere(targetFile({ side: 'client', command: 'node suites/client/fixtures/collect-only-adapter.mjs', timing: { answerDeadlineMs: 4000 } }));
     expect(run.code, run.stdout).toBe(0);
     expect(verdicts(run)).toEqual(Object.fromEntries(CLIENT_CASES.map((c) => [c.id, STATUS_CASES.includes(c.id) ? 'SKIP' : 'PASS'])));
     for (const c of run.report!.cases.filter((x) => STATUS_CASES.includes(x.id))) {

@@ -187,8 +187,8 @@ describe('what the run holds: closed at its end, unless the caller holds it', ()
 });
 
 describe('a receiver\'s records are checked before any case', () => {
-  /** runChecked against the embedded receiver observed through `command`; the callbacks that reached it. */
-  async function observedBy(command: (token: string) => string) {
+  /** runChecked against the embedded receiver observed through `command` (its floor for an answer scaled when given); the callbacks that reached it. */
+  async function observedBy(command: (token: string) => string, minObserverAnswerMs?: number) {
     const receiver = await startEmbeddedReceiver(TIMING);
     let callbacks = 0;
     const front = createServer((_req, res) => { callbacks += 1; res.writeHead(200).end(); });
@@ -196,7 +196,7 @@ describe('a receiver\'s records are checked before any case', () => {
     try {
       const { observe: _hooks, ...rest } = receiver.target;
       const target = { ...rest, callbackUrl: `${origin}/callback`, observe: { kind: 'command' as const, command: command(rest.callbackToken!) } };
-      const error = await runChecked({ target, seed: 26, cases: [] }).then(() => undefined, (e: unknown) => e as Error);
+      const error = await runChecked({ target, seed: 26, cases: [], ...(minObserverAnswerMs !== undefined ? { minObserverAnswerMs } : {}) }).then(() => undefined, (e: unknown) => e as Error);
       return { error, callbacks, token: rest.callbackToken! };
     } finally {
       front.closeAllConnections();
@@ -234,10 +234,10 @@ describe('a receiver\'s records are checked before any case', () => {
     expect(error?.message).toContain('[REDACTED]');
     expect(callbacks).toBe(0);
   });
-  it('an observer command that never answers: the check gives up on it after the per-request limit (5 s at least for a command), never waits for ever', async () => {
-    // Five seconds: a command's floor (MIN_COMMAND_ANSWER_MS, a JVM takes a second to start), above this run's 1000 ms limit.
-    const { error, callbacks } = await observedBy(() => 'node -e "setInterval(() => {}, 1000)"');
-    expect(error?.message).toMatch(/^\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(timeout\): no answer within 5000 ms/);
+  it('an observer command that never answers: the check gives up on it after the per-request limit (a command\'s floor at least), never waits for ever', async () => {
+    // A command's floor (MIN_COMMAND_ANSWER_MS, 5 s: a JVM takes a second to start; the run's, scaled to 1.5 s here), above this run's 1000 ms limit.
+    const { error, callbacks } = await observedBy(() => 'node -e "setInterval(() => {}, 1000)"', 1500);
+    expect(error?.message).toMatch(/^\/observe: the observer command gave no usable answer to read "cc-[^"]+" \(timeout\): no answer within 1500 ms/);
     expect(callbacks).toBe(0);
   }, 15_000);
 });

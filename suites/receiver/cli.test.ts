@@ -1,5 +1,7 @@
 // `collect-conformance receiver`: starts from the package's bin, prints one `listening on`
-// line on stdout, serves callbacks and hooks, stops cleanly on SIGTERM/SIGINT.
+// line on stdout, serves callbacks and hooks, stops cleanly on SIGTERM/SIGINT. The serving
+// processes run at once (each its own port, its own signals; one refusal in this process beside
+// them: they read nothing of this process's environment but PATH and HOME).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +28,7 @@ async function seedOver(base: string, id: string): Promise<void> {
   expect(answer.status).toBe(201);
 }
 
-describe('collect-conformance receiver: start, serve, stop', () => {
+describe.concurrent('collect-conformance receiver: start, serve, stop', () => {
   it('prints exactly one `listening on` line, serves a callback, exits 0 on SIGTERM', async () => {
     const run = spawnCli(['receiver', '--port', '0', '--time-scale', '0.01'], { COLLECT_CALLBACK_TOKEN: TOKEN });
     const base = await run.url;
@@ -89,7 +91,7 @@ describe('collect-conformance receiver: start, serve, stop', () => {
   });
 });
 
-describe('collect-conformance receiver --callback-path (DESIGN.md: default /callback)', () => {
+describe.concurrent('collect-conformance receiver --callback-path (DESIGN.md: default /callback)', () => {
   it('serves callbacks at the path given, the hooks still at /_conformance; a bad path is exit 2 naming it', async () => {
     const run = spawnCli(['receiver', '--callback-path', '/payments/callback', '--time-scale', '0.01'], { COLLECT_CALLBACK_TOKEN: TOKEN });
     const base = await run.url;

@@ -1,12 +1,16 @@
 // The line protocol driver (DESIGN.md "Signers in other languages") against fixture signers
 // written in plain Node: a correct one, two classic canonicalisation mistakes, and signers that
-// crash, hang, print garbage, answer under another id, or cannot start.
+// crash, hang, print garbage, answer under another id, or cannot start. The signers whose
+// verdicts rest on no timing run at once; those judged by time (a start that ends within the
+// start grace, time-outs, the end of a run) alone, after them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import {
   readRawJsonObject, pairsOfMembers, joinPairs, hmacHex, profileOf, findAlternative, SUITE_PROFILE,
 } from '../../harness/signing/index.ts';
+import { HELLO_LIMIT_MS } from '../../harness/line-protocol/index.ts';
 import { loadVectorFile, type SignatureVector } from '../../harness/vectors/index.ts';
+import { leastMeasured } from '../support/timing.ts';
 import { writeFixtureVectors } from './fixture-vectors.ts';
 import { fixtureCommand, runSigner, REAL_VECTORS_PRESENT, type SignerRun } from './helpers.ts';
 
@@ -40,7 +44,7 @@ function checkAgainst(run: SignerRun, tests: SignatureVector[], label: string): 
   expect(differing.length, `some vectors exercise ${label}`).toBeGreaterThan(0);
 }
 
-describe('a correct signer passes every vector', () => {
+describe.concurrent('a correct signer passes every vector', () => {
   it('fixture set', async () => {
     const run = await runSigner(fixtureCommand('correct-signer.mjs'), dir);
     expect(run.results).toHaveLength(8);
@@ -54,7 +58,7 @@ describe('a correct signer passes every vector', () => {
   });
 });
 
-describe('answers written in pieces, ended by CRLF, with heavy stderr output, are read whole', () => {
+describe.concurrent('answers written in pieces, ended by CRLF, with heavy stderr output, are read whole', () => {
   it('fixture set: every vector PASS on one start', async () => {
     const run = await runSigner(fixtureCommand('chunky-signer.mjs'), dir);
     expect(run.results).toHaveLength(8);
@@ -63,7 +67,7 @@ describe('answers written in pieces, ended by CRLF, with heavy stderr output, ar
   });
 });
 
-describe('a signer sorting keys with localeCompare is named `locale-order` on exactly the vectors whose order differs', () => {
+describe.concurrent('a signer sorting keys with localeCompare is named `locale-order` on exactly the vectors whose order differs', () => {
   it('fixture set', async () => {
     const run = await runSigner(fixtureCommand('locale-signer.mjs'), dir);
     checkAgainst(run, loadVectorFile('signature', { dir }).tests, 'locale-order');
@@ -76,7 +80,7 @@ describe('a signer sorting keys with localeCompare is named `locale-order` on ex
   });
 });
 
-describe('a signer URL-encoding values is named `url-encoded-values`', () => {
+describe.concurrent('a signer URL-encoding values is named `url-encoded-values`', () => {
   it('fixture set', async () => {
     const run = await runSigner(fixtureCommand('encoding-signer.mjs'), dir);
     checkAgainst(run, loadVectorFile('signature', { dir }).tests, 'url-encoded-values');
@@ -89,7 +93,7 @@ describe('a signer URL-encoding values is named `url-encoded-values`', () => {
   });
 });
 
-describe('ERR_SIGNER_CRASHED: a signer that exits mid-run is restarted for the rest', () => {
+describe.concurrent('ERR_SIGNER_CRASHED: a signer that exits mid-run is restarted for the rest', () => {
   it('crash after 3 vectors', async () => {
     const run = await runSigner(fixtureCommand('crash-signer.mjs', '3'), dir);
     const verdicts = run.results.map((r) => r.verdict);
@@ -103,37 +107,7 @@ describe('ERR_SIGNER_CRASHED: a signer that exits mid-run is restarted for the r
   });
 });
 
-describe('ERR_SIGNER_TIMEOUT: a vector with no answer in time is ERROR, the signer is killed and restarted', () => {
-  it('hang on vector 2', async () => {
-    // The time limit counts from sending, so the restarted signer's start-up falls within the
-    // next vector's limit: it is set relative to this machine's present start-up time (measured
-    // with the same fixture hanging on no vector), at least 400 ms, so a loaded machine cannot
-    // make a slow start look like a hang, while the hang itself (forever) stays unmistakable.
-    const calibration = Date.now();
-    const warm = await runSigner(fixtureCommand('hang-signer.mjs', 'no-such-vector'), dir, { timeoutMs: 10_000 });
-    expect(warm.results.every((r) => r.verdict === 'PASS')).toBe(true);
-    const timeoutMs = Math.max(400, 3 * (Date.now() - calibration));
-    const started = Date.now();
-    const run = await runSigner(fixtureCommand('hang-signer.mjs', 'vectors.signature.2'), dir, { timeoutMs });
-    const hung = run.byId.get('vectors.signature.2')!;
-    expect(hung.verdict).toBe('ERROR');
-    expect(hung.reason).toMatch(new RegExp(`^ERR_SIGNER_TIMEOUT: no answer within ${timeoutMs} ms`));
-    expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id)).toEqual(['vectors.signature.2']);
-    expect(run.signer.starts).toBe(2);
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
-  it('a signer that never answers is given up on after 3 time-outs, not one per vector', async () => {
-    const started = Date.now();
-    const run = await runSigner('sleep 60', dir, { timeoutMs: 300 });
-    expect(run.results.map((r) => r.verdict)).toEqual(Array(8).fill('ERROR'));
-    expect(run.results.slice(0, 3).every((r) => r.reason?.startsWith('ERR_SIGNER_TIMEOUT: no answer'))).toBe(true);
-    expect(run.results.slice(3).every((r) => r.reason?.startsWith('ERR_SIGNER_TIMEOUT: not sent: the signer failed 3 vectors in a row'))).toBe(true);
-    expect(run.signer.starts).toBe(3);
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
-});
-
-describe('ERR_SIGNER_PROTOCOL: a line that is not an answer is ERROR for that vector, and the run goes on', () => {
+describe.concurrent('ERR_SIGNER_PROTOCOL: a line that is not an answer is ERROR for that vector, and the run goes on', () => {
   it('garbage instead of one answer', async () => {
     const run = await runSigner(fixtureCommand('garbage-signer.mjs', 'vectors.signature.5'), dir);
     const bad = run.byId.get('vectors.signature.5')!;
@@ -205,5 +179,40 @@ describe('end of run: stdin is closed, and a signer that does not exit is killed
       }
     })();
     expect(alive).toBe('');
+  });
+});
+
+describe('ERR_SIGNER_TIMEOUT: a vector with no answer in time is ERROR, the signer is killed and restarted', () => {
+  it('hang on vector 2', async () => {
+    // The time limit counts from sending, so the restarted signer's start-up falls within the
+    // next vector's limit: it is set relative to this machine's present start-up time (measured
+    // with the same fixture hanging on no vector), at least 400 ms, so a loaded machine cannot
+    // make a slow start look like a hang, while the hang itself (forever) stays unmistakable.
+    const calibration = Date.now();
+    const warm = await runSigner(fixtureCommand('hang-signer.mjs', 'no-such-vector'), dir, { timeoutMs: 10_000 });
+    expect(warm.results.every((r) => r.verdict === 'PASS')).toBe(true);
+    const timeoutMs = Math.max(400, 3 * (Date.now() - calibration));
+    const started = Date.now();
+    const run = await runSigner(fixtureCommand('hang-signer.mjs', 'vectors.signature.2'), dir, { timeoutMs });
+    const hung = run.byId.get('vectors.signature.2')!;
+    expect(hung.verdict).toBe('ERROR');
+    expect(hung.reason).toMatch(new RegExp(`^ERR_SIGNER_TIMEOUT: no answer within ${timeoutMs} ms`));
+    expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id)).toEqual(['vectors.signature.2']);
+    expect(run.signer.starts).toBe(2);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+  it(`a signer that never answers is given up on after 3 time-outs, not one per vector; the hello costs its limit once (${HELLO_LIMIT_MS} ms, the default)`, async () => {
+    // The one fixture here that answers nothing at all, the hello included: the proof of the
+    // hello's default limit (the fallback to protocol 1), waited out on its first start only.
+    const started = performance.now();
+    const run = await runSigner('sleep 60', dir, { timeoutMs: 300 });
+    expect(run.results.map((r) => r.verdict)).toEqual(Array(8).fill('ERROR'));
+    expect(run.results.slice(0, 3).every((r) => r.reason?.startsWith('ERR_SIGNER_TIMEOUT: no answer'))).toBe(true);
+    expect(run.results.slice(3).every((r) => r.reason?.startsWith('ERR_SIGNER_TIMEOUT: not sent: the signer failed 3 vectors in a row'))).toBe(true);
+    expect(run.signer.starts).toBe(3);
+    expect(await run.signer.greeting()).toEqual({ protocol: 1, why: `it did not answer the hello within ${HELLO_LIMIT_MS} ms` });
+    const tookMs = performance.now() - started;
+    expect(tookMs).toBeGreaterThanOrEqual(leastMeasured(HELLO_LIMIT_MS + 3 * 300, 4));
+    expect(tookMs).toBeLessThan(5000);
   });
 });
