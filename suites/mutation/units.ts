@@ -63,7 +63,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     name: `cases/receiver-${part as string}`, folder: 'cases',
     mutate: (files as string[]).map((f) => `harness/cases/receiver/${f}.ts`),
     tests: [
-      'suites/cases/case-list.test.ts', 'suites/receiver/latency-answers.test.ts', 'suites/receiver/rules-answers.test.ts', 'suites/receiver/confirm-answers.test.ts', 'suites/receiver/probe.test.ts', 'suites/receiver/token-cases.test.ts', 'suites/cases/http-evidence.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/receiver/latency-answers.test.ts', 'suites/receiver/rules-answers.test.ts', 'suites/receiver/confirm-answers.test.ts', 'suites/receiver/confirm-query-answers.test.ts', 'suites/receiver/probe.test.ts', 'suites/receiver/token-cases.test.ts', 'suites/cases/http-evidence.test.ts',
       'suites/receiver/token-header-name.test.ts', 'suites/receiver/rate-limit.test.ts', 'suites/cases/status-endpoint.test.ts',
       'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts', 'suites/mutation/receiver.proof.ts',
     ],
