@@ -63,7 +63,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     name: `cases/receiver-${part as string}`, folder: 'cases',
     mutate: (files as string[]).map((f) => `harness/cases/receiver/${f}.ts`),
     tests: [
-      'suites/cases/case-list.test.ts', 'suites/receiver/latency-answers.test.ts', 'suites/receiver/rules-answers.test.ts', 'suites/receiver/confirm-answers.test.ts', 'suites/receiver/probe.test.ts', 'suites/receiver/token-cases.test.ts', 'suites/cases/http-evidence.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/receiver/latency-answers.test.ts', 'suites/receiver/rules-answers.test.ts', 'suites/receiver/confirm-answers.test.ts', 'suites/receiver/confirm-query-answers.test.ts', 'suites/receiver/probe.test.ts', 'suites/receiver/token-cases.test.ts', 'suites/cases/http-evidence.test.ts',
       'suites/receiver/token-header-name.test.ts', 'suites/receiver/rate-limit.test.ts', 'suites/cases/status-endpoint.test.ts',
       'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts', 'suites/mutation/receiver.proof.ts',
     ],
@@ -79,7 +79,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     // Not suites/service/throttled.test.ts: it runs whole runs in a beforeAll, where Stryker can
     // name no test, so every mutant it reached counted as static (61 %) and ran every test of the unit.
     tests: [
-      'suites/cases/case-list.test.ts', 'suites/service/status-answers.test.ts', 'suites/service/status-forms.test.ts', 'suites/service/auth-answers.test.ts', 'suites/service/request-answers.test.ts', 'suites/service/callback-answers.test.ts', 'suites/service/session-parts.test.ts', 'suites/service/status.test.ts', 'suites/service/checks.test.ts', 'suites/service/evidence.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/service/status-answers.test.ts', 'suites/service/status-forms.test.ts', 'suites/service/auth-answers.test.ts', 'suites/service/request-answers.test.ts', 'suites/service/callback-answers.test.ts', 'suites/service/callback-token-answers.test.ts', 'suites/service/callback-backoff-answers.test.ts', 'suites/service/callback-stop-answers.test.ts', 'suites/service/session-parts.test.ts', 'suites/service/status.test.ts', 'suites/service/checks.test.ts', 'suites/service/evidence.test.ts',
       'suites/service/backoff.test.ts', 'suites/service/retry-window.test.ts', 'suites/service/client.test.ts', 'suites/service/listener.test.ts',
       'suites/service/plain-listener.test.ts', 'suites/service/production-https.test.ts', 'suites/service/rate-limit.test.ts',
       'suites/service/sources.test.ts', 'suites/service/transaction-ids.test.ts',

@@ -20,11 +20,19 @@ beforeAll(async () => {
 });
 afterAll(async () => embedded.close());
 
-/** `caseId` against the reference behind a front that answers as `onCallback` says. */
-async function behindFront(caseId: string, onCallback: CallbackHandler, options: FrontOptions & { cases?: ConformanceCase<ResolvedReceiverTarget>[] } = {}): Promise<CaseResult> {
+/**
+ * For a case that polls a record that never changes (nothing applied, the record gone) for the
+ * whole reply deadline: a shorter one than the receiver's 1,000 ms. The front and the reference
+ * answer at once; what these tests judge is what the record reads, not when.
+ */
+const NOTHING_APPLIED = { deadlineMs: 500 };
+
+/** `caseId` against the reference behind a front that answers as `onCallback` says (`deadlineMs`: the target's reply deadline instead of the receiver's; `seed`: another run's ids, for runs side by side). */
+async function behindFront(caseId: string, onCallback: CallbackHandler, options: FrontOptions & { cases?: ConformanceCase<ResolvedReceiverTarget>[]; deadlineMs?: number; seed?: number } = {}): Promise<CaseResult> {
   const front = await startFront(embedded, onCallback, options);
   try {
-    const [r] = await runCases({ cases: options.cases ?? RECEIVER_CASES, target: front.target, seed: 7, only: caseId });
+    const target = options.deadlineMs === undefined ? front.target : { ...front.target, timing: { ...front.target.timing, replyDeadlineMs: options.deadlineMs } };
+    const [r] = await runCases({ cases: options.cases ?? RECEIVER_CASES, target, seed: options.seed ?? 7, only: caseId });
     return r!;
   } finally {
     await front.close();
@@ -135,7 +143,7 @@ describe('receiver.outcome.unknown-id', () => {
 
 describe('receiver.idempotence: the other outcome after one was applied', () => {
   it('the first never applied: FAIL stating not-applied', async () => {
-    const r = await behindFront('receiver.idempotence.conflicting-after-applied', answering(200));
+    const r = await behindFront('receiver.idempotence.conflicting-after-applied', answering(200), NOTHING_APPLIED);
     expect(r.verdict).toBe('FAIL');
     expect(r.stated?.causes).toEqual(['not-applied']);
   });
@@ -151,10 +159,11 @@ describe('receiver.idempotence: the other outcome after one was applied', () => 
     expect(r.stated).toBeUndefined();
   });
   it('a receiver that replies at once and applies from a queue: the case waits for the first to apply, PASS', async () => {
-    for (const id of ['receiver.idempotence.conflicting-after-applied', 'receiver.idempotence.success-after-failed', 'receiver.idempotence.after-applied']) {
-      const r = await behindFront(id, queued({ restMs: 0 }));
-      expect([id, r.verdict, r.reason]).toEqual([id, 'PASS', undefined]);
-    }
+    // The three side by side, each behind a queue of its own and with ids of its own (a seed each):
+    // each waits 300 ms of a 1,000 ms deadline.
+    const ids = ['receiver.idempotence.conflicting-after-applied', 'receiver.idempotence.success-after-failed', 'receiver.idempotence.after-applied'];
+    const results = await Promise.all(ids.map((id, i) => behindFront(id, queued({ restMs: 0 }), { seed: 7 + i })));
+    expect(results.map((r) => [r.id, r.verdict, r.reason])).toEqual(ids.map((id) => [id, 'PASS', undefined]));
   });
 });
 
@@ -210,13 +219,13 @@ describe('a record gone after the callbacks', () => {
   });
   it('success-applied: FAIL, the record gone, no not-applied cause', async () => {
     const [handler, options] = losingRecords(1, handingOn(undefined));
-    const r = await behindFront('receiver.outcome.success-applied', handler, options);
+    const r = await behindFront('receiver.outcome.success-applied', handler, { ...options, ...NOTHING_APPLIED });
     expect([r.verdict, r.stated]).toEqual(['FAIL', undefined]);
     expect(r.reason).toMatch(/^the record reads 404/);
   });
   it('after-applied: the first callback not applied (the record gone), no not-applied cause', async () => {
     const [handler, options] = losingRecords(1, handingOn(undefined));
-    const r = await behindFront('receiver.idempotence.after-applied', handler, options);
+    const r = await behindFront('receiver.idempotence.after-applied', handler, { ...options, ...NOTHING_APPLIED });
     expect(r.reason).toMatch(/^the first callback was not applied \(the record reads 404/);
     expect(r.stated).toBeUndefined();
   });
@@ -224,7 +233,7 @@ describe('a record gone after the callbacks', () => {
 
 describe('receiver.idempotence.after-applied: the first callback must apply before a repeat is judged', () => {
   it('never applied: FAIL saying so, stating not-applied', async () => {
-    const r = await behindFront('receiver.idempotence.after-applied', answering(200));
+    const r = await behindFront('receiver.idempotence.after-applied', answering(200), NOTHING_APPLIED);
     expect(r.reason).toMatch(/^the first callback was not applied \(the record reads state pending\b.*\), so a repeat cannot be judged$/);
     expect(r.stated?.causes).toEqual(['not-applied']);
   });

@@ -5,6 +5,7 @@
 // which number each sandbox case sends.
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../../harness/results/index.ts';
+import { NO_CALLBACK } from './fixtures/callback-answers.ts';
 import type { FrontHandler } from './fixtures/front.ts';
 import { runAgainstReference, runBehindFront } from './fixtures/run-case.ts';
 
@@ -24,6 +25,8 @@ describe('a collect request nothing answers', () => {
   });
 });
 
+// NO_CALLBACK where no request the case sends is processed (refused, or answered by the front
+// alone): its watches for a callback are waited out for nothing, 500 ms instead of 1,000.
 describe('an answer not read as accepted: what the reason shows of it', () => {
   it('200 with success false: the answer, then the rule that made it a rejection', async () => {
     const r = await runBehindFront('service.auth.valid-accepted', async (_request, t) => t.json(200, { success: false, error_code: 'E1' }));
@@ -44,12 +47,12 @@ describe('an answer not read as accepted: what the reason shows of it', () => {
     expect(r.reason).toContain(`HTTP 401 {"message":"${long.slice(0, 120 - '{"message":"'.length)}; likely causes`);
   });
   it('a request due to be refused, answered 2xx in a shape no rule reads: the rules it was read by, the default ones', async () => {
-    const r = await runBehindFront('service.auth.wrong-secret', async (_request, t) => t.json(200, { status: 'error' }));
+    const r = await runBehindFront('service.auth.wrong-secret', async (_request, t) => t.json(200, { status: 'error' }), { target: () => NO_CALLBACK });
     expect(r.reason).toContain('which reads as accepted (2xx, and the body meets no rejection rule: no "success": false, no non-null "error_code")');
   });
   it('… or the target\'s own, as the target file states them', async () => {
     const r = await runBehindFront('service.auth.wrong-secret', async (_request, t) => t.json(200, { status: 'error' }), {
-      target: () => ({ rejection: [{ pointer: '/code', notIn: [0] }] }),
+      target: () => ({ ...NO_CALLBACK, rejection: [{ pointer: '/code', notIn: [0] }] }),
     });
     expect(r.reason).toContain('which reads as accepted (2xx, and the body meets no rejection rule: the target\'s "rejection" [{"pointer":"/code","notIn":[0]}])');
   });
@@ -78,7 +81,7 @@ describe('times: from the case\'s first request', () => {
 
 describe('a callback case whose callback never comes', () => {
   it('FAIL stating no-callback for the diagnoses', async () => {
-    const [r] = await runAgainstReference('service.callback.delivered-once-as-get', {}, ['no-callback']);
+    const [r] = await runAgainstReference('service.callback.delivered-once-as-get', NO_CALLBACK, ['no-callback']);
     expect(r!.verdict).toBe('FAIL');
     expect(r!.stated?.causes).toEqual(['no-callback']);
   });
@@ -134,7 +137,7 @@ describe('service.sandbox', () => {
       [['0244000003', '0244000001'], ['244000003'], ['0244000001', '244000001']],
     ])('whitelisted %j, failing %j: sends %j', async (whitelisted, failing, numbers) => {
       const r = await runBehindFront('service.sandbox.leading-zeros-kept', numbersFront(whitelisted), {
-        target: () => ({ customerNumbers: { whitelisted, failing, notWhitelisted: ['0244999999'] } }),
+        target: () => ({ ...NO_CALLBACK, customerNumbers: { whitelisted, failing, notWhitelisted: ['0244999999'] } }),
       });
       expect(numbersSent(r)).toEqual(numbers);
       expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
@@ -156,7 +159,7 @@ describe('service.sandbox', () => {
       const r = await runBehindFront('service.sandbox.leading-zeros-kept', async ({ body }, t) => {
         const number = (JSON.parse(body.toString('utf8')) as { customer_number: string }).customer_number;
         return number === '0244000001' ? t.forward() : t.json(200, { status: 'error' });
-      });
+      }, { target: () => NO_CALLBACK });
       expect(r.verdict).toBe('WARN');
       expect(r.stated?.causes).toEqual(['rejections-unread']);
       expect(r.reason).not.toContain('Likely causes');

@@ -9,6 +9,13 @@ import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startConnectProxy, type RunningConnectProxy } from './fixtures/connect-proxy.ts';
 
+/**
+ * Each run's rejection watches (timing.callbackTimeoutMs): 500 ms instead of the embedded target's
+ * 1,000. A request the reference refuses never calls back, so a correct service's watch is waited
+ * out for nothing; one it accepts calls back 50 ms after, which 500 ms still tell from never.
+ */
+const WATCH = { callbackTimeoutMs: 500 };
+
 let proxy: RunningConnectProxy;
 let proxyUrl: string;
 
@@ -23,7 +30,7 @@ afterAll(async () => {
 describe('§5.4: a valid request through a not-whitelisted proxy is rejected', () => {
   it('service.auth.ip-not-whitelisted PASSes via sources.notWhitelisted.proxy, and FAILs with ip-whitelist-off', async () => {
     for (const [faults, verdict] of [[[], 'PASS'], [['ip-whitelist-off'], 'FAIL']] as const) {
-      const service = await startEmbeddedService({ faults: [...faults] });
+      const service = await startEmbeddedService({ faults: [...faults], timing: WATCH });
       try {
         const target = { ...service.target, sources: { notWhitelisted: { proxy: proxyUrl } } };
         const before = proxy.tunnels();
@@ -62,7 +69,7 @@ describe('§5.4: a route out that fails on the harness side is ERROR, never a re
   // A request that never left the machine says nothing about the service's whitelist: were it
   // counted as "rejected at the network", the case would PASS a service with no whitelist at all.
   it('a sources.notWhitelisted.localAddress this machine does not have (192.0.2.7, TEST-NET-1) gives ERROR, even with ip-whitelist-off', async () => {
-    const service = await startEmbeddedService({ faults: ['ip-whitelist-off'] });
+    const service = await startEmbeddedService({ faults: ['ip-whitelist-off'], timing: WATCH });
     try {
       const target = { ...service.target, sources: { notWhitelisted: { localAddress: '192.0.2.7' } } };
       const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.ip-not-whitelisted'), target, seed: 5 });
@@ -76,7 +83,7 @@ describe('§5.4: a route out that fails on the harness side is ERROR, never a re
     }
   });
   it('a sources.notWhitelisted.proxy that refuses connections gives ERROR, even with ip-whitelist-off', async () => {
-    const service = await startEmbeddedService({ faults: ['ip-whitelist-off'] });
+    const service = await startEmbeddedService({ faults: ['ip-whitelist-off'], timing: WATCH });
     try {
       const deadProxy = `http://127.0.0.1:${await freePort()}`;
       const target = { ...service.target, sources: { notWhitelisted: { proxy: deadProxy } } };
@@ -88,7 +95,7 @@ describe('§5.4: a route out that fails on the harness side is ERROR, never a re
     }
   });
   it('the proxy answering an error for the tunnel (the service refused it) is still a rejection at the network', async () => {
-    const service = await startEmbeddedService();
+    const service = await startEmbeddedService({ timing: WATCH });
     const refusing = createServer();
     refusing.on('connect', (_req, socket) => socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
     await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
@@ -112,7 +119,7 @@ describe('§5.4: the whitelist is decided by the connection, not by headers the 
   for (const route of ['localAddress', 'proxy'] as const) {
     it(`service.auth.ip-not-whitelisted (via ${route}): PASS without faults, FAIL naming the cause with trusts-forwarded-for and with ip-whitelist-off`, async () => {
       for (const [fault, verdict, reason] of [[undefined, 'PASS', undefined], ['trusts-forwarded-for', 'FAIL', TRUSTS_HEADER], ['ip-whitelist-off', 'FAIL', NO_CHECK]] as const) {
-        const service = await startEmbeddedService({ faults: fault ? [fault] : [] });
+        const service = await startEmbeddedService({ faults: fault ? [fault] : [], timing: WATCH });
         try {
           const target = route === 'proxy' ? { ...service.target, sources: { notWhitelisted: { proxy: proxyUrl } } } : service.target;
           const [r] = await runCases({ cases: only, target, seed: 5 });
@@ -156,7 +163,7 @@ describe('§5.4: the whitelist is decided by the connection, not by headers the 
 
   it('behind a reverse proxy that appends to X-Forwarded-For: a correct service PASSes, one trusting the first entry FAILs', async () => {
     for (const [fault, verdict] of [[undefined, 'PASS'], ['trusts-forwarded-for', 'FAIL']] as const) {
-      const service = await startEmbeddedService({ faults: fault ? [fault] : [] });
+      const service = await startEmbeddedService({ faults: fault ? [fault] : [], timing: WATCH });
       const front = await reverseProxy(service.target.baseUrl.replace(/\/+$/, ''), 'append');
       try {
         const [r] = await runCases({ cases: only, target: { ...service.target, baseUrl: front.url }, seed: 5 });
@@ -169,7 +176,7 @@ describe('§5.4: the whitelist is decided by the connection, not by headers the 
   });
 
   it('behind a reverse proxy that overwrites X-Forwarded-For, reading that header is right, and the case PASSes', async () => {
-    const service = await startEmbeddedService({ faults: ['trusts-forwarded-for'] });
+    const service = await startEmbeddedService({ faults: ['trusts-forwarded-for'], timing: WATCH });
     const front = await reverseProxy(service.target.baseUrl.replace(/\/+$/, ''), 'overwrite');
     try {
       const [r] = await runCases({ cases: only, target: { ...service.target, baseUrl: front.url }, seed: 5 });

@@ -225,14 +225,16 @@ describe('service.status.success-agrees', () => {
     expect(result.reason).toMatch(/^the callback said status=SUCCESS; the status endpoint answers FAILED for the same transaction: a receiver confirming/);
   });
   it('PENDING to the query and to the one a moment later: FAIL, saying both were asked', async () => {
-    const result = await runBehindFront('service.status.success-agrees', async (q) => answered(q.transactionId, 'PENDING'));
+    // callbackTimeoutMs 500: the second query 500 ms after the first, not 1000, waited for an answer that stays PENDING (the reference calls back after 50).
+    const result = await runBehindFront('service.status.success-agrees', async (q) => answered(q.transactionId, 'PENDING'), { timing: { callbackTimeoutMs: 500 } });
     expect(result.verdict).toBe('FAIL');
     expect(result.reason).toMatch(/^the callback said status=SUCCESS; the status endpoint answers PENDING for the same transaction, also a moment later: /);
   });
   it('no callback at all (the reference with no-callback): ERROR, the precondition, under the shared cause', async () => {
-    const result = await runBehindFront('service.status.success-agrees', referenceAnswers, { faults: ['no-callback'] });
+    // callbackTimeoutMs 500 (no callback comes; the reference's would after 50 ms): waited out for nothing.
+    const result = await runBehindFront('service.status.success-agrees', referenceAnswers, { faults: ['no-callback'], timing: { callbackTimeoutMs: 500 } });
     expect(result.verdict).toBe('ERROR');
-    expect(result.reason).toMatch(/^precondition: no callback arrived within timing\.callbackTimeoutMs \(1000 ms\)/);
+    expect(result.reason).toMatch(/^precondition: no callback arrived within timing\.callbackTimeoutMs \(500 ms\)/);
     expect(result.stated?.causes).toEqual(['no-callback']);
   });
   it('a callback whose status is neither SUCCESS nor FAILED (the reference with lowercase-status): SKIP, its own cases judge it', async () => {

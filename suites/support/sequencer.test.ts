@@ -32,7 +32,8 @@ describe('the start order: the longest files first, on a fresh clone too', () =>
     const files = ['suites/report/markdown.test.ts', 'suites/receiver/cli.test.ts', 'suites/service/callback-answers.test.ts'];
     const sorted = names(await sequencer({}).sort(files.map((f) => spec(f))));
     expect(sorted).toEqual([...files].sort((a, b) => FILE_DURATIONS[b]! - FILE_DURATIONS[a]!));
-    expect(sorted[0]).toBe('suites/service/callback-answers.test.ts');
+    // The table reorders them (their durations change as files are sped up or split, so no file is named first).
+    expect(sorted).not.toEqual(files);
   });
 
   it('a file in neither the cache nor the table (a new one) starts first, as vitest starts unknown files', async () => {

@@ -1,0 +1,57 @@
+// receiver.confirm (§6 rule 5, §4.2), the query cases (the id asked otherwise, the query's
+// signature) and a status endpoint that answers late, against confirming receivers of the tests'
+// own making (fixtures/confirming-receiver.ts; split from confirm-answers.test.ts so their waits
+// overlap across workers).
+import { describe, expect, it } from 'vitest';
+import { confirmCases, DEADLINE_MS, labels, one, unsigned } from './fixtures/confirm-answers.ts';
+import type { ConfirmPolicy } from './fixtures/confirming-receiver.ts';
+
+describe('the query cases', () => {
+  it('another id altogether: named, no encoding guessed', async () => {
+    const r = await one('query-names-transaction-id', { queries: (_id, signed) => [signed('some-other-id')] });
+    expect(r.reason).toMatch(/^the status query asked for "some-other-id", not the callback's transaction_id /);
+  });
+  it('no query at all: both causes stated while the record stays pending; only no-status-query once it was applied (waited for), or is gone', async () => {
+    expect((await one('query-signed', { queries: () => [] })).stated?.causes).toEqual(['no-status-query', 'not-applied']);
+    // Applied 400 ms after its reply: the record is polled up to the deadline, here the receiver's own 1,000 ms.
+    const later: ConfirmPolicy = { queries: () => [], replyFirst: true, laterMs: 400, apply: (_r, held) => ({ state: 'SUCCESS', actions: held.actions + 1 }) };
+    expect((await one('query-names-transaction-id', later, 1000)).stated?.causes).toEqual(['no-status-query']);
+    const gone = await one('query-signed', { queries: () => [], apply: () => 'delete' });
+    expect([gone.verdict, gone.stated?.causes]).toEqual(['FAIL', ['no-status-query']]);
+  });
+  it('ids of a shape that cannot carry the reserved text: a plain id, noted, PASS', async () => {
+    const [r] = await confirmCases({}, 'receiver.confirm.query-names-transaction-id', { transactionIds: { template: 'ORD-{uuid}' } });
+    expect([r!.verdict, r!.evidence?.notes]).toEqual(['PASS', [expect.stringMatching(/^a plain id: the target's transactionIds\.template "ORD-\{uuid\}" has no \{id\}/)]]);
+  });
+  it('the id form-encoded: named as such', async () => {
+    const r = await one('query-names-transaction-id', { queries: (id, signed) => [signed(new URLSearchParams({ x: id }).toString().slice(2))] });
+    expect(r.reason).toMatch(/ \(the id form-encoded, as for a URL query\), not the callback's transaction_id /);
+  });
+  it('no readable id in the query: said so, with what was wrong', async () => {
+    const r = await one('query-names-transaction-id', { queries: (id, signed) => [{ ...signed(id), body: '{"client_id":1}' }] });
+    expect(r.reason).toBe('the status queries that arrived name no transaction_id the harness could read (the body has no transaction_id string)');
+  });
+  it('query-signed: the first refused query in time is the one named, stray or not', async () => {
+    const r = await one('query-signed', { queries: (id, signed) => [{ ...signed('not-this-id-1'), body: 'not json' }, unsigned(signed(id))] });
+    expect(r.reason).toMatch(/^the status query \(POST \/\S+\) is not one the service accepts: the body is not JSON; /);
+    expect(labels(r)).toEqual(['callback SUCCESS']);
+    expect(r.stated).toBeUndefined();
+  });
+});
+
+describe('receiver.confirm.endpoint-late', () => {
+  it('a receiver that asks, replies 503 within the deadline, and applies the late answer once it comes: the case waits for that answer, FAIL', async () => {
+    const r = await one('endpoint-late', { replyWithinMs: DEADLINE_MS / 2, queryLimitMs: 4000 });
+    expect(r.reason).toMatch(/^the record reads state SUCCESS, actions 1 though the status endpoint held its answer for twice the reply deadline; /);
+  }, 10_000);
+  it('a receiver that replies first and applies the late answer once it comes: the case waits for that answer, FAIL', async () => {
+    const r = await one('endpoint-late', { replyFirst: true, queryLimitMs: 4000 });
+    expect(r.reason).toMatch(/^the record reads state SUCCESS, actions 1 though the status endpoint held its answer for twice the reply deadline; /);
+    expect(r.stated).toBeUndefined();
+  }, 10_000);
+  it('a receiver whose own limit on the query outlasts the reply deadline: replied over the deadline', async () => {
+    // Between the deadline and the status endpoint's hold (twice the deadline).
+    const r = await one('endpoint-late', { queryLimitMs: 1.5 * DEADLINE_MS });
+    expect(r.reason).toMatch(new RegExp(`^replied after \\d+ ms, over the deadline \\(${DEADLINE_MS} ms\\), while the status endpoint held its answer: `));
+  }, 10_000);
+});
