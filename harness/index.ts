@@ -23,8 +23,8 @@ export {
 } from './cases/index.ts';
 // The run as a library (docs/ci.md): the whole pipeline of `collect-conformance run`, resolving with report.json's object.
 export {
-  runConformance, selectedCases, reportDirReporter, gitHubReporter, exitStatusOf, RunInterrupted, RunResources, UsageError, TargetUnreachableError, SIGNAL_EXIT_STATUS,
-  type RunConformanceOptions, type TargetDescription, type RunReporter, type RunStart, type RunNotice, type PlannedCase, type ReportDirReporter,
+  runConformance, runSide, selectedCases, reportDirReporter, gitHubReporter, exitStatusOf, RunInterrupted, RunResources, UsageError, TargetUnreachableError, SIGNAL_EXIT_STATUS,
+  type RunConformanceOptions, type RunSideOptions, type SideRunResult, type StartedTarget, type TargetDescription, type RunReporter, type RunStart, type RunNotice, type PlannedCase, type ReportDirReporter,
   type StopRequest, type StopSignal, type GitHubReporterOptions,
 } from './run/index.ts';
 // runCases({ pace: new Pace(parseRate('5/s')) }): the requests to a target at a pace (docs/pacing.md).

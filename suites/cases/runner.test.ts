@@ -202,7 +202,7 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run ends p
       expect(checked.stopped?.cause).toMatch(/^\d+ cases in a row got no answer to any request they sent .*, and a plain GET http:\/\/127\.0\.0\.1:\d+ got no answer either: .+$/);
       const stoppedOnes = checked.results.filter((r) => /^(stopped|not run): the target stopped answering/.test(r.reason ?? ''));
       expect(stoppedOnes.length).toBeGreaterThan(0);
-      const [diagnosis] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven, stopped: checked.stopped! }])
+      const [diagnosis] = diagnose([{ preflight: checked.preflight, results: checked.results, unproven: checked.unproven, stopped: checked.stopped! }])
         .filter((d) => d.id === 'receiver.stopped-answering');
       expect(diagnosis?.summary).toMatch(/^the receiver stopped answering mid-run: \d+ cases in a row got no answer/);
       for (const r of stoppedOnes) expect(diagnosis?.cases, r.id).toContain(r.id);

@@ -45,7 +45,7 @@ export async function expectClientFaultCaught(entry: ClientFaultEntry, { only }:
     entry.caseIds.includes(r.id) ? caughtVerdict(entry.expect, r.level) : entry.errors?.includes(r.id) ? 'ERROR' : entry.skips?.includes(r.id) ? 'SKIP' : 'PASS']));
   expect(Object.fromEntries(results.map((r) => [r.id, r.verdict])), explain(results)).toEqual(expected);
   // Each reason names the deviation; the shared cause, where there is one, is named.
-  expectPinned(entry, results, diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
+  expectPinned(entry, results, diagnose([{ preflight: run.preflight, results, unproven: run.unproven }]));
   for (const r of results.filter((x) => entry.caseIds.includes(x.id))) {
     // Every finding carries its evidence: the request as received, the signing stages, the adapter's line, a curl line.
     const evidence = r.evidence as { exchanges?: Array<{ curl?: string }>; signing?: unknown[]; adapter?: { answered?: string } };

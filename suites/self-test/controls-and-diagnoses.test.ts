@@ -408,7 +408,7 @@ async function serviceCauses(options: Parameters<typeof startEmbeddedService>[0]
   const service = await startEmbeddedService(options);
   try {
     const checked = await runChecked({ cases: SERVICE_CASES, target: service.target, seed, only });
-    return { checked, causes: diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven }]) };
+    return { checked, causes: diagnose([{ preflight: checked.preflight, results: checked.results, unproven: checked.unproven }]) };
   } finally {
     await service.close();
   }

@@ -41,7 +41,7 @@ export async function expectAllPass(target: ResolvedReceiverTarget, seed: number
   expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
   expect(results).toHaveLength(selectCases(RECEIVER_CASES, only).length);
   if (target.confirms) {
-    expect(preflight.preflight.controls.confirmation?.state).toBe('held');
+    expect(preflight.controls.confirmation?.state).toBe('held');
     expect(explain(results)).toBe('');
     return results;
   }
@@ -69,11 +69,11 @@ export async function expectFaultCaught(
   // A SKIP says the rule was not exercised, and why.
   for (const id of entry.skips ?? []) expect(results.find((r) => r.id === id)?.reason, id).toMatch(/^not exercised: /);
   // Each reason names the branch that caught the fault; the shared cause, where there is one, is named.
-  expectPinned(entry, results, diagnose([{ preflight: preflight.preflight, results, unproven }]));
+  expectPinned(entry, results, diagnose([{ preflight: preflight, results, unproven }]));
   // An ERROR of an unproven negative case names its control and what the control saw; a
   // positive case that a blocking finding left unexercised names that finding (issue 41); any
   // other ERROR names the control of its own that says the case could not judge its rule.
-  const blocking = preflight.preflight.findings.find((f) => f.blocking);
+  const blocking = preflight.findings.find((f) => f.blocking);
   for (const r of results.filter((x) => x.verdict === 'ERROR')) {
     expect(r.reason, r.id).toMatch(!unproven.includes(r.id)
       ? /says nothing yet about/
@@ -83,7 +83,7 @@ export async function expectFaultCaught(
         ? /positive control \(the preflight.s valid SUCCESS callback, which the harness.s status endpoint confirms\) did not hold: \S/
         : /positive control \(the preflight.s valid callback.*\) did not hold: it was answered \d{3}/);
   }
-  const diagnoses = diagnose([{ preflight: preflight.preflight, results, unproven }]);
+  const diagnoses = diagnose([{ preflight: preflight, results, unproven }]);
   if (entry.diagnosis) {
     // One cause explains every case that did not pass: it is named, with the cases it explains.
     const named = diagnoses.find((d) => d.id === entry.diagnosis);
@@ -91,7 +91,7 @@ export async function expectFaultCaught(
     expect([...named!.cases].sort()).toEqual(results.filter((r) => r.verdict !== 'PASS' && r.verdict !== 'SKIP').map((r) => r.id).sort());
   } else {
     // The preflight holds and names nothing where the fault shows in a few cases only.
-    expect(preflight.preflight.findings, JSON.stringify(preflight.preflight.findings)).toEqual([]);
+    expect(preflight.findings, JSON.stringify(preflight.findings)).toEqual([]);
   }
   // A FAIL explains itself: a reason, and the requests that show it.
   for (const r of results.filter((x) => x.verdict === 'FAIL' || x.verdict === 'WARN')) {

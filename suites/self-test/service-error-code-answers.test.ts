@@ -62,7 +62,7 @@ describe('service answering refusals as HTTP 200 with error_code (rejectionStyle
     const run = await runChecked({ cases: SERVICE_CASES, target, seed: SEED, only: 'service.auth.changed-*,service.sandbox.not-whitelisted-rejected,service.sandbox.leading-zeros-kept' });
     const failed = run.results.filter((r) => r.verdict !== 'PASS');
     expect(failed.length).toBeGreaterThanOrEqual(3);
-    const [cause, ...more] = diagnose([{ preflight: run.preflight.preflight, results: run.results, unproven: run.unproven }]);
+    const [cause, ...more] = diagnose([{ preflight: run.preflight, results: run.results, unproven: run.unproven }]);
     expect(more).toEqual([]);
     expect(cause).toMatchObject({ id: 'service.rejections-unread', summary: expect.stringMatching(/^\d+ service cases that must be rejected were answered 2xx .* likely the service rejects in its own shape, .* state it as "rejection"/) });
     expect(cause!.cases.sort()).toEqual(failed.map((r) => r.id).sort());

@@ -137,9 +137,9 @@ export async function expectServiceFaultCaught(entry: ServiceFaultEntry, { only 
   expectPassesUnreasoned(results);
   expectExchangesLabelled(results);
   // The reasons name the branch that caught the fault; the shared cause, where there is one, is named.
-  expectPinned(entry, results.filter((r) => !blurred(r, entry)), diagnose([{ preflight: run.preflight.preflight, results, unproven: run.unproven }]));
+  expectPinned(entry, results.filter((r) => !blurred(r, entry)), diagnose([{ preflight: run.preflight, results, unproven: run.unproven }]));
   if (!entry.diagnosis) {
     // A fault that shows in a few cases only: the preflight holds and names nothing.
-    expect(run.preflight.preflight.findings, JSON.stringify(run.preflight.preflight.findings)).toEqual([]);
+    expect(run.preflight.findings, JSON.stringify(run.preflight.findings)).toEqual([]);
   }
 }

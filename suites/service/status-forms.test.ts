@@ -59,12 +59,12 @@ describe('a service without the status endpoint (collect only): not judged on st
       const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url };
       const run = await runChecked({ cases: STATUS_CASES, target, seed: SEED });
       expect(run.preflight.result.verdict, run.preflight.result.reason).toBe('PASS');
-      expect(run.preflight.preflight.controls['status-refusal']?.state).toBe('not-run');
+      expect(run.preflight.controls['status-refusal']?.state).toBe('not-run');
       for (const r of run.results) {
         expect(r.verdict, `${r.id}: ${r.reason}`).toBe("SKIP");
         expect(r.reason, r.id).toMatch(new RegExp(`^not exercised: the service has no status endpoint at POST ${STATUS_POSITION.path.replace(/\//g, '\\/')}: .*a path no API has.*Add "status": false to the target file`));
       }
-      const causes = diagnose([{ preflight: run.preflight.preflight, results: run.results, unproven: run.unproven }]);
+      const causes = diagnose([{ preflight: run.preflight, results: run.results, unproven: run.unproven }]);
       expect(causes.map((c) => c.id)).toEqual(['service.status-endpoint-absent']);
       expect([...causes[0]!.cases].sort()).toEqual(STATUS_CASES.map((c) => c.id).sort());
     } finally {
@@ -80,8 +80,8 @@ describe('a service without the status endpoint (collect only): not judged on st
     try {
       const run = await runChecked({ cases: STATUS_CASES, target: { ...service.target, baseUrl: front.url }, seed: SEED });
       expect(run.preflight.result.verdict).toBe('PASS');
-      expect(run.preflight.preflight.controls['status-refusal']?.state).toBe('failed');
-      expect(run.preflight.preflight.findings.map((f) => f.id)).toEqual(['service.status-query-refused']);
+      expect(run.preflight.controls['status-refusal']?.state).toBe('failed');
+      expect(run.preflight.findings.map((f) => f.id)).toEqual(['service.status-query-refused']);
       expect(run.results.filter((r) => r.verdict === 'SKIP').map((r) => r.id)).toEqual([]);
     } finally {
       await front.close();

@@ -21,7 +21,7 @@ async function runStatus(variant: StatusVariant | undefined, status: ResolvedSer
   try {
     const target: ResolvedServiceTarget = { ...service.target, ...(fixture ? { baseUrl: fixture.url } : {}), ...(status !== undefined ? { status } : {}) };
     const run = await runChecked({ cases: STATUS_CASES, target, seed: SEED });
-    return { run, causes: diagnose([{ preflight: run.preflight.preflight, results: run.results, unproven: run.unproven }]) };
+    return { run, causes: diagnose([{ preflight: run.preflight, results: run.results, unproven: run.unproven }]) };
   } finally {
     await fixture?.close();
     await service.close();
@@ -44,7 +44,7 @@ describe('a target file\'s "status" block: the service\'s own method, path and a
       expect(r.verdict, r.id).toBe('SKIP');
       expect(r.reason).toBe('the target file says "status": false: the service has no transaction status endpoint the harness can query (§4.2)');
     }
-    expect(run.preflight.preflight.controls['status-refusal']?.state).toBe('not-run');
+    expect(run.preflight.controls['status-refusal']?.state).toBe('not-run');
   });
 });
 

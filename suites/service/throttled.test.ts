@@ -82,11 +82,11 @@ describe('a service that allows 5 requests per 500 ms, every case at once', () =
     const { results, preflight, unproven } = unpaced.run;
     const limited = results.filter((r) => r.verdict === 'ERROR' && r.reason?.includes(RATE_LIMITED));
     expect(limited.length, results.map((r) => `${r.id} ${r.verdict}`).join('\n')).toBeGreaterThanOrEqual(cases.length / 3);
-    const [first] = diagnose([{ preflight: preflight.preflight, results, unproven }]);
+    const [first] = diagnose([{ preflight: preflight, results, unproven }]);
     expect(first?.id).toBe('service.rate-limited');
     // The preflight goes with the first burst: refused too, it names the cause (a test below), or the cases do.
     expect(first?.summary).toMatch(/^the service limits the request rate: (\d+ cases got 429 Too Many Requests that waiting out its Retry-After did not end, so their rules were not exercised|the preflight could not finish \(.*429)/);
-    expect(diagnose([{ preflight: preflight.preflight, results, unproven }]).filter((d) => d.id.endsWith('.rate-limited'))).toHaveLength(1);
+    expect(diagnose([{ preflight: preflight, results, unproven }]).filter((d) => d.id.endsWith('.rate-limited'))).toHaveLength(1);
     for (const r of limited) expect(first?.cases).toContain(r.id);
   });
 
@@ -123,7 +123,7 @@ describe('a throttle that refuses the preflight itself', () => {
       const some = SERVICE_CASES.filter((c) => c.id.startsWith('service.auth.'));
       const { results, preflight, unproven } = await runChecked({ cases: some, target: { ...service.target, baseUrl }, seed: SEED });
       expect(preflight.result.verdict).toBe('ERROR');
-      const diagnoses = diagnose([{ preflight: preflight.preflight, results, unproven }]);
+      const diagnoses = diagnose([{ preflight: preflight, results, unproven }]);
       expect(diagnoses.map((d) => d.id)).toEqual(['service.rate-limited']);
       expect(diagnoses[0]!.summary).toMatch(/^the service limits the request rate: the preflight could not finish \(.*429/);
       expect(diagnoses[0]!.cases).toEqual(results.filter((r) => r.verdict !== 'PASS').map((r) => r.id));
