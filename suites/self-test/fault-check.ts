@@ -79,14 +79,13 @@ export function expectVerdicts(run: SideRunResult, entry?: FaultEntry, notApplic
 /**
  * `entry`'s fault is caught in `run`: the verdicts the catalog expects, each caught case's reason
  * naming the branch that caught it, the shared cause named; where the entry names no shared cause,
- * the preflight names nothing either (on the client side, an SDK's fault may show in its plain
- * call too, so its preflight is not held to that).
+ * the preflight names nothing either.
  */
 export function expectCaught(side: FaultEntry['side'], entry: FaultEntry, run: SideRunResult, notApplicable: NotApplicable = none): void {
   expect(entry.side, entry.fault).toBe(side);
   expectVerdicts(run, entry, notApplicable);
   expectPinned(entry, run.results.filter((r) => !blurred(r, entry)), run.diagnoses);
-  if (!entry.diagnosis && side !== 'client') {
+  if (!entry.diagnosis) {
     expect(run.preflight.findings, JSON.stringify(run.preflight.findings)).toEqual([]);
   }
 }
