@@ -21,15 +21,20 @@ export {
   RECEIVER_CASES, SERVICE_CASES, CLIENT_CASES, allCases, runCases,
   type ConformanceCase, type CaseContext, type CaseOutcome, type Capability,
 } from './cases/index.ts';
-// The run as a library (docs/ci.md): the whole pipeline of `collect-conformance run`, resolving with report.json's object.
+// The run as a library (docs/ci.md): the whole pipeline of `collect-conformance run`, resolving with report.json's object;
+// runSide, the layer under it: one side against one resolved or started target, its preflight, cases and shared causes.
 export {
-  runConformance, selectedCases, reportDirReporter, gitHubReporter, exitStatusOf, RunInterrupted, RunResources, UsageError, TargetUnreachableError, SIGNAL_EXIT_STATUS,
-  type RunConformanceOptions, type TargetDescription, type RunReporter, type RunStart, type RunNotice, type PlannedCase, type ReportDirReporter,
+  runConformance, runSide, selectedCases, reportDirReporter, gitHubReporter, exitStatusOf, RunInterrupted, RunResources, UsageError, TargetUnreachableError, SIGNAL_EXIT_STATUS,
+  type RunConformanceOptions, type RunSideOptions, type SideRunResult, type StartedTarget, type TargetDescription, type RunReporter, type RunStart, type RunNotice, type PlannedCase, type ReportDirReporter,
   type StopRequest, type StopSignal, type GitHubReporterOptions,
 } from './run/index.ts';
 // runCases({ pace: new Pace(parseRate('5/s')) }): the requests to a target at a pace (docs/pacing.md).
 export { Pace, parseRate, RateError, type Rate } from './wire/index.ts';
-export { startEmbedded, type EmbeddedSide } from './embedded/index.ts';
+// A reference implementation started in-process, its faults, timing and mode chosen: `{ target }` for runConformance, `.target` for runSide.
+export {
+  startEmbedded, startEmbeddedReceiver, startEmbeddedService, startEmbeddedClient,
+  type EmbeddedSide, type EmbeddedReceiverOptions, type EmbeddedServiceOptions, type EmbeddedClientOptions,
+} from './embedded/index.ts';
 export {
   SdkAdapter, startSdkService, encodeCollectLine, parseAdapterLine,
   type AdapterAnswer, type CollectCall, type RawField, type ReceivedRequest, type SdkService, type ServiceScript,

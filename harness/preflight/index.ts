@@ -20,9 +20,14 @@ import { clientPreflightCase } from './client.ts';
 export type { Control, ControlState, Finding, Preflight, Symptom } from './model.ts';
 export { guardNegatives } from './guard.ts';
 
-/** The preflight as a result line: what it observed (PASS when the controls held and nothing was found). */
-export interface PreflightRun {
+/** What runPreflight hands back: what the preflight observed, and its result line (PASS when the controls held and nothing was found). */
+export interface PreflightResult {
   preflight: Preflight;
+  result: CaseResult;
+}
+
+/** The preflight as a side's run hands it back: the Preflight itself, with its result line. */
+export interface PreflightRun extends Preflight {
   result: CaseResult;
 }
 
@@ -38,7 +43,7 @@ export interface PreflightOptions {
 /** Runs the side's preflight through the runner (time limit, thrown errors as ERROR, redaction). */
 export async function runPreflight<T extends ResolvedTarget>(
   options: Omit<RunCasesOptions<T>, 'cases' | 'only' | 'waivers' | 'onResult'> & PreflightOptions,
-): Promise<PreflightRun> {
+): Promise<PreflightResult> {
   const { statusQuery = true, ...runOptions } = options;
   const out: { preflight?: Preflight } = {};
   const side = options.target.side;
@@ -86,6 +91,7 @@ function incomplete(side: string, observed: string, rateLimited: boolean): Findi
 }
 
 export interface CheckedRun {
+  /** What the preflight observed (its controls and findings), with its result line. */
   preflight: PreflightRun;
   results: CaseResult[];
   /** Negative cases whose PASS was taken back for want of a control (ERROR or SKIP now). */
@@ -94,6 +100,11 @@ export interface CheckedRun {
   stopped?: Stopped;
 }
 
+export type CheckedRunOptions<T extends ResolvedTarget> = RunCasesOptions<T> & {
+  /** The preflight ended: told before the first case's `onResult`. */
+  onPreflight?: (run: PreflightRun) => void | Promise<void>;
+};
+
 /**
  * The phase before the cases and the cases: the preflight, and the selected cases with every
  * negative case guarded by its control. They go at once (the preflight takes the first slot;
@@ -101,9 +112,7 @@ export interface CheckedRun {
  * a negative case waits for the preflight only to judge its PASS, and `onPreflight` is told
  * before the first case's `onResult` (the terminal names the preflight first).
  */
-export async function runChecked<T extends ResolvedTarget>(
-  options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void> },
-): Promise<CheckedRun> {
+export async function runChecked<T extends ResolvedTarget>(options: CheckedRunOptions<T>): Promise<CheckedRun> {
   const resources = options.resources ?? new RunResources();
   try {
     return await checkedRunOn(options, resources);
@@ -113,7 +122,7 @@ export async function runChecked<T extends ResolvedTarget>(
 }
 
 async function checkedRunOn<T extends ResolvedTarget>(
-  options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void> }, resources: RunResources,
+  options: CheckedRunOptions<T>, resources: RunResources,
 ): Promise<CheckedRun> {
   const slots = options.slots ?? new CaseSlots(options.concurrency);
   // One generator for the preflight and the cases: two made in the same millisecond would repeat ids.
@@ -137,7 +146,7 @@ async function checkedRunOn<T extends ResolvedTarget>(
 }
 
 async function checkedRun<T extends ResolvedTarget>(
-  options: RunCasesOptions<T> & { onPreflight?: (run: PreflightRun) => void | Promise<void>; slots: CaseSlots; watch: TargetWatch; ids: TransactionIdGenerator },
+  options: CheckedRunOptions<T> & { slots: CaseSlots; watch: TargetWatch; ids: TransactionIdGenerator },
 ): Promise<CheckedRun> {
   const { onPreflight, cases, only, waivers, onResult, ...rest } = options;
   const { slots, ids, watch } = rest;
@@ -146,7 +155,7 @@ async function checkedRun<T extends ResolvedTarget>(
   // A receiver's preflight measures how late it applies a valid callback; the cases that read a
   // record for late actions wait for that measure (harness/cases/receiver/apply-times.ts).
   const measured = rest.target.side === 'receiver' ? rest.resources?.applyTimes.beginMeasure(rest.target) : undefined;
-  const preflightRun = runPreflight({ ...rest, slots, ids, watch, statusQuery });
+  const preflightRun = runPreflight({ ...rest, slots, ids, watch, statusQuery }).then(({ preflight, result }): PreflightRun => ({ ...preflight, result }));
   if (measured) void preflightRun.finally(measured).catch(() => undefined);
   const told = preflightRun.then((run) => onPreflight?.(run));
   const unproven: string[] = [];
@@ -156,7 +165,7 @@ async function checkedRun<T extends ResolvedTarget>(
   const [preflight, results] = await Promise.all([
     preflightRun,
     (casesMayStart ?? Promise.resolve()).then(() => runCases({
-      ...rest, slots, ids, watch, cases: guardNegatives(cases, preflightRun.then((run) => run.preflight), unproven),
+      ...rest, slots, ids, watch, cases: guardNegatives(cases, preflightRun, unproven),
       ...(only !== undefined ? { only } : {}), ...(waivers ? { waivers } : {}),
       onResult: async (result) => {
         await told;

@@ -9,7 +9,7 @@ import type { CaseResult, Diagnosis, RunReport, Side } from '../results/index.ts
 import { readJsonFile } from '../schemas/index.ts';
 import type { EmbeddedSide } from '../embedded/index.ts';
 import type { PlannedCase } from './reporter.ts';
-import { runConformance, selectedCases, type RunConformanceOptions, type TargetDescription } from './run.ts';
+import { runConformance, selectedCases, type RunConformanceOptions, type StartedTarget, type TargetDescription } from './run.ts';
 
 /** What one test does with its case's result. */
 export type CaseTest =
@@ -116,8 +116,8 @@ export function testFailure(message: string): Error {
   return error;
 }
 
-/** A target file's path, or the target as a file would hold it (secrets as `{"env": …}`). */
-export type ConformanceTarget = string | TargetDescription;
+/** A target file's path, the target as a file would hold it (secrets as `{"env": …}`), or a started one (a reference with its faults). */
+export type ConformanceTarget = string | TargetDescription | StartedTarget;
 
 export interface DescribeConformanceOptions extends Omit<RunConformanceOptions, 'target' | 'stop'> {
   /**

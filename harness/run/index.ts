@@ -3,8 +3,9 @@
 // what a stopped run reports; what it holds and closes (RunResources, from harness/cases).
 export {
   runConformance, selectedCases, resolveTarget, DEFAULT_REPORT_DIR, SERVICE_TARGET_RATE,
-  type RunConformanceOptions, type TargetDescription,
+  type RunConformanceOptions, type StartedTarget, type TargetDescription,
 } from './run.ts';
+export { runSide, type RunSideOptions, type SideRunResult } from './side.ts';
 export { allOf, type PlannedCase, type RunNotice, type RunReporter, type RunStart } from './reporter.ts';
 export { reportDirReporter, openReportDir, LOCK_FILE, type ReportDirReporter, type ReportDirSession } from './report-dir.ts';
 export { onlyMatcher } from './only.ts';

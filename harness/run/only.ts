@@ -10,3 +10,8 @@ export function onlyMatcher(only: string | undefined): (id: string) => boolean {
     throw error;
   }
 }
+
+/** `only` as a list or comma-separated, as the one comma-separated text the runner selects by. */
+export function onlyText(only: string | readonly string[] | undefined): string | undefined {
+  return only === undefined || typeof only === 'string' ? only : only.join(',');
+}

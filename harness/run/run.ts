@@ -9,11 +9,10 @@ import {
   RunResources, selectCases, shapedIds, TARGET_FILE_CONCURRENCY, transactionIds, unusedWaivers, WaiverFileError,
   type ConformanceCase, type WaiverEntry,
 } from '../cases/index.ts';
-import { diagnose, type SideRun } from '../diagnoses/index.ts';
+import { diagnose } from '../diagnoses/index.ts';
 import type { EmbeddedSide, EmbeddedTargets } from '../embedded/index.ts';
 import { allowCommands, settlesWithin, stopAllCommands } from '../line-protocol/index.ts';
 import { openCheckedObservation, ObserveCheckError } from '../observe/index.ts';
-import { runChecked } from '../preflight/index.ts';
 import { printable, reportBook, type ReportBook } from '../report/index.ts';
 import type { CaseResult, RunReport } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
@@ -24,8 +23,9 @@ import { TargetUnreachableError, toolVersion, UsageError } from '../tool/index.t
 import { Pace, parseRate, RateError, type Rate } from '../wire/index.ts';
 import { InOrder } from './in-order.ts';
 import { interruptedDiagnosis, RunInterrupted, unfinishedResults, type StopRequest } from './interrupt.ts';
-import { onlyMatcher } from './only.ts';
+import { onlyMatcher, onlyText } from './only.ts';
 import { reportDirReporter } from './report-dir.ts';
+import { runSide } from './side.ts';
 import { allOf, type PlannedCase, type RunReporter } from './reporter.ts';
 
 /** `run --report-dir` by default (the library writes no report directory unless given one). */
@@ -48,10 +48,12 @@ export type TargetDescription = Record<string, unknown>;
 
 export interface RunConformanceOptions {
   /**
-   * A target file's path, or its content as a value (the same JSON, validated the same way);
-   * absent: the embedded reference implementations of `side`.
+   * A target file's path, or its content as a value (the same JSON, validated the same way), or
+   * a started one (StartedTarget: a reference started with its faults, timing and mode, e.g.
+   * `await startEmbeddedService({ faults })`), run as a target file's would be; absent: the
+   * embedded reference implementations of `side`.
    */
-  target?: string | TargetDescription;
+  target?: string | TargetDescription | StartedTarget;
   /** Without a target: which embedded side runs (default `all`). With one: must be its side, or `all`. */
   side?: EmbeddedSide;
   /** Case id globs (`receiver.token.*`), as a list or comma-separated; default every case of the side. */
@@ -82,10 +84,6 @@ export interface RunConformanceOptions {
 /** The cases a run of `side` (and `only`) selects, in report order, without touching a target. */
 export function selectedCases(side: EmbeddedSide, only?: string | readonly string[]): ConformanceCase[] {
   return selectCases(allCases().filter((c) => side === 'all' || c.side === side), onlyText(only));
-}
-
-function onlyText(only: string | readonly string[] | undefined): string | undefined {
-  return only === undefined || typeof only === 'string' ? only : only.join(',');
 }
 
 function checkConcurrency(value: number | undefined, embedded: boolean): number {
@@ -122,8 +120,23 @@ function paceFor(target: ResolvedTarget, rate: RateChoice, fromFile: boolean): P
   return new Pace(fromFile && target.side === 'service' ? parseRate(SERVICE_TARGET_RATE) : undefined);
 }
 
-/** The target, loaded and resolved; an invalid one is a usage error naming the bad field (exit 2). */
-export function resolveTarget(target: string | TargetDescription, env: Env = process.env, cwd = process.cwd()): ResolvedTarget {
+/**
+ * A target resolved already, as a started reference holds it (`startEmbeddedService({ faults })`)
+ * or as `resolveTarget` returns it (`{ target: resolveTarget(file) }`). It comes wrapped because a
+ * ResolvedTarget alone cannot be told from a file's content that writes a secret as text, which
+ * a run refuses (a file names it `{"env": …}`); a file's content has `side`, never `target`.
+ */
+export interface StartedTarget {
+  target: ResolvedTarget;
+}
+
+function isStarted(target: TargetDescription | StartedTarget): target is StartedTarget {
+  return !('side' in target) && typeof target['target'] === 'object' && target['target'] !== null;
+}
+
+/** The target, loaded and resolved (a started one as it is); an invalid one is a usage error naming the bad field (exit 2). */
+export function resolveTarget(target: string | TargetDescription | StartedTarget, env: Env = process.env, cwd = process.cwd()): ResolvedTarget {
+  if (typeof target !== 'string' && isStarted(target)) return target.target;
   try {
     // A path is named as given in messages; read from `cwd` when that is not the process's own.
     return typeof target === 'string'
@@ -344,9 +357,9 @@ async function runSelected(run: SelectedRun): Promise<RunReport | undefined> {
       await told();
     });
   };
-  const checkedRuns = await Promise.all(active.map(async ({ target, cases }, i) => {
+  const sideRuns = await Promise.all(active.map(async ({ target, cases }, i) => {
     try {
-      return await runChecked({
+      return await runSide({
         cases,
         // The phase before the cases: the side's positive control, told first.
         onPreflight: ({ result }) => tell(i, () => reporters.onPreflight(book.addPreflight(result))),
@@ -380,10 +393,8 @@ async function runSelected(run: SelectedRun): Promise<RunReport | undefined> {
     }
   }));
   if (state.interrupted) return undefined;
-  const sideRuns: SideRun[] = checkedRuns.map((c) => ({
-    preflight: c.preflight.preflight, results: c.results, unproven: c.unproven, ...(c.stopped ? { stopped: c.stopped } : {}),
-  }));
-  // The phase after the cases: shared causes, named once before the summary's failures.
+  // The phase after the cases: shared causes, named once before the summary's failures; named
+  // over every side's run at once, so that ids stay unique when two targets share a side.
   const diagnoses = diagnose(sideRuns);
   if (diagnoses.length > 0) {
     book.setDiagnoses(diagnoses);

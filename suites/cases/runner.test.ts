@@ -7,10 +7,9 @@ import {
   applyWaivers, isExpired, parseWaivers, RECEIVER_CASES, runCases, selectCases, SILENT_CASES_TO_STOP, transactionIds, unusedWaivers, WaiverFileError,
   type ConformanceCase,
 } from '../../harness/cases/index.ts';
-import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
 import { exitCodeFor, type CaseResult } from '../../harness/results/index.ts';
+import { runSide } from '../../harness/run/index.ts';
 import { isDefaulted, parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 
 // A deadline with room for a 20-callback burst on a loaded 2-core machine (measured worst ~120 ms).
@@ -191,7 +190,7 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run ends p
     try {
       const started = performance.now();
       // The confirm cases need a confirming target: this one is not (they SKIP before sending anything).
-      const checked = await runChecked({ cases: RECEIVER_CASES.filter((c) => !c.needs.includes('confirms')), target, seed: 1, perRequestTimeoutMs: LIMIT_MS, caseTimeoutMs: 20_000 });
+      const checked = await runSide({ cases: RECEIVER_CASES.filter((c) => !c.needs.includes('confirms')), target, seed: 1, perRequestTimeoutMs: LIMIT_MS, caseTimeoutMs: 20_000 });
       const took = performance.now() - started;
       expect(checked.results.every((r) => r.verdict === 'ERROR')).toBe(true);
       // Without giving up, the multi-request cases alone take 3+ request limits, and the
@@ -202,8 +201,7 @@ describe('a receiver that dies mid-run: ERROR on the cases after, the run ends p
       expect(checked.stopped?.cause).toMatch(/^\d+ cases in a row got no answer to any request they sent .*, and a plain GET http:\/\/127\.0\.0\.1:\d+ got no answer either: .+$/);
       const stoppedOnes = checked.results.filter((r) => /^(stopped|not run): the target stopped answering/.test(r.reason ?? ''));
       expect(stoppedOnes.length).toBeGreaterThan(0);
-      const [diagnosis] = diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven, stopped: checked.stopped! }])
-        .filter((d) => d.id === 'receiver.stopped-answering');
+      const diagnosis = checked.diagnoses.find((d) => d.id === 'receiver.stopped-answering');
       expect(diagnosis?.summary).toMatch(/^the receiver stopped answering mid-run: \d+ cases in a row got no answer/);
       for (const r of stoppedOnes) expect(diagnosis?.cases, r.id).toContain(r.id);
     } finally {

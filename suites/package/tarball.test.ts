@@ -349,7 +349,7 @@ describe('the installed library', () => {
       const inVitest: DescribeConformanceOptions = { target: async () => ({ side: 'receiver', callbackUrl: 'http://127.0.0.1:8081/cb' }), only: 'receiver.token.*' };
       export const register = (): void => describeConformance(inVitest);
     `);
-    expect(CI_EXAMPLES).toHaveLength(3);
+    expect(CI_EXAMPLES).toHaveLength(4);
     CI_EXAMPLES.forEach((example, i) => writeFileSync(join(consumer, `ci-${i}.mts`), `${example}\nexport {};\n`));
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
       compilerOptions: {

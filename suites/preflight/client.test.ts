@@ -127,7 +127,7 @@ describe('no usable answer to the plain call: client.adapter-failed, and nothing
     const garbage = await commandTarget(`node -e "require('readline').createInterface({ input: process.stdin }).on('line', () => console.log('garbage'))"`);
     const checked = await runChecked({ target: garbage, seed: 26, cases: CLIENT_CASES, only: 'client.collect.method-path' });
     expect(checked.preflight.result.verdict).toBe('ERROR');
-    expect(checked.preflight.preflight.findings).toMatchObject([{ id: 'client.adapter-failed', symptom: { kind: 'failure', code: 'protocol' } }]);
+    expect(checked.preflight.findings).toMatchObject([{ id: 'client.adapter-failed', symptom: { kind: 'failure', code: 'protocol' } }]);
     expect(checked.results).toMatchObject([{ verdict: 'ERROR', reason: expect.stringMatching(/not sent: the adapter gave no usable answer to the plain call .*\(given up: the rest are not sent\)/), stated: { causes: ['given-up'] } }]);
   });
 });

@@ -63,7 +63,7 @@ describe('a status query only when a selected case rests on one', () => {
     const service = await startEmbeddedService();
     try {
       const checked = await runChecked({ target: service.target, seed: 26, cases, ...(only ? { only } : {}) });
-      return checked.preflight.preflight.controls['status-refusal'];
+      return checked.preflight.controls['status-refusal'];
     } finally {
       await service.close();
     }
@@ -170,7 +170,7 @@ describe('what the run holds: closed at its end, unless the caller holds it', ()
     receiver.target.timing = { replyDeadlineMs: TIMING.replyDeadlineMs };
     try {
       const own = await runChecked({ target: receiver.target, seed: 26, cases: [] });
-      expect(own.preflight.preflight.controls.confirmation?.state).toBe('held');
+      expect(own.preflight.controls.confirmation?.state).toBe('held');
       expect(await bound(port)).toBe(false);
       const resources = new RunResources();
       try {
@@ -220,7 +220,7 @@ describe('a receiver\'s records are checked before any case', () => {
       const target = { ...rest, observe: { kind: 'command' as const, command: `node suites/observe/fixtures/hooks-observer.mjs ${receiver.receiver.hooksUrl}` } };
       const checked = await runChecked({ target, seed: 26, cases: [] });
       expect(checked.preflight.result.verdict, checked.preflight.result.reason).toBe('PASS');
-      expect(checked.preflight.preflight.controls.refusal?.halves).toEqual({ answer: 'held', effect: 'held' });
+      expect(checked.preflight.controls.refusal?.halves).toEqual({ answer: 'held', effect: 'held' });
     } finally {
       await receiver.close();
     }

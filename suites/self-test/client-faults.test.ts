@@ -3,7 +3,6 @@
 // listed for it in client-fault-catalog.ts (every other client case still PASSes).
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
-import { diagnose } from '../../harness/diagnoses/index.ts';
 import { REFERENCE_SDK_FAULTS, type ReferenceSdkFault } from '../../harness/reference-sdk/index.ts';
 import { CLIENT_FAULT_CATALOG } from './client-fault-catalog.ts';
 import { expectClientFaultCaught, expectReferencePasses, runWith, SEED } from './client-fault-check.ts';
@@ -40,7 +39,7 @@ describe.concurrent('each fault switch of the reference SDK is caught by its cas
 describe.concurrent('a signer wrong on every call is one cause, named once (client.signature-mismatch)', () => {
   it('client-key-as-secret: every signature FAIL points to it, and it names what the preflight saw', async () => {
     const run = await runWith(['client-key-as-secret']);
-    const [cause, ...more] = diagnose([{ preflight: run.preflight.preflight, results: run.results }]);
+    const [cause, ...more] = run.diagnoses;
     expect(more).toEqual([]);
     expect(cause?.id).toBe('client.signature-mismatch');
     expect(cause?.summary).toMatch(/^on the preflight's plain call .* the signature is not the one over the bytes sent: .* share this one cause$/);
@@ -51,7 +50,7 @@ describe.concurrent('a signer wrong on every call is one cause, named once (clie
   it('a correct SDK and a fault that keeps the signature right name no such cause', async () => {
     for (const faults of [[], ['uppercase-hex']] as ReferenceSdkFault[][]) {
       const run = await runWith(faults);
-      expect(diagnose([{ preflight: run.preflight.preflight, results: run.results }]).map((d) => d.id), faults.join()).not.toContain('client.signature-mismatch');
+      expect(run.diagnoses.map((d) => d.id), faults.join()).not.toContain('client.signature-mismatch');
     }
   });
 });
@@ -59,7 +58,7 @@ describe.concurrent('a signer wrong on every call is one cause, named once (clie
 describe.concurrent('a body that is not JSON is one cause, named once (client.body-not-json)', () => {
   it('form-params: every FAIL points to it, it quotes the body, and no signature cause is named beside it', async () => {
     const run = await runWith(['form-params']);
-    const [cause, ...more] = diagnose([{ preflight: run.preflight.preflight, results: run.results }]);
+    const [cause, ...more] = run.diagnoses;
     expect(more).toEqual([]);
     expect(cause?.id).toBe('client.body-not-json');
     expect(cause?.summary).toMatch(/^the SDK sends `application\/x-www-form-urlencoded`, not JSON: the plain call's body was `amount=1\.00&callback_url=http%3A%2F%2F127\.0\.0\.1/);

@@ -1,6 +1,8 @@
 // Issue 9 points 3 and 4 as a user meets them through `run`: a preflight per side names one
 // cause of many failures once, first, in report.json and on the terminal, and the cases point
 // to it; a negative case PASSes only beside its positive control, whatever --only selects.
+// The runs go through runConformance in this process, the terminal's reporter beside it; the
+// first goes through the command with its target file and report directory on disk.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
@@ -8,19 +10,25 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runFromFlags, type RunIo } from '../../harness/cli/commands/run.ts';
+import { terminalReporter } from '../../harness/cli/terminal.ts';
 import { diagnose, SHARED_ANSWER_MIN_CASES } from '../../harness/diagnoses/index.ts';
-import { validateReportJson } from '../../harness/report/index.ts';
+import { renderHtml, renderMarkdown, validateReportJson } from '../../harness/report/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService } from '../../harness/embedded/index.ts';
 import { guardNegatives, type Preflight } from '../../harness/preflight/index.ts';
-import type { ConformanceCase } from '../../harness/cases/index.ts';
+import { SERVICE_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
 import type { CaseResult, RunReport } from '../../harness/results/index.ts';
 import type { ReceiverFault } from '../../harness/receiver/index.ts';
+import { exitStatusOf, runConformance, runSide, type TargetDescription } from '../../harness/run/index.ts';
+import { runStarted } from '../support/run-started.ts';
 import { startTemplateReceiver } from './template-receiver.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-preflight-'));
-const SEED = '9009';
+const SEED = 9009;
 
-async function run(args: { target: unknown; only?: string; env: Record<string, string> }, name: string) {
+interface RunArgs { target: TargetDescription; only?: string; env: Record<string, string> }
+
+/** `run` as the command line runs it: the target written to a file, report.json and report.md read back from the report directory. */
+async function runCommand(args: RunArgs, name: string) {
   const path = join(dir, `${name}.json`);
   writeFileSync(path, JSON.stringify(args.target));
   let stdout = '';
@@ -28,21 +36,29 @@ async function run(args: { target: unknown; only?: string; env: Record<string, s
     stdout: (t) => { stdout += t; }, stderr: () => {}, env: args.env, cwd: dir, color: false, progress: false,
   };
   const reportDir = join(dir, name);
-  const code = await runFromFlags({ target: path, reportDir, seed: SEED, ...(args.only ? { only: args.only } : {}) }, io);
+  const code = await runFromFlags({ target: path, reportDir, seed: String(SEED), ...(args.only ? { only: args.only } : {}) }, io);
   const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunReport;
   return { code, stdout, report, md: readFileSync(join(reportDir, 'report.md'), 'utf8') };
 }
 
-async function receiverRun(name: string, options: { faults?: ReceiverFault[]; callbackPath?: string; only?: string }) {
+/** The same run in memory: the target as a value, the terminal's lines as a string, the report as runConformance resolves with it. */
+async function run(args: RunArgs) {
+  let stdout = '';
+  const terminal = terminalReporter({ stdout: (t) => { stdout += t; }, stderr: () => {}, cwd: dir, color: false, progress: false }, { files: () => [] });
+  const report = await runConformance({ target: args.target, env: args.env, cwd: dir, seed: SEED, reporters: [terminal], ...(args.only ? { only: args.only } : {}) });
+  return { code: exitStatusOf(report), stdout, report, md: renderMarkdown(report) };
+}
+
+async function receiverRun(options: { faults?: ReceiverFault[]; callbackPath?: string; only?: string }, through: typeof run = run) {
   const receiver = await startEmbeddedReceiver({ timeScale: 0.02, ...(options.faults ? { faults: options.faults } : {}) });
   try {
     const t = receiver.target;
     const callbackUrl = options.callbackPath ? new URL(options.callbackPath, t.callbackUrl).toString() : t.callbackUrl;
-    return await run({
+    return await through({
       target: { side: 'receiver', callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
       env: { RCV_TOKEN: t.callbackToken! },
       ...(options.only ? { only: options.only } : {}),
-    }, name);
+    });
   } finally {
     await receiver.close();
   }
@@ -54,8 +70,8 @@ function notPassed(report: RunReport): CaseResult[] {
 }
 
 describe('a route that refuses GET (405, Allow: POST): one cause named once, first, and every case points to it', () => {
-  it('report.json names receiver.route-refuses-get for every non-PASS case; the terminal names the preflight first', async () => {
-    const { code, stdout, report, md } = await receiverRun('refuses-get', { faults: ['refuses-get'] });
+  it('report.json names receiver.route-refuses-get for every non-PASS case; the terminal names the preflight first (through the command and the report directory)', async () => {
+    const { code, stdout, report, md } = await receiverRun({ faults: ['refuses-get'] }, (args) => runCommand(args, 'refuses-get'));
     expect(code).toBe(1);
     expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.route-refuses-get']);
     const [cause] = report.diagnoses!;
@@ -90,7 +106,7 @@ describe('a route that refuses GET (405, Allow: POST): one cause named once, fir
 
 describe('a receiver that answers 500 after applying: named as such, the negative cases still PASS', () => {
   it('receiver.server-error-after-applying explains every non-PASS case', async () => {
-    const { report } = await receiverRun('error-after-applying', { faults: ['error-after-applying'] });
+    const { report } = await receiverRun({ faults: ['error-after-applying'] });
     expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.server-error-after-applying']);
     expect(report.diagnoses![0]!.summary).toMatch(/was applied \(the record reads state SUCCESS, actions 1\) but answered 500/);
     expect([...report.diagnoses![0]!.cases].sort()).toEqual(notPassed(report).map((c) => c.id).sort());
@@ -101,7 +117,7 @@ describe('a receiver that answers 500 after applying: named as such, the negativ
 
 describe('a callback URL whose path answers 404 to everything: the "changes nothing" cases do not PASS', () => {
   it('--only the negative outcome cases: ERROR naming the control, exit 1, the cause named', async () => {
-    const { code, report } = await receiverRun('wrong-path', {
+    const { code, report } = await receiverRun({
       callbackPath: '/payments/callback', only: 'receiver.outcome.unknown-*,receiver.outcome.missing-*',
     });
     expect(code).toBe(1);
@@ -110,7 +126,7 @@ describe('a callback URL whose path answers 404 to everything: the "changes noth
     expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.callback-path-not-found']);
   });
   it('the token cases, answered 404 and nothing acted on: ERROR naming the control (not FAIL), the cause named', async () => {
-    const { code, report } = await receiverRun('wrong-path-token', { callbackPath: '/payments/callback', only: 'receiver.token.*' });
+    const { code, report } = await receiverRun({ callbackPath: '/payments/callback', only: 'receiver.token.*' });
     expect(code).toBe(1);
     // The valid-token cases are positive: their 404 is a finding, explained by the cause.
     const positive = ['receiver.token.valid', 'receiver.token.valid-lowercase-name'];
@@ -152,7 +168,7 @@ describe('a receiver whose handler fails before applying (500 to every callback,
         target: { side: 'receiver', callbackUrl: `${origin}/callback`, hooksUrl: `${origin}/_conformance`, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
         env: { RCV_TOKEN: receiver.target.callbackToken! },
         only: 'receiver.outcome.*',
-      }, 'fails-before-applying');
+      });
       expect(code).toBe(1);
       for (const id of ['receiver.outcome.success-applied', 'receiver.outcome.failed-applied']) {
         expect(report.cases.find((c) => c.id === id)?.verdict, id).toBe('FAIL');
@@ -178,7 +194,7 @@ describe('issue 22 point 4: a template receiver (200 OK to every callback, no to
         target: { side: 'receiver', callbackUrl: receiver.callbackUrl, hooksUrl: receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
         env: { RCV_TOKEN: 'tpl-Token-0123456789' },
         only: 'receiver.token.*,receiver.outcome.*',
-      }, 'template');
+      });
       expect(code).toBe(1);
       expect(receiver.callbacks.length).toBeGreaterThan(10);
       const verdict = (id: string) => report.cases.find((c) => c.id === id);
@@ -222,7 +238,7 @@ describe('issue 22 point 4: the reference receiver with a wrong token in the tar
         target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: t.observe?.kind === 'hooks' ? t.observe.url : undefined, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
         env: { RCV_TOKEN: 'not-the-receivers-token-42' },
         only: 'receiver.token.*',
-      }, 'wrong-token-in-file');
+      });
       expect(code).toBe(1);
       expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.token-refused']);
       const lower = report.cases.find((c) => c.id === 'receiver.token.valid-lowercase-name')!;
@@ -249,7 +265,7 @@ describe('issue 41: a correct receiver (the reference) with a wrong token in the
       const { code, report, stdout } = await run({
         target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
         env: { RCV_TOKEN: 'not-the-receivers-token-41' },
-      }, 'wrong-token-whole-run');
+      });
       expect(code).toBe(1);
       expect(report.preflights?.map((p) => [p.id, p.verdict])).toEqual([['preflight.receiver', 'FAIL']]);
       expect(report.cases.filter((c) => c.verdict === 'FAIL' || c.verdict === 'WARN').map((c) => c.id)).toEqual(['receiver.token.valid']);
@@ -280,13 +296,13 @@ describe('issue 41: a correct receiver (the reference) with a wrong token in the
       const { code, report } = await run({
         target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 3000 } },
         env: { RCV_TOKEN: t.callbackToken! },
-      }, 'right-token-whole-run');
+      });
       expect(code).toBe(0);
       expect(report.cases.filter((c) => c.verdict !== 'PASS' && c.verdict !== 'SKIP')).toEqual([]);
       // A PASS shows what was judged: the receiver's 404 for an unknown id, its answer and the readings, folded in the HTML report.
       const unknownId = report.cases.find((c) => c.id === 'receiver.outcome.unknown-id')!;
       expect(unknownId.evidence?.exchanges?.map((e) => e.response?.status)).toContain(404);
-      const html = readFileSync(join(dir, 'right-token-whole-run', 'index.html'), 'utf8');
+      const html = renderHtml(report);
       expect(html).toMatch(/<details class="pass"><summary>evidence: [^<]*<\/summary>\n<span class="anchor" id="ev-receiver\.outcome\.unknown-id"><\/span>/);
     } finally {
       await receiver.close();
@@ -308,7 +324,7 @@ describe('a service target with a wrong secret: the rejection cases give no PASS
         },
         only: 'service.auth.changed-*',
         env: { SVC_CLIENT_KEY: t.clientKey, SVC_SECRET_KEY: 'not-the-secret-key-0123456789', SVC_CALLBACK_TOKEN: t.callbackToken! },
-      }, 'wrong-secret');
+      });
       expect(code).toBe(1);
       expect(report.cases).toHaveLength(6);
       for (const c of report.cases) {
@@ -375,7 +391,7 @@ describe('a receiver too slow for the requests sent at once: its one cause named
   it('hooks that never answer: the preflight could not finish, named first, and it explains the cases', async () => {
     const slow = await oneAtATime({ callbackWorkMs: 0, hangHooks: true });
     try {
-      const { code, report } = await run({ target: slow.target, env: slow.env, only: 'receiver.token,receiver.idempotence' }, 'hooks-hang');
+      const { code, report } = await run({ target: slow.target, env: slow.env, only: 'receiver.token,receiver.idempotence' });
       expect(code).toBe(1);
       const [first] = report.diagnoses ?? [];
       expect(first).toMatchObject({ id: 'receiver.preflight-incomplete', summary: expect.stringMatching(/^the preflight could not finish \(the test hook .* no answer within 1000 ms\)/) });
@@ -388,7 +404,7 @@ describe('a receiver too slow for the requests sent at once: its one cause named
   it('one request at a time, 300 ms a callback: the time-outs are one cause, naming --concurrency 1', async () => {
     const slow = await oneAtATime({ callbackWorkMs: 300 });
     try {
-      const { report } = await run({ target: slow.target, env: slow.env, only: 'receiver.token,receiver.idempotence,receiver.outcome' }, 'one-at-a-time');
+      const { report } = await run({ target: slow.target, env: slow.env, only: 'receiver.token,receiver.idempotence,receiver.outcome' });
       const ids = report.diagnoses?.map((d) => d.id) ?? [];
       expect(ids).toContain('receiver.answers-timed-out');
       const cause = report.diagnoses!.find((d) => d.id === 'receiver.answers-timed-out')!;
@@ -403,15 +419,8 @@ describe('a receiver too slow for the requests sent at once: its one cause named
 
 /** The embedded service with `options`, the cases `only` selects, and the run's shared causes. */
 async function serviceCauses(options: Parameters<typeof startEmbeddedService>[0], only: string, seed: number) {
-  const { SERVICE_CASES } = await import('../../harness/cases/index.ts');
-  const { runChecked } = await import('../../harness/preflight/index.ts');
-  const service = await startEmbeddedService(options);
-  try {
-    const checked = await runChecked({ cases: SERVICE_CASES, target: service.target, seed, only });
-    return { checked, causes: diagnose([{ preflight: checked.preflight.preflight, results: checked.results, unproven: checked.unproven }]) };
-  } finally {
-    await service.close();
-  }
+  const checked = await runStarted(startEmbeddedService(options), { cases: SERVICE_CASES, seed, only });
+  return { checked, causes: checked.diagnoses };
 }
 
 describe('a service that does not trust the listener\'s certificate (production mode, https callbacks)', () => {
@@ -506,7 +515,7 @@ describe('guardNegatives: a control that could not run makes a negative PASS a S
 
 describe('a rule not exercised is SKIP with the reason, never PASS', () => {
   it('service.callback.duplicates-consistent against a service that never retries: one delivery, SKIP', async () => {
-    const { SERVICE_CASES, runCases } = await import('../../harness/cases/index.ts');
+    const { runCases } = await import('../../harness/cases/index.ts');
     const service = await startEmbeddedService({ faults: ['no-retry'] });
     try {
       const [result] = await runCases({ cases: SERVICE_CASES, target: service.target, seed: 5, only: 'service.callback.duplicates-consistent' });
@@ -520,14 +529,12 @@ describe('a rule not exercised is SKIP with the reason, never PASS', () => {
 describe('service.callback.message-plus-encoding against a service whose message has no space', () => {
   it('SKIP naming the message, not PASS', async () => {
     const { fakeService } = await import('../support/fake-service.ts');
-    const { SERVICE_CASES } = await import('../../harness/cases/index.ts');
-    const { runChecked } = await import('../../harness/preflight/index.ts');
     // Accepts every collect and calls back at once with message=Paid.
     const fake = await fakeService({ message: 'Paid', onCollect: (deliver) => void deliver() });
     const reference = await startEmbeddedService();
     try {
       const target = { ...reference.target, baseUrl: fake.url };
-      const { results, preflight } = await runChecked({ cases: SERVICE_CASES, target, seed: 3, only: 'service.callback.message-plus-encoding' });
+      const { results, preflight } = await runSide({ cases: SERVICE_CASES, target, seed: 3, only: 'service.callback.message-plus-encoding' });
       expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
       expect(results[0]).toMatchObject({ verdict: 'SKIP', reason: expect.stringContaining('message=Paid') });
     } finally {

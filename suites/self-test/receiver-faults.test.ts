@@ -5,9 +5,9 @@
 // PASSes. Four receivers at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaseSlots, RECEIVER_CASES } from '../../harness/cases/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { RECEIVER_FAULTS, type ReceiverFault } from '../../harness/receiver/index.ts';
+import { runStarted } from '../support/run-started.ts';
 import { mentionProblems, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
 import { STORM_FAULT_CATALOG } from './storm-fault-catalog.ts';
 import { CONFIRMING_TIMING, expectAllPass, expectFaultCaught, RECEIVER_TIMING as TIMING } from './receiver-fault-check.ts';
@@ -60,13 +60,8 @@ describe('fault-free reference receiver: every receiver case PASSes', () => {
   });
   it('the slow-reply timing is fair: the latency cases PASS there without the fault', async () => {
     const slowTiming = RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'slow-reply')!.timing!;
-    const scaled = await startEmbeddedReceiver(slowTiming);
-    try {
-      const { results } = await runChecked({ cases: RECEIVER_CASES, target: scaled.target, seed: SEED, only: 'receiver.latency' });
-      expect(results.map((r) => r.verdict)).toEqual(['PASS', 'PASS']);
-    } finally {
-      await scaled.close();
-    }
+    const { results } = await runStarted(startEmbeddedReceiver(slowTiming), { cases: RECEIVER_CASES, seed: SEED, only: 'receiver.latency' });
+    expect(results.map((r) => r.verdict)).toEqual(['PASS', 'PASS']);
   });
 });
 

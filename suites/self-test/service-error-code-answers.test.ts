@@ -6,9 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CollectClient, judgeAnswer } from '../../harness/client/index.ts';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { diagnose } from '../../harness/diagnoses/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
+import { runSide } from '../../harness/run/index.ts';
 
 const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 /** The judgement before issue 9: a 2xx was a rejection only with `"success": false`. */
@@ -59,10 +58,10 @@ describe('service answering refusals as HTTP 200 with error_code (rejectionStyle
 
   it('those FAILs are one shared cause, named once: service.rejections-unread, pointing to "rejection"', async () => {
     const target = { ...service.target, rejection: SUCCESS_FALSE_ONLY };
-    const run = await runChecked({ cases: SERVICE_CASES, target, seed: SEED, only: 'service.auth.changed-*,service.sandbox.not-whitelisted-rejected,service.sandbox.leading-zeros-kept' });
+    const run = await runSide({ cases: SERVICE_CASES, target, seed: SEED, only: 'service.auth.changed-*,service.sandbox.not-whitelisted-rejected,service.sandbox.leading-zeros-kept' });
     const failed = run.results.filter((r) => r.verdict !== 'PASS');
     expect(failed.length).toBeGreaterThanOrEqual(3);
-    const [cause, ...more] = diagnose([{ preflight: run.preflight.preflight, results: run.results, unproven: run.unproven }]);
+    const [cause, ...more] = run.diagnoses;
     expect(more).toEqual([]);
     expect(cause).toMatchObject({ id: 'service.rejections-unread', summary: expect.stringMatching(/^\d+ service cases that must be rejected were answered 2xx .* likely the service rejects in its own shape, .* state it as "rejection"/) });
     expect(cause!.cases.sort()).toEqual(failed.map((r) => r.id).sort());

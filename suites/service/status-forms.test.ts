@@ -5,9 +5,8 @@
 // on status: its status cases SKIP under one shared cause, and its preflight rests on collect alone.
 import { describe, expect, it } from 'vitest';
 import { SERVICE_CASES } from '../../harness/cases/index.ts';
-import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService, type EmbeddedServiceOptions } from '../../harness/embedded/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
+import { runSide } from '../../harness/run/index.ts';
 import { STATUS_POSITION } from '../../harness/status/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { startFront } from './fixtures/front.ts';
@@ -24,7 +23,7 @@ async function runForm(statusForm: NonNullable<EmbeddedServiceOptions['statusFor
     // 3 s for each callback and status answer, not the embedded 1 s: on a loaded machine (four
     // test files and the type check on two cores) 1 s was seen run out before the first callback.
     const target = { ...service.target, timing: { ...service.target.timing, callbackTimeoutMs: 3000 } };
-    return await runChecked({ cases: STATUS_CASES, target, seed: SEED });
+    return await runSide({ cases: STATUS_CASES, target, seed: SEED });
   } finally {
     await service.close();
   }
@@ -57,14 +56,14 @@ describe('a service without the status endpoint (collect only): not judged on st
     const front = await startFront(service.target, async ({ url }, t) => (url.pathname === '/api/v1.0/collect/' ? t.forward() : t.json(404, { message: 'Not Found' })));
     try {
       const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url };
-      const run = await runChecked({ cases: STATUS_CASES, target, seed: SEED });
+      const run = await runSide({ cases: STATUS_CASES, target, seed: SEED });
       expect(run.preflight.result.verdict, run.preflight.result.reason).toBe('PASS');
-      expect(run.preflight.preflight.controls['status-refusal']?.state).toBe('not-run');
+      expect(run.preflight.controls['status-refusal']?.state).toBe('not-run');
       for (const r of run.results) {
         expect(r.verdict, `${r.id}: ${r.reason}`).toBe("SKIP");
         expect(r.reason, r.id).toMatch(new RegExp(`^not exercised: the service has no status endpoint at POST ${STATUS_POSITION.path.replace(/\//g, '\\/')}: .*a path no API has.*Add "status": false to the target file`));
       }
-      const causes = diagnose([{ preflight: run.preflight.preflight, results: run.results, unproven: run.unproven }]);
+      const causes = run.diagnoses;
       expect(causes.map((c) => c.id)).toEqual(['service.status-endpoint-absent']);
       expect([...causes[0]!.cases].sort()).toEqual(STATUS_CASES.map((c) => c.id).sort());
     } finally {
@@ -78,10 +77,10 @@ describe('a service without the status endpoint (collect only): not judged on st
       ? t.json(404, { success: false, error_code: 'TRANSACTION_NOT_FOUND', error_message: 'no such transaction' })
       : url.pathname === '/api/v1.0/collect/' ? t.forward() : t.json(404, { message: 'Not Found' })));
     try {
-      const run = await runChecked({ cases: STATUS_CASES, target: { ...service.target, baseUrl: front.url }, seed: SEED });
+      const run = await runSide({ cases: STATUS_CASES, target: { ...service.target, baseUrl: front.url }, seed: SEED });
       expect(run.preflight.result.verdict).toBe('PASS');
-      expect(run.preflight.preflight.controls['status-refusal']?.state).toBe('failed');
-      expect(run.preflight.preflight.findings.map((f) => f.id)).toEqual(['service.status-query-refused']);
+      expect(run.preflight.controls['status-refusal']?.state).toBe('failed');
+      expect(run.preflight.findings.map((f) => f.id)).toEqual(['service.status-query-refused']);
       expect(run.results.filter((r) => r.verdict === 'SKIP').map((r) => r.id)).toEqual([]);
     } finally {
       await front.close();

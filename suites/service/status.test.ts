@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
+import { runSide } from '../../harness/run/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { ELSEWHERE, statusElsewhere, type StatusVariant } from './fixtures/status-elsewhere.ts';
 
@@ -20,8 +20,8 @@ async function runStatus(variant: StatusVariant | undefined, status: ResolvedSer
   const fixture = variant && await statusElsewhere(service.target, variant);
   try {
     const target: ResolvedServiceTarget = { ...service.target, ...(fixture ? { baseUrl: fixture.url } : {}), ...(status !== undefined ? { status } : {}) };
-    const run = await runChecked({ cases: STATUS_CASES, target, seed: SEED });
-    return { run, causes: diagnose([{ preflight: run.preflight.preflight, results: run.results, unproven: run.unproven }]) };
+    const run = await runSide({ cases: STATUS_CASES, target, seed: SEED });
+    return { run, causes: run.diagnoses };
   } finally {
     await fixture?.close();
     await service.close();
@@ -44,7 +44,7 @@ describe('a target file\'s "status" block: the service\'s own method, path and a
       expect(r.verdict, r.id).toBe('SKIP');
       expect(r.reason).toBe('the target file says "status": false: the service has no transaction status endpoint the harness can query (§4.2)');
     }
-    expect(run.preflight.preflight.controls['status-refusal']?.state).toBe('not-run');
+    expect(run.preflight.controls['status-refusal']?.state).toBe('not-run');
   });
 });
 

@@ -8,9 +8,8 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CaseSlots, SERVICE_CASES } from '../../harness/cases/index.ts';
-import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
-import { runChecked, type CheckedRun } from '../../harness/preflight/index.ts';
+import { runSide, type SideRunResult } from '../../harness/run/index.ts';
 import { Pace, parseRate, RATE_LIMITED } from '../../harness/wire/index.ts';
 import { mostWithin, startThrottle } from '../support/throttle.ts';
 
@@ -31,8 +30,8 @@ afterAll(async () => {
 });
 
 /** The cases whose verdicts differ, each with both verdicts and reasons. */
-function differences(a: CheckedRun, b: CheckedRun): string[] {
-  const of = (run: CheckedRun) => new Map([run.preflight.result, ...run.results].map((r) => [r.id, r]));
+function differences(a: SideRunResult, b: SideRunResult): string[] {
+  const of = (run: SideRunResult) => new Map([run.preflight.result, ...run.results].map((r) => [r.id, r]));
   const [left, right] = [of(a), of(b)];
   return [...new Set([...left.keys(), ...right.keys()])].flatMap((id) => {
     const [x, y] = [left.get(id), right.get(id)];
@@ -47,11 +46,11 @@ function differences(a: CheckedRun, b: CheckedRun): string[] {
 const cases = SERVICE_CASES.filter((c) => c.side === 'service' && c.id !== 'service.callback.retry-back-off');
 // A request's limit well above what three servers in this process take on a loaded machine: the
 // verdicts here are about the throttle, not about answers slow to come.
-const runAgainst = (baseUrl: string, pace?: Pace) => runChecked({
+const runAgainst = (baseUrl: string, pace?: Pace) => runSide({
   cases, target: { ...service.target, baseUrl }, seed: SEED, slots: new CaseSlots(AT_ONCE), perRequestTimeoutMs: 5000, ...(pace ? { pace } : {}),
 });
 
-interface Observed { run: CheckedRun; arrivals: number[]; refused: number }
+interface Observed { run: SideRunResult; arrivals: number[]; refused: number }
 
 async function behindThrottle(pace?: Pace): Promise<Observed> {
   const throttle = await startThrottle(service.target.baseUrl, LIMIT);
@@ -64,7 +63,7 @@ async function behindThrottle(pace?: Pace): Promise<Observed> {
 }
 
 describe('a service that allows 5 requests per 500 ms, every case at once', () => {
-  let unthrottled: CheckedRun;
+  let unthrottled: SideRunResult;
   let unpaced: Observed;
   let paced: Observed;
   const pace = new Pace(RATE);
@@ -79,14 +78,14 @@ describe('a service that allows 5 requests per 500 ms, every case at once', () =
     // 65 requests refused, 23 of 36 cases ERROR, also on a machine loaded eightfold).
     expect(mostWithin(unpaced.arrivals, LIMIT.windowMs)).toBeGreaterThan(2 * LIMIT.limit);
     expect(unpaced.refused).toBeGreaterThanOrEqual(20);
-    const { results, preflight, unproven } = unpaced.run;
+    const { results, diagnoses } = unpaced.run;
     const limited = results.filter((r) => r.verdict === 'ERROR' && r.reason?.includes(RATE_LIMITED));
     expect(limited.length, results.map((r) => `${r.id} ${r.verdict}`).join('\n')).toBeGreaterThanOrEqual(cases.length / 3);
-    const [first] = diagnose([{ preflight: preflight.preflight, results, unproven }]);
+    const [first] = diagnoses;
     expect(first?.id).toBe('service.rate-limited');
     // The preflight goes with the first burst: refused too, it names the cause (a test below), or the cases do.
     expect(first?.summary).toMatch(/^the service limits the request rate: (\d+ cases got 429 Too Many Requests that waiting out its Retry-After did not end, so their rules were not exercised|the preflight could not finish \(.*429)/);
-    expect(diagnose([{ preflight: preflight.preflight, results, unproven }]).filter((d) => d.id.endsWith('.rate-limited'))).toHaveLength(1);
+    expect(diagnoses.filter((d) => d.id.endsWith('.rate-limited'))).toHaveLength(1);
     for (const r of limited) expect(first?.cases).toContain(r.id);
   });
 
@@ -121,9 +120,8 @@ describe('a throttle that refuses the preflight itself', () => {
     try {
       const baseUrl = `http://127.0.0.1:${(refuseAll.address() as { port: number }).port}`;
       const some = SERVICE_CASES.filter((c) => c.id.startsWith('service.auth.'));
-      const { results, preflight, unproven } = await runChecked({ cases: some, target: { ...service.target, baseUrl }, seed: SEED });
+      const { results, preflight, diagnoses } = await runSide({ cases: some, target: { ...service.target, baseUrl }, seed: SEED });
       expect(preflight.result.verdict).toBe('ERROR');
-      const diagnoses = diagnose([{ preflight: preflight.preflight, results, unproven }]);
       expect(diagnoses.map((d) => d.id)).toEqual(['service.rate-limited']);
       expect(diagnoses[0]!.summary).toMatch(/^the service limits the request rate: the preflight could not finish \(.*429/);
       expect(diagnoses[0]!.cases).toEqual(results.filter((r) => r.verdict !== 'PASS').map((r) => r.id));
