@@ -1,5 +1,5 @@
 // Public face of the conformance cases: the case model, every case, the runner, waivers.
-export type { Capability, CaseContext, CaseOutcome, ConformanceCase, ControlHalf, NegativeKind, ReasonedOutcome } from './model.ts';
+export { CaseError, type Capability, type CaseContext, type CaseOutcome, type ConformanceCase, type ControlHalf, type NegativeKind, type ReasonedOutcome } from './model.ts';
 export { runCases, defaultTimeouts, watchFor, type RunCasesOptions } from './runner.ts';
 export { CaseSlots, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TARGET_FILE_CONCURRENCY } from './slots.ts';
 export { TargetWatch, SILENT_CASES_TO_STOP, silenceOf, livenessCheck, type LivenessCheck, type Stopped } from './watch.ts';
@@ -10,11 +10,9 @@ export {
   loadWaiverFile, parseWaivers, applyWaivers, unusedWaivers, isExpired, isBlanket, WaiverFileError, WAIVERS_SCHEMA,
   type WaiverEntry,
 } from './waivers.ts';
-export { describeError } from '../client/index.ts';
-export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';
 export {
   RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE,
-  appliedOnce, untouched, expectedOnce, answerText, isSuccess,
+  appliedOnce, untouched, expectedOnce, answerText,
 } from './receiver/index.ts';
 export { provideStatusEndpoint, withdrawStatusEndpoint, NO_STATUS_QUERY, type HeldStatusEndpoint } from './receiver/index.ts';
 export { RunResources } from './resources.ts';

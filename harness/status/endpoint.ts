@@ -9,7 +9,7 @@
 // whose transaction it names.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { readCapped } from '../client/index.ts';
+import { readCapped } from '../http/index.ts';
 import type { Exchange } from '../results/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, verifyBody, type SignatureDiagnosis } from '../signing/index.ts';
 import { STATUS_POSITION, statusAnswerBody, statusQueryBody, unknownIdAnswerBody, type StatusEndpoint, type StatusValue } from './shape.ts';

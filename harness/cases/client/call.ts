@@ -2,15 +2,16 @@
 // harness's service meanwhile, and the adapter's answer; then the evidence every client verdict
 // carries (the raw request as received, its canonical message and expected signature stage by
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
-import { curlCommand, judgeAnswer } from '../../client/index.ts';
+import { judgeAnswer } from '../../client/index.ts';
 import type { Evidence, Exchange, ExchangeFailure, Stated, StatedCause } from '../../results/index.ts';
 import { encodeCollectLine, encodeStatusLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, readRawJsonObject, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
 import type { ClientBench } from './bench.ts';
 import { BODY_NOT_JSON, notJsonBecause, pairsAsJson, readSentBody, type SentBody } from './body.ts';
+import { curlCommand } from '../../http/index.ts';
 
 export type ClientContext = CaseContext<ResolvedClientTarget>;
 

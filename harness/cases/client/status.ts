@@ -14,7 +14,7 @@ import {
   type LetterCase, type StatusValue,
 } from '../../status/index.ts';
 import type { Stated, StatedCause } from '../../results/index.ts';
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import type { CaseOutcome } from '../model.ts';
 import type { ClientBench } from './bench.ts';
 import { bodyText, callSdkStatus, evidenceOf, header, reported, signatureProblem, type ClientContext, type Observation } from './call.ts';
