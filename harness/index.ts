@@ -18,7 +18,7 @@ export {
   type ResolvedTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedClientTarget,
 } from './targets/index.ts';
 export {
-  RECEIVER_CASES, SERVICE_CASES, CLIENT_CASES, allCases, runCases,
+  RECEIVER_CASES, SERVICE_CASES, CLIENT_CASES, allCases, 
   type ConformanceCase, type CaseContext, type CaseOutcome, type Capability,
 } from './cases/index.ts';
 // The run as a library (docs/ci.md): the whole pipeline of `collect-conformance run`, resolving with report.json's object.
@@ -46,3 +46,4 @@ export {
   runStorm, StormPlan, judgeStorm, STORM_CASES, StormSetupError,
   type StormRun, type StormRunOptions, type StormSettings, type StormPhase, type DriveProgress,
 } from './storm/index.ts';
+export { runCases } from './runner/index.ts';

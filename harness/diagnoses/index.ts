@@ -6,10 +6,11 @@
 // every non-PASS case of a side got. Matched on statuses, failure codes and stated cause ids
 // (CaseResult.stated), never on the words of a reason: rewording a message changes no
 // diagnosis. A summary states what was observed.
-import { TOKEN_VARIANTS, type Stopped } from '../cases/index.ts';
+import { TOKEN_VARIANTS } from '../cases/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis, ExchangeFailure, StatedCause } from '../results/index.ts';
 import { isSuccess } from '../http/index.ts';
+import type { Stopped } from '../runner/index.ts';
 
 /** One side's run: its preflight and its case results. */
 export interface SideRun {

@@ -5,9 +5,9 @@
 // ended. The command line (`collect-conformance run`) is flags in, exit status out over this.
 import { isAbsolute, resolve } from 'node:path';
 import {
-  allCases, CaseSlots, DEFAULT_CONCURRENCY, defaultTimeouts, isBlanket, loadWaiverFile, MAX_CONCURRENCY, parseWaivers, probeAdapter, randomSeed,
-  RunResources, selectCases, shapedIds, TARGET_FILE_CONCURRENCY, transactionIds, unusedWaivers, WaiverFileError,
-  type ConformanceCase, type WaiverEntry,
+  allCases, probeAdapter, 
+  RunResources, 
+  type ConformanceCase, 
 } from '../cases/index.ts';
 import { diagnose, type SideRun } from '../diagnoses/index.ts';
 import type { EmbeddedSide, EmbeddedTargets } from '../embedded/index.ts';
@@ -27,6 +27,8 @@ import { interruptedDiagnosis, RunInterrupted, unfinishedResults, type StopReque
 import { onlyMatcher } from './only.ts';
 import { reportDirReporter } from './report-dir.ts';
 import { allOf, type PlannedCase, type RunReporter } from './reporter.ts';
+import { CaseSlots, DEFAULT_CONCURRENCY, defaultTimeouts, isBlanket, loadWaiverFile, MAX_CONCURRENCY, parseWaivers, selectCases, TARGET_FILE_CONCURRENCY, unusedWaivers, WaiverFileError, type WaiverEntry } from '../runner/index.ts';
+import { randomSeed, shapedIds, transactionIds } from '../ids/index.ts';
 
 /** `run --report-dir` by default (the library writes no report directory unless given one). */
 export const DEFAULT_REPORT_DIR = 'reports/latest';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { TOKEN_VARIANTS } from '../../harness/cases/index.ts';
-import { seededRandom } from '../../harness/cases/index.ts';
+import { seededRandom } from '../../harness/ids/index.ts';
 import { HttpClient, tokenHeader } from '../../harness/http/index.ts';
 
 const TOKEN = 'tok-Secret-12345';

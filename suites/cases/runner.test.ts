@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import {
-  applyWaivers, isExpired, parseWaivers, RECEIVER_CASES, runCases, selectCases, SILENT_CASES_TO_STOP, transactionIds, unusedWaivers, WaiverFileError,
+  RECEIVER_CASES, 
   type ConformanceCase,
 } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
@@ -12,6 +12,8 @@ import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embe
 import { runChecked } from '../../harness/preflight/index.ts';
 import { exitCodeFor, type CaseResult } from '../../harness/results/index.ts';
 import { isDefaulted, parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { applyWaivers, isExpired, parseWaivers, runCases, selectCases, SILENT_CASES_TO_STOP, unusedWaivers, WaiverFileError } from '../../harness/runner/index.ts';
+import { transactionIds } from '../../harness/ids/index.ts';
 
 // A deadline with room for a 20-callback burst on a loaded 2-core machine (measured worst ~120 ms).
 const TIMING = { timeScale: 0.02, replyDeadlineMs: 1000 };

@@ -5,7 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { livenessCheck, SILENT_CASES_TO_STOP, silenceOf, TargetWatch, watchFor } from '../../harness/cases/index.ts';
+import { livenessCheck, SILENT_CASES_TO_STOP, silenceOf, TargetWatch, watchFor } from '../../harness/runner/index.ts';
 import { listenerTls } from '../../harness/listener/index.ts';
 import type { CaseResult, Exchange } from '../../harness/results/index.ts';
 import type { ResolvedReceiverTarget, ResolvedTarget } from '../../harness/targets/index.ts';

@@ -3,7 +3,7 @@
 // whether it still answers, and stopped the run. A preflight or cases run with this watch meet
 // a run that already named that cause.
 import { createServer } from 'node:http';
-import { TargetWatch } from '../../harness/cases/index.ts';
+import { TargetWatch } from '../../harness/runner/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { listenOn, originOf } from '../../harness/tool/index.ts';
 

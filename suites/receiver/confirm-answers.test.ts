@@ -3,10 +3,11 @@
 // strays, the id asked otherwise), of the record (gone, FAILED, an action while pending) and of
 // the reply, where no fault switch of the reference receiver goes.
 import { describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { startConfirmingReceiver, type Asked, type ConfirmPolicy } from './fixtures/confirming-receiver.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 async function confirmCases(policy: ConfirmPolicy, only = 'receiver.confirm', targetPatch: Partial<ResolvedReceiverTarget> = {}): Promise<CaseResult[]> {
   const receiver = await startConfirmingReceiver(policy, targetPatch);

@@ -3,7 +3,7 @@
 // case PASSes against the fault-free reference SDK; with a fault on, exactly the catalog's cases
 // catch it, each for the reason it pins and with its evidence, and every other case PASSes.
 import { expect } from 'vitest';
-import { CLIENT_CASES, selectCases } from '../../harness/cases/index.ts';
+import { CLIENT_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { runChecked, type CheckedRun } from '../../harness/preflight/index.ts';
@@ -12,6 +12,7 @@ import type { CaseResult } from '../../harness/results/index.ts';
 import type { ClientFaultEntry } from './client-fault-catalog.ts';
 import { caughtVerdict } from './fault-catalog.ts';
 import { expectPinned } from './pin-check.ts';
+import { selectCases } from '../../harness/runner/index.ts';
 
 export const SEED = Number(process.env.CC_SEED ?? 4242);
 

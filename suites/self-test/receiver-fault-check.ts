@@ -5,13 +5,14 @@
 // names every non-PASS case where the catalog says so, and every FAIL explains itself with
 // requests that show it. Used by receiver-faults.test.ts (the hooks) and suites/observe.
 import { expect } from 'vitest';
-import { RECEIVER_CASES, selectCases } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { caughtVerdict, groupOf, groupsPinnedBy, type ReceiverFaultEntry } from './fault-catalog.ts';
 import { expectPinned } from './pin-check.ts';
+import { selectCases } from '../../harness/runner/index.ts';
 
 // Scaled timing: 5 s of fulfilment work becomes 100 ms; 500 ms is far above loopback replies
 // (also with parallel test workers on 2 cores) and keeps the polling of a never-applied

@@ -5,10 +5,11 @@
 // judgement (only `success: false`) read them as acceptances and FAILed the negative cases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CollectClient, judgeAnswer } from '../../harness/client/index.ts';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 /** The judgement before issue 9: a 2xx was a rejection only with `"success": false`. */

@@ -6,7 +6,7 @@
 // other case PASSes; every exchange a case shows is labelled, and every PASS notes what held.
 // Scaled timing (SELF_TEST_TIMING).
 import { expect } from 'vitest';
-import { CaseSlots, SERVICE_CASES, selectCases } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { runChecked, type CheckedRun } from '../../harness/preflight/index.ts';
 import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
 
@@ -19,6 +19,7 @@ import type { SimulatorFault } from '../../harness/simulator/index.ts';
 import { caughtVerdict } from './fault-catalog.ts';
 import { expectPinned } from './pin-check.ts';
 import { SELF_TEST_TIMING, type ServiceFaultEntry, type ServiceTiming } from './service-fault-catalog.ts';
+import { CaseSlots, selectCases } from '../../harness/runner/index.ts';
 
 export const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 export type Mode = 'sandbox' | 'production';

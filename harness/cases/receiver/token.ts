@@ -4,7 +4,7 @@ import type { Level } from '../../results/index.ts';
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import { TOKEN_HEADER, tokenHeader, type HeaderSpec, isSuccess } from '../../http/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { seededRandom } from '../ids.ts';
+import { seededRandom } from '../../ids/index.ts';
 import { answerText, describeReading, expectAppliedOnce, NO_SEEDED_RECORD, receiverCase, untouched, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
 
 const NBSP = '\u00a0';
