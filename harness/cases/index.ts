@@ -13,7 +13,7 @@ export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason,
 export {
   CLIENT_CASES, clientCase, callSdk, probeAdapter, clientCaseTimeoutMs, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
   signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON, notUtf8, missingFields, type SentBody,
-  type ClientCase, type ClientContext, type Observation,
+  type ClientCase, type ClientContext, type SdkCall,
 } from './client/index.ts';
 export { plainStatusCall, successReported, statusNotDeclared, judgeLetterCases, formReading, letterCaseEvidence, STATUS_CALL_FAILED, type PlainStatusCall, type LetterCaseProfile, type FormReading } from './client/index.ts';
 import { CLIENT_CASES } from './client/index.ts';
