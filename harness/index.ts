@@ -14,7 +14,7 @@ export {
   type RunningSimulator, type SimulatorConfig, type SimulatorFault,
 } from './simulator/index.ts';
 export {
-  loadTargetFile, parseTarget, secretsOf, redactTarget, TargetFileError, TargetUnreachable, TARGET_SCHEMA_URL,
+  loadTargetFile, parseTarget, secretsOf, redactTarget, TargetFileError, TARGET_SCHEMA_URL,
   type ResolvedTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedClientTarget,
 } from './targets/index.ts';
 export {
@@ -27,6 +27,8 @@ export {
   type RunConformanceOptions, type TargetDescription, type RunReporter, type RunStart, type RunNotice, type PlannedCase, type ReportDirReporter,
   type StopRequest, type StopSignal, type GitHubReporterOptions,
 } from './run/index.ts';
+/** @deprecated The same class as TargetUnreachableError (one failure, exit 3): the name it had when targets/ threw its own. */
+export { TargetUnreachableError as TargetUnreachable } from './tool/index.ts';
 // runCases({ pace: new Pace(parseRate('5/s')) }): the requests to a target at a pace (docs/pacing.md).
 export { Pace, parseRate, RateError, type Rate } from './wire/index.ts';
 export { startEmbedded, type EmbeddedSide } from './embedded/index.ts';

@@ -18,7 +18,7 @@ import { printable, reportBook, type ReportBook } from '../report/index.ts';
 import type { CaseResult, RunReport } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import {
-  loadTargetFile, parseTarget, probeTarget, redactTarget, secretsOf, TargetFileError, TargetUnreachable, type ResolvedTarget,
+  loadTargetFile, parseTarget, probeTarget, redactTarget, secretsOf, TargetFileError, type ResolvedTarget,
 } from '../targets/index.ts';
 import { TargetUnreachableError, toolVersion, UsageError } from '../tool/index.ts';
 import { Pace, parseRate, RateError, type Rate } from '../wire/index.ts';
@@ -275,7 +275,7 @@ async function runSelected(run: SelectedRun): Promise<RunReport | undefined> {
       // A client target is reached by starting its adapter command.
       await (target.side === 'client' ? probeAdapter(target, redactor, resources.clients) : probeTarget(target));
     } catch (error) {
-      if (error instanceof TargetUnreachable) throw new TargetUnreachableError(redactor.text(error.message));
+      if (error instanceof TargetUnreachableError) throw new TargetUnreachableError(redactor.text(error.message));
       throw error;
     }
   }
