@@ -1,7 +1,7 @@
 // The harness's HTTP client (cases, the target watch): every request has a time limit and leaves
-// an Exchange (token variants described rather than shown) with a curl line. What a target answers is redacted as it is
-// read, before anything can cut it (an excerpt, a reason quoting the body): a secret cut in
-// half would no longer be found, and its first characters would show.
+// an Exchange (token variants described rather than shown) with a curl line. What a target
+// answers is redacted as it is read, before anything can cut it (an excerpt, a reason quoting the
+// body): a secret cut in half would no longer be found, and its first characters would show.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Exchange, ExchangeFailure } from '../results/index.ts';
 import { describeError, failureCodeOf } from './failure.ts';
