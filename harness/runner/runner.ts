@@ -166,8 +166,9 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
         level,
         specRef: testCase.specRef,
         // DESIGN.md: WARN is a SHOULD not met; a case reports FAIL and its level decides.
-        verdict: outcome.verdict === 'FAIL' && level === 'SHOULD' ? 'WARN' : outcome.verdict,
-        ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),
+        ...(outcome.verdict === 'PASS'
+          ? { verdict: 'PASS' as const, ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}) }
+          : { verdict: outcome.verdict === 'FAIL' && level === 'SHOULD' ? 'WARN' as const : outcome.verdict, reason: redactor.text(outcome.reason) }),
         ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
         durationMs: Math.round(performance.now() - started),
         ...statedBy(outcome),

@@ -1,7 +1,7 @@
 // The storm's judgement (DESIGN.md "A callback storm"): five cases on the receiver's own records
 // read after it settled, and on the replies the driver timed. Plain functions of the plan, the
 // attempt log and the readings, so known answers test them without a receiver.
-import type { CaseResult, Evidence, Level, Verdict } from '../results/index.ts';
+import { verdictAndReason, type CaseResult, type Evidence, type Level, type Verdict } from '../results/index.ts';
 import { percentiles, quantile, type AttemptLog, type Percentiles } from './log.ts';
 import { isSuccess } from '../http/index.ts';
 import type { StormPlan } from './plan.ts';
@@ -106,8 +106,8 @@ export function historyOf(input: JudgeInput, i: number): Record<string, unknown>
 function result(info: StormCaseInfo, verdict: Verdict, reason: string | undefined, evidence: Evidence, durationMs: number, note?: string): CaseResult {
   const notes = [...(evidence.notes ?? []), ...(note ? [note] : [])];
   return {
-    id: info.id, title: info.title, level: info.level, specRef: info.specRef, verdict,
-    ...(reason !== undefined ? { reason } : {}),
+    id: info.id, title: info.title, level: info.level, specRef: info.specRef,
+    ...verdictAndReason(verdict, reason),
     evidence: { ...evidence, ...(notes.length > 0 ? { notes } : {}) },
     durationMs,
   };

@@ -21,7 +21,7 @@ export async function givenUpTarget(silentIds: readonly string[]): Promise<Given
   const watch = new TargetWatch(async () => 'it resets every connection');
   const stopped = new Promise<void>((resolve) => watch.whenStopped(resolve));
   const silent = (id: string): CaseResult => ({
-    id, title: id, level: 'MUST', specRef: '§6', verdict: 'ERROR', durationMs: 1,
+    id, title: id, level: 'MUST', specRef: '§6', verdict: 'ERROR', reason: 'the connection was reset before an answer', durationMs: 1,
     evidence: { exchanges: [{ request: { method: 'GET', url: origin, headers: {} }, error: 'reset' }] },
   });
   for (const id of silentIds) watch.observe(silent(id));
