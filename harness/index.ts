@@ -14,11 +14,11 @@ export {
   type RunningSimulator, type SimulatorConfig, type SimulatorFault,
 } from './simulator/index.ts';
 export {
-  loadTargetFile, parseTarget, secretsOf, redactTarget, TargetFileError, TargetUnreachable, TARGET_SCHEMA_URL,
+  loadTargetFile, parseTarget, secretsOf, redactTarget, TargetFileError, TARGET_SCHEMA_URL,
   type ResolvedTarget, type ResolvedReceiverTarget, type ResolvedServiceTarget, type ResolvedClientTarget,
 } from './targets/index.ts';
 export {
-  RECEIVER_CASES, SERVICE_CASES, CLIENT_CASES, allCases, runCases,
+  RECEIVER_CASES, SERVICE_CASES, CLIENT_CASES, allCases, 
   type ConformanceCase, type CaseContext, type CaseOutcome, type Capability,
 } from './cases/index.ts';
 // The run as a library (docs/ci.md): the whole pipeline of `collect-conformance run`, resolving with report.json's object;
@@ -28,6 +28,8 @@ export {
   type RunConformanceOptions, type RunSideOptions, type SideRunResult, type StartedTarget, type TargetDescription, type RunReporter, type RunStart, type RunNotice, type PlannedCase, type ReportDirReporter,
   type StopRequest, type StopSignal, type GitHubReporterOptions,
 } from './run/index.ts';
+/** @deprecated The same class as TargetUnreachableError (one failure, exit 3): the name it had when targets/ threw its own. */
+export { TargetUnreachableError as TargetUnreachable } from './tool/index.ts';
 // runCases({ pace: new Pace(parseRate('5/s')) }): the requests to a target at a pace (docs/pacing.md).
 export { Pace, parseRate, RateError, type Rate } from './wire/index.ts';
 // A reference implementation started in-process, its faults, timing and mode chosen: `{ target }` for runConformance, `.target` for runSide.
@@ -51,3 +53,4 @@ export {
   runStorm, StormPlan, judgeStorm, STORM_CASES, StormSetupError,
   type StormRun, type StormRunOptions, type StormSettings, type StormPhase, type DriveProgress,
 } from './storm/index.ts';
+export { runCases } from './runner/index.ts';

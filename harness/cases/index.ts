@@ -1,20 +1,9 @@
-// Public face of the conformance cases: the case model, every case, the runner, waivers.
-export type { Capability, CaseContext, CaseOutcome, ConformanceCase, ControlHalf, NegativeKind, ReasonedOutcome } from './model.ts';
-export { runCases, defaultTimeouts, watchFor, type RunCasesOptions } from './runner.ts';
-export { CaseSlots, DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TARGET_FILE_CONCURRENCY } from './slots.ts';
-export { TargetWatch, SILENT_CASES_TO_STOP, silenceOf, livenessCheck, type LivenessCheck, type Stopped } from './watch.ts';
-export { unmetReason, firstUnmet } from './capabilities.ts';
-export { selectCases } from './select.ts';
-export { transactionIds, shapedIds, seededRandom, randomSeed, type ShapedIds, type TransactionIdGenerator } from './ids.ts';
-export {
-  loadWaiverFile, parseWaivers, applyWaivers, unusedWaivers, isExpired, isBlanket, WaiverFileError, WAIVERS_SCHEMA,
-  type WaiverEntry,
-} from './waivers.ts';
-export { describeError } from '../client/index.ts';
-export { HttpClient, CaseError, tokenHeader, curlLine, shellQuote, TOKEN_HEADER, type HttpCall, type HttpResult, type HttpAnswer, type HeaderSpec } from './http.ts';
+// Public face of the conformance cases: the case model, every case, and what a case's context holds
+// (RunResources). The runner that runs them is harness/runner.
+export { CaseError, type Capability, type CaseContext, type CaseOutcome, type ConformanceCase, type ControlHalf, type NegativeKind, type ReasonedOutcome } from './model.ts';
 export {
   RECEIVER_CASES, TOKEN_VARIANTS, latencyStats, percentile, BURST_SIZE, ReceiverProbe, receiverCase, describeReading, SUCCESS_MESSAGE,
-  appliedOnce, untouched, expectedOnce, answerText, isSuccess,
+  appliedOnce, untouched, expectedOnce, answerText,
 } from './receiver/index.ts';
 export { provideStatusEndpoint, withdrawStatusEndpoint, NO_STATUS_QUERY, type HeldStatusEndpoint } from './receiver/index.ts';
 export { RunResources } from './resources.ts';
@@ -22,9 +11,9 @@ export { ApplyTimes } from './receiver/apply-times.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, PROCESSED_AFTER_REFUSAL, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
 export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, probeEndpointAbsent, formNote, STATUS_NOT_READ } from './service/index.ts';
 export {
-  CLIENT_CASES, clientCase, callSdk, probeAdapter, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
+  CLIENT_CASES, clientCase, callSdk, probeAdapter, clientCaseTimeoutMs, fieldsOf, ACCEPTED_ANSWER, acceptedReported, evidenceOf, reported,
   signatureProblem, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, noAnswerGraceMs, readSentBody, bodyNotJsonCause, BODY_NOT_JSON, notUtf8, missingFields, type SentBody,
-  type ClientCase, type ClientContext, type Observation,
+  type ClientCase, type ClientContext, type SdkCall,
 } from './client/index.ts';
 export { plainStatusCall, successReported, statusNotDeclared, judgeLetterCases, formReading, letterCaseEvidence, STATUS_CALL_FAILED, type PlainStatusCall, type LetterCaseProfile, type FormReading } from './client/index.ts';
 import { CLIENT_CASES } from './client/index.ts';

@@ -1,7 +1,7 @@
 // A conformance case is data (id, title, spec reference, level, needs) plus a check.
 import type { IdRequest } from '../ids/index.ts';
 import type { Observation } from '../observe/index.ts';
-import type { Evidence, ExchangeFailure, Level, StatedCause } from '../results/index.ts';
+import type { Evidence, ExchangeFailure, Level, Stated, StatedCause } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { CaseWireUse } from '../wire/index.ts';
@@ -129,4 +129,13 @@ export interface ConformanceCase<T extends ResolvedTarget = ResolvedTarget> {
   watchesRetries?: true;
   /** A thrown error → ERROR with its message. */
   run(ctx: CaseContext<T>): Promise<CaseOutcome>;
+}
+
+/** An ERROR with evidence: the runner keeps `evidence` on the result, and what it states (causes, a typed failure) for the diagnoses. */
+export class CaseError extends Error {
+  override readonly name = 'CaseError';
+  readonly code = 'ERR_CASE';
+  constructor(message: string, readonly evidence?: Evidence, readonly stated?: Stated) {
+    super(message);
+  }
 }

@@ -6,10 +6,8 @@ import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Exchange } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { OPEN_WIRE, retryLabel, sendThrottled, type FinalThrottle, type Wire } from '../wire/index.ts';
-import { curlCommand, type CurlSecret } from './curl.ts';
 import { ClientError } from './errors.ts';
-import { readCapped, truncationNote } from './read.ts';
-import { failureCodeOf } from './failure.ts';
+import { curlCommand, failureCodeOf, readCapped, truncationNote, type CurlSecret } from '../http/index.ts';
 import { judgeAnswerWhy, parseJsonOrUndefined, type Judgement, type RejectionRule } from './judge.ts';
 import { prepareCollect, type CollectCredentials, type CollectInput, type PreparedCollect } from './prepare.ts';
 

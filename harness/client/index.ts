@@ -8,7 +8,6 @@ export {
   judgeAnswer, judgeAnswerWhy, saysSuccessFalse, parseJsonOrUndefined, atPointer, DEFAULT_REJECTION,
   type Judgement, type RejectionRule, type AnswerJudgement,
 } from './judge.ts';
-export { curlCommand, shellWord, type CurlRequest, type CurlSecret } from './curl.ts';
 export { prepareCollect, WRONG_CLIENT_KEY, type CollectInput, type CollectCredentials, type PreparedCollect } from './prepare.ts';
 export {
   CollectClient, collectUrl, routeFailure, COLLECT_PATH,
@@ -16,5 +15,3 @@ export {
 } from './client.ts';
 export { ownAddressTowards } from './own-address.ts';
 export { ClientError, type ClientErrorCode } from './errors.ts';
-export { readCapped, truncationNote, ANSWER_READ_LIMIT, type CappedBody } from './read.ts';
-export { describeError, failureCodeOf } from './failure.ts';

@@ -6,9 +6,11 @@
 // every non-PASS case of a side got. Matched on statuses, failure codes and stated cause ids
 // (CaseResult.stated), never on the words of a reason: rewording a message changes no
 // diagnosis. A summary states what was observed.
-import { TOKEN_VARIANTS, type Stopped } from '../cases/index.ts';
+import { TOKEN_VARIANTS } from '../cases/index.ts';
 import type { Finding, Preflight, Symptom } from '../preflight/index.ts';
 import type { CaseResult, Diagnosis, ExchangeFailure, StatedCause } from '../results/index.ts';
+import { isSuccess } from '../http/index.ts';
+import type { Stopped } from '../runner/index.ts';
 
 /** One side's run: its preflight and its case results. */
 export interface SideRun {
@@ -197,7 +199,7 @@ const BAD_TOKEN_CASES: ReadonlySet<string> = new Set(TOKEN_VARIANTS.map((v) => `
  */
 function tokenNotChecked(side: string, results: readonly CaseResult[]): Diagnosis | undefined {
   if (side !== 'receiver') return undefined;
-  const cases = results.filter((r) => BAD_TOKEN_CASES.has(r.id) && statuses(r).some((s) => s >= 200 && s <= 299));
+  const cases = results.filter((r) => BAD_TOKEN_CASES.has(r.id) && statuses(r).some(isSuccess));
   if (cases.length < SHARED_ANSWER_MIN_CASES) return undefined;
   return {
     id: 'receiver.token-not-checked',

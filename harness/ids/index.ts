@@ -5,3 +5,4 @@ export {
   type IdRequest, type ShapeProblem, type TemplatePart, type TransactionIdShape,
 } from './shape.ts';
 export { uuidFrom } from './uuid.ts';
+export { transactionIds, shapedIds, seededRandom, randomSeed, type ShapedIds, type TransactionIdGenerator } from './run-ids.ts';

@@ -14,7 +14,7 @@ export const DEFAULT_ID_TEMPLATE = '{id}';
 
 /**
  * The longest id the harness makes itself (`cc-<run tag>-<counter>-<random>`, see
- * harness/cases/ids.ts): 3 + 8 + 1 + up to 5 + 1 + 6. A shape must leave room for it.
+ * harness/ids/run-ids.ts): 3 + 8 + 1 + up to 5 + 1 + 6. A shape must leave room for it.
  */
 export const HARNESS_ID_MAX_LENGTH = 24;
 export const UUID_LENGTH = 36;

@@ -10,6 +10,7 @@ import { ObserveError, type CaseUse, type Observation, type ObservedStep, type O
 import { openObservation, type OpenObservationOptions } from './open.ts';
 import { SqlObservation } from './sql.ts';
 import { describeRecord } from './states.ts';
+import { isSuccess } from '../http/index.ts';
 
 export type ObservationCheck =
   | { ok: true; lines: string[]; reading: RecordReading | null }
@@ -223,7 +224,7 @@ export async function checkCallbackSeen(observation: Observation, use: CaseUse, 
     return fail(fieldOf(error, recordsField(observer.way)), messageOf(error));
   }
   lines.push(`read ${JSON.stringify(id)}: ${describeRecord(reading)}${stepsText(reading?.read)}`);
-  if (reading?.state === 'SUCCESS' && sent.answer.status >= 200 && sent.answer.status <= 299) {
+  if (reading?.state === 'SUCCESS' && isSuccess(sent.answer.status)) {
     lines.push(`ok: the receiver applied a valid callback for a record this observe seeded (${describeRecord(reading)}): it sees the records the cases seed`);
     return { ok: true, lines, reading };
   }

@@ -5,12 +5,13 @@
 // was fulfilled") rest on it. When it does not hold, what the queries show is the shared cause:
 // no query at all, queries the service refuses (their signature, named as any signer's), a query
 // off the endpoint's route or naming another id.
-import { NO_STATUS_QUERY, type HttpResult, type RunResources } from '../cases/index.ts';
+import { NO_STATUS_QUERY, type RunResources } from '../cases/index.ts';
 import type { RecordReading } from '../observe/index.ts';
 import type { Evidence } from '../results/index.ts';
 import { REFERENCE_STATUS_FORM, spell, type ReceivedQuery, type StatusForm } from '../status/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding } from './model.ts';
+import { type HttpResult } from '../http/index.ts';
 
 const WHAT = 'the preflight\'s valid SUCCESS callback, which the harness\'s status endpoint confirms';
 

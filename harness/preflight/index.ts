@@ -3,8 +3,8 @@
 // the negative cases rest on, and names the cause when it does not hold (harness/diagnoses
 // then points the cases it explains to it).
 import {
-  CaseSlots, defaultTimeouts, runCases, RunResources, selectCases, shapedIds, transactionIds, watchFor,
-  type ConformanceCase, type RunCasesOptions, type Stopped, type TargetWatch, type TransactionIdGenerator,
+  RunResources, 
+  type ConformanceCase, 
 } from '../cases/index.ts';
 import { openCheckedObservation } from '../observe/index.ts';
 import { Redactor } from '../secrets/index.ts';
@@ -19,6 +19,8 @@ import { clientPreflightCase } from './client.ts';
 
 export type { Control, ControlState, Finding, Preflight, Symptom } from './model.ts';
 export { guardNegatives } from './guard.ts';
+import { CaseSlots, defaultTimeouts, runCases, selectCases, watchFor, type RunCasesOptions, type Stopped, type TargetWatch } from '../runner/index.ts';
+import { shapedIds, transactionIds, type TransactionIdGenerator } from '../ids/index.ts';
 
 /** What runPreflight hands back: what the preflight observed, and its result line (PASS when the controls held and nothing was found). */
 export interface PreflightResult {

@@ -8,12 +8,13 @@
 // cannot exist), which tell a refused token and a record the receiver does not know from a route
 // that does not exist.
 import {
-  answerText, describeReading, receiverCase, ReceiverProbe, SUCCESS_MESSAGE, TOKEN_HEADER, type ConformanceCase, type HttpResult,
+  answerText, describeReading, receiverCase, ReceiverProbe, SUCCESS_MESSAGE, type ConformanceCase,
 } from '../cases/index.ts';
 import type { RecordReading } from '../observe/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
 import { confirmationCheck } from './confirm.ts';
+import { TOKEN_HEADER, type HttpResult } from '../http/index.ts';
 
 const WHAT_HOOKS = 'the preflight\'s valid callback (configured token) for a freshly seeded record';
 const WHAT_BLACK_BOX = 'the preflight\'s valid callback (configured token) for a fresh id';

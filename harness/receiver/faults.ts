@@ -2,62 +2,10 @@
 // known to make. Switched on one at a time, they are the faulty targets that prove each
 // receiver case can fail (in the spirit of Bowtie's "fauxmplementations").
 
-export const RECEIVER_FAULT_NAMES = [
-  'no-token-check',
-  'presence-only-token',
-  'prefix-token-match',
-  'case-insensitive-token',
-  'trimmed-token',
-  'first-token-header',
-  'exact-name-value-check',
-  'case-sensitive-token-name',
-  'status-401',
-  'act-then-403',
-  'not-idempotent',
-  'racy-idempotence',
-  'slow-reply',
-  '500-on-duplicate',
-  '409-on-conflict',
-  'status-ignored',
-  'unknown-status-applied',
-  'unknown-id-created',
-  'no-percent-decoding',
-  'plus-not-space',
-  'rejects-extra-params',
-  'rejects-existing-query',
-  'stale-token',
-  'inverted-status',
-  'strict-message-charset',
-  'decode-before-split',
-  'failed-not-final',
-  'refuses-get',
-  'error-after-applying',
-  'not-success-as-failed',
-  'crash-on-missing-id',
-  // A receiver that confirms outcomes with the status endpoint (§6 rule 5, `confirms` config):
-  'confirms-ignores-status',
-  'never-confirms',
-  'status-query-body-order',
-  'status-query-id-encoded',
-  'applies-when-status-unavailable',
-  'no-status-time-limit',
-  'unconfirmed-acknowledged',
-  // Faults that show only at volume (they pass every case of `run`; `storm` catches them):
-  'recent-ids-dedupe',
-  'pool-held-before-reply',
-  'dropping-work-queue',
-] as const;
-
-export type ReceiverFault = (typeof RECEIVER_FAULT_NAMES)[number];
-
-export interface ReceiverFaultInfo {
-  name: ReceiverFault;
-  description: string;
-  specRef: string;
-}
+import { faultGuard, faultList } from '../faults/index.ts';
 
 /** Data, not code: what each switch does and which rule it breaks. */
-export const RECEIVER_FAULTS: readonly ReceiverFaultInfo[] = [
+export const RECEIVER_FAULTS = faultList([
   { name: 'no-token-check', specRef: '§6 rule 1', description: 'X-Callback-Token is not checked at all' },
   { name: 'presence-only-token', specRef: '§6 rule 1', description: 'any X-Callback-Token value is accepted, only its absence gets 403' },
   { name: 'prefix-token-match', specRef: '§6 rule 1', description: 'a token that starts with the configured one is accepted (extra trailing characters pass)' },
@@ -99,8 +47,11 @@ export const RECEIVER_FAULTS: readonly ReceiverFaultInfo[] = [
   { name: 'pool-held-before-reply', specRef: '§6 rule 3, §8', description: 'each callback holds one of a small pool of connections (volume.poolSize) for volume.holdMs before its reply: at a rate above poolSize / holdMs the replies queue up and come late' },
   { name: 'dropping-work-queue', specRef: '§6 rule 2, §4.3', description: 'a valid callback is answered 200 at once and its outcome put on a bounded queue (volume.queueSize, one worker, volume.itemMs each); when the queue is full the outcome is dropped: answered 200, never applied' },
   { name: 'unconfirmed-acknowledged', specRef: '§6 rule 5, §4.3', description: 'confirming: when the status query fails, the record is left pending but the callback is answered 200, so the service never retries it' },
-];
+]);
 
-export function isReceiverFault(name: string): name is ReceiverFault {
-  return (RECEIVER_FAULT_NAMES as readonly string[]).includes(name);
-}
+export type ReceiverFault = (typeof RECEIVER_FAULTS)[number]['name'];
+
+/** The names alone, in the list's order. */
+export const RECEIVER_FAULT_NAMES: readonly ReceiverFault[] = Object.freeze(RECEIVER_FAULTS.map((f) => f.name));
+
+export const isReceiverFault = faultGuard(RECEIVER_FAULTS);

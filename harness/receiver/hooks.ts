@@ -10,7 +10,8 @@
 //   other methods: 405 with Allow.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverContext } from './context.ts';
-import { errorBody, readBody, sendJson } from './http.ts';
+import { errorBody, sendJson } from './http.ts';
+import { readBody } from '../http/index.ts';
 import { SqlStoreInputError } from './sql-store.ts';
 import { MAX_ID_LENGTH } from './store.ts';
 
@@ -90,13 +91,14 @@ const NO_BODY = Symbol('no body');
 
 /** The request's JSON body, or NO_BODY once a body over the limit (413) or not JSON (400) is answered. */
 async function jsonBody(req: IncomingMessage, done: Done): Promise<unknown> {
-  const read = await readBody(req, HOOKS_BODY_LIMIT);
-  if (!read.ok) {
-    if (read.reason !== 'aborted') done(413, errorBody('ERR_BODY_TOO_LARGE', `body over ${HOOKS_BODY_LIMIT} bytes`), 'too large', { connection: 'close' });
+  // Reading stops past the limit (drainCap = limit): 413 and the connection closed.
+  const read = await readBody(req, { limit: HOOKS_BODY_LIMIT, drainCap: HOOKS_BODY_LIMIT });
+  if (read.kind !== 'ok') {
+    if (read.kind !== 'aborted') done(413, errorBody('ERR_BODY_TOO_LARGE', `body over ${HOOKS_BODY_LIMIT} bytes`), 'too large', { connection: 'close' });
     return NO_BODY;
   }
   try {
-    return JSON.parse(read.body.toString('utf8')) as unknown;
+    return JSON.parse(read.bytes.toString('utf8')) as unknown;
   } catch {
     done(400, errorBody('ERR_BAD_BODY', 'body is not JSON'), 'bad body');
     return NO_BODY;

@@ -12,7 +12,7 @@ export {
   loadReceiverConfigFile, parseReceiverConfigFile, RECEIVER_CONFIG_SCHEMA_URL,
   type ReceiverConfigFile, type LoadedReceiverConfigFile, type ConfirmsInFile,
 } from './config-file.ts';
-export { RECEIVER_FAULTS, RECEIVER_FAULT_NAMES, isReceiverFault, type ReceiverFault, type ReceiverFaultInfo } from './faults.ts';
+export { RECEIVER_FAULTS, RECEIVER_FAULT_NAMES, isReceiverFault, type ReceiverFault } from './faults.ts';
 export { tokensEqual } from './token.ts';
 export {
   formatLogLine as formatReceiverLogLine, type LogSink as ReceiverLogSink, type RequestLogEntry as ReceiverLogEntry,

@@ -4,77 +4,9 @@
 // switches are read where the behaviour lives (sdk.ts). An SDK with no time limit of its own is
 // not among them: the harness cannot tell it from a hung adapter (ERROR, not FAIL).
 
-export type ReferenceSdkFault =
-  | 'wrong-path'
-  | 'no-content-type'
-  | 'form-params'
-  | 'uppercase-hex'
-  | 'client-id-as-key'
-  | 'client-key-as-secret'
-  | 'secret-sent'
-  | 'amount-as-number'
-  | 'amount-through-float'
-  | 'customer-number-as-integer'
-  | 'client-id-as-string'
-  | 'transaction-id-camel-case'
-  | 'body-order-signature'
-  | 'locale-order-signature'
-  | 'encode-uri-callback-signed'
-  | 'encoded-callback-sent'
-  | 'float-text-sent'
-  | 'php-float-signed'
-  | 'extra-fields-unsigned'
-  | 'collect-put'
-  | 'content-type-twice'
-  | 'content-type-text-plain'
-  | 'authorization-twice'
-  | 'authorization-scheme-twice'
-  | 'authorization-extra-member'
-  | 'signature-base64'
-  | 'signature-prefixed'
-  | 'signature-sha512'
-  | 'own-transaction-id'
-  | 'network-code-lower-case'
-  | 'network-code-unknown-null'
-  | 'fields-pascal-case'
-  | 'customer-number-international'
-  | 'client-id-as-float'
-  | 'status-only-answer'
-  | 'error-code-ignored'
-  | 'body-only-answer'
-  | 'server-error-accepted'
-  | 'timeout-accepted'
-  | 'success-string-compare'
-  | 'status-get-query'
-  | 'status-wrong-path'
-  | 'status-unsigned'
-  | 'status-client-id-string'
-  | 'status-signs-id-only'
-  | 'status-id-camel-case'
-  | 'status-id-as-integer'
-  | 'status-no-content-type'
-  | 'status-client-id-as-key'
-  | 'status-get-body-signed'
-  | 'status-form-params'
-  | 'status-from-cache'
-  | 'status-success-only'
-  | 'status-successful-spelling'
-  | 'status-success-throws'
-  | 'status-not-found-as-failed'
-  | 'status-error-as-pending'
-  | 'status-not-implemented'
-  | 'protocol-1'
-  | 'status-upper-case-only'
-  | 'status-lower-case-only'
-  | 'status-lower-case-compare';
+import { faultGuard, faultList } from '../faults/index.ts';
 
-export interface ReferenceSdkFaultInfo {
-  name: ReferenceSdkFault;
-  description: string;
-  specRef: string;
-}
-
-export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.freeze([
+export const REFERENCE_SDK_FAULTS = faultList([
   { name: 'wrong-path', description: 'posts to /api/v1.0/collect, without the trailing slash', specRef: '§4.1' },
   { name: 'no-content-type', description: 'sets no Content-Type header', specRef: '§4' },
   { name: 'form-params', description: 'posts the fields as a form (application/x-www-form-urlencoded, as Guzzle\'s form_params does), signed over their pairs as ever', specRef: '§4, §4.1' },
@@ -139,8 +71,8 @@ export const REFERENCE_SDK_FAULTS: readonly ReferenceSdkFaultInfo[] = Object.fre
   { name: 'status-upper-case-only', description: 'compares the status with upper-case values only (PENDING, SUCCESS, FAILED): a lower-case answer is unreadable to it (it throws)', specRef: '§4.2 (the suite\'s position)' },
   { name: 'status-lower-case-only', description: 'compares the status with lower-case values only (pending, success, failed), as the real status client deployed in Ghana does: an upper-case answer is unreadable to it (it throws)', specRef: '§4.2 (the suite\'s position)' },
   { name: 'status-lower-case-compare', description: 'compares the status with success and failed in lower case and reports anything else PENDING ("not yet"), as an earlier version of the real client deployed in Ghana did: an upper-case SUCCESS or FAILED is reported PENDING', specRef: '§4.2 (the suite\'s position)' },
-] satisfies ReferenceSdkFaultInfo[]);
+]);
 
-export function isReferenceSdkFault(name: string): name is ReferenceSdkFault {
-  return REFERENCE_SDK_FAULTS.some((f) => f.name === name);
-}
+export type ReferenceSdkFault = (typeof REFERENCE_SDK_FAULTS)[number]['name'];
+
+export const isReferenceSdkFault = faultGuard(REFERENCE_SDK_FAULTS);

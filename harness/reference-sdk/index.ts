@@ -3,4 +3,4 @@
 export { collect, type SdkConfig, type SdkResult } from './sdk.ts';
 export { transactionStatus, type SdkStatusResult } from './status.ts';
 export { serveReferenceAdapter, referenceAdapterPeer, REFERENCE_SDK_TIMEOUT_MS, type ReferenceAdapterOptions } from './adapter.ts';
-export { REFERENCE_SDK_FAULTS, isReferenceSdkFault, type ReferenceSdkFault, type ReferenceSdkFaultInfo } from './faults.ts';
+export { REFERENCE_SDK_FAULTS, isReferenceSdkFault, type ReferenceSdkFault } from './faults.ts';

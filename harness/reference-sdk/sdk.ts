@@ -6,6 +6,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { sendRequest, type SdkAnswer } from './http.ts';
 import type { ReferenceSdkFault } from './faults.ts';
+import { isSuccess } from '../http/index.ts';
 
 export interface SdkConfig {
   /** The service root; the SDK posts to `{baseUrl}/api/v1.0/collect/`. */
@@ -105,7 +106,7 @@ export async function collect(config: SdkConfig, fields: Readonly<Record<string,
 function readAnswer(answer: SdkAnswer, on: (fault: ReferenceSdkFault) => boolean): SdkResult {
   const { status, json } = answer;
   const detail = `HTTP ${status}${typeof json?.message === 'string' ? `: ${json.message}` : typeof json?.error_message === 'string' ? `: ${json.error_message}` : ''}`;
-  const ok = status >= 200 && status < 300;
+  const ok = isSuccess(status);
   if (status >= 500 && !on('body-only-answer')) {
     if (on('server-error-accepted')) return { outcome: 'accepted', detail: `${detail} (the service will process it)` };
     throw new Error(`the service failed: ${detail}`);

@@ -11,6 +11,7 @@ import { perCase } from './memo.ts';
 import { printable } from './printable.ts';
 import type { ReportWriter } from './writer.ts';
 import { stormChartSvg } from './storm-chart.ts';
+import { isSuccess } from '../http/index.ts';
 
 export function htmlEscape(text: string): string {
   return printable(text)
@@ -112,7 +113,7 @@ export function timelineSvg(timeline: NonNullable<Evidence['timeline']>, deliver
   ];
   offsets.forEach((ms, i) => {
     const status = statuses?.[i];
-    const colour = status === undefined ? '#0969da' : status >= 200 && status < 300 ? COLOURS.PASS : COLOURS.FAIL;
+    const colour = status === undefined ? '#0969da' : isSuccess(status) ? COLOURS.PASS : COLOURS.FAIL;
     const cx = x(ms).toFixed(1);
     parts.push(`<circle cx="${cx}" cy="${axisY}" r="5" fill="${colour}"><title>delivery ${i + 1} at +${htmlEscape(formatMs(ms))} ms${status === undefined ? '' : `, answered ${status}`}</title></circle>`);
   });

@@ -113,14 +113,11 @@ export interface Waiver {
   expires?: string;
 }
 
-export interface CaseResult {
+interface CaseResultBase {
   id: string;
   title: string;
   level: Level;
   specRef: string;
-  verdict: Verdict;
-  /** Why, in one or two sentences; required for every verdict but PASS. */
-  reason?: string;
   evidence?: Evidence;
   durationMs: number;
   /** Set when a waiver file names this case; the verdict stays what was observed. */
@@ -133,6 +130,20 @@ export interface CaseResult {
    * the run's diagnoses; not written in the report (the diagnoses it points to are).
    */
   stated?: Stated;
+}
+
+/** A verdict and its reason: every verdict but PASS says why, in one or two sentences (a PASS may carry a note: a waiver not needed). */
+export type VerdictAndReason =
+  | { verdict: 'PASS'; reason?: string }
+  | { verdict: Exclude<Verdict, 'PASS'>; reason: string };
+
+export type CaseResult = CaseResultBase & VerdictAndReason;
+
+/** A verdict and a reason made apart, as one VerdictAndReason: a verdict other than PASS without its reason is its maker's bug (thrown). */
+export function verdictAndReason(verdict: Verdict, reason: string | undefined): VerdictAndReason {
+  if (verdict === 'PASS') return reason === undefined ? { verdict } : { verdict, reason };
+  if (reason === undefined) throw new TypeError(`a ${verdict} without its reason`);
+  return { verdict, reason };
 }
 
 /** Causes and a failure an outcome (or a thrown error) states. */

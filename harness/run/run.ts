@@ -5,9 +5,9 @@
 // ended. The command line (`collect-conformance run`) is flags in, exit status out over this.
 import { isAbsolute, resolve } from 'node:path';
 import {
-  allCases, CaseSlots, DEFAULT_CONCURRENCY, defaultTimeouts, isBlanket, loadWaiverFile, MAX_CONCURRENCY, parseWaivers, probeAdapter, randomSeed,
-  RunResources, selectCases, shapedIds, TARGET_FILE_CONCURRENCY, transactionIds, unusedWaivers, WaiverFileError,
-  type ConformanceCase, type WaiverEntry,
+  allCases, probeAdapter, 
+  RunResources, 
+  type ConformanceCase, 
 } from '../cases/index.ts';
 import { diagnose } from '../diagnoses/index.ts';
 import type { EmbeddedSide, EmbeddedTargets } from '../embedded/index.ts';
@@ -17,7 +17,7 @@ import { printable, reportBook, type ReportBook } from '../report/index.ts';
 import type { CaseResult, RunReport } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import {
-  loadTargetFile, parseTarget, probeTarget, redactTarget, secretsOf, TargetFileError, TargetUnreachable, type ResolvedTarget,
+  loadTargetFile, parseTarget, probeTarget, redactTarget, secretsOf, TargetFileError, type ResolvedTarget,
 } from '../targets/index.ts';
 import { TargetUnreachableError, toolVersion, UsageError } from '../tool/index.ts';
 import { Pace, parseRate, RateError, type Rate } from '../wire/index.ts';
@@ -27,6 +27,8 @@ import { onlyMatcher, onlyText } from './only.ts';
 import { reportDirReporter } from './report-dir.ts';
 import { runSide } from './side.ts';
 import { allOf, type PlannedCase, type RunReporter } from './reporter.ts';
+import { CaseSlots, DEFAULT_CONCURRENCY, defaultTimeouts, isBlanket, loadWaiverFile, MAX_CONCURRENCY, parseWaivers, selectCases, TARGET_FILE_CONCURRENCY, unusedWaivers, WaiverFileError, type WaiverEntry } from '../runner/index.ts';
+import { randomSeed, shapedIds, transactionIds } from '../ids/index.ts';
 
 /** `run --report-dir` by default (the library writes no report directory unless given one). */
 export const DEFAULT_REPORT_DIR = 'reports/latest';
@@ -286,7 +288,7 @@ async function runSelected(run: SelectedRun): Promise<RunReport | undefined> {
       // A client target is reached by starting its adapter command.
       await (target.side === 'client' ? probeAdapter(target, redactor, resources.clients) : probeTarget(target));
     } catch (error) {
-      if (error instanceof TargetUnreachable) throw new TargetUnreachableError(redactor.text(error.message));
+      if (error instanceof TargetUnreachableError) throw new TargetUnreachableError(redactor.text(error.message));
       throw error;
     }
   }

@@ -4,7 +4,8 @@
 // cases with every negative case guarded by the preflight's controls, and the shared causes.
 // runConformance calls it once per target (so the command, the library and the suites share
 // one path), then writes the report; nothing here prints, writes or probes.
-import { allCases, randomSeed, type ConformanceCase } from '../cases/index.ts';
+import { allCases, type ConformanceCase } from '../cases/index.ts';
+import { randomSeed } from '../ids/index.ts';
 import { diagnose } from '../diagnoses/index.ts';
 import { runChecked, type CheckedRun, type CheckedRunOptions } from '../preflight/index.ts';
 import type { Diagnosis } from '../results/index.ts';

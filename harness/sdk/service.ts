@@ -11,6 +11,7 @@ import { Agent, request } from 'undici';
 import type { RunningSimulator } from '../simulator/index.ts';
 import type { AdapterCredentials } from './protocol.ts';
 import { listenOn, originOf } from '../tool/index.ts';
+import { readBody } from '../http/index.ts';
 
 /** How the service answers the requests of one exchange. */
 export type ServiceScript =
@@ -108,7 +109,10 @@ export async function startSdkService(options: SdkServiceOptions): Promise<SdkSe
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const exchange = current;
     const startedAt = exchange?.startedAt ?? performance.now();
-    const { bytes, truncated } = await readBody(req);
+    // Every byte drained, the first MAX_BODY_BYTES kept; a request cut short is not recorded (502).
+    const read = await readBody(req, { limit: MAX_BODY_BYTES, drainCap: Infinity });
+    if (read.kind !== 'ok' && read.kind !== 'too-large') throw new Error(`the request's body was not read whole (${read.kind})`);
+    const [bytes, truncated] = read.kind === 'ok' ? [read.bytes, false] : [read.head, true];
     const received: ReceivedRequest = {
       atMs: Math.round(performance.now() - startedAt),
       method: req.method ?? '?',
@@ -190,19 +194,3 @@ function distinctHeaders(req: IncomingMessage): Record<string, string[]> {
   return out;
 }
 
-async function readBody(req: IncomingMessage): Promise<{ bytes: Buffer; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (size + chunk.length > MAX_BODY_BYTES) {
-      chunks.push(chunk.subarray(0, MAX_BODY_BYTES - size));
-      size = MAX_BODY_BYTES;
-      truncated = true;
-      continue; // drained, not kept
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { bytes: Buffer.concat(chunks, size), truncated };
-}

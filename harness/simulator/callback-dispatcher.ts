@@ -10,6 +10,7 @@ import { buildDelivery } from './callback-request.ts';
 import { isHttpsUrl } from './fields.ts';
 import type { Transaction, TransactionStore } from './store.ts';
 import type { SimulatorLog } from './log.ts';
+import { isSuccess } from '../http/index.ts';
 
 type Result = { ok: true; status: number } | { ok: false; status?: number; error?: string };
 
@@ -146,7 +147,7 @@ export class CallbackDispatcher {
       await response.body.dump();
       const code = response.statusCode;
       // fault: `status === 200` where §4.3 says 2xx
-      const delivered = this.faults.has('only-200-success') ? code === 200 : code >= 200 && code < 300;
+      const delivered = this.faults.has('only-200-success') ? code === 200 : isSuccess(code);
       result = delivered ? { ok: true, status: code } : { ok: false, status: code };
     } catch (error) {
       result = { ok: false, error: (error as { code?: string }).code ?? (error as Error).name ?? String(error) };

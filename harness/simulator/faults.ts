@@ -2,57 +2,9 @@
 // conformance case can be shown to fail against a target that has exactly that bug.
 // Data, not code: the switches are read where the behaviour lives (auth.ts, callback-*.ts).
 
-export type SimulatorFault =
-  | 'no-signature-check'
-  | 'enqueues-before-verifying'
-  | 'authorization-optional'
-  | 'client-id-unsigned'
-  | 'client-key-ignored'
-  | 'partial-signature'
-  | 'case-insensitive-signature'
-  | 'prefix-signature-compare'
-  | 'unsorted-signature'
-  | 'encoded-signature'
-  | 'ip-whitelist-off'
-  | 'trusts-forwarded-for'
-  | 'sandbox-numbers-off'
-  | 'numbers-as-integers'
-  | 'always-question-mark'
-  | 'always-ampersand'
-  | 'drop-existing-query'
-  | 'message-percent20'
-  | 'lowercase-status'
-  | 'wrong-transaction-id'
-  | 'wrong-token'
-  | 'no-token'
-  | 'token-first-attempt-only'
-  | 'post-callbacks'
-  | 'no-retry'
-  | 'constant-retry'
-  | 'single-retry'
-  | 'retry-after-success'
-  | 'only-200-success'
-  | 'conflicting-duplicates'
-  | 'failed-as-success'
-  | 'no-callback'
-  | 'plain-http-in-production'
-  | 'https-downgrade'
-  | 'raw-transaction-id'
-  | 'transaction-id-twice'
-  | 'status-unsigned'
-  | 'status-ip-unchecked'
-  | 'status-stays-pending'
-  | 'status-failed-as-success'
-  | 'status-pending-as-success'
-  | 'status-unknown-success';
+import { faultGuard, faultList } from '../faults/index.ts';
 
-export interface SimulatorFaultInfo {
-  name: SimulatorFault;
-  description: string;
-  specRef: string;
-}
-
-export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
+export const SIMULATOR_FAULTS = faultList([
   { name: 'no-signature-check', specRef: '§5.2, §7', description: 'the Authorization header is parsed and the client found, but the signature is never compared: any signature is accepted' },
   { name: 'enqueues-before-verifying', specRef: '§5.2, §7', description: 'the collect is stored and its processing queued as soon as the body reads, for the client its client_id names; the Authorization header and the signature are checked afterwards, so a refused request is answered 401 and still processed: its callback arrives' },
   { name: 'authorization-optional', specRef: '§5.2', description: 'the "verify if present" bug: a request without an Authorization header is processed unverified, for the client named by its client_id' },
@@ -96,13 +48,11 @@ export const SIMULATOR_FAULTS: readonly SimulatorFaultInfo[] = Object.freeze([
   { name: 'status-failed-as-success', specRef: '§3, §4.2', description: 'the status endpoint answers SUCCESS for a transaction that FAILED, disagreeing with its FAILED callback (the answer\'s success: true taken for the outcome)' },
   { name: 'status-pending-as-success', specRef: '§3, §4.2', description: 'the status endpoint answers SUCCESS while the transaction is still pending, before its callback (accepted taken for paid)' },
   { name: 'status-unknown-success', specRef: '§4.2', description: 'the status endpoint answers SUCCESS for a transaction_id it never saw' },
-] satisfies SimulatorFaultInfo[]);
+]);
 
-const NAMES = new Set<string>(SIMULATOR_FAULTS.map((f) => f.name));
+export type SimulatorFault = (typeof SIMULATOR_FAULTS)[number]['name'];
 
-export function isSimulatorFault(name: string): name is SimulatorFault {
-  return NAMES.has(name);
-}
+export const isSimulatorFault = faultGuard(SIMULATOR_FAULTS);
 
 /** A fast membership test for the request path. */
 export class FaultSet {

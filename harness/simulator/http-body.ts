@@ -1,44 +1,5 @@
-// Reading a request body safely: bytes are collected up to maxBodyBytes, the rest is drained
-// (so the client always reads our answer), and a body far beyond the limit is cut off.
-import type { IncomingMessage } from 'node:http';
+// A request body's Content-Type and encoding, as §4 asks (the body itself is read by harness/http's readBody).
 import { Rejection } from './rejections.ts';
-
-export type BodyRead =
-  | { kind: 'ok'; bytes: Buffer }
-  | { kind: 'too-large'; received: number }
-  /** So large that draining it is not worth it: answer 413 and close the connection. */
-  | { kind: 'cut-off'; received: number };
-
-export function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
-  const drainCap = Math.max(limit * 16, 1024 * 1024);
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > drainCap) {
-    req.pause();
-    return Promise.resolve({ kind: 'cut-off', received: 0 });
-  }
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let settled = false;
-    const settle = (result: BodyRead) => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received <= limit) chunks.push(chunk);
-      else chunks.length = 0;
-      if (received > drainCap) {
-        req.pause();
-        settle({ kind: 'cut-off', received });
-      }
-    });
-    req.on('end', () => settle(received > limit ? { kind: 'too-large', received } : { kind: 'ok', bytes: Buffer.concat(chunks, received) }));
-    req.on('error', () => settle({ kind: 'cut-off', received }));
-    req.on('close', () => settle({ kind: 'cut-off', received }));
-  });
-}
 
 /** §4: Content-Type: application/json; a charset parameter, if any, must be UTF-8. */
 export function checkContentType(header: string | undefined): void {

@@ -14,7 +14,8 @@ import type { SimulatorContext } from './context.ts';
 import { normaliseAddress } from './config.ts';
 import { checkSource, readAuthorization, findClient, checkSignature, withKeyClientId, clientNamedByBody } from './auth.ts';
 import { STATUS_POSITION } from '../status/index.ts';
-import { readBody, checkContentType, decodeUtf8 } from './http-body.ts';
+import { checkContentType, decodeUtf8 } from './http-body.ts';
+import { readBody, type BodyRead } from '../http/index.ts';
 import { readJsonMembers } from './json-body.ts';
 import { handleCollect, type Accepted, type SignedRequest } from './collect.ts';
 import { handleTransactionStatus } from './transaction-status.ts';
@@ -38,7 +39,9 @@ export async function route(ctx: SimulatorContext, req: IncomingMessage, res: Se
   const path = qAt === -1 ? target : target.slice(0, qAt);
   const logPath = target.length > 200 ? `${target.slice(0, 200)}…` : target;
   const method = req.method ?? '?';
-  const body = await readBody(req, ctx.config.maxBodyBytes);
+  const body = await readBody(req, { limit: ctx.config.maxBodyBytes });
+  // Cut off, or the client gone: answered 413 with the connection closed.
+  const closing = body.kind === 'cut-off' || body.kind === 'aborted';
   let status: number;
   try {
     const accepted = check(ctx, req, path, body);
@@ -53,15 +56,15 @@ export async function route(ctx: SimulatorContext, req: IncomingMessage, res: Se
     status = answer.status;
     const headers: Record<string, string> = {};
     if (rejection.code === 'METHOD_NOT_ALLOWED') headers['allow'] = 'POST';
-    if (body.kind === 'cut-off') headers['connection'] = 'close';
+    if (closing) headers['connection'] = 'close';
     send(res, status, answer.body, headers);
     const reason = rejection.logDetail ? `${rejection.message} (${rejection.logDetail})` : rejection.message;
     ctx.log.request({ source, method, path: logPath, status, verdict: rejection.code, reason });
   }
-  if (body.kind === 'cut-off') res.once('finish', () => req.socket.destroySoon());
+  if (closing) res.once('finish', () => req.socket.destroySoon());
 }
 
-function check(ctx: SimulatorContext, req: IncomingMessage, path: string, body: Awaited<ReturnType<typeof readBody>>): Accepted {
+function check(ctx: SimulatorContext, req: IncomingMessage, path: string, body: BodyRead): Accepted {
   const handler = ROUTES.get(path);
   if (!handler) throw new Rejection('NOT_FOUND', `no endpoint at ${path.slice(0, 100)}; the API lives at ${COLLECT_PATH} and ${TRANSACTION_STATUS_PATH}`);
   if (req.method !== 'POST') throw new Rejection('METHOD_NOT_ALLOWED', `${path} takes POST, not ${req.method}`);

@@ -10,7 +10,7 @@
 // whose transaction it names.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { readCapped } from '../client/index.ts';
+import { readCapped } from '../http/index.ts';
 import type { Exchange } from '../results/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, verifyBody, type SignatureDiagnosis } from '../signing/index.ts';
 import { REFERENCE_STATUS_FORM, spell, STATUS_POSITION, statusAnswerBody, statusQueryBody, unknownIdAnswer, type LetterCase, type StatusEndpoint, type StatusForm, type StatusValue } from './shape.ts';

@@ -10,7 +10,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import { composeCallbackUrl } from '../callback/index.ts';
-import { AttemptLog, is2xx, type AttemptFailure } from './log.ts';
+import { AttemptLog, type AttemptFailure } from './log.ts';
+import { isSuccess } from '../http/index.ts';
 import type { PlannedDelivery, StormPlan, TokenKind } from './plan.ts';
 
 export interface DriverOptions {
@@ -216,7 +217,7 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
       const totalMs = log.endAt(row) - intendedMs;
       if (d.token === 'valid') live.add(failure === 'stopped' ? 0 : totalMs);
       inFlight -= 1;
-      const inTime = !failure && is2xx(status) && totalMs <= options.replyDeadlineMs;
+      const inTime = !failure && isSuccess(status) && totalMs <= options.replyDeadlineMs;
       if (!inTime && d.token === 'valid' && !stopped && attempt < settings.maxAttempts) {
         const backoff = Number.isNaN(retryAfter) ? settings.backoffMs * 2 ** (attempt - 1) : retryAfter * 1000;
         const delay = Math.min(settings.maxBackoffMs, backoff) * settings.timeScale;

@@ -1,8 +1,9 @@
 // The storm's judgement (DESIGN.md "A callback storm"): five cases on the receiver's own records
 // read after it settled, and on the replies the driver timed. Plain functions of the plan, the
 // attempt log and the readings, so known answers test them without a receiver.
-import type { CaseResult, Evidence, Level, Verdict } from '../results/index.ts';
-import { is2xx, percentiles, quantile, type AttemptLog, type Percentiles } from './log.ts';
+import { verdictAndReason, type CaseResult, type Evidence, type Level, type Verdict } from '../results/index.ts';
+import { percentiles, quantile, type AttemptLog, type Percentiles } from './log.ts';
+import { isSuccess } from '../http/index.ts';
 import type { StormPlan } from './plan.ts';
 import type { Readings } from './records.ts';
 
@@ -65,7 +66,7 @@ function perId(input: JudgeInput): PerId {
   for (let r = 0; r < log.length; r++) {
     const i = log.indexAt(r);
     const status = log.statusAt(r);
-    const ok = is2xx(status);
+    const ok = isSuccess(status);
     if (!log.isValidToken(r)) {
       if (ok) p.bad2xx[i]! += 1;
       continue;
@@ -105,8 +106,8 @@ export function historyOf(input: JudgeInput, i: number): Record<string, unknown>
 function result(info: StormCaseInfo, verdict: Verdict, reason: string | undefined, evidence: Evidence, durationMs: number, note?: string): CaseResult {
   const notes = [...(evidence.notes ?? []), ...(note ? [note] : [])];
   return {
-    id: info.id, title: info.title, level: info.level, specRef: info.specRef, verdict,
-    ...(reason !== undefined ? { reason } : {}),
+    id: info.id, title: info.title, level: info.level, specRef: info.specRef,
+    ...verdictAndReason(verdict, reason),
     evidence: { ...evidence, ...(notes.length > 0 ? { notes } : {}) },
     durationMs,
   };
@@ -280,7 +281,7 @@ export function latencyStats(log: AttemptLog, replyDeadlineMs: number): LatencyS
     if (!bucket) seconds.set(second, bucket = { times: [], notOk: 0 });
     bucket.times.push(total[k]!);
     const status = log.statusAt(r);
-    if (!is2xx(status)) bucket.notOk += 1;
+    if (!isSuccess(status)) bucket.notOk += 1;
   });
   const perSecond = [...seconds.entries()].sort((a, b) => a[0] - b[0]).map(([second, b]) => {
     b.times.sort((x, y) => x - y);

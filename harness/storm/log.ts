@@ -148,11 +148,6 @@ export class AttemptLog {
   }
 }
 
-/** A 2xx status: the answer that ends a delivery (a retry for anything else, §4.3). */
-export function is2xx(status: number): boolean {
-  return status >= 200 && status <= 299;
-}
-
 /** The q-quantile (0 … 1) of sorted values, nearest rank; NaN for none. */
 export function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return Number.NaN;

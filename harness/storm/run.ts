@@ -1,7 +1,7 @@
 // A storm from start to end, as a library (the `storm` command is flags in, exit status out over
 // it): the records seeded through the target's observation, the deliveries driven open-loop, the
 // receiver left to settle, every record read back, the five cases judged.
-import { defaultTimeouts, HttpClient } from '../cases/index.ts';
+import { defaultTimeouts } from '../runner/index.ts';
 import { openObservation, type Observation, type RecordObserver } from '../observe/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';
@@ -11,6 +11,7 @@ import { drive, type DriveProgress, type DriveResult, type DriverOptions } from 
 import { judgeStorm } from './judge.ts';
 import { StormPlan, type StormPlanOptions } from './plan.ts';
 import { readAll, Readings, range, seedAll } from './records.ts';
+import { HttpClient } from '../http/index.ts';
 
 export interface StormSettings extends Omit<StormPlanOptions, 'shape'> {
   /** Driver settings beyond the plan (defaults in driver.ts). */

@@ -15,8 +15,3 @@ export class TargetFileError extends Error {
     this.problems = lines;
   }
 }
-
-export class TargetUnreachable extends Error {
-  override readonly name = 'TargetUnreachable';
-  readonly code = 'ERR_TARGET_UNREACHABLE';
-}

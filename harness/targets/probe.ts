@@ -2,7 +2,7 @@
 // A plain TCP connection to the target's origin tells that apart from a target that answers
 // badly, which is an ERROR on the affected cases instead.
 import { connect } from 'node:net';
-import { TargetUnreachable } from './errors.ts';
+import { TargetUnreachableError } from '../tool/index.ts';
 import type { ResolvedReceiverTarget, ResolvedServiceTarget } from './types.ts';
 
 /** The URL whose origin is the target's front door (a client target has none: the harness serves). */
@@ -11,7 +11,7 @@ export function entryUrlOf(target: ResolvedReceiverTarget | ResolvedServiceTarge
 }
 
 /**
- * Resolves when a TCP connection to the target opens; throws TargetUnreachable otherwise. A
+ * Resolves when a TCP connection to the target opens; throws TargetUnreachableError (exit 3) otherwise. A
  * client target is reached by starting its adapter (harness/cases/client: probeClient).
  */
 export async function probeTarget(target: ResolvedReceiverTarget | ResolvedServiceTarget, timeoutMs = 5000): Promise<void> {
@@ -22,7 +22,7 @@ export async function probeTarget(target: ResolvedReceiverTarget | ResolvedServi
     const socket = connect({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new TargetUnreachable(`cannot reach ${url.origin}: no connection within ${timeoutMs} ms`));
+      reject(new TargetUnreachableError(`cannot reach ${url.origin}: no connection within ${timeoutMs} ms`));
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -34,7 +34,7 @@ export async function probeTarget(target: ResolvedReceiverTarget | ResolvedServi
       clearTimeout(timer);
       // A refused connection is most often nothing started there yet, or another port.
       const hint = error.code === 'ECONNREFUSED' ? ` (is the ${target.side} listening on ${url.host}?)` : '';
-      reject(new TargetUnreachable(`cannot reach ${url.origin}: ${error.code ?? error.message}${hint}`));
+      reject(new TargetUnreachableError(`cannot reach ${url.origin}: ${error.code ?? error.message}${hint}`));
     });
   });
 }

@@ -1,6 +1,6 @@
 // Runs the vector files as cases `vectors.<file>.<tcId>`, one CaseResult per vector, handed
 // to `onResult` as each finishes (the CLI prints and reports them as they come).
-import type { CaseResult } from '../results/index.ts';
+import { verdictAndReason, type CaseResult } from '../results/index.ts';
 import { loadVectorFile } from './load.ts';
 import { judgeSignerAnswer } from './judge.ts';
 import { judgeCallbackQueryVector, judgeCallbackUrlVector } from './callback-judge.ts';
@@ -67,8 +67,7 @@ function caseResult(
   j: Pick<CaseResult, 'verdict' | 'reason' | 'level' | 'specRef' | 'evidence'>,
   durationMs: number,
 ): CaseResult {
-  const result: CaseResult = { id, title, level: j.level, specRef: j.specRef, verdict: j.verdict, durationMs: Math.round(durationMs) };
-  if (j.reason !== undefined) result.reason = j.reason;
+  const result: CaseResult = { id, title, level: j.level, specRef: j.specRef, ...verdictAndReason(j.verdict, j.reason), durationMs: Math.round(durationMs) };
   if (j.evidence !== undefined) result.evidence = j.evidence;
   return result;
 }

@@ -1,9 +1,10 @@
 // What a case needs of a target, and the SKIP reason when the target cannot give it: one table per
 // side, every capability met and unmet (the runner SKIPs a case with the first unmet need's reason).
 import { describe, expect, it } from 'vitest';
-import { firstUnmet, unmetReason, type Capability } from '../../harness/cases/index.ts';
+import type { Capability } from '../../harness/cases/index.ts';
 import type { ObserveSpec } from '../../harness/observe/index.ts';
 import type { ResolvedReceiverTarget, ResolvedServiceTarget, ResolvedTarget } from '../../harness/targets/index.ts';
+import { firstUnmet, unmetReason } from '../../harness/runner/index.ts';
 
 const SERVICE_ONLY: readonly Capability[] = ['notWhitelistedSource', 'failingNumber', 'sandbox', 'production', 'statusEndpoint'];
 const RECEIVER_ONLY: readonly Capability[] = ['records', 'seed', 'actions', 'confirms'];

@@ -2,8 +2,9 @@
 // curl line that reproduces it with "$COLLECT_CALLBACK_TOKEN" instead of the token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { HttpClient, TOKEN_VARIANTS, tokenHeader } from '../../harness/cases/index.ts';
-import { seededRandom } from '../../harness/cases/index.ts';
+import { TOKEN_VARIANTS } from '../../harness/cases/index.ts';
+import { seededRandom } from '../../harness/ids/index.ts';
+import { HttpClient, tokenHeader } from '../../harness/http/index.ts';
 
 const TOKEN = 'tok-Secret-12345';
 let server: Server;

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { listenerTls } from '../../harness/listener/index.ts';
 import { loadTargetFile } from '../../harness/targets/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const ONLY = 'receiver.token.valid,receiver.token.wrong,receiver.latency.single';
 let embedded: EmbeddedReceiver;

@@ -2,8 +2,9 @@
 // interprets. Every case's level was reviewed against the sentence behind it (issue 9); the
 // cases below are SHOULD, each for the reason given. A change of level is a change of this table.
 import { describe, expect, it } from 'vitest';
-import { CLIENT_CASES, RECEIVER_CASES, runCases, SERVICE_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
+import { CLIENT_CASES, RECEIVER_CASES, SERVICE_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const SHOULD: Record<string, string> = {
   'receiver.outcome.unknown-status-lowercase': 'applying `success` after case-folding breaks no sentence; §4.3 lists the values in upper case',

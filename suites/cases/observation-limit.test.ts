@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { commandAnswerLimitMs, MIN_COMMAND_ANSWER_MS } from '../../harness/observe/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const BRIDGE = fileURLToPath(new URL('../observe/fixtures/hooks-observer.mjs', import.meta.url));
 

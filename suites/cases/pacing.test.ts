@@ -2,9 +2,10 @@
 // (harness/wire/pace.ts). The rate as written, Retry-After as sent, the pace and the gate with a
 // measurement's burst, and the runner: time spent waiting for the pace is not a case's own.
 import { describe, expect, it } from 'vitest';
-import { runCases, type ConformanceCase } from '../../harness/cases/index.ts';
+import type { ConformanceCase } from '../../harness/cases/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { CaseWire, Pace, parseRate, RateError, retryAfterMs, WireGate } from '../../harness/wire/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 describe('--rate: N/s or N/min, or off', () => {
   it('reads requests per second as written', () => {

@@ -4,10 +4,11 @@
 // waivers, the cases still running when the caller's onResult throws; and RunResources (opened
 // once, closed once, every close tried).
 import { describe, expect, it } from 'vitest';
-import { CaseError, RunResources, runCases, type ConformanceCase } from '../../harness/cases/index.ts';
+import { CaseError, RunResources, type ConformanceCase } from '../../harness/cases/index.ts';
 import type { Observation } from '../../harness/observe/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { Pace } from '../../harness/wire/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const target: ResolvedReceiverTarget = { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 300 } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,13 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import {
-  applyWaivers, isExpired, parseWaivers, RECEIVER_CASES, runCases, selectCases, SILENT_CASES_TO_STOP, transactionIds, unusedWaivers, WaiverFileError,
+  RECEIVER_CASES, 
   type ConformanceCase,
 } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { exitCodeFor, type CaseResult } from '../../harness/results/index.ts';
 import { runSide } from '../../harness/run/index.ts';
 import { isDefaulted, parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { applyWaivers, isExpired, parseWaivers, runCases, selectCases, SILENT_CASES_TO_STOP, unusedWaivers, WaiverFileError } from '../../harness/runner/index.ts';
+import { transactionIds } from '../../harness/ids/index.ts';
 
 // A deadline with room for a 20-callback burst on a loaded 2-core machine (measured worst ~120 ms).
 const TIMING = { timeScale: 0.02, replyDeadlineMs: 1000 };

@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  allCases, CaseSlots, CLIENT_CASES, defaultTimeouts, loadWaiverFile, MAX_CONCURRENCY, parseWaivers, randomSeed, RECEIVER_CASES, seededRandom, SERVICE_CASES, WaiverFileError,
+  allCases, CLIENT_CASES, RECEIVER_CASES, SERVICE_CASES, 
 } from '../../harness/cases/index.ts';
+import { CaseSlots, defaultTimeouts, loadWaiverFile, MAX_CONCURRENCY, parseWaivers, WaiverFileError } from '../../harness/runner/index.ts';
+import { randomSeed, seededRandom } from '../../harness/ids/index.ts';
 
 describe('CaseSlots: an integer from 1 to MAX_CONCURRENCY, each slot released once', () => {
   it.each([0, -1, 1.5, MAX_CONCURRENCY + 1, Number.NaN])('%d is refused, naming the range and the value', (limit) => {
@@ -33,7 +35,7 @@ describe('CaseSlots: an integer from 1 to MAX_CONCURRENCY, each slot released on
 });
 
 describe('the run\'s randomness', () => {
-  // mulberry32 as published, written independently of harness/cases/ids.ts.
+  // mulberry32 as published, written independently of harness/ids/run-ids.ts.
   function mulberry32(seed: number): () => number {
     let a = seed;
     return () => {

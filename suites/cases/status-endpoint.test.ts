@@ -4,12 +4,13 @@
 // harness cannot listen on is named, not a crash.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { provideStatusEndpoint, RECEIVER_CASES, runCases, withdrawStatusEndpoint, type ConformanceCase } from '../../harness/cases/index.ts';
+import { provideStatusEndpoint, RECEIVER_CASES, withdrawStatusEndpoint, type ConformanceCase } from '../../harness/cases/index.ts';
 import { StatusEndpoints, statusQueryEvidence } from '../../harness/cases/receiver/status-endpoint.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import { signedStatusQuery, startStatusEndpoint, STATUS_POSITION } from '../../harness/status/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { freePort } from '../support/free-port.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 /** True when this process can listen on the port now. */
 async function portFree(port: number): Promise<boolean> {

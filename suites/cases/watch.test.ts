@@ -5,9 +5,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { livenessCheck, SILENT_CASES_TO_STOP, silenceOf, TargetWatch, watchFor } from '../../harness/cases/index.ts';
+import { livenessCheck, SILENT_CASES_TO_STOP, silenceOf, TargetWatch, watchFor } from '../../harness/runner/index.ts';
 import { listenerTls } from '../../harness/listener/index.ts';
-import type { CaseResult, Exchange } from '../../harness/results/index.ts';
+import { verdictAndReason, type CaseResult, type Exchange } from '../../harness/results/index.ts';
 import type { ResolvedReceiverTarget, ResolvedTarget } from '../../harness/targets/index.ts';
 
 const exchange = (answered: boolean, error?: string): Exchange => ({
@@ -15,7 +15,7 @@ const exchange = (answered: boolean, error?: string): Exchange => ({
   ...(answered ? { response: { status: 500 } } : {}), ...(error ? { error } : {}),
 }) as Exchange;
 const result = (id: string, verdict: CaseResult['verdict'], exchanges?: Exchange[]): CaseResult => ({
-  id, title: 't', level: 'MUST', specRef: '§0', verdict, durationMs: 1, ...(exchanges ? { evidence: { exchanges } } : {}),
+  id, title: 't', level: 'MUST', specRef: '§0', ...verdictAndReason(verdict, verdict === 'PASS' ? undefined : 'why'), durationMs: 1, ...(exchanges ? { evidence: { exchanges } } : {}),
 });
 const silent = (id: string, error = `ECONNREFUSED ${id}`) => result(id, 'ERROR', [exchange(false, error)]);
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

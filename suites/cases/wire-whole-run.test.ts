@@ -7,10 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CaseSlots, RECEIVER_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { CaseSlots } from '../../harness/runner/index.ts';
 
 /** One request as the target saw it: open from its arrival to the end of its answer. */
 interface Opened {

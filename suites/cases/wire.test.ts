@@ -4,9 +4,10 @@
 // recording target that shows no other request of the run is open while a measured request is:
 // wire-whole-run.test.ts (end-to-end tier).
 import { describe, expect, it } from 'vitest';
-import { runCases, type ConformanceCase } from '../../harness/cases/index.ts';
+import type { ConformanceCase } from '../../harness/cases/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { CaseWire, WireGate } from '../../harness/wire/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 

@@ -3,7 +3,7 @@
 // what the fault sweep (suites/self-test/client-faults.test.ts) shows only through a whole SDK:
 // a correct SDK unlike the reference passes, each deviation fails for its own words.
 import { describe, expect, it } from 'vitest';
-import type { Observation } from '../../harness/cases/index.ts';
+import type { SdkCall } from '../../harness/cases/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
 import { hmacHex, signBody } from '../../harness/signing/index.ts';
 import { ACCEPTED, judgedBy, observationOf, receivedRequest } from './observations.ts';
@@ -24,7 +24,7 @@ function sent(fields: Fields, change: { method?: string; target?: string; header
   const headers = { 'content-type': ['application/json'], authorization: [`HMAC ${clientKey}:${signature}`], ...change.headers };
   return receivedRequest({ ...(change.method ? { method: change.method } : {}), ...(change.target ? { target: change.target } : {}), headers, body });
 }
-function observation(requests: ReceivedRequest[], fields: Fields = PLAIN, answer: Observation['answer'] = ACCEPTED): Observation {
+function observation(requests: ReceivedRequest[], fields: Fields = PLAIN, answer: SdkCall['answer'] = ACCEPTED): SdkCall {
   return observationOf({ secretKey, clientKey }, { requests, fields, answer });
 }
 
@@ -86,7 +86,7 @@ describe('what arrived: none, or more than one request', () => {
   it.each([
     ['rejected', { kind: 'outcome', outcome: 'rejected', line: '' }],
     ['an error', { kind: 'error', error: 'amount must be a string', line: '' }],
-  ] as Array<[string, Observation['answer']]>)('nothing sent, the SDK reported %s: SKIP where the SDK may refuse (a number amount), FAIL elsewhere', async (_, answer) => {
+  ] as Array<[string, SdkCall['answer']]>)('nothing sent, the SDK reported %s: SKIP where the SDK may refuse (a number amount), FAIL elsewhere', async (_, answer) => {
     const o = observation([], [['amount', '15.0'], ...PLAIN.slice(1)], answer);
     expect(await judgedBy('client.collect.number-whole-float', o)).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not exercised: the SDK refused the call before sending anything: it reported /) });
     expect(await judgedBy('client.collect.method-path', o)).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^no request reached the service; the SDK reported /) });
@@ -161,7 +161,7 @@ describe('client.collect fields and their types (§2.1)', () => {
 });
 
 describe('an SDK that kept its caller waiting after the service answered (withSilence)', () => {
-  const waited: Observation['answer'] = { kind: 'nothing', waitedMs: 700, line: '' };
+  const waited: SdkCall['answer'] = { kind: 'nothing', waitedMs: 700, line: '' };
   const silent = 'the SDK reported nothing after the service accepted in 2 ms (HTTP 200 {"success":true}): nothing within 700 ms, so its caller would wait for ever';
   it('a request that held the rule: FAIL, said so, the rule\'s evidence kept, no cause added', async () => {
     const outcome = await judgedBy('client.collect.signature', observation([sent(PLAIN)], PLAIN, waited));

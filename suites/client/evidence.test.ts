@@ -2,7 +2,7 @@
 // UTF-8, and the evidence of a call (each request as received, its signing stages, the adapter's
 // lines, a curl line with the credentials left to the environment). Known answers.
 import { describe, expect, it } from 'vitest';
-import { evidenceOf, notUtf8, type Observation } from '../../harness/cases/index.ts';
+import { evidenceOf, notUtf8, type SdkCall } from '../../harness/cases/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
 import { observationOf } from './observations.ts';
 import { signBody } from '../../harness/signing/index.ts';
@@ -60,7 +60,7 @@ describe('evidenceOf: what a client verdict shows', () => {
       ...overrides,
     };
   }
-  function observation(requests: ReceivedRequest[], line = '{"id":"c1","outcome":"accepted"}'): Observation {
+  function observation(requests: ReceivedRequest[], line = '{"id":"c1","outcome":"accepted"}'): SdkCall {
     return observationOf({ secretKey, clientKey }, { requests, answer: line === '' ? { kind: 'nothing', waitedMs: 10, line: '' } : { kind: 'outcome', outcome: 'accepted', line } });
   }
 

@@ -2,16 +2,16 @@
 // report of each kind, and the silence of an SDK that kept its caller waiting after the service
 // had answered. Known answers, from observations built here.
 import { describe, expect, it } from 'vitest';
-import { reported, silence, type Observation } from '../../harness/cases/client/index.ts';
+import { reported, silence, type SdkCall } from '../../harness/cases/client/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
 
 const secretKey = 'sk-reported-secret-0001';
 
-function observation(answer: Observation['answer'], requests: Array<Partial<ReceivedRequest>> = []): Observation {
-  return { ctx: { redactor: new Redactor([secretKey]) }, answer, requests } as unknown as Observation;
+function observation(answer: SdkCall['answer'], requests: Array<Partial<ReceivedRequest>> = []): SdkCall {
+  return { ctx: { redactor: new Redactor([secretKey]) }, answer, requests } as unknown as SdkCall;
 }
-const nothing = (waitedMs: number): Observation['answer'] => ({ kind: 'nothing', waitedMs, line: '' });
+const nothing = (waitedMs: number): SdkCall['answer'] => ({ kind: 'nothing', waitedMs, line: '' });
 const answered = (status: number, body: string, durationMs = 16) => ({ answer: { status, contentType: 'application/json', body, by: 'script', durationMs } }) as Partial<ReceivedRequest>;
 
 describe('reported: the adapter\'s report in words', () => {
@@ -25,7 +25,7 @@ describe('reported: the adapter\'s report in words', () => {
     ['nothing, whole seconds from 10 s: in s', nothing(10_000), 'nothing within 10 s'],
     ['nothing, 9 s: in ms (seconds only from 10 s)', nothing(9000), 'nothing within 9000 ms'],
     ['nothing, 10.5 s: in ms (not whole seconds)', nothing(10_500), 'nothing within 10500 ms'],
-  ] as Array<[string, Observation['answer'], string]>)('%s', (_, answer, words) => {
+  ] as Array<[string, SdkCall['answer'], string]>)('%s', (_, answer, words) => {
     expect(reported(observation(answer))).toBe(words);
   });
 });

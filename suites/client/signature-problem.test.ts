@@ -2,7 +2,7 @@
 // signatureProblem): each explanation, plainest first, and the cause it states. Known answers,
 // from requests built here: the text of every branch is what a user reads in a FAIL.
 import { describe, expect, it } from 'vitest';
-import { signatureProblem, type Observation } from '../../harness/cases/index.ts';
+import { signatureProblem, type SdkCall } from '../../harness/cases/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
 import { hmacHex, signBody } from '../../harness/signing/index.ts';
 import { observationOf, receivedRequest } from './observations.ts';
@@ -15,7 +15,7 @@ const JSON_BODY = '{"amount":"1.00","client_id":2}';
 const NOT_SENT = 'the signature is not the one over the bytes sent: ';
 const FORM_NOT_JSON = 'the body sent is not JSON: it is a form of key=value pairs (Content-Type: application/x-www-form-urlencoded), which §5.1\'s message (over a JSON body) cannot be made from; ';
 
-function observation(fields: Array<[string, string]> = PLAIN): Observation {
+function observation(fields: Array<[string, string]> = PLAIN): SdkCall {
   return observationOf({ secretKey, clientKey }, { fields });
 }
 function request(body: string | Buffer, authorization: string | undefined, contentType = 'application/json'): ReceivedRequest {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose, shows, SHARED_ANSWER_MIN_CASES, type SideRun } from '../../harness/diagnoses/index.ts';
 import type { Finding, Preflight, Symptom } from '../../harness/preflight/index.ts';
-import type { CaseResult, Exchange, ExchangeFailure, Side, StatedCause, Verdict } from '../../harness/results/index.ts';
+import { verdictAndReason, type CaseResult, type Exchange, type ExchangeFailure, type Side, type StatedCause, type Verdict } from '../../harness/results/index.ts';
 
 interface Made {
   verdict?: Verdict;
@@ -23,8 +23,8 @@ function result(id: string, made: Made = {}): CaseResult {
   ];
   const stated = { ...(made.causes ? { causes: made.causes } : {}), ...(made.failure ? { failure: made.failure } : {}) };
   return {
-    id, title: id, level: 'MUST', specRef: '§6', durationMs: 1, verdict: made.verdict ?? 'FAIL',
-    ...(made.reason !== undefined ? { reason: made.reason } : made.verdict === 'PASS' ? {} : { reason: `${id} did not hold` }),
+    id, title: id, level: 'MUST', specRef: '§6', durationMs: 1,
+    ...verdictAndReason(made.verdict ?? 'FAIL', made.reason ?? (made.verdict === 'PASS' ? undefined : `${id} did not hold`)),
     ...(exchanges.length > 0 ? { evidence: { exchanges } } : {}),
     ...(Object.keys(stated).length > 0 ? { stated } : {}),
   };

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultTimeouts } from '../../harness/cases/index.ts';
+import { defaultTimeouts } from '../../harness/runner/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 import { parseTarget } from '../../harness/targets/index.ts';
 import { startFirewall, startHostile, type Behaviour, type HostileServer } from './hostile-server.ts';

@@ -1,8 +1,7 @@
 // DESIGN.md "Target files", transactionIds: ids of the implementation's shape, `{id}` the
 // harness's own id, `{uuid}` a UUID v4 from the seed, other text as written.
 import { describe, expect, it } from 'vitest';
-import { shapedIds, transactionIds } from '../../harness/cases/index.ts';
-import { HARNESS_ID_MAX_LENGTH, idCarrying, matchesShape, shapeProblems } from '../../harness/ids/index.ts';
+import { HARNESS_ID_MAX_LENGTH, idCarrying, matchesShape, shapeProblems, shapedIds, transactionIds } from '../../harness/ids/index.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

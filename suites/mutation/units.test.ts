@@ -28,8 +28,8 @@ function matched(globs: readonly string[], files: readonly string[]): string[] {
 }
 
 describe('the units cover the checks whole', () => {
-  const sources = ['signing', 'callback', 'diagnoses', 'preflight', 'cases'].flatMap((folder) => filesUnder(`harness/${folder}`)).filter((f) => f.endsWith('.ts'));
-  it('each source file of harness/{signing,callback,diagnoses,preflight,cases} is mutated by exactly one unit', () => {
+  const sources = ['signing', 'callback', 'diagnoses', 'preflight', 'cases', 'runner'].flatMap((folder) => filesUnder(`harness/${folder}`)).filter((f) => f.endsWith('.ts'));
+  it('each source file of harness/{signing,callback,diagnoses,preflight,cases,runner} is mutated by exactly one unit', () => {
     const owners = new Map(sources.map((f) => [f, MUTATION_UNITS.filter((u) => matched(u.mutate, [f]).length > 0).map((u) => u.name)]));
     expect([...owners].filter(([, units]) => units.length !== 1)).toEqual([]);
   });

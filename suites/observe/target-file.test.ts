@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { firstUnmet, RECEIVER_CASES } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { loadTargetFile, parseTarget, redactTarget, secretsOf, TargetFileError, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
+import { firstUnmet } from '../../harness/runner/index.ts';
 
 const PASSWORD = 'pw-Secret-4711';
 const URL_TEXT = `postgresql://app:${PASSWORD}@127.0.0.1:5432/shop`;

@@ -50,8 +50,8 @@ const ALLOWED: readonly RegExp[] = [
 /** What a user needs and must find. */
 const REQUIRED = [
   'LICENSE', 'README.md', 'docs/README.md', 'package.json', 'bin/collect-conformance.js', 'dist/index.js', 'dist/index.d.ts',
-  'dist/cli/index.js', 'dist/contracts/index.js', 'dist/targets/target.schema.json', 'dist/cases/waivers.schema.json',
-  'dist/targets/target.schema.check.cjs', 'dist/cases/waivers.schema.check.cjs',
+  'dist/cli/index.js', 'dist/contracts/index.js', 'dist/targets/target.schema.json', 'dist/runner/waivers.schema.json',
+  'dist/targets/target.schema.check.cjs', 'dist/runner/waivers.schema.check.cjs',
   'vectors/signature.json', 'reports/README.md', 'reports/schema/report.schema.json',
 ];
 /** Build and test tooling, and Pact (an optional peer), must not be installed with the package. */

@@ -36,12 +36,12 @@ const verdicts = (results: readonly { id: string; verdict: string }[]) => [...ne
 describe.concurrent('receiver.confirm against the status answer\'s two forms', () => {
   it('a receiver that reads only lower case (as the real service\'s clients do): the control holds, every confirm case PASSes', async () => {
     const run = await confirmRun(readsOnly('lower'));
-    expect(run.preflight.preflight.controls.confirmation?.state).toBe('held');
+    expect(run.preflight.controls.confirmation?.state).toBe('held');
     expect(verdicts(run.results)).toEqual(['PASS']);
   });
   it('one that reads only upper case: the control fails naming the guess and the line to state; no case FAILs', async () => {
     const run = await confirmRun(readsOnly('upper'));
-    const control = run.preflight.preflight.controls.confirmation;
+    const control = run.preflight.controls.confirmation;
     expect(control?.state).toBe('failed');
     expect(control?.observed).toMatch(/answered SUCCESS, but answered 503 and the record reads pending, actions 0; likely it does not read the answer's "status": "success" \(lower case, as the real service's clients read it/);
     expect(control?.observed).toContain('"confirms": {"statusForm": {"letterCase": "upper"}}');
@@ -51,7 +51,7 @@ describe.concurrent('receiver.confirm against the status answer\'s two forms', (
   });
   it('the same receiver with its service\'s form stated (upper case, 404): the control holds, every confirm case PASSes', async () => {
     const run = await confirmRun(readsOnly('upper'), { letterCase: 'upper', unknownId: 404 });
-    expect(run.preflight.preflight.controls.confirmation?.state).toBe('held');
+    expect(run.preflight.controls.confirmation?.state).toBe('held');
     expect(verdicts(run.results)).toEqual(['PASS']);
   });
   it('contradicted-unknown names the form the endpoint answered an unknown id in', async () => {

@@ -3,7 +3,7 @@
 // whether it still answers, and stopped the run. A preflight or cases run with this watch meet
 // a run that already named that cause.
 import { createServer } from 'node:http';
-import { TargetWatch } from '../../harness/cases/index.ts';
+import { TargetWatch } from '../../harness/runner/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { listenOn, originOf } from '../../harness/tool/index.ts';
 
@@ -21,7 +21,7 @@ export async function givenUpTarget(silentIds: readonly string[]): Promise<Given
   const watch = new TargetWatch(async () => 'it resets every connection');
   const stopped = new Promise<void>((resolve) => watch.whenStopped(resolve));
   const silent = (id: string): CaseResult => ({
-    id, title: id, level: 'MUST', specRef: '§6', verdict: 'ERROR', durationMs: 1,
+    id, title: id, level: 'MUST', specRef: '§6', verdict: 'ERROR', reason: 'the connection was reset before an answer', durationMs: 1,
     evidence: { exchanges: [{ request: { method: 'GET', url: origin, headers: {} }, error: 'reset' }] },
   });
   for (const id of silentIds) watch.observe(silent(id));

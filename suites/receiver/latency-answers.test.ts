@@ -6,12 +6,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases, type RunCasesOptions } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { NO_SEEDED_RECORD } from '../../harness/cases/receiver/kit.ts';
 import { latencyStats, percentile } from '../../harness/cases/receiver/latency.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { isDefaulted, parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { leastMeasured } from '../support/timing.ts';
+import { runCases, type RunCasesOptions } from '../../harness/runner/index.ts';
 
 let server: Server;
 let base = '';

@@ -3,7 +3,7 @@
 // Known answers, against a stand-in of the records (the readings a real observer would give, in
 // the order given) and a real loopback receiver of the test's own making.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerText, ApplyTimes, appliedOnce, CaseError, expectedOnce, isSuccess, ReceiverProbe, receiverCase, untouched } from '../../harness/cases/index.ts';
+import { answerText, ApplyTimes, appliedOnce, CaseError, expectedOnce, ReceiverProbe, receiverCase, untouched } from '../../harness/cases/index.ts';
 import { sleep } from '../../harness/cases/receiver/kit.ts';
 import { ObserveError, type ObservedStep } from '../../harness/observe/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
@@ -12,6 +12,7 @@ import {
   ANSWER_200, applied, pending, receiverContext, startStandInReceiver, TOKEN, type ContextOptions, type MadeContext, type StandInReceiver,
 } from './fixtures/probe-context.ts';
 import { leastMeasured } from '../support/timing.ts';
+import { isSuccess } from '../../harness/http/index.ts';
 
 let receiver: StandInReceiver;
 beforeAll(async () => { receiver = await startStandInReceiver(); });

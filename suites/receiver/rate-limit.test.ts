@@ -6,10 +6,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { forwardTo, startThrottle } from '../support/throttle.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 let embedded: EmbeddedReceiver;
 /** How the limiter answers its n-th request (from 0) on `path`: 429 with Retry-After, or forwarded. */

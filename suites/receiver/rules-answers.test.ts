@@ -6,13 +6,14 @@
 import { URL } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases, type ConformanceCase } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { guardNegatives, runChecked } from '../../harness/preflight/index.ts';
 import type { Preflight } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { startFront, type CallbackHandler, type FrontOptions } from '../preflight/front.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 let embedded: EmbeddedReceiver;
 beforeAll(async () => {

@@ -2,8 +2,9 @@
 // receiver answers by the header it got, the stand-in records read as the test says. What each
 // variant sends is proven on the wire in suites/cases/http-evidence.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, seededRandom, TOKEN_VARIANTS, type CaseOutcome } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES, TOKEN_VARIANTS, type CaseOutcome } from '../../harness/cases/index.ts';
 import { applied, pending, receiverContext, startStandInReceiver, TOKEN, type ContextOptions, type StandInReceiver } from './fixtures/probe-context.ts';
+import { seededRandom } from '../../harness/ids/index.ts';
 
 let receiver: StandInReceiver;
 beforeAll(async () => { receiver = await startStandInReceiver(); });

@@ -13,13 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { RECEIVER_CASES, SERVICE_CASES, runCases, type ConformanceCase } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES, SERVICE_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, startEmbeddedService } from '../../harness/embedded/index.ts';
 import { openReport } from '../../harness/report/index.ts';
 import type { CaseResult, Diagnosis } from '../../harness/results/index.ts';
 import { redactTarget } from '../../harness/targets/index.ts';
 import { BIN } from '../support/cli-process.ts';
 import { describeNeeding } from '../support/programs.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const LOCALE_SIGNER = fileURLToPath(new URL('../signer-protocol/fixtures/locale-signer.mjs', import.meta.url));

@@ -3,7 +3,8 @@
 // results in case order, the unproven cases and the shared causes out; runConformance given the
 // same started target goes through it and reports the same verdicts and causes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, selectCases } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
+import { selectCases } from '../../harness/runner/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { runConformance, runSide } from '../../harness/run/index.ts';

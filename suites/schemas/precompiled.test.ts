@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { WAIVERS_SCHEMA } from '../../harness/cases/waivers.ts';
+import { WAIVERS_SCHEMA } from '../../harness/runner/index.ts';
 import { compileSchema, schemasToPrecompile, type PrecompiledSchema } from '../../harness/schemas/index.ts';
 import { TARGET_SCHEMA } from '../../harness/targets/index.ts';
 import { runBin } from '../support/cli-process.ts';

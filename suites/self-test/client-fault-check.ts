@@ -3,7 +3,8 @@
 // case PASSes against the fault-free reference SDK; with a fault on, exactly the catalog's cases
 // catch it, each for the reason it pins and with its evidence, and every other case PASSes.
 import { expect } from 'vitest';
-import { CLIENT_CASES, selectCases } from '../../harness/cases/index.ts';
+import { CLIENT_CASES } from '../../harness/cases/index.ts';
+import { selectCases } from '../../harness/runner/index.ts';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
 import type { ReferenceSdkFault } from '../../harness/reference-sdk/index.ts';
 import type { SideRunResult } from '../../harness/run/index.ts';

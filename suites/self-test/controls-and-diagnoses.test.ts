@@ -515,7 +515,7 @@ describe('guardNegatives: a control that could not run makes a negative PASS a S
 
 describe('a rule not exercised is SKIP with the reason, never PASS', () => {
   it('service.callback.duplicates-consistent against a service that never retries: one delivery, SKIP', async () => {
-    const { runCases } = await import('../../harness/cases/index.ts');
+    const { runCases } = await import('../../harness/runner/index.ts');
     const service = await startEmbeddedService({ faults: ['no-retry'] });
     try {
       const [result] = await runCases({ cases: SERVICE_CASES, target: service.target, seed: 5, only: 'service.callback.duplicates-consistent' });

@@ -4,14 +4,15 @@
 // words, the shared cause missing, a finding where the entry names none, a case that does not
 // apply judged anyway), so a fault check that passes is one whose run held every part.
 import { describe, expect, it } from 'vitest';
-import type { CaseResult, Diagnosis } from '../../harness/results/index.ts';
+import { verdictAndReason, type CaseResult, type Diagnosis } from '../../harness/results/index.ts';
 import type { SideRunResult } from '../../harness/run/index.ts';
 import type { ClientFaultEntry } from './client-fault-catalog.ts';
 import { expectCaught, expectedVerdict, expectVerdicts, explain } from './fault-check.ts';
 import type { ServiceFaultEntry } from './service-fault-catalog.ts';
 
+/** A made-up result; a verdict other than PASS given no reason gets one that names no entry's words. */
 const result = (id: string, verdict: CaseResult['verdict'], reason?: string, level: CaseResult['level'] = 'MUST'): CaseResult => ({
-  id, title: id, level, specRef: '§5', verdict, durationMs: 1, ...(reason !== undefined ? { reason } : {}),
+  id, title: id, level, specRef: '§5', durationMs: 1, ...verdictAndReason(verdict, reason ?? (verdict === 'PASS' ? undefined : 'a made-up reason')),
 });
 
 function runOf(results: CaseResult[], diagnoses: Diagnosis[] = [], findings: SideRunResult['preflight']['findings'] = []): SideRunResult {

@@ -5,7 +5,8 @@
 // names every non-PASS case where the catalog says so, and every FAIL explains itself with
 // requests that show it. Used by receiver-faults.test.ts (the hooks) and suites/observe.
 import { expect } from 'vitest';
-import { RECEIVER_CASES, selectCases } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
+import { selectCases } from '../../harness/runner/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { runSide } from '../../harness/run/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';

@@ -4,13 +4,14 @@
 // it in fault-catalog.ts are caught, each for the reason the catalog pins, and every other case
 // PASSes. Four receivers at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CaseSlots, RECEIVER_CASES } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { RECEIVER_FAULTS, type ReceiverFault } from '../../harness/receiver/index.ts';
 import { runStarted } from '../support/run-started.ts';
 import { mentionProblems, RECEIVER_FAULT_CATALOG } from './fault-catalog.ts';
 import { STORM_FAULT_CATALOG } from './storm-fault-catalog.ts';
 import { CONFIRMING_TIMING, expectAllPass, expectFaultCaught, RECEIVER_TIMING as TIMING } from './receiver-fault-check.ts';
+import { CaseSlots } from '../../harness/runner/index.ts';
 
 const SEED = Number(process.env.CC_SEED ?? 4242);
 

@@ -3,9 +3,10 @@
 // the target file every receiver case PASSes; without it the valid callbacks get 400 and the
 // cases that send them FAIL, all falsely: the target file must state the shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECEIVER_CASES, runCases } from '../../harness/cases/index.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 // Confirming too (§6 rule 5), so that every case runs: the status query names the ids of that shape.
 const TIMING = { timeScale: 0.02, replyDeadlineMs: 1000 };

@@ -5,7 +5,8 @@
 // judgement (only `success: false`) read them as acceptances and FAILed the negative cases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CollectClient, judgeAnswer } from '../../harness/client/index.ts';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 import { runSide } from '../../harness/run/index.ts';
 

@@ -6,7 +6,7 @@
 // other case PASSes; every exchange a case shows is labelled, and every PASS notes what held.
 // Scaled timing (SELF_TEST_TIMING).
 import { expect } from 'vitest';
-import { CaseSlots, SERVICE_CASES, selectCases } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { SideRunResult } from '../../harness/run/index.ts';
@@ -14,6 +14,7 @@ import type { SimulatorFault } from '../../harness/simulator/index.ts';
 import { runStarted } from '../support/run-started.ts';
 import { blurred, expectCaught, expectVerdicts, type NotApplicable } from './fault-check.ts';
 import { SELF_TEST_TIMING, type ServiceFaultEntry, type ServiceTiming } from './service-fault-catalog.ts';
+import { CaseSlots, selectCases } from '../../harness/runner/index.ts';
 
 export const SEED = Number(process.env['FC_SEED'] ?? 20261122);
 export type Mode = 'sandbox' | 'production';

@@ -1,13 +1,14 @@
 // §6 Retry: the back-off judgement (harness/cases/service/backoff.ts) and its jitter tolerance.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_CASES, seededRandom } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { judgeBackoff, judgeOnABusyMachine, looksConstant, stepGrows, timingTolerance, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runChecked } from '../../harness/preflight/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { fakeService } from '../support/fake-service.ts';
 import { assertProperty } from '../properties/fc-run.ts';
+import { seededRandom } from '../../harness/ids/index.ts';
 
 const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2 ** 31);
 const numRuns = 300;

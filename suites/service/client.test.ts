@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CollectClient, ownAddressTowards, UNSORTED_ORDER, COLLECT_FIELD_NAMES, judgeAnswer, judgeAnswerWhy, atPointer, DEFAULT_REJECTION, shellWord, WRONG_CLIENT_KEY,
+  CollectClient, ownAddressTowards, UNSORTED_ORDER, COLLECT_FIELD_NAMES, judgeAnswer, judgeAnswerWhy, atPointer, DEFAULT_REJECTION, WRONG_CLIENT_KEY,
   type CollectFields, type RejectionRule,
 } from '../../harness/client/index.ts';
 import { parseAuthorizationHeader, verifyBody, readRawJsonObject } from '../../harness/signing/index.ts';
+import { shellWord } from '../../harness/http/index.ts';
 
 const SECRET = 'sk-test-secret-value-123';
 const CLIENT_KEY = 'ck-test-client-key-456';

@@ -1,11 +1,12 @@
 // DESIGN.md: a failing case shows the request sent (secret-free, with a curl line), the answer,
 // and the deliveries seen with their timing; retry cases carry the timeline.
 import { describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { SimulatorFault } from '../../harness/simulator/index.ts';
 import { parseTarget, secretsOf, type ResolvedServiceTarget } from '../../harness/targets/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 
 async function run(faults: SimulatorFault[], ids: string[]): Promise<{ results: CaseResult[]; target: ResolvedServiceTarget }> {

@@ -5,9 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { freePort } from '../support/free-port.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 // A service that accepts every collect request and never calls back.
 let service: Server;

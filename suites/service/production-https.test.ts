@@ -1,9 +1,10 @@
 // A run against the reference service in production mode over HTTPS: the API and the listener
 // on https with generated CAs, an http:// callback URL refused (§2.1, §6 Transport).
 import { describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { secretsOf } from '../../harness/targets/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 describe('§6 Transport: the reference service in production mode over https', () => {
   it('every case PASSes; the sandbox cases SKIP; callbacks arrive over https', async () => {

@@ -7,9 +7,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 import { forwardTo } from '../support/throttle.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 let service: EmbeddedService;
 /** How the limiter answers its n-th request (from 0): 429 with these headers, or forwarded to the service. */

@@ -3,8 +3,9 @@
 // whose retry comes late in the window (a vendor retrying after a minute, say) still fits the
 // run's case time limit (derived from callbackTimeoutMs + retryWindowMs) instead of ending ERROR.
 import { describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 
 describe('§6 Retry: watching after a late retry stays inside timing.retryWindowMs', () => {

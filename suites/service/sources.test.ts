@@ -4,10 +4,11 @@
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCases, RunResources, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { RunResources, SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { startConnectProxy, type RunningConnectProxy } from './fixtures/connect-proxy.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 /**
  * Each run's rejection watches (timing.callbackTimeoutMs): 500 ms instead of the embedded target's

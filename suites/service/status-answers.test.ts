@@ -5,7 +5,7 @@
 // naming it; a rule not exercised SKIPs saying why; what says nothing about the rule is ERROR.
 import { describe, expect, it } from 'vitest';
 import type { SentAnswer } from '../../harness/client/index.ts';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { describeStatusReading, failureOf, notReadReason, statusReading, STATUS_NOT_READ } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { SimulatorFault } from '../../harness/simulator/index.ts';
@@ -13,6 +13,7 @@ import { STATUS_POSITION, type StatusReading } from '../../harness/status/index.
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { Pace, parseRate } from '../../harness/wire/index.ts';
 import { startFront, type FrontHandler } from './fixtures/front.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const SEED = 3131;
 

@@ -3,12 +3,13 @@
 // service signs status queries otherwise, the status cases are not judged (ERROR, not FAIL) and
 // one shared cause names it; "status": false makes them SKIP with that reason.
 import { describe, expect, it } from 'vitest';
-import { runCases, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { diagnose } from '../../harness/diagnoses/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import { runSide } from '../../harness/run/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { ELSEWHERE, statusElsewhere, type StatusVariant } from './fixtures/status-elsewhere.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const SEED = 2424;
 const STATUS_CASES = SERVICE_CASES.filter((c) => c.id.startsWith('service.status.'));

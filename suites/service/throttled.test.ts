@@ -7,11 +7,12 @@
 // verdicts the same service gives unthrottled, and the rate measured at the target holds.
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CaseSlots, SERVICE_CASES } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 import { runSide, type SideRunResult } from '../../harness/run/index.ts';
 import { Pace, parseRate, RATE_LIMITED } from '../../harness/wire/index.ts';
 import { mostWithin, startThrottle } from '../support/throttle.ts';
+import { CaseSlots } from '../../harness/runner/index.ts';
 
 const LIMIT = { limit: 5, windowMs: 500 };
 /** The limit itself, as the default 5/s is the limit: a 429 where jitter puts a sixth request in a window is waited out. */

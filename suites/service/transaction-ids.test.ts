@@ -2,9 +2,10 @@
 // the target's shape (here one without {id}: a service that issues `PAY-<uuid>` ids), while the
 // listener tags that route callbacks stay the harness's own URL-safe ids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_CASES, runCases } from '../../harness/cases/index.ts';
+import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService, type EmbeddedService } from '../../harness/embedded/index.ts';
 import type { Exchange } from '../../harness/results/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 
 const PAY_UUID = /^PAY-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

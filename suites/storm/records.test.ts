@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../harness/cases/index.ts';
+import { HttpClient } from '../../harness/http/index.ts';
 import { HooksObserver } from '../../harness/observe/index.ts';
 import { startReceiver } from '../../harness/receiver/index.ts';
 import { readAll, Readings, StormPlan } from '../../harness/storm/index.ts';

@@ -6,9 +6,10 @@ import { createServer } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { runBin } from '../support/cli-process.ts';
 import {
-  loadTargetFile, parseTarget, TargetFileError, secretsOf, redactTarget, probeTarget, TargetUnreachable, isDefaulted,
+  loadTargetFile, parseTarget, TargetFileError, secretsOf, redactTarget, probeTarget, isDefaulted,
   type ResolvedServiceTarget,
 } from '../../harness/targets/index.ts';
+import { TargetUnreachableError } from '../../harness/tool/index.ts';
 
 const env = { COLLECT_CLIENT_KEY: 'ck-test-value-1', COLLECT_SECRET_KEY: 'sk-test-value-2', COLLECT_CALLBACK_TOKEN: 'tok-test-value-3' };
 
@@ -268,8 +269,8 @@ describe('probeTarget: exit 3 needs a first connection that fails', () => {
     await probeTarget({ side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, timing: { replyDeadlineMs: 1 } });
     await new Promise<void>((r) => server.close(() => r()));
     const error = await probeTarget({ side: 'receiver', callbackUrl: `http://127.0.0.1:${port}/cb`, timing: { replyDeadlineMs: 1 } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TargetUnreachable);
-    expect((error as TargetUnreachable).message).toBe(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED (is the receiver listening on 127.0.0.1:${port}?)`);
+    expect(error).toBeInstanceOf(TargetUnreachableError);
+    expect((error as TargetUnreachableError).message).toBe(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED (is the receiver listening on 127.0.0.1:${port}?)`);
   });
 });
 

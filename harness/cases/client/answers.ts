@@ -11,7 +11,7 @@
 // shapes are not shown, §4.1, §7: DESIGN.md's rejection judgement is the suite's reading).
 import type { ServiceScript } from '../../sdk/index.ts';
 import type { CaseOutcome } from '../model.ts';
-import { reported, silence, type Observation } from './call.ts';
+import { reported, silence, type SdkCall } from './call.ts';
 import { clientCase, fail, pass, type ClientCase } from './define.ts';
 
 const json = (status: number, body: unknown): ServiceScript => ({ kind: 'answer', status, contentType: 'application/json', body: JSON.stringify(body) });
@@ -20,7 +20,7 @@ const json = (status: number, body: unknown): ServiceScript => ({ kind: 'answer'
 export const ACCEPTED_ANSWER = json(200, { success: true, status: 'PENDING', message: 'Transaction accepted for processing' });
 
 /** Reported accepted: the control of the refusal cases (the preflight makes the same call). */
-export function acceptedReported(o: Observation): CaseOutcome {
+export function acceptedReported(o: SdkCall): CaseOutcome {
   if (o.answer.kind === 'outcome' && o.answer.outcome === 'accepted') return pass(o);
   const quiet = silence(o);
   if (quiet !== undefined) return fail(o, quiet);
@@ -28,7 +28,7 @@ export function acceptedReported(o: Observation): CaseOutcome {
 }
 
 function notAccepted(what: string, how: string) {
-  return (o: Observation): CaseOutcome => {
+  return (o: SdkCall): CaseOutcome => {
     // Kept waiting for ever is not "never accepted": its caller never learns it was refused.
     const quiet = silence(o);
     if (quiet !== undefined) return fail(o, quiet);

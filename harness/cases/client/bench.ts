@@ -5,7 +5,8 @@
 import { LineProcess } from '../../line-protocol/index.ts';
 import type { Redactor } from '../../secrets/index.ts';
 import { SdkAdapter, startSdkService, type AdapterLaunch, type SdkService } from '../../sdk/index.ts';
-import { TargetUnreachable, type ResolvedClientTarget } from '../../targets/index.ts';
+import type { ResolvedClientTarget } from '../../targets/index.ts';
+import { TargetUnreachableError } from '../../tool/index.ts';
 
 /** The customer number of every call: whitelisted by the harness's service, with its leading zero. */
 export const CLIENT_CUSTOMER_NUMBER = '0244000001';
@@ -122,7 +123,7 @@ export async function probeAdapter(target: ResolvedClientTarget, redactor: Redac
   const end = new LineProcess(target.command);
   const event = await end.next(watchMs);
   if (event.type === 'exit') {
-    throw new TargetUnreachable(redactor.text(`the adapter command ${JSON.stringify(target.command)} cannot be started: it ${end.describeExit(event.exit)} right after starting, before any request (${end.lastStderr()})`));
+    throw new TargetUnreachableError(redactor.text(`the adapter command ${JSON.stringify(target.command)} cannot be started: it ${end.describeExit(event.exit)} right after starting, before any request (${end.lastStderr()})`));
   }
   // Still up (a line it wrote unasked is dropped): the run's first call goes to this process.
   benches.adopt(target, end);

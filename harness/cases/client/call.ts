@@ -2,15 +2,16 @@
 // harness's service meanwhile, and the adapter's answer; then the evidence every client verdict
 // carries (the raw request as received, its canonical message and expected signature stage by
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
-import { curlCommand, judgeAnswer } from '../../client/index.ts';
+import { judgeAnswer } from '../../client/index.ts';
 import type { Evidence, Exchange, ExchangeFailure, Stated, StatedCause } from '../../results/index.ts';
 import { encodeCollectLine, encodeStatusLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, readRawJsonObject, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import type { CaseContext, CaseOutcome } from '../model.ts';
 import type { ClientBench } from './bench.ts';
 import { BODY_NOT_JSON, notJsonBecause, pairsAsJson, readSentBody, type SentBody } from './body.ts';
+import { curlCommand } from '../../http/index.ts';
 
 export type ClientContext = CaseContext<ResolvedClientTarget>;
 
@@ -24,7 +25,7 @@ export type SdkReport =
   | { kind: 'nothing'; waitedMs: number; line: '' };
 
 /** What one call showed: the fields passed, the requests that arrived, what the adapter said. */
-export interface Observation {
+export interface SdkCall {
   ctx: ClientContext;
   bench: ClientBench;
   /** A collect's fields; for a status query, the members its body carries (transaction_id, client_id). */
@@ -60,7 +61,7 @@ export interface CallOptions {
 }
 
 /** Makes the call through the target's bench; an adapter that gave no usable answer throws (ERROR). */
-export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }, options: CallOptions = {}): Promise<Observation> {
+export async function callSdk(ctx: ClientContext, fields: readonly RawField[], script: ServiceScript = { kind: 'reference' }, options: CallOptions = {}): Promise<SdkCall> {
   const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   const call = { ...callBase(ctx, bench), fields };
   const decisive = options.decisive ? { decisive: 'the plain call (string amount, six fields, answered as accepted)' } : {};
@@ -68,7 +69,7 @@ export async function callSdk(ctx: ClientContext, fields: readonly RawField[], s
 }
 
 /** A status query (§4.2) for `transactionId` through the SDK; the same rules as a collect call. */
-export async function callSdkStatus(ctx: ClientContext, transactionId: string, script: ServiceScript): Promise<Observation> {
+export async function callSdkStatus(ctx: ClientContext, transactionId: string, script: ServiceScript): Promise<SdkCall> {
   const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
   const call = { ...callBase(ctx, bench), transactionId };
   const members: RawField[] = [['transaction_id', JSON.stringify(transactionId)], ['client_id', String(ctx.target.clientId)]];
@@ -86,7 +87,7 @@ function callBase(ctx: ClientContext, bench: ClientBench) {
 async function observe(
   ctx: ClientContext, bench: ClientBench, fields: readonly RawField[], script: ServiceScript, requestLine: string,
   send: (exchange: { timeoutMs: number }) => Promise<AdapterAnswer>,
-): Promise<Observation> {
+): Promise<SdkCall> {
   const line = requestLine.trimEnd();
   const deadline = ctx.target.timing.answerDeadlineMs;
   const grace = script.kind === 'silent' ? noAnswerGraceMs(deadline) : 0;
@@ -125,7 +126,7 @@ async function observe(
  * after the service refused in 16 ms (HTTP 400: …): nothing within 10 s, so its caller would
  * wait for ever". Undefined when it did report.
  */
-export function silence(o: Observation): Problem | undefined {
+export function silence(o: SdkCall): Problem | undefined {
   if (o.answer.kind !== 'nothing') return undefined;
   const answered = o.requests.find((r) => r.answer !== undefined);
   if (!answered?.answer) return undefined;
@@ -146,7 +147,7 @@ export interface Problem {
 }
 
 /** The adapter's report in words: `accepted (HTTP 200: …)`, `an error: …`, `nothing within 10 s`. */
-export function reported(o: Observation): string {
+export function reported(o: SdkCall): string {
   switch (o.answer.kind) {
     case 'outcome':
       return `${o.answer.outcome}${o.answer.detail ? ` (${o.answer.detail})` : ''}`;
@@ -191,7 +192,7 @@ export function notUtf8(body: Buffer): string | undefined {
 }
 
 /** The first request that arrived, or the outcome that says none did. */
-export function firstRequest(o: Observation, skipWhenRefused: boolean): ReceivedRequest | CaseOutcome {
+export function firstRequest(o: SdkCall, skipWhenRefused: boolean): ReceivedRequest | CaseOutcome {
   const [first] = o.requests;
   if (first) return first;
   // An SDK may refuse what its caller passed (a number amount) before sending: as an error or
@@ -214,7 +215,7 @@ export function isOutcome(value: ReceivedRequest | CaseOutcome): value is CaseOu
 /** How every signature FAIL begins: the client preflight names a wrong signer once by it. */
 export const NOT_SIGNED_AS_SENT = 'the signature is not the one over the bytes sent';
 
-export function signatureProblem(o: Observation, request: ReceivedRequest): Problem | undefined {
+export function signatureProblem(o: SdkCall, request: ReceivedRequest): Problem | undefined {
   const [auth] = header(request, 'authorization');
   let presented: string;
   try {
@@ -245,7 +246,7 @@ export function signatureProblem(o: Observation, request: ReceivedRequest): Prob
  * it: the form's pairs read as the one signer reads a body (harness/signing: sorted by key,
  * joined as key=value, or a labelled alternative of that), or the fields as the caller passed them.
  */
-function signedOverNotJson(o: Observation, body: Exclude<SentBody, { kind: 'json' }>, presented: string): string {
+function signedOverNotJson(o: SdkCall, body: Exclude<SentBody, { kind: 'json' }>, presented: string): string {
   const secret = o.ctx.target.secretKey;
   // Both texts are JSON this kit wrote (the pairs of a body decoded as UTF-8, the fields it passed): each can be signed.
   if (body.kind === 'form') {
@@ -268,7 +269,7 @@ function signedOverNotJson(o: Observation, body: Exclude<SentBody, { kind: 'json
  * encoder rounds, re-types or re-encodes a value): the signature is the one over the caller's
  * fields. Says which pair was signed and what the body has instead.
  */
-function signedAsPassed(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
+function signedAsPassed(o: SdkCall, request: ReceivedRequest, presented: string): string | undefined {
   const stages = signBody(fieldsJson(o.fields), o.ctx.target.secretKey);
   if (stages.signature !== presented) return undefined;
   const sent = signBody(bodyText(request), o.ctx.target.secretKey).pairs;
@@ -283,7 +284,7 @@ export const SIX_FIELDS = ['amount', 'callback_url', 'client_id', 'customer_numb
  * properties signed, the request built from the caller's map): the signature is the one over
  * the body without them.
  */
-function signedSixOnly(o: Observation, request: ReceivedRequest, presented: string): string | undefined {
+function signedSixOnly(o: SdkCall, request: ReceivedRequest, presented: string): string | undefined {
   const members = readRawJsonObject(bodyText(request));
   const six = members.filter((m) => (SIX_FIELDS as readonly string[]).includes(m.key));
   if (six.length === members.length) return undefined;
@@ -294,7 +295,7 @@ function signedSixOnly(o: Observation, request: ReceivedRequest, presented: stri
 }
 
 /** The stages `collect-conformance sign` prints for the body as received. */
-function signingStages(o: Observation, request: ReceivedRequest): Record<string, unknown> {
+function signingStages(o: SdkCall, request: ReceivedRequest): Record<string, unknown> {
   try {
     const stages = signBody(bodyText(request), o.ctx.target.secretKey);
     const [auth] = header(request, 'authorization');
@@ -309,7 +310,7 @@ function signingStages(o: Observation, request: ReceivedRequest): Record<string,
   }
 }
 
-function exchangeOf(o: Observation, request: ReceivedRequest): Exchange {
+function exchangeOf(o: SdkCall, request: ReceivedRequest): Exchange {
   // As received: the names in their own case, in their order.
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of request.rawHeaders) {
@@ -338,7 +339,7 @@ function exchangeOf(o: Observation, request: ReceivedRequest): Exchange {
   };
 }
 
-export function evidenceOf(o: Observation, notes: string[] = []): Evidence {
+export function evidenceOf(o: SdkCall, notes: string[] = []): Evidence {
   return {
     exchanges: o.requests.map((r) => exchangeOf(o, r)),
     signing: o.requests.map((r) => signingStages(o, r)),

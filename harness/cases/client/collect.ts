@@ -9,7 +9,7 @@ import type { RawMember } from '../../signing/index.ts';
 import type { ReceivedRequest } from '../../sdk/index.ts';
 import type { CaseOutcome } from '../model.ts';
 import { BODY_NOT_JSON, notJsonBecause, readSentBody } from './body.ts';
-import { bodyText, evidenceOf, firstRequest, header, isOutcome, reported, signatureProblem, SIX_FIELDS, type Observation } from './call.ts';
+import { bodyText, evidenceOf, firstRequest, header, isOutcome, reported, signatureProblem, SIX_FIELDS, type SdkCall } from './call.ts';
 import { clientCase, fail, pass, type CallShape, type ClientCase } from './define.ts';
 
 const COLLECT_PATH = '/api/v1.0/collect/';
@@ -26,7 +26,7 @@ export function missingFields(members: readonly RawMember[]): string[] {
 }
 
 /** A FAIL for a field the body lacks: one cause with every other such FAIL (the preflight names it once, with the keys sent). */
-function absent(o: Observation, text: string): CaseOutcome {
+function absent(o: SdkCall, text: string): CaseOutcome {
   return fail(o, { text, causes: ['fields-missing'] });
 }
 
@@ -36,8 +36,8 @@ interface RequestOptions {
 }
 
 /** Checks the first request that arrived with `judge`; a missing request FAILs (or SKIPs when the SDK may refuse the call). */
-function onRequest(judge: (o: Observation, request: ReceivedRequest) => CaseOutcome, options: RequestOptions = {}) {
-  return (o: Observation): CaseOutcome => {
+function onRequest(judge: (o: SdkCall, request: ReceivedRequest) => CaseOutcome, options: RequestOptions = {}) {
+  return (o: SdkCall): CaseOutcome => {
     const request = firstRequest(o, options.mayRefuse === true);
     if (isOutcome(request)) return request;
     const outcome = judge(o, request);
@@ -51,7 +51,7 @@ function onRequest(judge: (o: Observation, request: ReceivedRequest) => CaseOutc
  * which a form body tells as well (its values as JSON strings); `json`: it reads JSON types, so a
  * body that is not JSON FAILs it in the shared words BODY_NOT_JSON.
  */
-function onBody(need: 'pairs' | 'json', judge: (o: Observation, members: RawMember[]) => CaseOutcome, options: RequestOptions = {}) {
+function onBody(need: 'pairs' | 'json', judge: (o: SdkCall, members: RawMember[]) => CaseOutcome, options: RequestOptions = {}) {
   return onRequest((o, request) => {
     const body = readSentBody(request);
     if (body.kind === 'json' || (body.kind === 'form' && need === 'pairs')) return judge(o, body.members);

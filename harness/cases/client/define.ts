@@ -4,11 +4,11 @@ import type { RawField, ServiceScript } from '../../sdk/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { CLIENT_CUSTOMER_NUMBER, CLIENT_NETWORK_CODE } from './bench.ts';
-import { callSdk, evidenceOf, silence, type ClientContext, type Observation, type Problem } from './call.ts';
+import { callSdk, evidenceOf, silence, type ClientContext, type SdkCall, type Problem } from './call.ts';
 
 /** A client case: run (one call through the adapter, then judged), and its judgement alone, for known-answer tests of what a call showed. */
 export type ClientCase = ConformanceCase<ResolvedClientTarget> & {
-  judge(o: Observation): CaseOutcome | Promise<CaseOutcome>;
+  judge(o: SdkCall): CaseOutcome | Promise<CaseOutcome>;
 };
 
 /** The six fields of §2.1 as the caller passes them, by name, as raw JSON text. */
@@ -25,7 +25,7 @@ export interface CallShape {
 export interface ClientCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs' | 'judge'> {
   call?: CallShape;
   script?: ServiceScript;
-  check(o: Observation): CaseOutcome | Promise<CaseOutcome>;
+  check(o: SdkCall): CaseOutcome | Promise<CaseOutcome>;
   /**
    * The check judges the SDK's report (client.answers), a report of nothing included. Otherwise
    * (a check of the request) an SDK that kept its caller waiting after the service answered is
@@ -59,7 +59,7 @@ export async function fieldsOf(ctx: ClientContext, shape: CallShape = {}): Promi
 
 export function clientCase(spec: ClientCaseSpec): ClientCase {
   const { check, call, script, judgesReport, ...data } = spec;
-  const judge = async (o: Observation): Promise<CaseOutcome> => {
+  const judge = async (o: SdkCall): Promise<CaseOutcome> => {
     const outcome = await check(o);
     return judgesReport ? outcome : withSilence(o, outcome);
   };
@@ -79,7 +79,7 @@ export function clientCase(spec: ClientCaseSpec): ClientCase {
  * promise never settles on that answer): a finding of this case whatever its request showed,
  * so a FAIL, its reason saying what the request itself showed.
  */
-export function withSilence(o: Observation, outcome: CaseOutcome): CaseOutcome {
+export function withSilence(o: SdkCall, outcome: CaseOutcome): CaseOutcome {
   const quiet = silence(o);
   if (quiet === undefined) return outcome;
   const evidence = outcome.evidence ?? evidenceOf(o);
@@ -94,11 +94,11 @@ export function withSilence(o: Observation, outcome: CaseOutcome): CaseOutcome {
   }
 }
 
-export function pass(o: Observation, notes: string[] = []): CaseOutcome {
+export function pass(o: SdkCall, notes: string[] = []): CaseOutcome {
   return { verdict: 'PASS', evidence: evidenceOf(o, notes) };
 }
 
-export function fail(o: Observation, reason: string | Problem, notes: string[] = []): CaseOutcome {
+export function fail(o: SdkCall, reason: string | Problem, notes: string[] = []): CaseOutcome {
   const { text, causes } = typeof reason === 'string' ? { text: reason, causes: [] } : reason;
   return { verdict: 'FAIL', reason: text, evidence: evidenceOf(o, notes), ...(causes.length > 0 ? { causes } : {}) };
 }

@@ -6,8 +6,8 @@ import { ANSWERS_CASES } from './answers.ts';
 import { COLLECT_CASES } from './collect.ts';
 import { STATUS_CASES } from './status.ts';
 
-export { ClientBenches, probeAdapter, adapterLaunchOf, CLIENT_CUSTOMER_NUMBER, type ClientBench } from './bench.ts';
-export { callSdk, evidenceOf, reported, signatureProblem, notUtf8, silence, noAnswerGraceMs, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, type ClientContext, type Observation, type SdkReport } from './call.ts';
+export { ClientBenches, probeAdapter, adapterLaunchOf, clientCaseTimeoutMs, CLIENT_CUSTOMER_NUMBER, type ClientBench } from './bench.ts';
+export { callSdk, evidenceOf, reported, signatureProblem, notUtf8, silence, noAnswerGraceMs, NOT_SIGNED_AS_SENT, SILENT_AFTER_REFUSAL, type ClientContext, type SdkCall, type SdkReport } from './call.ts';
 export { clientCase, fieldsOf, type ClientCase, type ClientCaseSpec } from './define.ts';
 export { ACCEPTED_ANSWER, acceptedReported } from './answers.ts';
 export { CALLBACK_URL_SUFFIX, missingFields } from './collect.ts';

@@ -14,10 +14,10 @@ import {
   type LetterCase, type StatusValue,
 } from '../../status/index.ts';
 import type { Stated, StatedCause } from '../../results/index.ts';
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import type { CaseOutcome } from '../model.ts';
 import type { ClientBench } from './bench.ts';
-import { bodyText, callSdkStatus, evidenceOf, header, reported, signatureProblem, type ClientContext, type Observation } from './call.ts';
+import { bodyText, callSdkStatus, evidenceOf, header, reported, signatureProblem, type ClientContext, type SdkCall } from './call.ts';
 import { fail, pass, type ClientCase } from './define.ts';
 
 /** How the reason of a status case begins when the adapter gave no usable answer to a plain status call (the preflight names it once). */
@@ -68,7 +68,7 @@ export async function statusNotDeclared(ctx: ClientContext): Promise<string | un
  */
 export type PlainStatusCall =
   /** `other`: the same answer in the other letter case, asked when the first was not reported SUCCESS. */
-  | { kind: 'answered'; o: Observation; other?: Observation }
+  | { kind: 'answered'; o: SdkCall; other?: SdkCall }
   /** `stated`: what the failed call's error stated (the rest not sent, the run having given up on the adapter). */
   | { kind: 'failed'; reason: string; stated?: Stated };
 
@@ -79,7 +79,7 @@ const failedCall = (error: unknown): PlainStatusCall => ({
   ...(error instanceof CaseError && error.stated ? { stated: error.stated } : {}),
 });
 
-const reportsSuccess = (o: Observation | undefined) => o?.answer.kind === 'status' && o.answer.status === 'SUCCESS';
+const reportsSuccess = (o: SdkCall | undefined) => o?.answer.kind === 'status' && o.answer.status === 'SUCCESS';
 
 export async function plainStatusCall(ctx: ClientContext): Promise<PlainStatusCall> {
   const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
@@ -98,7 +98,7 @@ export async function plainStatusCall(ctx: ClientContext): Promise<PlainStatusCa
 }
 
 /** The plain call reported SUCCESS in either letter case: the control of the refusal cases (an SDK reporting every answer otherwise would pass them). */
-export function successReported(o: Observation, other?: Observation): CaseOutcome {
+export function successReported(o: SdkCall, other?: SdkCall): CaseOutcome {
   if (reportsSuccess(o)) return pass(o);
   if (reportsSuccess(other)) return pass(other!, [`the SDK reported SUCCESS to ${answerWords('SUCCESS', OTHER_CASE)}, not to ${answerWords('SUCCESS', FIRST_CASE)} (it reported ${reported(o)})`]);
   const both = other ? `; to ${answerWords('SUCCESS', OTHER_CASE)} it reported ${reported(other)}` : '';
@@ -108,7 +108,7 @@ export function successReported(o: Observation, other?: Observation): CaseOutcom
 interface StatusCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs' | 'judge'> {
   /** The service's answer, for the id the call asks about. */
   script: (transactionId: string) => ServiceScript;
-  check(o: Observation): CaseOutcome;
+  check(o: SdkCall): CaseOutcome;
   /** Instead of one call answered by `script`: its own calls (both forms of an answer). */
   calls?: (ctx: ClientContext) => Promise<CaseOutcome>;
 }
@@ -144,8 +144,8 @@ function statusCase(spec: StatusCaseSpec): ClientCase {
 }
 
 /** The first request of the call, or the FAIL that says none came. */
-function onRequest(judge: (o: Observation) => CaseOutcome) {
-  return (o: Observation): CaseOutcome => {
+function onRequest(judge: (o: SdkCall) => CaseOutcome) {
+  return (o: SdkCall): CaseOutcome => {
     if (o.requests.length === 0) return fail(o, `no request reached the service; the SDK reported ${reported(o)}`);
     return judge(o);
   };
@@ -161,7 +161,7 @@ function queryBody(target: string): string | undefined {
 }
 
 /** The one member of the body a signature covers alone (a signer with its own field list), if it is that. */
-function signedOverFewer(o: Observation): string | undefined {
+function signedOverFewer(o: SdkCall): string | undefined {
   const [auth] = header(o.requests[0]!, 'authorization');
   const body = bodyText(o.requests[0]!);
   let found: RawMember[];
@@ -174,7 +174,7 @@ function signedOverFewer(o: Observation): string | undefined {
   return found.find((m) => found.length > 1 && auth?.endsWith(`:${signBody(`{${JSON.stringify(m.key)}:${m.value.raw}}`, o.ctx.target.secretKey).signature}`))?.key;
 }
 
-function members(o: Observation, body: string): RawMember[] | CaseOutcome {
+function members(o: SdkCall, body: string): RawMember[] | CaseOutcome {
   try {
     return readRawJsonObject(body);
   } catch (error) {
@@ -185,7 +185,7 @@ function members(o: Observation, body: string): RawMember[] | CaseOutcome {
 
 /** Reported as anything but a status: a refusal or an error (MUST: the answer carries no status). */
 function noStatus(what: string, how: string) {
-  return onRequest((o: Observation): CaseOutcome => {
+  return onRequest((o: SdkCall): CaseOutcome => {
     if (o.answer.kind === 'status') return fail(o, `the service answered ${what}; the SDK reported ${reported(o)}: ${how}`);
     return pass(o, [`the service answered ${what}; the SDK reported ${reported(o)}`]);
   });
@@ -194,14 +194,14 @@ function noStatus(what: string, how: string) {
 /** How the SDK reported one answer: as answered, as another status (or nothing), or not at all (an error, a refusal). */
 export type FormReading = 'read' | 'misread' | 'not-read';
 
-export function formReading(o: Observation, status: StatusValue): FormReading {
+export function formReading(o: SdkCall, status: StatusValue): FormReading {
   if (o.answer.kind === 'status') return o.answer.status === status ? 'read' : 'misread';
   if (o.answer.kind === 'nothing') return 'misread';
   return 'not-read';
 }
 
 /** Every status value answered in both letter cases, once per bench (the three reports cases share it: whether a form is read at all needs all three). */
-export type LetterCaseProfile = ReadonlyMap<string, Observation>;
+export type LetterCaseProfile = ReadonlyMap<string, SdkCall>;
 
 const profileKey = (status: StatusValue, letterCase: LetterCase) => `${status}/${letterCase}`;
 const profiles = new WeakMap<ClientBench, Promise<LetterCaseProfile>>();
@@ -211,7 +211,7 @@ async function letterCaseProfile(ctx: ClientContext): Promise<LetterCaseProfile>
   let profile = profiles.get(bench);
   if (!profile) {
     profile = (async () => {
-      const seen = new Map<string, Observation>();
+      const seen = new Map<string, SdkCall>();
       for (const status of STATUS_VALUES) {
         for (const letterCase of [FIRST_CASE, OTHER_CASE]) {
           const id = ctx.newTransactionId();
@@ -283,7 +283,7 @@ function reportsCase(status: StatusValue, why: string): ClientCase {
 
 /** An unknown id, answered in both forms (positions: status.unknown-id): neither is ever reported as a status. */
 async function unknownIdBothForms(ctx: ClientContext): Promise<CaseOutcome> {
-  const seen: Array<{ form: number; o: Observation }> = [];
+  const seen: Array<{ form: number; o: SdkCall }> = [];
   for (const form of UNKNOWN_ID_FORMS) {
     const id = ctx.newTransactionId();
     const { httpStatus, body } = unknownIdAnswer(id, form);

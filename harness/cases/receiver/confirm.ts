@@ -17,9 +17,10 @@ import type { Evidence, Level, StatedCause } from '../../results/index.ts';
 import type { ReceivedQuery, RunningStatusEndpoint, ScriptedAnswer, StatusForm, StatusValue } from '../../status/index.ts';
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { RecordReading } from '../../observe/index.ts';
-import type { HttpResult } from '../http.ts';
+import type { HttpResult } from '../../http/index.ts';
 import type { Capability, CaseOutcome, ConformanceCase } from '../model.ts';
-import { answerText, describeReading, isSuccess, receiverCase, sleep, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+import { answerText, describeReading, receiverCase, sleep, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+import { isSuccess } from '../../http/index.ts';
 
 /** How a case says the receiver asked nothing: the preflight names it once, as a shared cause. */
 export const NO_STATUS_QUERY = 'no status query reached the harness\'s status endpoint';

@@ -3,7 +3,8 @@
 // 2xx and change nothing.
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { ConformanceCase } from '../model.ts';
-import { answerText, appliedOnce, describeReading, expectAppliedOnce, expectedOnce, FAILED_MESSAGE, isSuccess, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
+import { answerText, appliedOnce, describeReading, expectAppliedOnce, expectedOnce, FAILED_MESSAGE, receiverCase, SUCCESS_MESSAGE } from './kit.ts';
+import { isSuccess } from '../../http/index.ts';
 
 const MESSAGES = { SUCCESS: SUCCESS_MESSAGE, FAILED: FAILED_MESSAGE } as const;
 

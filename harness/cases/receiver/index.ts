@@ -13,6 +13,6 @@ export const RECEIVER_CASES: readonly ConformanceCase<ResolvedReceiverTarget>[] 
 ];
 export { NO_STATUS_QUERY } from './confirm.ts';
 export { TOKEN_VARIANTS } from './token.ts';
-export { ReceiverProbe, receiverCase, describeReading, appliedOnce, untouched, expectedOnce, answerText, isSuccess, SUCCESS_MESSAGE } from './kit.ts';
+export { ReceiverProbe, receiverCase, describeReading, appliedOnce, untouched, expectedOnce, answerText, SUCCESS_MESSAGE } from './kit.ts';
 export { latencyStats, percentile, BURST_SIZE } from './latency.ts';
 export { StatusEndpoints, provideStatusEndpoint, withdrawStatusEndpoint, type HeldStatusEndpoint } from './status-endpoint.ts';

@@ -6,9 +6,9 @@ import { CALLBACK_PARAM_NAMES, composeCallbackUrl, formEncode, separatorAfter, s
 import type { Evidence, Level, Stated, StatedCause } from '../../results/index.ts';
 import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { describeRecord, ObserveError, type ObservedStep, type RecordObserver, type RecordReading } from '../../observe/index.ts';
-import { CaseError, DEFAULT_TOKEN_ENV, HttpClient, tokenHeader, type HeaderSpec, type HttpResult } from '../http.ts';
+import { DEFAULT_TOKEN_ENV, HttpClient, isSuccess, tokenHeader, type HeaderSpec, type HttpResult } from '../../http/index.ts';
 import { rateLimitedReason } from '../../wire/index.ts';
-import type { Capability, CaseContext, CaseOutcome, ConformanceCase, NegativeKind, ReasonedOutcome } from '../model.ts';
+import { CaseError, type Capability, type CaseContext, type CaseOutcome, type ConformanceCase, type NegativeKind, type ReasonedOutcome } from '../model.ts';
 import type { Redactor } from '../../secrets/index.ts';
 import type { RunningStatusEndpoint } from '../../status/index.ts';
 import { statusQueryEvidence } from './status-endpoint.ts';
@@ -300,9 +300,6 @@ export function answerText(answer: { status: number; body: string }, redactor: R
   return body ? `${answer.status} ${body}` : String(answer.status);
 }
 
-export function isSuccess(status: number): boolean {
-  return status >= 200 && status <= 299;
-}
 
 /** Waits for `promise`, or rejects as soon as the case is aborted. */
 function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {

@@ -2,9 +2,10 @@
 // (default 3000 ms, "a few seconds"), one at a time and in a burst; heavy work comes after.
 import type { Evidence } from '../../results/index.ts';
 import { isDefaulted, type ResolvedReceiverTarget } from '../../targets/index.ts';
-import type { HttpResult } from '../http.ts';
+import type { HttpResult } from '../../http/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { isSuccess, NO_SEEDED_RECORD, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+import { NO_SEEDED_RECORD, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+import { isSuccess } from '../../http/index.ts';
 
 export const BURST_SIZE = 20;
 

@@ -4,9 +4,10 @@
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { answerText, describeReading, expectAppliedOnce, untouched, FAILED_MESSAGE, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
+import { isSuccess } from '../../http/index.ts';
 
 function acceptableForNoAction(status: number): boolean {
-  return (status >= 200 && status <= 299) || (status >= 400 && status <= 499);
+  return isSuccess(status) || (status >= 400 && status <= 499);
 }
 
 /**

@@ -2,10 +2,10 @@
 // and the record stays untouched. Variants are data; one check serves them all.
 import type { Level } from '../../results/index.ts';
 import type { ResolvedReceiverTarget } from '../../targets/index.ts';
-import { TOKEN_HEADER, tokenHeader, type HeaderSpec } from '../http.ts';
+import { TOKEN_HEADER, tokenHeader, type HeaderSpec, isSuccess } from '../../http/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
-import { seededRandom } from '../ids.ts';
-import { answerText, describeReading, expectAppliedOnce, isSuccess, NO_SEEDED_RECORD, receiverCase, untouched, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
+import { seededRandom } from '../../ids/index.ts';
+import { answerText, describeReading, expectAppliedOnce, NO_SEEDED_RECORD, receiverCase, untouched, SUCCESS_MESSAGE, type ReceiverProbe, type TokenChoice } from './kit.ts';
 
 const NBSP = '\u00a0';
 

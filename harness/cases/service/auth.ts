@@ -7,7 +7,7 @@ import {
 import type { Level } from '../../results/index.ts';
 import { expectAccepted, expectRejected, serviceCase, type ServiceCase } from './define.ts';
 import type { CaseOutcome } from '../model.ts';
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import { describeAnswer, failureOf, type ServiceSession } from './session.ts';
 
 /**

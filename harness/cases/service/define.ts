@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { CollectAnswer } from '../../client/index.ts';
 import type { ListenerDelivery } from '../../listener/index.ts';
 import type { ResolvedServiceTarget } from '../../targets/index.ts';
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { describeAnswer, failureOf, ServiceSession } from './session.ts';
 

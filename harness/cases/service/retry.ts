@@ -7,6 +7,7 @@ import { StallWatch } from './stall-watch.ts';
 import { noCallback, requireAccepted, serviceCase, windowLeft, type ServiceCase } from './define.ts';
 import type { CaseOutcome } from '../model.ts';
 import type { ServiceSession } from './session.ts';
+import { isSuccess } from '../../http/index.ts';
 
 /** Non-2xx answers before the 200 in the retry case: three, so three intervals can be compared. */
 export const RETRY_SCRIPT: readonly number[] = [500, 500, 500, 200];
@@ -86,7 +87,7 @@ async function judgeRetries(s: ServiceSession, stalls: StallWatch): Promise<Case
   }
   const all = await collectUntil(s, fields.tag, expected, windowEnd);
   // The schedule of the failing phase: up to and including the first delivery answered 2xx.
-  const okAt = all.findIndex((d) => d.answeredStatus >= 200 && d.answeredStatus < 300);
+  const okAt = all.findIndex((d) => isSuccess(d.answeredStatus));
   // Every delivery was answered 500: the service stopped, or the window ended, before its 2xx.
   const stopped = okAt === -1;
   const phase = stopped ? all : all.slice(0, okAt + 1);

@@ -1,6 +1,6 @@
 // service.sandbox: the Numbers whitelist of sandbox mode (§5.3, §2.3) and customer numbers
 // kept as text (§2.1: "Digits are kept as text, including leading zeros").
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import { describeAnswer } from './session.ts';
 import { expectAccepted, expectRejected, readAs, serviceCase, type ServiceCase } from './define.ts';
 

@@ -9,7 +9,7 @@ import { toDelivery, type DeliveryFilter, type ListenerDelivery, type RunningLis
 import type { Evidence, Exchange, StatedCause } from '../../results/index.ts';
 import { secretEnvName, type ResolvedServiceTarget } from '../../targets/index.ts';
 import { rateLimitedReason } from '../../wire/index.ts';
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import type { CaseContext, CaseOutcome, ReasonedOutcome } from '../model.ts';
 
 export type ServiceContext = CaseContext<ResolvedServiceTarget>;

@@ -13,7 +13,7 @@ import {
   type StatusEndpoint, type StatusReading, type StatusValue,
 } from '../../status/index.ts';
 import type { ResolvedServiceTarget } from '../../targets/index.ts';
-import { CaseError } from '../http.ts';
+import { CaseError } from '../model.ts';
 import type { CaseOutcome } from '../model.ts';
 import { firstCallback, requireAccepted, serviceCase, UNREAD_REJECTION, type ServiceCase } from './define.ts';
 import { describeAnswer, failureOf, type ServiceSession } from './session.ts';

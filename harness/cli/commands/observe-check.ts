@@ -6,7 +6,8 @@
 // that the receiver sees those records. Exit 0 when the mapping works and the callback is
 // applied, 2 when not (the key, the statement, the store's or the receiver's answer named).
 import { Command } from 'commander';
-import { defaultTimeouts, HttpClient, randomSeed, shapedIds, transactionIds } from '../../cases/index.ts';
+import { defaultTimeouts } from '../../runner/index.ts';
+import { randomSeed, shapedIds, transactionIds } from '../../ids/index.ts';
 import { DatabaseError } from '../../database/index.ts';
 import { checkCallbackSeen, checkObservation, openObservation } from '../../observe/index.ts';
 import { Redactor } from '../../secrets/index.ts';
@@ -14,6 +15,7 @@ import { loadTargetFile, secretEnvName, secretsOf, TargetFileError } from '../..
 import { OPEN_WIRE } from '../../wire/index.ts';
 import { UsageError } from '../../tool/index.ts';
 import type { SetExitCode } from '../command.ts';
+import { HttpClient } from '../../http/index.ts';
 
 export interface ObserveCheckIo {
   stdout: (text: string) => void;

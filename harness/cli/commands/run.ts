@@ -4,7 +4,7 @@
 // status of DESIGN.md (0 pass, 1 FAIL/ERROR, 2 usage/target file, 3 unreachable, 130/143 signal).
 import { Command, Option } from 'commander';
 import { join, resolve } from 'node:path';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TARGET_FILE_CONCURRENCY, type ConformanceCase } from '../../cases/index.ts';
+import type { ConformanceCase } from '../../cases/index.ts';
 import type { EmbeddedSide } from '../../embedded/index.ts';
 import {
   DEFAULT_REPORT_DIR, exitStatusOf, failedCaseIds, gitHubReporterFor, onlyMatcher, readPreviousReport, reportDirReporter, resolveTarget, runConformance, RunInterrupted, selectedCases,
@@ -15,6 +15,7 @@ import { colorFor } from '../color.ts';
 import { watchStopSignals } from '../interrupt.ts';
 import type { SetExitCode } from '../command.ts';
 import { terminalReporter, type TerminalIo } from '../terminal.ts';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, TARGET_FILE_CONCURRENCY } from '../../runner/index.ts';
 
 export { DEFAULT_REPORT_DIR, SERVICE_TARGET_RATE };
 

@@ -14,7 +14,7 @@ import { exitCodeFor } from '../../results/index.ts';
 import { DEFAULT_REPORT_DIR, openReportDir, resolveTarget, SIGNAL_EXIT_STATUS } from '../../run/index.ts';
 import { Redactor } from '../../secrets/index.ts';
 import { runStorm, settingsProblems, StormSetupError, type DriveProgress, type StormSettings } from '../../storm/index.ts';
-import { probeTarget, redactTarget, secretsOf, TargetUnreachable, type ResolvedReceiverTarget } from '../../targets/index.ts';
+import { probeTarget, redactTarget, secretsOf, type ResolvedReceiverTarget } from '../../targets/index.ts';
 import { TargetUnreachableError, toolVersion, UsageError } from '../../tool/index.ts';
 import { watchStopSignals } from '../interrupt.ts';
 import type { SetExitCode } from '../index.ts';
@@ -120,7 +120,7 @@ export async function stormFromFlags(flags: StormFlags, io: StormIo = processIo(
     try {
       await probeTarget(target);
     } catch (error) {
-      if (error instanceof TargetUnreachable) throw new TargetUnreachableError(redactor.text(error.message));
+      if (error instanceof TargetUnreachableError) throw new TargetUnreachableError(redactor.text(error.message));
       throw error;
     }
     const report = await openReportDir({

@@ -1,7 +1,8 @@
 // Reproducible randomness for a run: one seed drives every random part, printed in the report
 // so that a failing run can be repeated with `--seed`. Ids follow the target's transactionIds
 // shape (harness/ids); listener tags are the harness's own ids, URL-safe whatever the shape.
-import { DEFAULT_ID_TEMPLATE, idCarrying, renderId, uuidFrom, type IdRequest, type TransactionIdShape } from '../ids/index.ts';
+import { DEFAULT_ID_TEMPLATE, idCarrying, renderId, type IdRequest, type TransactionIdShape } from './shape.ts';
+import { uuidFrom } from './uuid.ts';
 
 /** mulberry32: small, fast, good enough to make ids and token variants; not for secrets. */
 export function seededRandom(seed: number): () => number {

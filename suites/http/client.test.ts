@@ -1,4 +1,4 @@
-// harness/cases/http.ts on its own: what an exchange records of the request as sent (headers as
+// harness/http/client.ts on its own: what an exchange records of the request as sent (headers as
 // shown, the body, the curl line), what it keeps of the answer (redacted as read, even what the
 // target echoes of a value sent but not shown), and each way an exchange fails (a time limit, a
 // refused connection, the case stopping before it was sent, a client closed), against servers of
@@ -7,7 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curlLine, HttpClient, tokenHeader, type HttpClientOptions } from '../../harness/cases/http.ts';
+import { curlCommand, HttpClient, tokenHeader, type HttpClientOptions } from '../../harness/http/index.ts';
 import { listenerTls } from '../../harness/listener/index.ts';
 import { REDACTED } from '../../harness/secrets/index.ts';
 import type { Wire } from '../../harness/wire/index.ts';
@@ -36,13 +36,18 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-describe('curlLine: the request as a command to run again', () => {
+describe('curlCommand: the request as a command to run again', () => {
   it('a POST with headers and a body: -X, -H per header (a shell word when given), --data-binary, quoted', () => {
-    expect(curlLine({ method: 'POST', url: "http://h/p?q='1'", headers: [{ name: 'A', value: "it's" }, tokenHeader('secret', 'MY_TOKEN')], body: '{"a":1}' }, 5000))
+    expect(curlCommand({ method: 'POST', url: "http://h/p?q='1'", headers: [{ name: 'A', value: "it's" }, tokenHeader('secret', 'MY_TOKEN')], body: '{"a":1}', timeoutMs: 5000 }))
       .toBe(`curl -sS -i --max-time 5 -X POST -H 'A: it'\\''s' -H "X-Callback-Token: $MY_TOKEN" --data-binary '{"a":1}' 'http://h/p?q='\\''1'\\'''`);
   });
   it('a GET without headers or a body: no -X, no -H, no data; a limit under a second is one second', () => {
-    expect(curlLine({ url: 'http://h/' }, 200)).toBe("curl -sS -i --max-time 1 'http://h/'");
+    expect(curlCommand({ url: 'http://h/', timeoutMs: 200 })).toBe("curl -sS -i --max-time 1 'http://h/'");
+  });
+  it('headers as a record, secrets as environment references, the source and CA options, no limit: the URL last', () => {
+    const secrets = [{ value: 'ck-123', envName: 'COLLECT_CLIENT_KEY' }];
+    expect(curlCommand({ method: 'POST', url: 'http://h/c', headers: { Authorization: 'HMAC ck-123:ab' }, body: '{}', localAddress: '127.0.0.2', proxy: 'http://p:1', caFile: 'ca.pem' }, secrets))
+      .toBe(`curl -sS -i -X POST -H 'Authorization: HMAC '"\${COLLECT_CLIENT_KEY}"':ab' --data-binary '{}' --interface '127.0.0.2' --proxy 'http://p:1' --cacert 'ca.pem' 'http://h/c'`);
   });
 });
 

@@ -6,7 +6,7 @@
 // that is only slow (a loaded machine, many cases at once) from being given up on.
 import type { CaseResult } from '../results/index.ts';
 import { entryUrlOf, type ResolvedTarget } from '../targets/index.ts';
-import { HttpClient } from './http.ts';
+import { HttpClient } from '../http/index.ts';
 
 /** Cases in a row that got no answer at all before the rest stop. */
 export const SILENT_CASES_TO_STOP = 3;

@@ -1,5 +1,6 @@
-// A shell command that reproduces a request, with secrets replaced by the environment
-// variables a user sets for a run (DESIGN.md: secrets never appear in output).
+// The one shell command that reproduces a request of the harness (every exchange's `curl` line),
+// with secrets replaced by the environment variables a user sets for a run (DESIGN.md: secrets
+// never appear in output).
 
 export interface CurlSecret {
   value: string;
@@ -32,23 +33,41 @@ export function shellWord(value: string, secrets: readonly CurlSecret[] = []): s
   return out === '' ? "''" : out;
 }
 
+/** One header line; `shell`, when given, is its whole `-H` word (e.g. `"X-Callback-Token: $TOKEN"`). */
+export interface CurlHeader {
+  name: string;
+  value: string;
+  shell?: string;
+}
+
 export interface CurlRequest {
-  method: string;
+  /** Default GET, which the line leaves implicit. */
+  method?: string;
   url: string;
-  headers: Record<string, string>;
+  headers?: Record<string, string> | readonly CurlHeader[];
   body?: string;
+  /** `--max-time`, in whole seconds (at least 1), from a limit in milliseconds. */
+  timeoutMs?: number;
   localAddress?: string;
   proxy?: string;
   /** Shown as `--cacert <file>`: the PEM itself is too long for a command line. */
   caFile?: string;
 }
 
+/** `curl -sS -i [--max-time s] [-X method] [-H …]… [--data-binary …] [--interface|--proxy|--cacert …] 'url'`. */
 export function curlCommand(request: CurlRequest, secrets: readonly CurlSecret[] = []): string {
-  const parts = ['curl', '-sS', '-i', '-X', request.method, shellWord(request.url, secrets)];
-  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', shellWord(`${name}: ${value}`, secrets));
+  const parts = ['curl', '-sS', '-i'];
+  if (request.timeoutMs !== undefined) parts.push('--max-time', String(Math.max(1, Math.ceil(request.timeoutMs / 1000))));
+  const method = request.method ?? 'GET';
+  if (method !== 'GET') parts.push('-X', method);
+  const headers: readonly CurlHeader[] = Array.isArray(request.headers)
+    ? request.headers
+    : Object.entries(request.headers ?? {}).map(([name, value]) => ({ name, value }));
+  for (const h of headers) parts.push('-H', h.shell ?? shellWord(`${h.name}: ${h.value}`, secrets));
   if (request.body !== undefined) parts.push('--data-binary', shellWord(request.body, secrets));
   if (request.localAddress) parts.push('--interface', shellWord(request.localAddress));
   if (request.proxy) parts.push('--proxy', shellWord(request.proxy));
   if (request.caFile) parts.push('--cacert', shellWord(request.caFile));
+  parts.push(shellWord(request.url, secrets));
   return parts.join(' ');
 }

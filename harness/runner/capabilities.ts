@@ -1,7 +1,7 @@
 // Which case needs a target can meet, and why not when it cannot (the SKIP reason).
 import { abilitiesOf } from '../observe/index.ts';
 import type { ResolvedTarget } from '../targets/index.ts';
-import type { Capability } from './model.ts';
+import type { Capability } from '../cases/index.ts';
 
 /** Undefined when the target has the capability, else the reason it has not. */
 export function unmetReason(target: ResolvedTarget, need: Capability): string | undefined {

@@ -7,15 +7,13 @@ import type { CaseResult, Stated } from '../results/index.ts';
 import { Redactor } from '../secrets/index.ts';
 import { secretsOf, type ResolvedTarget } from '../targets/index.ts';
 import { firstUnmet } from './capabilities.ts';
-import { clientCaseTimeoutMs } from './client/bench.ts';
-import { shapedIds, transactionIds, type TransactionIdGenerator } from './ids.ts';
-import type { CaseContext, CaseOutcome, ConformanceCase } from './model.ts';
+import { clientCaseTimeoutMs, RunResources, type CaseContext, type CaseOutcome, type ConformanceCase } from '../cases/index.ts';
+import { shapedIds, transactionIds, type TransactionIdGenerator } from '../ids/index.ts';
 import { selectCases } from './select.ts';
 import { CaseSlots } from './slots.ts';
 import { livenessCheck, TargetWatch } from './watch.ts';
 import { CaseWire, Pace } from '../wire/index.ts';
 import { applyWaivers, type WaiverEntry } from './waivers.ts';
-import { RunResources } from './resources.ts';
 
 export interface RunCasesOptions<T extends ResolvedTarget> {
   cases: readonly ConformanceCase<T>[];
@@ -172,8 +170,9 @@ async function runHeldCases<T extends ResolvedTarget>(options: RunCasesOptions<T
         level,
         specRef: testCase.specRef,
         // DESIGN.md: WARN is a SHOULD not met; a case reports FAIL and its level decides.
-        verdict: outcome.verdict === 'FAIL' && level === 'SHOULD' ? 'WARN' : outcome.verdict,
-        ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}),
+        ...(outcome.verdict === 'PASS'
+          ? { verdict: 'PASS' as const, ...(outcome.reason !== undefined ? { reason: redactor.text(outcome.reason) } : {}) }
+          : { verdict: outcome.verdict === 'FAIL' && level === 'SHOULD' ? 'WARN' as const : outcome.verdict, reason: redactor.text(outcome.reason) }),
         ...(outcome.evidence !== undefined ? { evidence: redactor.value(outcome.evidence) } : {}),
         durationMs: Math.round(performance.now() - started),
         ...statedBy(outcome),

@@ -1,10 +1,12 @@
-// HTTP for cases: every request has a time limit and leaves an Exchange (token variants
-// described rather than shown) with a curl line. What a target answers is redacted as it is
-// read, before anything can cut it (an excerpt, a reason quoting the body): a secret cut in
-// half would no longer be found, and its first characters would show.
+// The harness's HTTP client (cases, the target watch): every request has a time limit and leaves
+// an Exchange (token variants described rather than shown) with a curl line. What a target
+// answers is redacted as it is read, before anything can cut it (an excerpt, a reason quoting the
+// body): a secret cut in half would no longer be found, and its first characters would show.
 import { Agent, request, type Dispatcher } from 'undici';
-import type { Evidence, Exchange, ExchangeFailure, Stated } from '../results/index.ts';
-import { describeError, failureCodeOf, readCapped, truncationNote } from '../client/index.ts';
+import type { Exchange, ExchangeFailure } from '../results/index.ts';
+import { describeError, failureCodeOf } from './failure.ts';
+import { readCapped, truncationNote } from './read.ts';
+import { curlCommand } from './curl.ts';
 import { REDACTED, Redactor } from '../secrets/index.ts';
 import { OPEN_WIRE, retryLabel, sendThrottled, type FinalThrottle, type Wire } from '../wire/index.ts';
 
@@ -51,22 +53,8 @@ export type HttpResult = (
   | { ok: false; exchange: Exchange; failure: ExchangeFailure; durationMs: number }
 ) & Throttling;
 
-
-/** An ERROR with evidence: the runner keeps `evidence` on the result, and what it states (causes, a typed failure) for the diagnoses. */
-export class CaseError extends Error {
-  override readonly name = 'CaseError';
-  readonly code = 'ERR_CASE';
-  constructor(message: string, readonly evidence?: Evidence, readonly stated?: Stated) {
-    super(message);
-  }
-}
-
 const BODY_EXCERPT_CHARS = 500;
 export const TOKEN_HEADER = 'X-Callback-Token';
-
-export function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /** Where curl lines take the token from, unless the target file names another variable. */
 export const DEFAULT_TOKEN_ENV = 'COLLECT_CALLBACK_TOKEN';
@@ -74,16 +62,6 @@ export const DEFAULT_TOKEN_ENV = 'COLLECT_CALLBACK_TOKEN';
 /** The token header as sent for real, shown redacted and as `$COLLECT_CALLBACK_TOKEN` in curl. */
 export function tokenHeader(token: string, envName = DEFAULT_TOKEN_ENV): HeaderSpec {
   return { name: TOKEN_HEADER, value: token, shown: REDACTED, shell: `"${TOKEN_HEADER}: $${envName}"` };
-}
-
-export function curlLine(call: HttpCall, timeoutMs: number): string {
-  const parts = ['curl', '-sS', '-i', '--max-time', String(Math.max(1, Math.ceil(timeoutMs / 1000)))];
-  const method = call.method ?? 'GET';
-  if (method !== 'GET') parts.push('-X', method);
-  for (const h of call.headers ?? []) parts.push('-H', h.shell ?? shellQuote(`${h.name}: ${h.value}`));
-  if (call.body !== undefined) parts.push('--data-binary', shellQuote(call.body));
-  parts.push(shellQuote(call.url));
-  return parts.join(' ');
 }
 
 export interface HttpClientOptions {
@@ -135,7 +113,7 @@ export class HttpClient {
       shownHeaders[key] = prior === undefined ? shown : [...(Array.isArray(prior) ? prior : [prior]), shown];
       rawHeaders.push(h.name, h.value);
     }
-    const curl = curlLine(call, timeoutMs);
+    const curl = curlCommand({ ...call, timeoutMs });
     const wire = this.options.wire ?? OPEN_WIRE;
     const sent = await sendThrottled(wire, async (retry): Promise<HttpResult> => {
       const label = retry ? retryLabel(call.label) : call.label;
