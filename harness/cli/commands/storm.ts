@@ -6,7 +6,7 @@
 // 2 usage or target file, 3 unreachable, 130/143 signal. Without --target: the reference
 // receiver embedded in this process (a demonstration; a real storm names a target file).
 import { Command } from 'commander';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ARTILLERY_FILES, ArtilleryReportError, DeliveryLogError, exportArtillery, judgeArtillery, LOG_DIR_ENV, readExport, TOKEN_ENV } from '../../artillery/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../embedded/index.ts';
 import { ObserveError } from '../../observe/index.ts';
@@ -166,7 +166,7 @@ export async function stormFromFlags(flags: StormFlags, io: StormIo = processIo(
       if (error instanceof TargetUnreachable) throw new TargetUnreachableError(redactor.text(error.message));
       throw error;
     }
-    if (how.mode === 'export') return await exportFromFlags(target, settings, resolve(io.cwd, how.dir), flags.target!, redactor, stop.signal, io);
+    if (how.mode === 'export') return await exportFromFlags(target, settings, how.dir, flags.target!, redactor, stop.signal, io);
     const report = await openReportDir({
       dir: resolve(io.cwd, flags.reportDir ?? DEFAULT_REPORT_DIR),
       header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'storm', target: redactTarget(target), startedAt: new Date().toISOString(), seed: exportedSeed ?? settings.seed },
@@ -212,9 +212,9 @@ export async function stormFromFlags(flags: StormFlags, io: StormIo = processIo(
 }
 
 /** `--export artillery DIR`: the records seeded, the files written, the next two commands printed. Exit 0. */
-async function exportFromFlags(target: ResolvedReceiverTarget, settings: StormSettings, dir: string, targetFile: string, redactor: Redactor, signal: AbortSignal, io: StormIo): Promise<number> {
+async function exportFromFlags(target: ResolvedReceiverTarget, settings: StormSettings, shown: string, targetFile: string, redactor: Redactor, signal: AbortSignal, io: StormIo): Promise<number> {
   const done = await exportArtillery({
-    target, settings, dir, redactor, cwd: io.cwd, signal,
+    target, settings, dir: resolve(io.cwd, shown), redactor, cwd: io.cwd, signal,
     onPhase: (phase, detail) => io.stderr(`${phase} ${redactor.text(detail)}\n`),
   }).catch((error: unknown) => {
     if (error instanceof StormSetupError) throw new UsageError(redactor.text(error.message), error.code);
@@ -222,7 +222,6 @@ async function exportFromFlags(target: ResolvedReceiverTarget, settings: StormSe
     throw error;
   });
   const e = done.exported;
-  const shown = relative(io.cwd, dir) || '.';
   io.stdout([
     `storm: exported for Artillery to ${shown}: ${e.plan.callbacks} callbacks × ${e.plan.duplicates} (${e.deliveries} deliveries, ${e.durationS} s at ${e.plan.ratePerS}/s), ${e.plan.badTokensPct} % of the ids with bad tokens, against ${redactor.text(target.callbackUrl)} (seed ${e.plan.seed}; deadline ${e.replyDeadlineMs} ms)`,
     `seeded ${e.seeded.count} records through ${redactor.text(e.seeded.through)}; wrote ${done.files.join(', ')} (no token: the processor reads it from ${TOKEN_ENV})`,
