@@ -161,7 +161,8 @@ describe('export, deliveries by the exported processor\'s hooks, --judge: the na
   const verdicts = (results: Array<{ id: string; verdict: string }>) => Object.fromEntries(results.map((r) => [r.id, r.verdict]));
 
   it('the reference receiver, the plan replayed twice at once (run-fargate --count 2): every case PASS, the replays seen', async () => {
-    const { embedded, dir } = await exported({ ...SMALL, callbacks: 30 });
+    // A deadline no loaded machine misses: this test is about the judgement's path, storm-faults and artillery.test.ts time replies.
+    const { embedded, dir } = await exported({ ...SMALL, callbacks: 30 }, { replyDeadlineMs: 10_000 });
     try {
       const metrics = await replay(dir, loadProcessor(dir, embedded.target.callbackToken!), 2);
       expect(metrics[METRICS.deliveryMs]).toBeGreaterThan(0);
@@ -179,7 +180,7 @@ describe('export, deliveries by the exported processor\'s hooks, --judge: the na
     }
   });
   it('recent-ids-dedupe (a cache of 8 ids): storm.exactly-once FAIL with the first ids\' whole histories, from the logs', async () => {
-    const { embedded, dir } = await exported({ ...SMALL, callbacks: 30, badTokensPct: 0 }, { faults: ['recent-ids-dedupe'], volume: { recentIds: 8 } });
+    const { embedded, dir } = await exported({ ...SMALL, callbacks: 30, badTokensPct: 0 }, { faults: ['recent-ids-dedupe'], volume: { recentIds: 8 }, replyDeadlineMs: 10_000 });
     try {
       await replay(dir, loadProcessor(dir, embedded.target.callbackToken!), 1);
       const judged = await judgeArtillery({ target: embedded.target, dir, settleMs: 50 });

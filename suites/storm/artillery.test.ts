@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ARTILLERY_FILES, exportArtillery, judgeArtillery, TOKEN_ENV } from '../../harness/artillery/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiverOptions } from '../../harness/embedded/index.ts';
-import type { CaseResult } from '../../harness/results/index.ts';
 import { STORM_CASES, type StormSettings } from '../../harness/storm/index.ts';
 import { STORM_FAULT_CATALOG } from '../self-test/storm-fault-catalog.ts';
+import { allPass, expectCaught, explain, verdicts } from './storm-verdicts.ts';
 import { artilleryRun, describeWithArtillery, ensureArtillery, type ArtilleryInstall } from './artillery-install.ts';
 
 const SEED = Number(process.env.CC_SEED ?? 38);
@@ -48,9 +48,6 @@ async function stormThroughArtillery(artillery: ArtilleryInstall, name: string, 
   }
 }
 
-const verdicts = (results: Record<string, CaseResult>) => Object.fromEntries(Object.values(results).map((r) => [r.id, r.verdict]));
-const explain = (results: Record<string, CaseResult>) => Object.values(results).filter((r) => r.verdict !== 'PASS').map((r) => `${r.id}: ${r.verdict} ${r.reason ?? ''}`).join('\n');
-const allPass = Object.fromEntries(STORM_CASES.map((c) => [c.id, 'PASS']));
 
 describeWithArtillery(install, `storm through Artillery on loopback: the native storm's verdicts (seed ${SEED})`, (artillery) => {
   it('the reference receiver, the plan run by two Artillery processes at once (run-fargate --count 2): every case PASS, each exercised', async () => {
@@ -79,13 +76,7 @@ describeWithArtillery(install, `storm through Artillery on loopback: the native 
 
   for (const entry of STORM_FAULT_CATALOG) {
     it(`${entry.fault}: ${entry.caseIds[0]} FAIL as natively, for the reason the catalog pins; the other storm cases PASS`, async () => {
-      const { results } = await stormThroughArtillery(artillery, entry.fault, { faults: [entry.fault] }, SETTINGS);
-      expect(verdicts(results), explain(results)).toEqual({ ...allPass, [entry.caseIds[0]]: 'FAIL' });
-      const caught = results[entry.caseIds[0]]!;
-      expect(caught.reason).toContain(entry.reasonMentions);
-      const first = caught.evidence!.firstIds as Array<{ transaction_id: string; deliveries: unknown[] }>;
-      expect(first.length).toBeGreaterThan(0);
-      for (const id of first) expect(id.deliveries.length).toBeGreaterThan(0);
+      expectCaught((await stormThroughArtillery(artillery, entry.fault, { faults: [entry.fault] }, SETTINGS)).results, entry);
     }, RUN_TIMEOUT_MS);
   }
 });

@@ -152,9 +152,7 @@ export async function stormFromFlags(flags: StormFlags, io: StormIo = processIo(
   try {
     if (how.mode === 'judge') exportedSeed = readExport(resolve(io.cwd, how.dir)).exported.plan.seed;
   } catch (error) {
-    await embedded?.close();
-    if (error instanceof StormSetupError) throw new UsageError(redactor.text(error.message), error.code);
-    throw error;
+    throw usageErrorOf(error, redactor);
   }
   const signals = watchStopSignals();
   const stop = new AbortController();
@@ -176,10 +174,7 @@ export async function stormFromFlags(flags: StormFlags, io: StormIo = processIo(
     const onPhase = (phase: string, detail: string) => io.stderr(`${io.progress ? '\r\x1b[K' : ''}${phase}${detail ? ` ${redactor.text(detail)}` : ''}\n`);
     const setupError = (error: unknown): never => {
       report.release();
-      if (error instanceof StormSetupError) throw new UsageError(redactor.text(error.message), error.code);
-      if (error instanceof ObserveError) throw new UsageError(redactor.text(`the target's observation failed: ${error.message}`), error.code);
-      if (error instanceof DeliveryLogError || error instanceof ArtilleryReportError) throw new UsageError(redactor.text(error.message), 'ERR_STORM_SETTINGS');
-      throw error;
+      throw usageErrorOf(error, redactor);
     };
     let lastPrinted = 0;
     const run = how.mode === 'judge'
@@ -211,15 +206,21 @@ export async function stormFromFlags(flags: StormFlags, io: StormIo = processIo(
   }
 }
 
+/** A storm's setup problem (settings, target, its observation, an export's files) as exit 2, redacted; anything else as it is. */
+function usageErrorOf(error: unknown, redactor: Redactor): unknown {
+  if (error instanceof StormSetupError) return new UsageError(redactor.text(error.message), error.code);
+  if (error instanceof ObserveError) return new UsageError(redactor.text(`the target's observation failed: ${error.message}`), error.code);
+  if (error instanceof DeliveryLogError || error instanceof ArtilleryReportError) return new UsageError(redactor.text(error.message), 'ERR_STORM_SETTINGS');
+  return error;
+}
+
 /** `--export artillery DIR`: the records seeded, the files written, the next two commands printed. Exit 0. */
 async function exportFromFlags(target: ResolvedReceiverTarget, settings: StormSettings, shown: string, targetFile: string, redactor: Redactor, signal: AbortSignal, io: StormIo): Promise<number> {
   const done = await exportArtillery({
     target, settings, dir: resolve(io.cwd, shown), redactor, cwd: io.cwd, signal,
     onPhase: (phase, detail) => io.stderr(`${phase} ${redactor.text(detail)}\n`),
   }).catch((error: unknown) => {
-    if (error instanceof StormSetupError) throw new UsageError(redactor.text(error.message), error.code);
-    if (error instanceof ObserveError) throw new UsageError(redactor.text(`the target's observation failed: ${error.message}`), error.code);
-    throw error;
+    throw usageErrorOf(error, redactor);
   });
   const e = done.exported;
   io.stdout([
