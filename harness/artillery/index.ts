@@ -5,6 +5,7 @@
 // Artillery.
 export { exportArtillery, type ArtilleryExport, type ArtilleryExportOptions } from './export.ts';
 export { judgeArtillery, readExport, type ArtilleryJudgeOptions, type ArtilleryJudgement } from './judge.ts';
+export { judgeOnReport } from './report-only.ts';
 export { readDeliveryLogs, DeliveryLogError, type DeliveryLogs } from './deliveries.ts';
 export { readArtilleryReport, ArtilleryReportError, type ArtilleryReport } from './report.ts';
 export { FILES as ARTILLERY_FILES, type ExportedPlan } from './script.ts';

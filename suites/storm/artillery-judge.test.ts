@@ -6,8 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeliveryLogError, LOG_FIELDS, LOG_FORMAT, METRICS, readDeliveryLogs, type ArtilleryReport, type ExportedPlan } from '../../harness/artillery/index.ts';
-import { judgeOnReport } from '../../harness/artillery/report-only.ts';
+import { DeliveryLogError, judgeOnReport, LOG_FIELDS, LOG_FORMAT, METRICS, readDeliveryLogs, type ArtilleryReport, type ExportedPlan } from '../../harness/artillery/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { AttemptLog, judgeStorm, Readings, StormPlan, type JudgeInput } from '../../harness/storm/index.ts';
 
