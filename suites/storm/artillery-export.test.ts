@@ -5,7 +5,7 @@
 // judgement, the deliveries made by the exported processor's own hooks (a small stand-in for
 // Artillery's engine, twice over, as `run-fargate --count 2` would), against the reference
 // receiver and its duplicate fault.
-import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -266,5 +266,20 @@ describe('the processor\'s hooks: one attempt logged and measured each, retries 
       expect(context.vars._ccAgain).toBe(-1);
     }
     expect(emitted).toEqual([`counter ${METRICS.bad2xx} 1`, `counter ${METRICS.bad2xx} 1`]);
+  });
+});
+
+describe('an export stopped while seeding (Ctrl-C) writes nothing', () => {
+  it('the signal already given: refused as interrupted, the folder never made', async () => {
+    const embedded = await startEmbeddedReceiver();
+    const dir = folder();
+    const stop = new AbortController();
+    stop.abort();
+    try {
+      await expect(exportArtillery({ target: embedded.target, settings: SMALL, dir, signal: stop.signal })).rejects.toThrow('the export was interrupted while seeding: nothing written');
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      await embedded.close();
+    }
   });
 });

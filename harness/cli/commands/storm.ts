@@ -164,7 +164,14 @@ export async function stormFromFlags(flags: StormFlags, io: StormIo = processIo(
       if (error instanceof TargetUnreachable) throw new TargetUnreachableError(redactor.text(error.message));
       throw error;
     }
-    if (how.mode === 'export') return await exportFromFlags(target, settings, how.dir, flags.target!, redactor, stop.signal, io);
+    if (how.mode === 'export') {
+      // Ctrl-C while seeding: nothing written, and the signal's exit status.
+      return await exportFromFlags(target, settings, how.dir, flags.target!, redactor, stop.signal, io).catch((error: unknown) => {
+        if (!signals.received) throw error;
+        io.stderr(`${redactor.text((error as Error).message)}\n`);
+        return SIGNAL_EXIT_STATUS[signals.received];
+      });
+    }
     const report = await openReportDir({
       dir: resolve(io.cwd, flags.reportDir ?? DEFAULT_REPORT_DIR),
       header: { tool: { name: 'collect-conformance', version: toolVersion() }, kind: 'storm', target: redactTarget(target), startedAt: new Date().toISOString(), seed: exportedSeed ?? settings.seed },
