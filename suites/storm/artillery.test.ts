@@ -20,7 +20,13 @@ import { allPass, expectCaught, explain, verdicts } from './storm-verdicts.ts';
 import { artilleryRun, describeWithArtillery, ensureArtillery, type ArtilleryInstall } from './artillery-install.ts';
 
 const SEED = Number(process.env.CC_SEED ?? 38);
-const DEADLINE_MS = 1000;
+/**
+ * storm-faults.test.ts's 1 s deadline where the rule is to FAIL (the pool fault: its backlog grows
+ * to seconds), and 5 s where reply-deadline must PASS: Artillery's processes and the in-process
+ * receiver share two cores with the rest of the run, and a loaded runner made the correct
+ * receiver's p99 2.25 s (two Artillery processes at load average 14), a timing bound, not a fault.
+ */
+const DEADLINE_MS = { fails: 1000, passes: 5000 };
 /** storm-faults.test.ts's storm: 300 ids twice each at 150/s (about 4 s), 10 % bad tokens; 4 attempts, back-off and Retry-After at a quarter. */
 const SETTINGS: StormSettings = {
   callbacks: 300, ratePerS: 150, duplicates: 2, badTokensPct: 10, seed: SEED, tag: 'artillery', settleMs: 500,
@@ -35,7 +41,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const install = await ensureArtillery();
 
 async function stormThroughArtillery(artillery: ArtilleryInstall, name: string, options: EmbeddedReceiverOptions, settings: StormSettings, replays = 1) {
-  const embedded = await startEmbeddedReceiver({ replyDeadlineMs: DEADLINE_MS, volume: VOLUME, ...options });
+  const embedded = await startEmbeddedReceiver({ replyDeadlineMs: DEADLINE_MS.passes, volume: VOLUME, ...options });
   const dir = join(root, name);
   try {
     await exportArtillery({ target: embedded.target, settings, dir });
@@ -76,7 +82,8 @@ describeWithArtillery(install, `storm through Artillery on loopback: the native 
 
   for (const entry of STORM_FAULT_CATALOG) {
     it(`${entry.fault}: ${entry.caseIds[0]} FAIL as natively, for the reason the catalog pins; the other storm cases PASS`, async () => {
-      expectCaught((await stormThroughArtillery(artillery, entry.fault, { faults: [entry.fault] }, SETTINGS)).results, entry);
+      const replyDeadlineMs = entry.caseIds[0] === 'storm.reply-deadline' ? DEADLINE_MS.fails : DEADLINE_MS.passes;
+      expectCaught((await stormThroughArtillery(artillery, entry.fault, { faults: [entry.fault], replyDeadlineMs }, SETTINGS)).results, entry);
     }, RUN_TIMEOUT_MS);
   }
 });
