@@ -116,9 +116,9 @@ function retryAfterSeconds(value: string | string[] | undefined): number {
   return Number.isNaN(at) ? Number.NaN : Math.max(0, (at - Date.now()) / 1000);
 }
 
-export async function drive(options: DriverOptions): Promise<DriveResult> {
-  const { plan } = options;
-  const settings = {
+/** The driver's settings, defaults filled in (the Artillery export retries with the same ones). */
+export function driverSettings(options: Pick<DriverOptions, 'replyDeadlineMs' | 'timeoutMs' | 'maxAttempts' | 'backoffMs' | 'maxBackoffMs' | 'timeScale' | 'connections'>): DriveResult['settings'] {
+  return {
     timeoutMs: options.timeoutMs ?? 2 * options.replyDeadlineMs,
     maxAttempts: options.maxAttempts ?? 5,
     backoffMs: options.backoffMs ?? 1000,
@@ -126,6 +126,11 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
     timeScale: options.timeScale ?? 1,
     connections: options.connections ?? 256,
   };
+}
+
+export async function drive(options: DriverOptions): Promise<DriveResult> {
+  const { plan } = options;
+  const settings = driverSettings(options);
   const agent = new Agent({
     connections: settings.connections,
     keepAliveTimeout: 10_000,

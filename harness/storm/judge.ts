@@ -43,6 +43,10 @@ export interface JudgeInput {
   note?: string;
   /** How the records were read: many per statement or request, or one by one. */
   readWay?: 'many' | 'one by one';
+  /** Valid outcomes the engine never delivered at all (not `planned`): not reached, like those never answered 2xx. */
+  notDelivered?: number;
+  /** Extra evidence for reply-deadline (an engine's own counters and percentiles). */
+  engineEvidence?: Evidence;
 }
 
 /** What the log says of each id, gathered in one pass. */
@@ -196,15 +200,23 @@ function exactlyOnce(input: JudgeInput, valid: number[], counts: Counts): CaseRe
 function noneLost(input: JudgeInput, valid: number[], p: PerId, counts: Counts): CaseResult {
   const c = info('storm.none-lost');
   const lost: number[] = [];
-  let notReached = 0;
+  let unanswered = 0;
   for (const i of valid) {
-    if (p.valid2xx[i] === 0) notReached += 1;
+    if (p.valid2xx[i] === 0) unanswered += 1;
     else if (input.readings.stateOf(i) === 'pending') lost.push(i);
   }
+  const notDelivered = input.notDelivered ?? 0;
+  const notReached = unanswered + notDelivered;
   const evidence: Evidence = {
-    counts: { ...counts, lost: lost.length, notReached },
-    notes: notReached > 0 ? [`${plural(notReached, 'outcome')} never got a 2xx in ${input.maxAttempts} attempts: not reached (the service gives up on them), not lost`] : [],
+    counts: { ...counts, lost: lost.length, notReached, ...(notDelivered > 0 ? { notDelivered } : {}) },
+    notes: [
+      ...(unanswered > 0 ? [`${plural(unanswered, 'outcome')} never got a 2xx in ${input.maxAttempts} attempts: not reached (the service gives up on them), not lost`] : []),
+      ...(notDelivered > 0 ? [`${plural(notDelivered, 'outcome')} never delivered at all: not reached, not lost`] : []),
+    ],
   };
+  if (lost.length === 0 && valid.length === unanswered && notReached > 0) {
+    return result(c, 'SKIP', `not exercised: none of the ${plural(notReached, 'outcome')} was answered 2xx, so none could be lost (${unanswered} never answered 2xx, ${notDelivered} never delivered)`, evidence, input.durationMs, input.note);
+  }
   if (lost.length === 0) return result(c, 'PASS', undefined, evidence, input.durationMs, input.note);
   evidence.firstIds = lost.slice(0, FIRST_IDS_SHOWN).map((i) => historyOf(input, i));
   return result(c, 'FAIL', `${plural(lost.length, 'outcome')} of ${valid.length} answered 2xx and never applied: the record still reads pending after the receiver settled, and the service will not send it again (first: ${input.plan.idOf(lost[0]!)})`, evidence, input.durationMs, input.note);
@@ -302,6 +314,7 @@ function replyDeadline(input: JudgeInput, counts: Counts): CaseResult {
     late: stats.late, timedOut: stats.timedOut, replyDeadlineMs: input.replyDeadlineMs,
     ...(input.loopDelay ? { driverEventLoop: input.loopDelay } : {}),
     perSecond: stats.perSecond,
+    ...input.engineEvidence,
   };
   if (total.samples === 0) return result(c, 'ERROR', 'no valid delivery finished: nothing to time', evidence, input.durationMs, input.note);
   const split = `the wait inside the kit p99 ${stats.kitWait.p99Ms} ms (the driver's own lateness p99 ${stats.driverLag.p99Ms} ms), on the wire p99 ${stats.onWire.p99Ms} ms`;

@@ -75,7 +75,7 @@ export class StormPlan {
   readonly lateGap: number;
   readonly badTokensPct: number;
   private readonly shape: TransactionIdShape;
-  private readonly tag: string;
+  readonly tag: string;
 
   constructor(options: StormPlanOptions) {
     this.callbacks = options.callbacks;

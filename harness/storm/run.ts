@@ -61,14 +61,25 @@ export function settingsProblems(s: StormSettings): string[] {
   return problems;
 }
 
+/** The storm's plan for this target: its id shape, no bad tokens without a token to get wrong. */
+export function stormPlanFor(target: ResolvedReceiverTarget, settings: StormSettings): StormPlan {
+  const badTokensPct = target.callbackToken === undefined ? 0 : settings.badTokensPct;
+  // The ids carry a tag of this run (default: its start time), so a second storm against the same records seeds new ones.
+  return new StormPlan({ ...settings, tag: settings.tag ?? Date.now().toString(36), badTokensPct, ...(target.transactionIds ? { shape: target.transactionIds } : {}) });
+}
+
+/** The target's observation, which a storm needs to seed and read its records (else ERR_STORM_TARGET). */
+export function stormObserveOf(target: ResolvedReceiverTarget): NonNullable<ResolvedReceiverTarget['observe']> {
+  if (!target.observe) throw new StormSetupError('ERR_STORM_TARGET', 'the target names neither hooksUrl nor observe: the storm\'s verdicts rest on the receiver\'s records, so it needs a way to seed and read them (docs/observe.md)');
+  return target.observe;
+}
+
 export async function runStorm(options: StormRunOptions): Promise<StormRun> {
   const { target, settings } = options;
   const problems = settingsProblems(settings);
   if (problems.length > 0) throw new StormSetupError('ERR_STORM_SETTINGS', problems.join('; '));
-  if (!target.observe) throw new StormSetupError('ERR_STORM_TARGET', 'the target names neither hooksUrl nor observe: the storm\'s verdicts rest on the receiver\'s records, so it needs a way to seed and read them (docs/observe.md)');
-  const badTokensPct = target.callbackToken === undefined ? 0 : settings.badTokensPct;
-  // The ids carry a tag of this run (default: its start time), so a second storm against the same records seeds new ones.
-  const plan = new StormPlan({ ...settings, tag: settings.tag ?? Date.now().toString(36), badTokensPct, ...(target.transactionIds ? { shape: target.transactionIds } : {}) });
+  const observe = stormObserveOf(target);
+  const plan = stormPlanFor(target, settings);
   const deadline = target.timing.replyDeadlineMs;
   const timeoutMs = defaultTimeouts(target).perRequestTimeoutMs;
   const concurrency = settings.concurrency ?? 16;
@@ -84,7 +95,7 @@ export async function runStorm(options: StormRunOptions): Promise<StormRun> {
     }
   };
 
-  const observation: Observation = await openObservation(target.observe, { timeoutMs, ...(options.redactor ? { redactor: options.redactor } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const observation: Observation = await openObservation(observe, { timeoutMs, ...(options.redactor ? { redactor: options.redactor } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
   const http = new HttpClient({ requestTimeoutMs: timeoutMs, ...(target.caCert ? { caCert: target.caCert } : {}) });
   try {
     if (!observation.can.seed) throw new StormSetupError('ERR_STORM_TARGET', `the target's observation (${observation.describe}) cannot seed records (no observe.seed statement): the storm needs a pending record for each id`);
@@ -107,17 +118,9 @@ export async function runStorm(options: StormRunOptions): Promise<StormRun> {
     for (let r = 0; r < driven.log.length; r++) sent[driven.log.indexAt(r)] = 1;
 
     await timed('settling', `${settleMs} ms of quiet`, () => sleep(interrupted ? Math.min(settleMs, 500) : settleMs));
-    const readings = new Readings(plan.callbacks);
-    const readWay = await timed('reading', `${plan.callbacks} records`, async () => {
-      const way = await readAll(plan, observer, readings, range(plan.callbacks), concurrency);
-      // A receiver still applying (a queue's worker): the records not yet final are read once more after another quiet wait.
-      const unsettled = [...range(plan.callbacks)].filter((i) => sent[i] && !plan.isBadToken(i) && readings.stateOf(i) === 'pending');
-      if (unsettled.length > 0 && !interrupted) {
-        await sleep(settleMs);
-        await readAll(plan, observer, readings, unsettled, concurrency);
-      }
-      return way;
-    });
+    const { readings, way: readWay } = await timed('reading', `${plan.callbacks} records`, () => readStormRecords(plan, observer, {
+      sent: (i) => sent[i] === 1, concurrency, ...(interrupted ? {} : { settleMs }),
+    }));
     const results = await timed('judging', '', async () => judgeStorm({
       plan, log: driven.log, readings, replyDeadlineMs: deadline, maxAttempts: driven.settings.maxAttempts,
       countsActions: observation.can.actions, planned: (i) => sent[i] === 1, loopDelay: driven.loopDelay, durationMs: Math.round(driven.durationMs),
@@ -129,6 +132,22 @@ export async function runStorm(options: StormRunOptions): Promise<StormRun> {
     await http.close();
     await observation.close();
   }
+}
+
+/**
+ * Every record of the plan read back; then, after another quiet wait of `settleMs` (none when
+ * absent), the valid ids sent and still pending read once more (a receiver still applying: a
+ * queue's worker).
+ */
+export async function readStormRecords(plan: StormPlan, observer: RecordObserver, options: { sent: (i: number) => boolean; concurrency: number; settleMs?: number }): Promise<{ readings: Readings; way: 'many' | 'one by one' }> {
+  const readings = new Readings(plan.callbacks);
+  const way = await readAll(plan, observer, readings, range(plan.callbacks), options.concurrency);
+  const unsettled = [...range(plan.callbacks)].filter((i) => options.sent(i) && !plan.isBadToken(i) && readings.stateOf(i) === 'pending');
+  if (unsettled.length > 0 && options.settleMs !== undefined) {
+    await sleep(options.settleMs);
+    await readAll(plan, observer, readings, unsettled, options.concurrency);
+  }
+  return { readings, way };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -33,6 +33,7 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/self-test/storm-faults.test.ts', group: 'timed', why: 'every volume fault of the receiver, and its shedding mode, against every receiver case' },
   { file: 'suites/storm/cli.test.ts', group: 'busy', why: 'whole storms of the command (child processes), and Ctrl-C in the middle of one' },
   { file: 'suites/storm/storm-postgres.test.ts', group: 'timed', why: 'storms observed through a throwaway PostgreSQL server' },
+  { file: 'suites/storm/artillery.test.ts', group: 'timed', why: 'the storm exported and run by Artillery itself (Node 22 and Artillery from the npm registry, cached), against each volume fault and the correct receivers' },
   { file: 'suites/storm/storm-faults.test.ts', group: 'timed', why: 'scaled storms (hundreds of callbacks, timed replies) against each volume fault and the correct receivers' },
   { file: 'suites/storm/driver-stall.test.ts', group: 'timed', why: 'two timed storms of about 8 s, one with the driver\'s event loop blocked 0.9 s (busy CPU)' },
 ];
