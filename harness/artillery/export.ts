@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { defaultTimeouts, HttpClient } from '../cases/index.ts';
+import { HttpClient } from '../http/index.ts';
+import { defaultTimeouts } from '../runner/index.ts';
 import { composeCallbackUrl } from '../callback/index.ts';
 import { openObservation } from '../observe/index.ts';
 import type { Redactor } from '../secrets/index.ts';

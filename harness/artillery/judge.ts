@@ -7,7 +7,8 @@
 // (report-only.ts), and says so.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultTimeouts, HttpClient } from '../cases/index.ts';
+import { HttpClient } from '../http/index.ts';
+import { defaultTimeouts } from '../runner/index.ts';
 import { openObservation } from '../observe/index.ts';
 import type { CaseResult } from '../results/index.ts';
 import type { Redactor } from '../secrets/index.ts';

@@ -10,7 +10,7 @@
 // - reply-deadline: the p99 of the processor's histogram `collect.delivery_ms` (time-outs
 //   included with their elapsed time; Artillery's sketch, about 1 % relative error).
 // - shedding: 429 and 503 answers counted; the ids never answered 2xx after them.
-import type { CaseResult, Evidence } from '../results/index.ts';
+import { verdictAndReason, type CaseResult, type Evidence } from '../results/index.ts';
 import { AttemptLog, historyOf, judgeStorm, FIRST_IDS_SHOWN, type JudgeInput } from '../storm/index.ts';
 import { METRICS } from './processor.ts';
 import type { ArtilleryReport } from './report.ts';
@@ -41,7 +41,7 @@ export function judgeOnReport(input: JudgeInput, report: ArtilleryReport, export
   });
   const note = input.note ? [input.note] : [];
   const build = ({ reason: _judgedOnRecords, ...base }: CaseResult, verdict: CaseResult['verdict'], reason: string | undefined, evidence: Evidence): CaseResult => ({
-    ...base, verdict, ...(reason === undefined ? {} : { reason }), evidence: { ...evidence, notes: [...new Set([...(evidence.notes ?? []), ...note])] },
+    ...base, ...verdictAndReason(verdict, reason), evidence: { ...evidence, notes: [...new Set([...(evidence.notes ?? []), ...note])] },
   });
   const [exactlyOnce, noneLost, badTokenInert, replyDeadline, shedding] = byRecords as [CaseResult, CaseResult, CaseResult, CaseResult, CaseResult];
 

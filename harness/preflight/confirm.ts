@@ -11,7 +11,7 @@ import type { Evidence } from '../results/index.ts';
 import { REFERENCE_STATUS_FORM, spell, type ReceivedQuery, type StatusForm } from '../status/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding } from './model.ts';
-import { type HttpResult } from '../http/index.ts';
+import { isSuccess, type HttpResult } from '../http/index.ts';
 
 const WHAT = 'the preflight\'s valid SUCCESS callback, which the harness\'s status endpoint confirms';
 
@@ -61,7 +61,7 @@ export async function confirmationCheck(
   const good = named.filter((q) => !q.problem);
   if (good.length > 0) {
     const applied = after !== undefined && after !== null && after.state === 'SUCCESS';
-    const answered2xx = sent.ok && sent.answer.status >= 200 && sent.answer.status <= 299;
+    const answered2xx = sent.ok && isSuccess(sent.answer.status);
     if (applied && answered2xx) return { control: { state: 'held', what: WHAT, observed: 'the receiver asked the status endpoint, was answered SUCCESS, and applied it' } };
     // The generic preflight finding names why a confirmed valid callback was not applied or not 2xx.
     return fail(`the receiver asked the status endpoint and was answered SUCCESS, but ${sent.ok ? `answered ${sent.answer.status}` : 'gave no answer'} and the record reads ${after ? `${after.state}, actions ${after.actions}` : 'nothing'}${sent.ok && after?.state === 'pending' ? `; ${formGuess(endpoint.form)}` : ''}`);

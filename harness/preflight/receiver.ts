@@ -14,7 +14,7 @@ import type { RecordReading } from '../observe/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
 import { confirmationCheck } from './confirm.ts';
-import { TOKEN_HEADER, type HttpResult } from '../http/index.ts';
+import { isSuccess, TOKEN_HEADER, type HttpResult } from '../http/index.ts';
 
 const WHAT_HOOKS = 'the preflight\'s valid callback (configured token) for a freshly seeded record';
 const WHAT_BLACK_BOX = 'the preflight\'s valid callback (configured token) for a fresh id';
@@ -143,7 +143,7 @@ async function findingFor(probe: ReceiverProbe, id: string, sent: HttpResult, af
     };
   }
   if (after === undefined || applied) return undefined;
-  if (status >= 200 && status <= 299) {
+  if (isSuccess(status)) {
     // Its symptom is a record left unapplied, not the status: a bad token answered with the
     // same 2xx is a finding of its own (accepted), not this cause.
     return {
@@ -200,7 +200,7 @@ function controlOf(sent: HttpResult, after: RecordReading | null | undefined, wh
     const observed = `it was answered ${status} and the record reads ${describeReading(after)}`;
     // The record changed: the receiver acts on valid callbacks, so "nothing changed" means something.
     const applied = after !== null && after.state !== 'pending';
-    const answered = status >= 200 && status <= 299;
+    const answered = isSuccess(status);
     return {
       state: applied && answered ? 'held' : 'failed', what, observed,
       halves: { answer: answered ? 'held' : 'failed', effect: applied ? 'held' : 'failed' },
