@@ -8,6 +8,7 @@
 // none, is sent again after an exponential back-off, or the reply's Retry-After, for at most
 // `maxAttempts` attempts. Bad-token deliveries stand for forgeries, not the service: never retried.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { StallTimeline, type Stall } from './stalls.ts';
 import { Agent, type Dispatcher } from 'undici';
 import { composeCallbackUrl } from '../callback/index.ts';
 import { AttemptLog, type AttemptFailure } from './log.ts';
@@ -60,6 +61,8 @@ export interface DriveResult {
   stopped: boolean;
   /** The driver's own event loop: how late its timers fired (p99 and max, ms). */
   loopDelay: { p99Ms: number; maxMs: number };
+  /** When that loop stood still, on the log's clock (stalls.ts). */
+  stalls: Stall[];
   settings: Required<Pick<DriverOptions, 'timeoutMs' | 'maxAttempts' | 'backoffMs' | 'maxBackoffMs' | 'timeScale' | 'connections'>>;
 }
 
@@ -144,6 +147,8 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
   const t0 = performance.now();
   const startedAt = Date.now();
   const clock = () => performance.now() - t0;
+  const stallTimeline = new StallTimeline(clock);
+  let stalls: Stall[] = [];
   const counts = { sent: 0, answered: 0, errors: 0, retries: 0 };
   let inFlight = 0;
   /** Requests handed to undici and not finished (at most `connections`). */
@@ -319,6 +324,7 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
     options.signal?.removeEventListener('abort', onStop);
     if (progressTimer) clearInterval(progressTimer);
     loop.disable();
+    stalls = stallTimeline.stop();
     // A request still with undici (a receiver that never answers it) is not waited for past its limit.
     if (!stopped) await Promise.race([agent.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, settings.timeoutMs).unref())]);
     await agent.destroy().catch(() => {});
@@ -330,6 +336,7 @@ export async function drive(options: DriverOptions): Promise<DriveResult> {
     durationMs: clock(),
     stopped,
     loopDelay: { p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6 },
+    stalls,
     settings,
   };
 }

@@ -6,6 +6,7 @@ import { percentiles, quantile, type AttemptLog, type Percentiles } from './log.
 import { isSuccess } from '../http/index.ts';
 import type { StormPlan } from './plan.ts';
 import type { Readings } from './records.ts';
+import { stalledWithin, type Stall } from './stalls.ts';
 
 export interface StormCaseInfo {
   id: string;
@@ -38,6 +39,8 @@ export interface JudgeInput {
   planned: (i: number) => boolean;
   /** What the driver's own event loop did, for reply-deadline's evidence. */
   loopDelay?: { p99Ms: number; maxMs: number };
+  /** When that loop stood still (stalls.ts): taken out of an attempt's time before the receiver is blamed. */
+  stalls?: readonly Stall[];
   durationMs: number;
   /** A note every case carries (an interrupted storm). */
   note?: string;
@@ -253,15 +256,17 @@ export interface LatencyStats {
   onWire: Percentiles;
   /** intended send → handed to the HTTP client: the driver's own lateness. */
   driverLag: Percentiles;
-  /** p99 with the driver's own lateness taken out of each attempt. */
+  /** p99 with the driver's own lateness, and its loop's stalls while the attempt was its own, taken out of each attempt. */
   p99WithoutDriverLagMs: number;
+  /** The driver's loop standing still: how often, the longest, and the ms of it inside attempts (summed). */
+  stalls: { count: number; longestMs: number; withinAttemptsMs: number };
   late: number;
   timedOut: number;
   /** Per second of intended send: attempts, p99 (ms), and non-2xx answers. */
   perSecond: Array<{ second: number; sent: number; p99Ms: number; notOk: number }>;
 }
 
-export function latencyStats(log: AttemptLog, replyDeadlineMs: number): LatencyStats {
+export function latencyStats(log: AttemptLog, replyDeadlineMs: number, stalls: readonly Stall[] = []): LatencyStats {
   const rows: number[] = [];
   for (let r = 0; r < log.length; r++) {
     if (!log.isValidToken(r)) continue;
@@ -276,6 +281,7 @@ export function latencyStats(log: AttemptLog, replyDeadlineMs: number): LatencyS
   const withoutLag = new Float64Array(rows.length);
   let late = 0;
   let timedOut = 0;
+  let stalledTotal = 0;
   const seconds = new Map<number, { times: number[]; notOk: number }>();
   rows.forEach((r, k) => {
     const intended = log.intendedAt(r);
@@ -285,7 +291,11 @@ export function latencyStats(log: AttemptLog, replyDeadlineMs: number): LatencyS
     kit[k] = onWire - intended;
     wire[k] = end - onWire;
     lag[k] = Math.max(0, log.dispatchedAt(r) - intended);
-    withoutLag[k] = total[k]! - lag[k]!;
+    // The driver's lateness, and its loop's stalls while the attempt was its own: neither is the receiver's.
+    const dispatched = Math.max(intended, log.dispatchedAt(r));
+    const stalled = stalledWithin(stalls, dispatched, end);
+    stalledTotal += stalled;
+    withoutLag[k] = total[k]! - lag[k]! - stalled;
     if (total[k]! > replyDeadlineMs) late += 1;
     if (log.isFailed(r)) timedOut += 1;
     const second = Math.floor(intended / 1000);
@@ -300,17 +310,21 @@ export function latencyStats(log: AttemptLog, replyDeadlineMs: number): LatencyS
     return { second, sent: b.times.length, p99Ms: Math.round(quantile(b.times, 0.99) * 10) / 10, notOk: b.notOk };
   });
   const p99WithoutDriverLagMs = Math.round(quantile(withoutLag.sort(), 0.99) * 10) / 10;
-  return { total: percentiles(total), kitWait: percentiles(kit), onWire: percentiles(wire), driverLag: percentiles(lag), p99WithoutDriverLagMs, late, timedOut, perSecond };
+  return {
+    total: percentiles(total), kitWait: percentiles(kit), onWire: percentiles(wire), driverLag: percentiles(lag), p99WithoutDriverLagMs,
+    stalls: { count: stalls.length, longestMs: Math.round(Math.max(0, ...stalls.map(([a, b]) => b - a))), withinAttemptsMs: Math.round(stalledTotal) },
+    late, timedOut, perSecond,
+  };
 }
 
 function replyDeadline(input: JudgeInput, counts: Counts): CaseResult {
   const c = info('storm.reply-deadline');
-  const stats = latencyStats(input.log, input.replyDeadlineMs);
+  const stats = latencyStats(input.log, input.replyDeadlineMs, input.stalls);
   const { total } = stats;
   const evidence: Evidence = {
     counts,
     latency: { samples: total.samples, p50Ms: total.p50Ms, p99Ms: total.p99Ms, maxMs: total.maxMs },
-    latencySplit: { kitWait: stats.kitWait, onWire: stats.onWire, driverLag: stats.driverLag, p99WithoutDriverLagMs: stats.p99WithoutDriverLagMs },
+    latencySplit: { kitWait: stats.kitWait, onWire: stats.onWire, driverLag: stats.driverLag, driverStalls: stats.stalls, p99WithoutDriverLagMs: stats.p99WithoutDriverLagMs },
     late: stats.late, timedOut: stats.timedOut, replyDeadlineMs: input.replyDeadlineMs,
     ...(input.loopDelay ? { driverEventLoop: input.loopDelay } : {}),
     perSecond: stats.perSecond,
@@ -320,7 +334,8 @@ function replyDeadline(input: JudgeInput, counts: Counts): CaseResult {
   const split = `the wait inside the kit p99 ${stats.kitWait.p99Ms} ms (the driver's own lateness p99 ${stats.driverLag.p99Ms} ms), on the wire p99 ${stats.onWire.p99Ms} ms`;
   if (total.p99Ms <= input.replyDeadlineMs) return result(c, 'PASS', undefined, evidence, input.durationMs, input.note);
   if (stats.p99WithoutDriverLagMs <= input.replyDeadlineMs) {
-    return result(c, 'ERROR', `p99 ${total.p99Ms} ms is over the ${input.replyDeadlineMs} ms deadline only because the driver itself fell behind its schedule (without its own lateness p99 is ${stats.p99WithoutDriverLagMs} ms; its event loop's delay p99 ${input.loopDelay?.p99Ms.toFixed(1) ?? '?'} ms): the machine running the storm is too loaded for this rate, which says nothing about the receiver; lower --rate`, evidence, input.durationMs, input.note);
+    const stalled = stats.stalls.count > 0 ? `, and its event loop stood still ${stats.stalls.count} time(s), up to ${stats.stalls.longestMs} ms, while replies were on the wire` : '';
+    return result(c, 'ERROR', `p99 ${total.p99Ms} ms is over the ${input.replyDeadlineMs} ms deadline only because the driver itself fell behind its schedule${stalled} (without its own lateness and stalls p99 is ${stats.p99WithoutDriverLagMs} ms; its event loop's delay p99 ${input.loopDelay?.p99Ms.toFixed(1) ?? '?'} ms): the machine running the storm is too loaded for this rate, which says nothing about the receiver; lower --rate`, evidence, input.durationMs, input.note);
   }
   const firstLate = firstLateIds(input);
   evidence.firstIds = firstLate.map((i) => historyOf(input, i));

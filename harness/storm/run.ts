@@ -123,7 +123,7 @@ export async function runStorm(options: StormRunOptions): Promise<StormRun> {
     }));
     const results = await timed('judging', '', async () => judgeStorm({
       plan, log: driven.log, readings, replyDeadlineMs: deadline, maxAttempts: driven.settings.maxAttempts,
-      countsActions: observation.can.actions, planned: (i) => sent[i] === 1, loopDelay: driven.loopDelay, durationMs: Math.round(driven.durationMs),
+      countsActions: observation.can.actions, planned: (i) => sent[i] === 1, loopDelay: driven.loopDelay, stalls: driven.stalls, durationMs: Math.round(driven.durationMs),
       readWay,
       ...(interrupted ? { note: `the storm was interrupted: judged on the ${sent.reduce((a, b) => a + b, 0)} ids sent at least once, of ${plan.callbacks} planned` } : {}),
     }));

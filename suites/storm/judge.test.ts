@@ -110,7 +110,19 @@ describe('storm.reply-deadline: from the intended send to the last byte', () => 
     const s = setup();
     for (let i = 0; i < 4; i++) s.attempt(i, { lag: 150, wire: 10 });
     const r = s.judge({ loopDelay: { p99Ms: 140, maxMs: 160 } })['storm.reply-deadline']!;
-    expect([r.verdict, r.reason]).toEqual(['ERROR', expect.stringContaining('only because the driver itself fell behind its schedule (without its own lateness p99 is 10 ms; its event loop\'s delay p99 140.0 ms)')]);
+    expect([r.verdict, r.reason]).toEqual(['ERROR', expect.stringContaining('only because the driver itself fell behind its schedule (without its own lateness and stalls p99 is 10 ms; its event loop\'s delay p99 140.0 ms)')]);
+  });
+  it('ERROR when the driver\'s loop stood still while the replies were on the wire (they may have come at once); FAIL when the receiver was late beyond the stall', () => {
+    const s = setup();
+    // On the wire 1 → 161 ms; the loop stood still 5 → 155 ms, so the replies were noted late.
+    for (let i = 0; i < 4; i++) s.attempt(i, { lag: 1, wire: 160 });
+    const stalled = s.judge({ stalls: [[5, 155]], loopDelay: { p99Ms: 150, maxMs: 150 } })['storm.reply-deadline']!;
+    expect([stalled.verdict, stalled.reason]).toEqual(['ERROR', expect.stringContaining('and its event loop stood still 1 time(s), up to 150 ms, while replies were on the wire (without its own lateness and stalls p99 is 10 ms')]);
+    expect(stalled.evidence!.latencySplit).toMatchObject({ driverStalls: { count: 1, longestMs: 150, withinAttemptsMs: 600 } });
+    // The same attempts, with the stall before they went out: the receiver's own time.
+    expect(s.judge({ stalls: [[-200, -50]] })['storm.reply-deadline']!.verdict).toBe('FAIL');
+    // A stall shorter than the receiver's lateness leaves it late: p99 161 − 50 = 111 ms > 100.
+    expect(s.judge({ stalls: [[10, 60]] })['storm.reply-deadline']!.verdict).toBe('FAIL');
   });
 });
 
