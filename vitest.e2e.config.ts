@@ -14,6 +14,8 @@ export default defineConfig({
     // The root includes nothing of its own: its projects name the files.
     include: [],
     exclude: ['node_modules/**'],
+    // Artillery's first install (minutes) before any suite, not beside the timed ones.
+    globalSetup: [...(main.test?.globalSetup as string[]), 'suites/storm/artillery-setup.ts'],
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'timed', include: filesOf('timed'), sequence: { groupOrder: 0 } } },
