@@ -21,6 +21,7 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/languages/vectors-runners.test.ts', group: 'busy', why: 'the vectors runners in PHPUnit, node:test, pytest and minitest, each framework run as a child process, correct and with two signer faults' },
   { file: 'suites/languages/adapters.test.ts', group: 'busy', why: 'the PHP and Ruby SDK adapters through whole client runs, and the PHP and Ruby signer adapters through vectors runs' },
   { file: 'suites/signer-protocol/lang-signers.test.ts', group: 'busy', why: 'real signers in PHP, Python, Ruby and Java over the published vectors, each a child process of its own toolchain (about 15 s of CPU)' },
+  { file: 'suites/signing/printers.test.ts', group: 'busy', why: 'the printers of the signing model against the real PHP, Python, Ruby and Java, one process of each toolchain (about 12 s, Java\'s start-up most of it)' },
   { file: 'suites/client/example-adapters.test.ts', group: 'busy', why: 'the Python and Node example adapters, and a PHP SDK, through whole client runs (about 10 s of CPU)' },
   { file: 'suites/report/browser.test.ts', group: 'busy', why: 'the HTML report in Chromium' },
   { file: 'suites/observe/observe-postgres.test.ts', group: 'timed', why: 'a receiver observed through a throwaway PostgreSQL server' },
