@@ -1,7 +1,7 @@
 // The kit's tests in two tiers, both run by CI (.ci/run runs the README's two test commands):
 // - `npm test` (about 100 s on two cores; the goal is 90 s): the type check and every other suite: each rule's
 //   cases against faulty and correct targets, the harness's units, properties and vectors;
-// - `npm run test:e2e` (about six minutes): what drives the kit end to end as its users do, or
+// - `npm run test:e2e` (about eight minutes, a first Artillery install included): what drives the kit end to end as its users do, or
 //   sweeps every fault of every reference through every case, listed here with why.
 // The end-to-end tier runs in two groups, one after the other (vitest.e2e.config.ts): first the
 // suites whose verdicts rest on scaled timing (callbacks awaited about a second, retry intervals),
