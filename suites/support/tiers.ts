@@ -1,5 +1,5 @@
 // The kit's tests in two tiers, both run by CI (.ci/run runs the README's two test commands):
-// - `npm test` (about 100 s on two cores; the goal is 90 s): the type check and every other suite: each rule's
+// - `npm test` (about two minutes on two cores; the goal is 90 s): the type check and every other suite: each rule's
 //   cases against faulty and correct targets, the harness's units, properties and vectors;
 // - `npm run test:e2e` (about eight minutes, a first Artillery install included): what drives the kit end to end as its users do, or
 //   sweeps every fault of every reference through every case, listed here with why.
