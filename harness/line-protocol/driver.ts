@@ -32,6 +32,12 @@ export interface LineDriverOptions {
   maxConsecutiveFailures?: number;
   /** An end that ends this soon after starting, before answering anything, failed to start (default 2000). */
   startGraceMs?: number;
+  /**
+   * The first request to an instance that has not shown it is running (no hello answered) waits
+   * this much longer, less the time it has had since it was started: its start is not its answer
+   * time (default 2000; a restarted node takes over 400 ms on a loaded machine).
+   */
+  startAllowanceMs?: number;
   /** How long to wait for the end to finish after its input is closed, before stopping it (default 2000). */
   closeGraceMs?: number;
   /** Applied to every reason that quotes the other end's output. */
@@ -46,13 +52,14 @@ export interface LineDriverOptions {
 }
 
 /** The driver's policy knobs a user of it passes through unchanged. */
-export type LinePolicy = Partial<Pick<LineDriverOptions, 'maxConsecutiveFailures' | 'startGraceMs' | 'closeGraceMs' | 'redactor' | 'onNotice'>>;
+export type LinePolicy = Partial<Pick<LineDriverOptions, 'maxConsecutiveFailures' | 'startGraceMs' | 'startAllowanceMs' | 'closeGraceMs' | 'redactor' | 'onNotice'>>;
 
 /** The policy knobs of `options` that are set (an exactOptionalPropertyTypes-safe copy). */
 export function linePolicy(options: LinePolicy): LinePolicy {
   const out: LinePolicy = {};
   if (options.maxConsecutiveFailures !== undefined) out.maxConsecutiveFailures = options.maxConsecutiveFailures;
   if (options.startGraceMs !== undefined) out.startGraceMs = options.startGraceMs;
+  if (options.startAllowanceMs !== undefined) out.startAllowanceMs = options.startAllowanceMs;
   if (options.closeGraceMs !== undefined) out.closeGraceMs = options.closeGraceMs;
   if (options.redactor) out.redactor = options.redactor;
   if (options.onNotice) out.onNotice = options.onNotice;
@@ -94,7 +101,10 @@ export class LineDriver {
   private readonly maxConsecutiveFailures: number;
   private readonly startGraceMs: number;
   private readonly closeGraceMs: number;
+  private readonly startAllowanceMs: number;
   private end: LineEnd | undefined;
+  /** The current instance answered a hello: it is running, so its first answer's time is its own. */
+  private endGreeted = false;
   private consecutiveFailures = 0;
   private givenUp: GivenUp | undefined;
   /** Number of times the other end was started, for the report (a version-1 end restarted after it ended on the hello counts once). */
@@ -118,6 +128,7 @@ export class LineDriver {
     // that cannot start (exit 3), not an SDK that crashed on a request (exit 1).
     this.startGraceMs = options.startGraceMs ?? 5000;
     this.closeGraceMs = options.closeGraceMs ?? 2000;
+    this.startAllowanceMs = options.startAllowanceMs ?? 2000;
   }
 
   /**
@@ -143,6 +154,7 @@ export class LineDriver {
 
   private async startFresh(): Promise<void> {
     this.end = this.options.start();
+    this.endGreeted = false;
     this.starts++;
     if (!this.options.hello || this.greeted?.protocol === 1) return;
     const first = this.greeted === undefined;
@@ -150,6 +162,7 @@ export class LineDriver {
     end.send(HELLO_LINE);
     const limitMs = this.options.hello.limitMs ?? HELLO_LIMIT_MS;
     const event = await end.next(limitMs);
+    this.endGreeted = event.type === 'line';
     // A version-2 peer restarted after a failure is greeted again; only the first answer counts.
     if (!first) return;
     const { noun } = this.options.words;
@@ -222,8 +235,9 @@ export class LineDriver {
     const { noun, unit, doing } = this.options.words;
     let end = await this.ensureStarted();
     end.send(line);
-    const deadline = Date.now() + timeoutMs;
-    let event = await end.next(timeoutMs);
+    const allowance = this.startAllowance(end);
+    const deadline = Date.now() + timeoutMs + allowance;
+    let event = await end.next(timeoutMs + allowance);
     // The answer to a hello that came after its limit: read as such, and the request's awaited still.
     while (event.type === 'line' && this.helloLate && id !== 'hello' && isHelloAnswer(event.line)) {
       this.settleHello(this.redact(event.line));
@@ -238,8 +252,9 @@ export class LineDriver {
       this.options.onNotice?.(`restarting the ${noun} (protocol 1: it ended before answering the hello)`);
       end = this.options.start();
       this.end = end;
+      this.endGreeted = false;
       end.send(line);
-      event = await end.next(timeoutMs);
+      event = await end.next(timeoutMs + this.startAllowance(end));
     }
     const fail = async (failure: LineFailure, reason: string): Promise<Exchanged<A>> => {
       // After any failure the stream may be out of step: start afresh for the next exchange.
@@ -248,7 +263,7 @@ export class LineDriver {
     };
     switch (event.type) {
       case 'timeout':
-        return fail('timeout', `no answer within ${timeoutMs} ms; the ${noun} was killed and is restarted for the next ${unit}`);
+        return fail('timeout', `no answer within ${timeoutMs} ms${allowance > 0 ? ` (and ${allowance} ms more for a fresh ${noun} to start)` : ''}; the ${noun} was killed and is restarted for the next ${unit}`);
       case 'exit': {
         if (end.overlong) {
           return fail('protocol', `the ${noun} wrote more than ${LINE_LIMIT} bytes on ${end.overlong} without ending the line, and was killed; it is restarted for the next ${unit}`);
@@ -272,6 +287,12 @@ export class LineDriver {
         return { ok: true, answer: parsed.answer };
       }
     }
+  }
+
+  /** The extra time a fresh instance's first request waits: what is left of its start allowance. */
+  private startAllowance(end: LineEnd): number {
+    if (end.answered > 0 || this.endGreeted) return 0;
+    return Math.max(0, end.startedAt + this.startAllowanceMs - Date.now());
   }
 
   redact(text: string): string {

@@ -17,6 +17,8 @@ export interface ExternalSignerOptions {
   maxConsecutiveFailures?: number;
   /** A signer that exits this soon after starting, before answering anything, failed to start. */
   startGraceMs?: number;
+  /** The first vector to a signer not yet shown running waits this much longer, for its start (2000). */
+  startAllowanceMs?: number;
   /** How long to wait for the signer to exit after its stdin is closed, before killing it. */
   closeGraceMs?: number;
   cwd?: string;

@@ -205,7 +205,8 @@ describe('ERR_SIGNER_TIMEOUT: a vector with no answer in time is ERROR, the sign
     // The one fixture here that answers nothing at all, the hello included: the proof of the
     // hello's default limit (the fallback to protocol 1), waited out on its first start only.
     const started = performance.now();
-    const run = await runSigner('sleep 60', dir, { timeoutMs: 300 });
+    // The two restarts are given 300 ms for their start, not the default 2 s (they never answer).
+    const run = await runSigner('sleep 60', dir, { timeoutMs: 300, startAllowanceMs: 300 });
     expect(run.results.map((r) => r.verdict)).toEqual(Array(8).fill('ERROR'));
     expect(run.results.slice(0, 3).every((r) => r.reason?.startsWith('ERR_SIGNER_TIMEOUT: no answer'))).toBe(true);
     expect(run.results.slice(3).every((r) => r.reason?.startsWith('ERR_SIGNER_TIMEOUT: not sent: the signer failed 3 vectors in a row'))).toBe(true);
