@@ -17,7 +17,7 @@ export interface ExternalSignerOptions {
   maxConsecutiveFailures?: number;
   /** A signer that exits this soon after starting, before answering anything, failed to start. */
   startGraceMs?: number;
-  /** The first vector to a signer not yet shown running waits this much longer, for its start (2000). */
+  /** The first vector to a signer not yet shown running waits this much longer, for its start (SIGNER_START_ALLOWANCE_MS). */
   startAllowanceMs?: number;
   /** How long to wait for the signer to exit after its stdin is closed, before killing it. */
   closeGraceMs?: number;
@@ -30,6 +30,9 @@ export interface ExternalSignerOptions {
   /** The hello's time limit (HELLO_LIMIT_MS). */
   helloLimitMs?: number;
 }
+
+/** How much longer the first vector to a signer not yet shown running waits, for its start. */
+export const SIGNER_START_ALLOWANCE_MS = 2000;
 
 /** The longest line read from a signer (stdout or stderr): one without an end is not kept growing. */
 export const SIGNER_LINE_LIMIT = LINE_LIMIT;
@@ -52,6 +55,8 @@ export class ExternalSigner implements Signer {
       words: { noun: 'signer', unit: 'vector', doing: 'signing this vector' },
       timeoutMs: options.timeoutMs ?? 5000,
       hello: options.helloLimitMs !== undefined ? { limitMs: options.helloLimitMs } : {},
+      // A vector's time limit may be set well under a second (--timeout): a restart's start is not its answer time.
+      startAllowanceMs: SIGNER_START_ALLOWANCE_MS,
       ...linePolicy(options),
     });
   }
