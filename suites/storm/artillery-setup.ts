@@ -5,6 +5,9 @@
 import { ARTILLERY_CACHE, ensureArtillery } from './artillery-install.ts';
 
 export default async function setup(): Promise<void> {
+  // The root config and each of its projects run the global setups: once is enough.
+  if (process.env.COLLECT_ARTILLERY_SETUP_DONE) return;
+  process.env.COLLECT_ARTILLERY_SETUP_DONE = '1';
   process.stdout.write(`Artillery: in ${ARTILLERY_CACHE}, installed there first if missing (minutes the first time)\n`);
   const started = performance.now();
   const install = await ensureArtillery();
