@@ -4,13 +4,13 @@
 // harness cannot listen on is named, not a crash.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { provideStatusEndpoint, RECEIVER_CASES, withdrawStatusEndpoint, type ConformanceCase } from '../../harness/cases/index.ts';
+import { provideStatusEndpoint, withdrawStatusEndpoint, type ConformanceCase } from '../../harness/cases/index.ts';
 import { StatusEndpoints, statusQueryEvidence } from '../../harness/cases/receiver/status-endpoint.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
 import { signedStatusQuery, startStatusEndpoint, STATUS_POSITION } from '../../harness/status/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { freePort } from '../support/free-port.ts';
 import { runCases } from '../../harness/runner/index.ts';
+import { runSide } from '../../harness/run/index.ts';
 
 /** True when this process can listen on the port now. */
 async function portFree(port: number): Promise<boolean> {
@@ -47,6 +47,7 @@ describe('one endpoint per confirming target, for as long as its run', () => {
   it('served while the cases run, closed after them (the port free again), also when a case throws', async () => {
     const port = await freePort();
     const seen: string[] = [];
+    // runCases itself: the runner holds the endpoint and closes it, also when a case throws.
     const results = await runCases({ cases: [looking('receiver.test.a', seen), looking('receiver.test.b', seen, true)], target: confirmingTarget(port), seed: 1 });
     expect(results.map((r) => r.verdict)).toEqual(['PASS', 'ERROR']);
     expect(seen).toEqual([`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}`]);
@@ -55,7 +56,7 @@ describe('one endpoint per confirming target, for as long as its run', () => {
   it('the preflight and the cases share it (one RunResources for both, started once)', async () => {
     const port = await freePort();
     const seen: string[] = [];
-    await runChecked({ cases: [looking('receiver.test.a', seen)], target: confirmingTarget(port), seed: 1 });
+    await runSide({ cases: [looking('receiver.test.a', seen)], target: confirmingTarget(port), seed: 1 });
     expect(seen).toEqual([`http://127.0.0.1:${port}`]);
     expect(await portFree(port)).toBe(true);
   });
@@ -64,7 +65,7 @@ describe('one endpoint per confirming target, for as long as its run', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const { port } = blocker.address() as { port: number };
     try {
-      const results = await runCases({ cases: RECEIVER_CASES, target: { ...confirmingTarget(port), observe: { kind: 'hooks', url: 'http://127.0.0.1:9/h' } }, seed: 1, only: 'receiver.confirm.contradicted-failed' });
+      const { results } = await runSide({ target: { ...confirmingTarget(port), observe: { kind: 'hooks', url: 'http://127.0.0.1:9/h' } }, seed: 1, only: 'receiver.confirm.contradicted-failed' });
       expect(results.map((r) => r.verdict)).toEqual(['ERROR']);
       expect(results[0]!.reason).toBe(`the harness could not listen on 127.0.0.1:${port} (confirms.listener) to serve the status endpoint (EADDRINUSE)`);
     } finally {

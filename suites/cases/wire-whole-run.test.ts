@@ -9,9 +9,9 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RECEIVER_CASES, type ConformanceCase } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { CaseSlots } from '../../harness/runner/index.ts';
+import { runSide } from '../../harness/run/index.ts';
 
 /** One request as the target saw it: open from its arrival to the end of its answer. */
 interface Opened {
@@ -128,7 +128,7 @@ describe('receiver.latency.* and receiver.idempotence.concurrent-duplicates meas
 
   it('every case at once: no other request is open while a measured callback is', async () => {
     const { target, cases } = behind(proxy);
-    const { results, preflight } = await runChecked({ cases, target, seed: 7, slots: new CaseSlots(32) });
+    const { results, preflight } = await runSide({ cases, target, seed: 7, slots: new CaseSlots(32) });
     expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
     for (const id of MEASURING) expect(results.find((r) => r.id === id)?.verdict, id).toBe('PASS');
 
@@ -147,7 +147,7 @@ describe('receiver.latency.* and receiver.idempotence.concurrent-duplicates meas
   it('a target that answers the measured callbacks late turns no waiting case into ERROR', async () => {
     // The cases waiting for the three measurements would end ERROR if the wait counted against their limit.
     const { target, cases } = behind(slowProxy, LATE_DEADLINE_MS);
-    const { results, preflight } = await runChecked({ cases, target, seed: 8, slots: new CaseSlots(32), caseTimeoutMs: CASE_LIMIT_MS });
+    const { results, preflight } = await runSide({ cases, target, seed: 8, slots: new CaseSlots(32), caseTimeoutMs: CASE_LIMIT_MS });
     expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
     // Late, not cut off: measured and judged.
     const measured = MEASURING.map((id) => results.find((r) => r.id === id)).map((r) => `${r?.id} ${r?.verdict}${r?.verdict === 'PASS' ? '' : `: ${r?.reason}`}`);

@@ -26,15 +26,15 @@ function expectOnly(run: ClientRun, failing: readonly string[]): void {
 
 const reasonOf = (run: ClientRun, id: string) => run.report!.cases.find((c) => c.id === id)!.reason!;
 
-/** The answer lines of a command given `lines` on stdin (stdin then closed). */
-function answers(command: string, lines: readonly unknown[]): Promise<unknown[]> {
+/** The answer lines of a command given `lines` on stdin, each as JSON (a string: that line as it stands), stdin then closed. */
+function answers(command: string, lines: readonly (object | string)[]): Promise<unknown[]> {
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     child.on('error', reject);
     child.on('close', () => resolve(out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown)));
-    child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    child.stdin.end(lines.map((l) => `${typeof l === 'string' ? l : JSON.stringify(l)}\n`).join(''));
   });
 }
 
@@ -67,6 +67,13 @@ for (const adapter of ADAPTERS) {
       expectHello(hello, adapter.language, ['sign']);
       expect(signed).toEqual({ id: 's-1', message: 'a=2.50&b=1', signature: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(plain).toEqual({ ...(signed as object), id: 's-2' });
+    }, RUN_TIMEOUT_MS);
+    it('both adapters (one line loop, examples/line-protocol): a line that is not a JSON object gets an error line with id null, and the next line its answer', async () => {
+      const bad = 'bad request line: not a JSON object';
+      for (const command of [adapter.sdkAdapter, adapter.signer]) {
+        const replies = await answers(command, ['not json', '[1]', { id: 'x-2', op: 'refund' }]);
+        expect(replies, command).toEqual([{ id: null, error: bad }, { id: null, error: bad }, { id: 'x-2', error: 'unknown op: refund' }]);
+      }
     }, RUN_TIMEOUT_MS);
     it('the signer adapter passes every signature vector through vectors --signer', async () => {
       const run = await runSigner(adapter.signer, undefined, { timeoutMs: ANSWER_LIMIT_MS });

@@ -3,12 +3,14 @@
 // library may normalise names), and both cases must judge a receiver without hooks correctly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
-import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedReceiver } from '../../harness/embedded/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
 import type { ReceiverFault } from '../../harness/receiver/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
+import { runSide } from '../../harness/run/index.ts';
 import { parseTarget } from '../../harness/targets/index.ts';
+import { runStarted } from '../support/run-started.ts';
+import { RECEIVER_FAULT_CATALOG } from '../self-test/fault-catalog.ts';
+import { expectCaught } from '../self-test/fault-check.ts';
 
 const TOKEN = 'tok-Header-Name-123';
 const CASES = 'receiver.token.wrong-lowercase-name,receiver.token.valid-lowercase-name';
@@ -58,7 +60,7 @@ describe('§6 rule 1, RFC 9110 §5.1: the lower-case name goes on the wire as wr
   it('receiver.token.wrong-lowercase-name and valid-lowercase-name send "x-callback-token:", the others "X-Callback-Token:"', async () => {
     seen.length = 0;
     const target = parseTarget({ side: 'receiver', callbackUrl: `${base}/cb`, callbackToken: { env: 'T' } }, { T: TOKEN });
-    const { results, preflight } = await runChecked({ cases: RECEIVER_CASES, target, seed: SEED, only: CASES });
+    const { results, preflight } = await runSide({ target, seed: SEED, only: CASES });
     expect(preflight.result.verdict, preflight.result.reason).toBe('PASS');
     const names = seen.map((r) => r.lines.filter((l) => /^x-callback-token:/i.test(l)).map((l) => l.slice(0, l.indexOf(':'))));
     // The preflight: the exact name once; the two cases: the lower-case name once each.
@@ -74,7 +76,7 @@ describe('§6 rule 1, RFC 9110 §5.1: the lower-case name goes on the wire as wr
     // A token the socket receiver refuses under both names: the case says nothing about the name
     // (ERROR under the shared cause, issue 22 point 4), and keeps its evidence.
     const refusing = parseTarget({ side: 'receiver', callbackUrl: `${base}/cb`, callbackToken: { env: 'MY_TOKEN_VAR' } }, { MY_TOKEN_VAR: 'another-token' });
-    const { results } = await runChecked({ cases: RECEIVER_CASES, target: refusing, seed: SEED, only: 'receiver.token.valid-lowercase-name' });
+    const { results } = await runSide({ target: refusing, seed: SEED, only: 'receiver.token.valid-lowercase-name' });
     const [valid] = results;
     expect(valid?.verdict).toBe('ERROR');
     const first = valid!.evidence!.exchanges![0]!;
@@ -86,13 +88,12 @@ describe('§6 rule 1, RFC 9110 §5.1: the lower-case name goes on the wire as wr
 
 describe('without hooks: both cases judge the reference receiver and its header-name faults', () => {
   async function blackBox(faults: ReceiverFault[]): Promise<Record<string, CaseResult>> {
-    const receiver = await startEmbeddedReceiver({ timeScale: 0.02, faults });
-    try {
-      const target = parseTarget({ side: 'receiver', callbackUrl: receiver.target.callbackUrl, callbackToken: { env: 'T' } }, { T: receiver.target.callbackToken! });
-      return byId((await runChecked({ cases: RECEIVER_CASES, target, seed: SEED, only: CASES })).results);
-    } finally {
-      await receiver.close();
-    }
+    // The reference with its faults, seen as a target file without hooks would show it.
+    const started = startEmbeddedReceiver({ timeScale: 0.02, faults }).then((receiver) => ({
+      target: parseTarget({ side: 'receiver', callbackUrl: receiver.target.callbackUrl, callbackToken: { env: 'T' } }, { T: receiver.target.callbackToken! }),
+      close: () => receiver.close(),
+    }));
+    return byId((await runStarted(started, { seed: SEED, only: CASES })).results);
   }
   it('fault-free: both PASS', async () => {
     const r = await blackBox([]);
@@ -112,17 +113,13 @@ describe('without hooks: both cases judge the reference receiver and its header-
     expect(valid?.evidence?.exchanges?.map((e) => e.response?.status)).toEqual([403, 404]);
   });
   it('case-sensitive-token-name, with hooks: the control is a seeded record of its own, applied (200), shown under the name as sent', async () => {
-    const receiver = await startEmbeddedReceiver({ timeScale: 0.02, faults: ['case-sensitive-token-name'] });
-    try {
-      const { results } = await runChecked({ cases: RECEIVER_CASES, target: receiver.target, seed: SEED, only: 'receiver.token.valid-lowercase-name' });
-      const [valid] = results;
-      expect(valid).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('was not refused (answered 200)') });
-      const exchanges = valid!.evidence!.exchanges!;
-      expect(exchanges.map((e) => e.response?.status)).toEqual([403, 200]);
-      expect(exchanges.map((e) => Object.keys(e.request.headers))).toEqual([['x-callback-token'], ['X-Callback-Token']]);
-    } finally {
-      await receiver.close();
-    }
+    const run = await runStarted(startEmbeddedReceiver({ timeScale: 0.02, faults: ['case-sensitive-token-name'] }), { seed: SEED, only: 'receiver.token.valid-lowercase-name' });
+    expectCaught('receiver', RECEIVER_FAULT_CATALOG.find((e) => e.fault === 'case-sensitive-token-name')!, run);
+    const [valid] = run.results;
+    expect(valid).toMatchObject({ verdict: 'FAIL', reason: expect.stringContaining('was not refused (answered 200)') });
+    const exchanges = valid!.evidence!.exchanges!;
+    expect(exchanges.map((e) => e.response?.status)).toEqual([403, 200]);
+    expect(exchanges.map((e) => Object.keys(e.request.headers))).toEqual([['x-callback-token'], ['X-Callback-Token']]);
   });
   it('stale-token: the token is refused under both names, and the reason says so rather than blaming the name (ERROR: it says nothing about the name)', async () => {
     const r = await blackBox(['stale-token']);

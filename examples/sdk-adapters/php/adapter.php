@@ -10,6 +10,7 @@
 // form_params body, which §5 does not allow: the kit says so), COLLECT_SDK_FAULT=php-string, and
 // COLLECT_SDK_TIMEOUT_MS, the SDK's own time limit (default 2000 ms).
 require_once __DIR__ . '/CollectClient.php';
+require_once __DIR__ . '/../../line-protocol/php/LineProtocol.php';
 
 function client(array $request): CollectClient
 {
@@ -30,8 +31,7 @@ function answer(array $request): array
     $id = $request['id'] ?? null;
     $op = $request['op'] ?? 'collect';
     if ($op === 'hello') {
-        return ['id' => $id, 'protocol' => 2, 'supports' => ['collect', 'status'],
-            'implementation' => ['language' => 'php ' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'library' => 'CollectClient.php (collect-conformance example SDK)', 'version' => CollectClient::VERSION]];
+        return LineProtocol::hello($id, ['collect', 'status'], 'CollectClient.php (collect-conformance example SDK)', CollectClient::VERSION);
     }
     try {
         if ($op === 'collect') {
@@ -62,12 +62,4 @@ function answer(array $request): array
     }
 }
 
-while (($line = fgets(STDIN)) !== false) {
-    if (trim($line) === '') {
-        continue;
-    }
-    $request = json_decode($line, true);
-    $reply = is_array($request) ? answer($request) : ['id' => null, 'error' => 'bad request line: not a JSON object'];
-    fwrite(STDOUT, json_encode($reply, JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE) . "\n");
-    fflush(STDOUT);
-}
+LineProtocol::serve('answer');

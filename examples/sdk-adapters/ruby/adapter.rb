@@ -6,8 +6,8 @@
 # It reads each line's `op` first: `hello` (the handshake, when the kit sends one), `collect`
 # and `status`. COLLECT_SDK_TIMEOUT_MS sets the SDK's own time limit (default 2000 ms);
 # COLLECT_SDK_FAULT=form-encoded switches on the SDK's fault.
-require 'json'
 require_relative 'collect_sdk'
+require_relative '../../line-protocol/ruby/line_protocol'
 
 def client(request)
   credentials = request['credentials']
@@ -20,8 +20,7 @@ def answer(request)
   id = request['id']
   case request.fetch('op', 'collect')
   when 'hello'
-    { 'id' => id, 'protocol' => 2, 'supports' => %w[collect status],
-      'implementation' => { 'language' => "ruby #{RUBY_VERSION[/\A\d+\.\d+/]}", 'library' => 'collect_sdk.rb (collect-conformance example SDK)', 'version' => CollectSdk::VERSION } }
+    LineProtocol.hello(id, supports: %w[collect status], library: 'collect_sdk.rb (collect-conformance example SDK)', version: CollectSdk::VERSION)
   when 'collect'
     result = client(request).collect(request['fields'])
     { 'id' => id, 'outcome' => result.accepted? ? 'accepted' : 'rejected', 'detail' => result.detail }
@@ -41,16 +40,4 @@ rescue CollectSdk::Error => e
   { 'id' => id, 'error' => e.message }
 end
 
-$stdout.sync = true
-$stdin.set_encoding(Encoding::UTF_8)
-$stdin.each_line do |line|
-  next if line.strip.empty?
-
-  request = begin
-    JSON.parse(line)
-  rescue JSON::ParserError
-    nil
-  end
-  reply = request.is_a?(Hash) ? answer(request) : { 'id' => nil, 'error' => 'bad request line: not a JSON object' }
-  $stdout.write(JSON.generate(reply, ascii_only: true) + "\n")
-end
+LineProtocol.serve { |request| answer(request) }

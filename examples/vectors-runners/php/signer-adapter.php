@@ -7,14 +7,14 @@
 //   → {"id": "vectors.signature.17", "body": "<raw JSON body>", "secret": "…"}
 //   ← {"id": "vectors.signature.17", "message": "…", "signature": "<hex>"} or {"id": …, "error": "…"}
 require_once __DIR__ . '/CollectSigner.php';
+require_once __DIR__ . '/../../line-protocol/php/LineProtocol.php';
 
 function answer(array $request): array
 {
     $id = $request['id'] ?? null;
     $op = $request['op'] ?? 'sign';
     if ($op === 'hello') {
-        return ['id' => $id, 'protocol' => 2, 'supports' => ['sign'],
-            'implementation' => ['language' => 'php ' . PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'library' => 'CollectSigner.php (collect-conformance example)', 'version' => '1.0.0']];
+        return LineProtocol::hello($id, ['sign'], 'CollectSigner.php (collect-conformance example)', '1.0.0');
     }
     if ($op !== 'sign') {
         return ['id' => $id, 'error' => "unknown op: $op"];
@@ -29,13 +29,4 @@ function answer(array $request): array
     }
 }
 
-while (($line = fgets(STDIN)) !== false) {
-    if (trim($line) === '') {
-        continue;
-    }
-    $request = json_decode($line, true);
-    $reply = is_array($request) ? answer($request) : ['id' => null, 'error' => 'bad request line: not a JSON object'];
-    // JSON_INVALID_UTF8_SUBSTITUTE: the answer is always one line of valid JSON.
-    fwrite(STDOUT, json_encode($reply, JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE) . "\n");
-    fflush(STDOUT);
-}
+LineProtocol::serve('answer');

@@ -109,6 +109,9 @@ def sign(body, secret):
     return {"message": message, "signature": hmac.new(secret.encode("utf-8"), data, hashlib.sha256).hexdigest()}
 
 
+# form_encode and compose_callback_url (without the fault) stand again in
+# vectors/examples/python/collect_vectors.py, which ships alone in the npm package and so cannot
+# load this file; see the note there.
 def form_encode(value):
     """application/x-www-form-urlencoded as WHATWG writes it: A-Z a-z 0-9 * - . _ kept, space as +."""
     return quote_plus(value, safe="*").replace("~", "%7E")

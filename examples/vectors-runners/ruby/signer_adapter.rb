@@ -5,15 +5,14 @@
 #   ← {"id": "hello", "protocol": 2, "supports": ["sign"], "implementation": {…}}
 #   → {"id": "vectors.signature.17", "body": "<raw JSON body>", "secret": "…"}
 #   ← {"id": "vectors.signature.17", "message": "…", "signature": "<hex>"} or {"id": …, "error": "…"}
-require 'json'
 require_relative 'collect_signer'
+require_relative '../../line-protocol/ruby/line_protocol'
 
 def answer(request)
   id = request['id']
   case request.fetch('op', 'sign')
   when 'hello'
-    { 'id' => id, 'protocol' => 2, 'supports' => ['sign'],
-      'implementation' => { 'language' => "ruby #{RUBY_VERSION[/\A\d+\.\d+/]}", 'library' => 'collect_signer.rb (collect-conformance example)', 'version' => '1.0.0' } }
+    LineProtocol.hello(id, supports: ['sign'], library: 'collect_signer.rb (collect-conformance example)', version: '1.0.0')
   when 'sign'
     return { 'id' => id, 'error' => 'bad request line: body and secret must be strings' } unless request['body'].is_a?(String) && request['secret'].is_a?(String)
 
@@ -25,17 +24,4 @@ rescue CollectSigner::Refused => e
   { 'id' => id, 'error' => e.message }
 end
 
-$stdout.sync = true
-$stdin.set_encoding(Encoding::UTF_8)
-$stdin.each_line do |line|
-  next if line.strip.empty?
-
-  request = begin
-    JSON.parse(line)
-  rescue JSON::ParserError
-    nil
-  end
-  reply = request.is_a?(Hash) ? answer(request) : { 'id' => nil, 'error' => 'bad request line: not a JSON object' }
-  # ascii_only: the answer stays one line of valid JSON whatever the message holds.
-  $stdout.write(JSON.generate(reply, ascii_only: true) + "\n")
-end
+LineProtocol.serve { |request| answer(request) }

@@ -88,6 +88,10 @@ def sign(body, secret):
     return message, signature
 
 
+# form_encode and compose_callback_url stand again in examples/vectors-runners/python/collect_signer.py
+# (there with its fault switches). Left twice on purpose: this runner ships in the npm package
+# (package.json "files": vectors/, not examples/) as one standard-library file a team copies or
+# runs from node_modules, so it loads nothing else of the repository.
 def form_encode(value):
     """application/x-www-form-urlencoded as WHATWG URL writes it: keeps A-Z a-z 0-9 * - . _,
     spaces as +. quote_plus alone keeps ~ and encodes * (both decode the same)."""
