@@ -1,7 +1,7 @@
 // The storm's judgement (DESIGN.md "A callback storm"): five cases on the receiver's own records
 // read after it settled, and on the replies the driver timed. Plain functions of the plan, the
 // attempt log and the readings, so known answers test them without a receiver.
-import { verdictAndReason, type CaseResult, type Evidence, type Level, type Verdict } from '../results/index.ts';
+import { verdictAndReason, type CaseResult, type Evidence, type IdHistory, type Level, type StormCounts, type StormEvidence, type StormSecond, type Verdict } from '../results/index.ts';
 import { percentiles, quantile, type AttemptLog, type Percentiles } from './log.ts';
 import { isSuccess } from '../http/index.ts';
 import type { StormPlan } from './plan.ts';
@@ -49,7 +49,7 @@ export interface JudgeInput {
   /** Valid outcomes the engine never delivered at all (not `planned`): not reached, like those never answered 2xx. */
   notDelivered?: number;
   /** Extra evidence for reply-deadline (an engine's own counters and percentiles). */
-  engineEvidence?: Evidence;
+  engineEvidence?: Pick<StormEvidence, 'artillery'>;
 }
 
 /** What the log says of each id, gathered in one pass. */
@@ -92,7 +92,7 @@ function perId(input: JudgeInput): PerId {
 }
 
 /** One id's whole history, for the evidence. */
-export function historyOf(input: JudgeInput, i: number): Record<string, unknown> {
+export function historyOf(input: JudgeInput, i: number): IdHistory {
   const round = (n: number) => (Number.isNaN(n) ? null : Math.round(n * 10) / 10);
   return {
     transaction_id: input.plan.idOf(i),
@@ -143,16 +143,8 @@ export function judgeStorm(input: JudgeInput): CaseResult[] {
   ];
 }
 
-interface Counts extends Record<string, unknown> {
-  outcomes: number;
-  badTokenIds: number;
-  attempts: number;
-  validAttempts: number;
-  retries: number;
-  /** Valid attempts per valid outcome (K planned; more means retries). */
-  retryAmplification: number;
-  answers: Record<string, number>;
-}
+/** The counts every case shows, from the attempt log: all there. */
+type Counts = StormCounts & Required<Pick<StormCounts, 'attempts' | 'validAttempts' | 'retries' | 'retryAmplification' | 'plannedCopies' | 'answers'>>;
 
 function countsOf(input: JudgeInput, valid: number[], bad: number[], p: PerId): Counts {
   const answers: Record<string, number> = {};
@@ -263,7 +255,7 @@ export interface LatencyStats {
   late: number;
   timedOut: number;
   /** Per second of intended send: attempts, p99 (ms), and non-2xx answers. */
-  perSecond: Array<{ second: number; sent: number; p99Ms: number; notOk: number }>;
+  perSecond: StormSecond[];
 }
 
 export function latencyStats(log: AttemptLog, replyDeadlineMs: number, stalls: readonly Stall[] = []): LatencyStats {
