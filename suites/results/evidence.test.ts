@@ -68,7 +68,7 @@ describe('Evidence as the writers make it validates against the schema, key by k
     const php = findAlternative('php-string')!;
     const signed = { body: '{"amount":"1","note":null,"paid":true}', secret: 'sk-vector-0001' };
     const stages = signBody(signed.body, signed.secret);
-    const signature: SignatureVector = { tcId: 1, comment: 'a float', flags: [], result: 'valid', source: 'service-docs', ...signed, pairs: stages.pairs, message: stages.message, signature: stages.signature };
+    const signature: SignatureVector = { tcId: 1, comment: 'a float', flags: [], result: 'valid', source: 'service-docs', ...signed, pairs: stages.pairs.map(([k, v]): [string, string] => [k, v]), message: stages.message, signature: stages.signature };
     const answer = await new BuiltInSigner(profileOf(php), php.label).sign({ id: 'vectors.signature.1', ...signed });
     const params = { transaction_id: 'T-1', status: 'SUCCESS', message: 'paid' };
     const judged = [
