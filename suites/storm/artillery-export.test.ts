@@ -187,7 +187,7 @@ describe('export, deliveries by the exported processor\'s hooks, --judge: the na
       const once = judged.results.find((r) => r.id === 'storm.exactly-once')!;
       expect(once.verdict).toBe('FAIL');
       expect(once.reason).toContain('applied more than once');
-      const first = once.evidence!.firstIds as Array<{ deliveries: unknown[] }>;
+      const first = once.evidence!.firstIds!;
       expect(first[0]!.deliveries.length).toBeGreaterThanOrEqual(2);
       expect(verdicts(judged.results)['storm.none-lost']).toBe('PASS');
     } finally {

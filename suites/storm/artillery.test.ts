@@ -67,8 +67,8 @@ describeWithArtillery(install, `storm through Artillery on loopback: the native 
     expect(counts.badTokenIds).toBeGreaterThan(10);
     expect(counts.notReached).toBe(0);
     // Every valid delivery of both replays timed, and Artillery's own counters beside them.
-    expect((results['storm.reply-deadline']!.evidence!.latency as { samples: number }).samples).toBeGreaterThanOrEqual(4 * counts.outcomes!);
-    const artilleryEvidence = results['storm.reply-deadline']!.evidence!.artillery as { counters: Record<string, number> };
+    expect(results['storm.reply-deadline']!.evidence!.latency!.samples).toBeGreaterThanOrEqual(4 * counts.outcomes);
+    const artilleryEvidence = results['storm.reply-deadline']!.evidence!.artillery!;
     expect(artilleryEvidence.counters['vusers.created']).toBe(judged.exported.deliveries);
   }, RUN_TIMEOUT_MS);
 
