@@ -252,6 +252,7 @@ export interface LatencySplit {
   driverLag: Percentiles;
   /** The driver's loop standing still: how often, the longest, and the ms of it inside attempts (summed). */
   driverStalls: { count: number; longestMs: number; withinAttemptsMs: number };
+  /** p99 with the driver's own lateness, and its loop's stalls while the attempt was its own, taken out of each attempt. */
   p99WithoutDriverLagMs: number;
 }
 

@@ -1,7 +1,7 @@
 // The storm's judgement (DESIGN.md "A callback storm"): five cases on the receiver's own records
 // read after it settled, and on the replies the driver timed. Plain functions of the plan, the
 // attempt log and the readings, so known answers test them without a receiver.
-import { verdictAndReason, type CaseResult, type Evidence, type IdHistory, type Level, type StormCounts, type StormEvidence, type StormSecond, type Verdict } from '../results/index.ts';
+import { verdictAndReason, type CaseResult, type Evidence, type IdHistory, type LatencySplit, type Level, type StormCounts, type StormEvidence, type StormSecond, type Verdict } from '../results/index.ts';
 import { percentiles, quantile, type AttemptLog, type Percentiles } from './log.ts';
 import { isSuccess } from '../http/index.ts';
 import type { StormPlan } from './plan.ts';
@@ -239,19 +239,10 @@ function badTokenInert(input: JudgeInput, bad: number[], p: PerId, counts: Count
   return result(c, 'FAIL', reason, evidence, input.durationMs, input.note);
 }
 
-/** Latency of the valid attempts, split, and over the storm's seconds. */
-export interface LatencyStats {
+/** Latency of the valid attempts, split as the evidence shows it (LatencySplit), and over the storm's seconds. */
+export interface LatencyStats extends Omit<LatencySplit, 'driverStalls'> {
   total: Percentiles;
-  /** intended send → on the wire (the driver's schedule and its connection pool). */
-  kitWait: Percentiles;
-  /** on the wire → the reply's last byte. */
-  onWire: Percentiles;
-  /** intended send → handed to the HTTP client: the driver's own lateness. */
-  driverLag: Percentiles;
-  /** p99 with the driver's own lateness, and its loop's stalls while the attempt was its own, taken out of each attempt. */
-  p99WithoutDriverLagMs: number;
-  /** The driver's loop standing still: how often, the longest, and the ms of it inside attempts (summed). */
-  stalls: { count: number; longestMs: number; withinAttemptsMs: number };
+  stalls: LatencySplit['driverStalls'];
   late: number;
   timedOut: number;
   /** Per second of intended send: attempts, p99 (ms), and non-2xx answers. */
