@@ -154,16 +154,28 @@ export type SignerAnswer =
 /** Where a signer's answer first departs from the suite's stages. */
 export type DivergentStage = 'message' | 'signature';
 
+/** A vector's expected result (vectors/*.json): as stated, refused, or one of several readings the suite accepts. */
+export type VectorResult = 'valid' | 'invalid' | 'acceptable';
+
+/** Where a vector's position comes from: the spec's text, the real service's public documentation, or the suite. */
+export type PositionSource = 'spec' | 'service-docs' | 'suite';
+
 /** The three callback parameters (§6), each as a vector states or a parser reads it. */
 export interface CallbackValues {
+  /** The value the receiver should act on: the last occurrence, because the service appends. */
   transaction_id?: string;
   status?: string;
   message?: string;
 }
 
+/** A callback's query as read: the three parameters, and every parameter in order of appearance, decoded. */
+export interface ParsedCallbackQuery extends CallbackValues {
+  all: Array<[name: string, value: string]>;
+}
+
 /** The vector a case ran, as much of it as a reader needs (the whole is in vectors/*.json). */
 export type VectorShown =
-  | { tcId: number; result: 'valid' | 'invalid' | 'acceptable'; flags: string[]; body: string; source?: 'spec' | 'service-docs' | 'suite' }
+  | { tcId: number; result: VectorResult; flags: string[]; body: string; source?: PositionSource }
   | { tcId: number; callbackUrl: string; params: Required<CallbackValues> }
   | { tcId: number; requestTarget: string };
 
@@ -309,7 +321,7 @@ export interface VectorEvidence {
   /** The URL the built-in composer made (callback-url). */
   composed?: string;
   /** What the built-in parser read (callback-query). */
-  parsed?: CallbackValues & { all: Array<[name: string, value: string]> };
+  parsed?: ParsedCallbackQuery;
   /** The signer's answer (signature). */
   answer?: SignerAnswer;
   stage?: DivergentStage;

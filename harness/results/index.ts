@@ -8,7 +8,7 @@ export type {
   FailureCode, ExchangeFailure, Exchange, Delivery, Timeline, Percentiles,
   RecordState, ObservedStep, RecordReading, FailedStatement, RecordsEvidence,
   ServiceScript, SigningEvidence,
-  SignerFailureCode, SignerAnswer, DivergentStage, CallbackValues, VectorShown,
+  SignerFailureCode, SignerAnswer, DivergentStage, VectorResult, PositionSource, CallbackValues, ParsedCallbackQuery, VectorShown,
   StormCounts, IdHistory, StormSecond, LatencySplit, ArtillerySummary, ArtilleryEvidence,
 } from './evidence.ts';
 export { EVIDENCE_KEYS } from './evidence.ts';
