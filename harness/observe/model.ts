@@ -2,7 +2,7 @@
 // test hooks, its own database, or a command over the line protocol. One interface for the
 // three, so a case reads a record the same way whichever the target names.
 import type { CompiledStatement, DatabaseUrl } from '../database/index.ts';
-import type { Exchange, ExchangeFailure, ObservedStep, RecordReading, RecordsEvidence, RecordState, Stated } from '../results/index.ts';
+import type { Evidence, Exchange, ExchangeFailure, ObservedStep, RecordReading, RecordState, Stated } from '../results/index.ts';
 import type { FinalThrottle, Wire } from '../wire/index.ts';
 
 // A reading's shapes are the evidence's (harness/results), named once there.
@@ -113,7 +113,7 @@ export class ObserveError extends Error {
   constructor(
     readonly code: 'ERR_OBSERVE_HOOK' | 'ERR_OBSERVE_SQL' | 'ERR_OBSERVE_COMMAND',
     message: string,
-    readonly evidence?: { exchanges?: Exchange[]; records?: RecordsEvidence },
+    readonly evidence?: Pick<Evidence, 'exchanges' | 'records'>,
     /** What the failure states for the diagnoses (a 429 that waiting did not end). */
     readonly stated?: Stated,
   ) {

@@ -1,7 +1,7 @@
 // Evidence as plain-text sections, shared by the JUnit, Markdown and HTML writers so that each
 // shows the same facts: requests (with curl lines), answers, deliveries, record readings,
 // retry timelines and latency statistics; every other key of Evidence as its JSON, under its name.
-import type { Delivery, Evidence, Exchange, RecordsEvidence } from '../results/index.ts';
+import type { Delivery, Evidence, Exchange } from '../results/index.ts';
 import { formatMs } from './group.ts';
 
 export type EvidenceSectionKind = 'exchange' | 'curl' | 'alike' | 'deliveries' | 'records' | 'timeline' | 'latency' | 'notes' | 'other';
@@ -63,7 +63,7 @@ export function evidenceSections(evidence: Evidence | undefined, options: Eviden
   // A receiver's records: how they were read (hooks, its database, a command), each reading with
   // the statements that made it, their parameters and rows.
   if (isObject(evidence.records)) {
-    const r: RecordsEvidence = evidence.records;
+    const r = evidence.records;
     const lines: string[] = [];
     if (typeof r.way === 'string') lines.push(`read through ${r.way}`);
     for (const key of ['seeded', 'before', 'after', 'failed'] as const) {
