@@ -83,7 +83,7 @@ export interface Percentiles {
   maxMs: number;
 }
 
-// ── a receiver's records (harness/observe) ──────────────────────────────────────────────────
+// A receiver's records (harness/observe).
 
 /** The receiver's state as the suite judges it; `unmapped`: a value `states` does not map (neither terminal state). */
 export type RecordState = 'pending' | 'SUCCESS' | 'FAILED' | 'unmapped';
@@ -123,7 +123,7 @@ export interface RecordsEvidence {
   failed?: ObservedStep | FailedStatement;
 }
 
-// ── a client call through an SDK (harness/sdk, cases/client) ───────────────────────────────
+// A client call through an SDK (harness/sdk, cases/client).
 
 /** What the harness's service answered a request the SDK sent (harness/sdk). */
 export type ServiceScript =
@@ -139,7 +139,7 @@ export type SigningEvidence =
   | { pairs: string[]; message: string; expectedSignature: string; presentedAuthorization: string | null }
   | { error: string };
 
-// ── a golden vector (harness/vectors) ───────────────────────────────────────────────────────
+// A golden vector (harness/vectors).
 
 /** Stable codes for a signer that could not be driven (Bowtie's StartupFailed, ProtocolError …). */
 export type SignerFailureCode = 'ERR_SIGNER_START' | 'ERR_SIGNER_PROTOCOL' | 'ERR_SIGNER_TIMEOUT' | 'ERR_SIGNER_CRASHED';
@@ -179,7 +179,7 @@ export type VectorShown =
   | { tcId: number; callbackUrl: string; params: Required<CallbackValues> }
   | { tcId: number; requestTarget: string };
 
-// ── the storm (harness/storm, harness/artillery) ─────────────────────────────────────────────
+// The storm (harness/storm, harness/artillery).
 
 /**
  * The storm's counts: the outcomes and bad-token ids every case shows, the attempt counts of a
@@ -283,7 +283,7 @@ export interface ArtilleryEvidence {
   'http.response_time'?: ArtillerySummary;
 }
 
-// ── the groups, and Evidence ─────────────────────────────────────────────────────────────────
+// The groups, and Evidence.
 
 /** Written on every side. */
 export interface CommonEvidence {
@@ -348,7 +348,7 @@ export interface StormEvidence {
 
 export interface Evidence extends CommonEvidence, ReceiverEvidence, ClientCallEvidence, VectorEvidence, StormEvidence {}
 
-/** Every key of Evidence, in the order the report shows the known sections (a test compares it with the type and the schema). */
+/** Every key of Evidence, once, by group (suites/results/evidence.test.ts compares the list with the type and the schema). */
 export const EVIDENCE_KEYS = [
   'exchanges', 'deliveries', 'timeline', 'latency', 'notes',
   'records', 'statusQueries',
