@@ -10,7 +10,7 @@
 // - reply-deadline: the p99 of the processor's histogram `collect.delivery_ms` (time-outs
 //   included with their elapsed time; Artillery's sketch, about 1 % relative error).
 // - shedding: 429 and 503 answers counted; the ids never answered 2xx after them.
-import { verdictAndReason, type CaseResult, type Evidence } from '../results/index.ts';
+import { verdictAndReason, type CaseResult, type Evidence, type StormCounts } from '../results/index.ts';
 import { AttemptLog, historyOf, judgeStorm, FIRST_IDS_SHOWN, type JudgeInput } from '../storm/index.ts';
 import { METRICS } from './processor.ts';
 import type { ArtilleryReport } from './report.ts';
@@ -36,7 +36,7 @@ export function judgeOnReport(input: JudgeInput, report: ArtilleryReport, export
   /** Valid deliveries of id i in all replays (each copy once per replay). */
   const deliveriesOf = plan.duplicates * (whole ? replays : 0);
   const neverAnswered = (i: number) => whole && (report.unanswered.get(i) ?? 0) >= deliveriesOf;
-  const withCounts = (r: CaseResult, extra: Record<string, unknown> = {}): CaseResult => ({
+  const withCounts = (r: CaseResult, extra: Partial<StormCounts> = {}): CaseResult => ({
     ...r, evidence: { ...r.evidence, counts: { ...counts, ...extra, ...pickRecordCounts(r.evidence?.counts) } },
   });
   const note = input.note ? [input.note] : [];
@@ -88,7 +88,9 @@ export function judgeOnReport(input: JudgeInput, report: ArtilleryReport, export
 }
 
 /** The counts a records-only case adds (e.g. appliedMoreThanOnce, changed); the attempt counts of an empty log dropped. */
-function pickRecordCounts(counts: unknown): Record<string, unknown> {
-  const dropped = new Set(['outcomes', 'badTokenIds', 'attempts', 'validAttempts', 'retries', 'retryAmplification', 'plannedCopies', 'answers', 'answered2xx']);
-  return Object.fromEntries(Object.entries((counts ?? {}) as Record<string, unknown>).filter(([k]) => !dropped.has(k)));
+function pickRecordCounts(counts: StormCounts | undefined): Partial<StormCounts> {
+  const dropped = new Set<keyof StormCounts>(['outcomes', 'badTokenIds', 'attempts', 'validAttempts', 'retries', 'retryAmplification', 'plannedCopies', 'answers', 'answered2xx']);
+  const kept: Partial<StormCounts> = { ...counts };
+  for (const key of dropped) delete kept[key];
+  return kept;
 }

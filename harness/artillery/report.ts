@@ -4,13 +4,10 @@
 // judgement has of the deliveries.
 import { existsSync, readFileSync } from 'node:fs';
 import { METRICS } from './processor.ts';
+import type { ArtilleryEvidence, ArtillerySummary } from '../results/index.ts';
 
-export interface ArtillerySummary {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
+// The evidence's shape (harness/results), named once there.
+export type { ArtillerySummary };
 
 export interface ArtilleryReport {
   file: string;
@@ -48,7 +45,7 @@ export function readArtilleryReport(file: string): ArtilleryReport | undefined {
 }
 
 /** What the evidence shows of a report: the counters that matter and the two latency summaries. */
-export function reportEvidence(report: ArtilleryReport): Record<string, unknown> {
+export function reportEvidence(report: ArtilleryReport): ArtilleryEvidence {
   const counters = Object.fromEntries(Object.entries(report.counters).filter(([k]) => /^(http\.codes\.|http\.requests$|errors\.|vusers\.(created|completed|failed)$|collect\.)/.test(k)));
   const pick = (name: string) => report.summaries[name];
   return {

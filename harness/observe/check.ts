@@ -112,8 +112,8 @@ function messageOf(error: unknown): string {
 
 /** The key a failed statement's message is about: the statement it names. */
 function fieldOf(error: unknown, fallback: string): string {
-  const failed = (error instanceof ObserveError ? error.evidence?.records?.failed : undefined) as { statement?: string } | undefined;
-  return failed?.statement ? `/observe/${failed.statement}` : fallback;
+  const failed = error instanceof ObserveError ? error.evidence?.records?.failed : undefined;
+  return failed && 'statement' in failed ? `/observe/${failed.statement}` : fallback;
 }
 
 /** The check before any case failed: exit 2 naming the target file's key, the statement and the store's own message. */

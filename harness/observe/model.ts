@@ -2,11 +2,12 @@
 // test hooks, its own database, or a command over the line protocol. One interface for the
 // three, so a case reads a record the same way whichever the target names.
 import type { CompiledStatement, DatabaseUrl } from '../database/index.ts';
-import type { Exchange, ExchangeFailure, Stated } from '../results/index.ts';
+import type { Evidence, Exchange, ExchangeFailure, ObservedStep, RecordReading, RecordState, Stated } from '../results/index.ts';
 import type { FinalThrottle, Wire } from '../wire/index.ts';
 
-/** The receiver's state as the suite judges it; `unmapped`: a value `states` does not map (neither terminal state). */
-export type RecordState = 'pending' | 'SUCCESS' | 'FAILED' | 'unmapped';
+// A reading's shapes are the evidence's (harness/results), named once there.
+export type { ObservedStep, RecordReading, RecordState };
+
 export const RECORD_STATES = ['pending', 'SUCCESS', 'FAILED'] as const;
 export type MappedState = (typeof RECORD_STATES)[number];
 
@@ -15,23 +16,6 @@ export type MappedState = (typeof RECORD_STATES)[number];
  * its own name as its value (`pending`, `SUCCESS`, `FAILED`).
  */
 export type StateMap = Readonly<Partial<Record<MappedState, readonly string[]>>>;
-
-/** One record as read. */
-export interface RecordReading {
-  transaction_id: string;
-  state: RecordState;
-  /** The receiver's own value, as read (null for SQL NULL). */
-  value: string | null;
-  /** Times an outcome was applied; absent when the target observes no actions. */
-  actions?: number;
-  /** How it was read (SQL: each statement, its parameters and rows; command: the lines). */
-  read?: ObservedStep[];
-}
-
-/** One statement or request of the observation, for the evidence. */
-export type ObservedStep =
-  | { statement: 'seed' | 'read' | 'actions'; sql: string; parameters: Record<string, string>; rows?: Array<Record<string, unknown>>; rowCount?: number; ms: number }
-  | { request: Record<string, unknown>; answer: unknown; ms: number };
 
 /** What a case may lean on. */
 export interface ObserverAbilities {
@@ -129,7 +113,7 @@ export class ObserveError extends Error {
   constructor(
     readonly code: 'ERR_OBSERVE_HOOK' | 'ERR_OBSERVE_SQL' | 'ERR_OBSERVE_COMMAND',
     message: string,
-    readonly evidence?: { exchanges?: Exchange[]; records?: Record<string, unknown> },
+    readonly evidence?: Pick<Evidence, 'exchanges' | 'records'>,
     /** What the failure states for the diagnoses (a 429 that waiting did not end). */
     readonly stated?: Stated,
   ) {

@@ -1,10 +1,10 @@
 // Evidence as plain-text sections, shared by the JUnit, Markdown and HTML writers so that each
-// shows the same facts: requests (with curl lines), answers, deliveries, hook readings,
-// retry timelines and latency statistics.
+// shows the same facts: requests (with curl lines), answers, deliveries, record readings,
+// retry timelines and latency statistics; every other key of Evidence as its JSON, under its name.
 import type { Delivery, Evidence, Exchange } from '../results/index.ts';
 import { formatMs } from './group.ts';
 
-export type EvidenceSectionKind = 'exchange' | 'curl' | 'alike' | 'deliveries' | 'hooks' | 'records' | 'timeline' | 'latency' | 'notes' | 'other';
+export type EvidenceSectionKind = 'exchange' | 'curl' | 'alike' | 'deliveries' | 'records' | 'timeline' | 'latency' | 'notes' | 'other';
 
 export interface EvidenceOptions {
   /** Answers slower than this are counted in a collapsed run of alike requests (a receiver's reply deadline). */
@@ -20,15 +20,18 @@ export interface EvidenceSection {
   text: string;
 }
 
-const KNOWN = new Set(['exchanges', 'deliveries', 'hooks', 'records', 'timeline', 'latency', 'notes']);
+/** The keys shown in sections of their own; the rest are shown as JSON under their names. */
+const KNOWN: ReadonlySet<string> = new Set<keyof Evidence>(['exchanges', 'deliveries', 'records', 'timeline', 'latency', 'notes']);
 
-// Evidence comes from cases written by several people; a malformed field is shown as JSON
-// rather than allowed to throw inside a writer (which would lose the report mid-run).
+// The type fixes each key's shape, but a library caller in plain JavaScript may hand a session
+// anything: a malformed field is shown as JSON rather than allowed to throw inside a writer
+// (which would lose the report mid-run).
 function list<T>(value: T[] | undefined): T[] {
   return Array.isArray(value) ? value : [];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A value of the type given is there (not undefined, null, an array or a scalar a JavaScript caller put instead). */
+function isObject<T>(value: T): value is T & object {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -56,12 +59,6 @@ export function evidenceSections(evidence: Evidence | undefined, options: Eviden
   const deliveries = list(evidence.deliveries);
   if (deliveries.length > 0) {
     out.push({ kind: 'deliveries', title: `deliveries (${deliveries.length})`, text: deliveries.map((d) => (isObject(d) ? deliveryText(d) : json(d))).join('\n') });
-  }
-  if (isObject(evidence.hooks)) {
-    const lines: string[] = [];
-    if ('before' in evidence.hooks) lines.push(`before: ${json(evidence.hooks.before)}`);
-    if ('after' in evidence.hooks) lines.push(`after:  ${json(evidence.hooks.after)}`);
-    out.push({ kind: 'hooks', title: 'hook readings', text: lines.join('\n') });
   }
   // A receiver's records: how they were read (hooks, its database, a command), each reading with
   // the statements that made it, their parameters and rows.

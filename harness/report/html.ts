@@ -157,7 +157,7 @@ function sectionsHtml(sections: readonly EvidenceSection[]): string {
   return sections.map((s) => `<h4>${htmlEscape(s.title)}</h4>\n<pre>${htmlEscape(s.text)}</pre>`).join('\n');
 }
 
-/** `evidence: 20 requests, hook readings` */
+/** `evidence: 20 requests, record readings` */
 function evidenceLabel(sections: readonly EvidenceSection[]): string {
   const requests = sections.filter((s) => s.kind === 'exchange').length;
   const alike = sections.filter((s) => s.kind === 'alike').reduce((n, s) => n + (Number(/^(\d+) requests/.exec(s.text)?.[1]) || 0) - 1, 0);

@@ -1,6 +1,8 @@
-// Cases may put anything in `evidence` (`[more: string]: unknown`). A bigint or a cycle there
-// must not make the report writers throw mid-run, so every case is reduced to plain JSON once,
-// on entry, and all four writers then see the same data.
+// Evidence has slots whose values the harness does not shape: a SQL row read back (a BIGINT
+// column comes as a bigint), a command's request and answer, and a library caller in plain
+// JavaScript may pass anything. A bigint or a cycle there must not make the report writers throw
+// mid-run, so every case is reduced to plain JSON once, on entry, and all four writers then see
+// the same data.
 
 export function jsonSafe<T>(value: T): T {
   return clone(value, []) as T;

@@ -3,24 +3,18 @@
 // answered 2xx in red) and their p99 reply time (a line), beside the deadline (dashed). A function
 // of its own, called from html.ts's measurements: an SVG, no script, no external resource.
 import { htmlEscape } from './html.ts';
+import type { StormSecond } from '../results/index.ts';
 
-export interface StormSecond {
-  second: number;
-  sent: number;
-  p99Ms: number;
-  notOk: number;
-}
-
-function isSecond(value: unknown): value is StormSecond {
-  const v = value as StormSecond;
-  return typeof v === 'object' && v !== null && [v.second, v.sent, v.p99Ms, v.notOk].every((n) => typeof n === 'number' && Number.isFinite(n));
+/** A second whose numbers can be drawn (a p99 of no samples is not). */
+function drawable(s: StormSecond): boolean {
+  return [s.second, s.sent, s.p99Ms, s.notOk].every((n) => Number.isFinite(n));
 }
 
 /** The chart, or '' when `perSecond` holds nothing drawable. */
-export function stormChartSvg(perSecond: unknown, deadlineMs?: unknown): string {
-  const seconds = Array.isArray(perSecond) ? perSecond.filter(isSecond) : [];
+export function stormChartSvg(perSecond: readonly StormSecond[] | undefined, deadlineMs?: number): string {
+  const seconds = (perSecond ?? []).filter(drawable);
   if (seconds.length === 0) return '';
-  const deadline = typeof deadlineMs === 'number' && Number.isFinite(deadlineMs) ? deadlineMs : undefined;
+  const deadline = deadlineMs !== undefined && Number.isFinite(deadlineMs) ? deadlineMs : undefined;
   const width = 640;
   const height = 180;
   const left = 44;

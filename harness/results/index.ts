@@ -1,5 +1,17 @@
 // The one result model that every run produces and every report writer reads.
-// Unions, not strings, so an impossible verdict or level does not type-check.
+// Unions, not strings, so an impossible verdict or level does not type-check; the evidence's
+// keys, each typed, are in evidence.ts.
+import type { Evidence, ExchangeFailure } from './evidence.ts';
+
+export type {
+  Evidence, CommonEvidence, ReceiverEvidence, ClientCallEvidence, VectorEvidence, StormEvidence,
+  FailureCode, ExchangeFailure, Exchange, Delivery, Timeline, Percentiles,
+  RecordState, ObservedStep, RecordReading, FailedStatement, RecordsEvidence,
+  ServiceScript, SigningEvidence,
+  SignerFailureCode, SignerAnswer, DivergentStage, VectorResult, PositionSource, CallbackValues, ParsedCallbackQuery, VectorShown,
+  StormCounts, IdHistory, StormSecond, LatencySplit, ArtillerySummary, ArtilleryEvidence,
+} from './evidence.ts';
+export { EVIDENCE_KEYS } from './evidence.ts';
 
 export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP' | 'ERROR';
 export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ERROR'];
@@ -8,23 +20,6 @@ export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP', 'ER
 export type Level = 'MUST' | 'SHOULD';
 
 export type Side = 'service' | 'receiver' | 'client';
-
-/**
- * How an exchange failed, as the diagnoses match it (the words are for people): no answer
- * within its limit, the connection reset or refused, an answer that is not HTTP, a TLS
- * failure, not sent at all (the case stopped while it waited, or the run gave up on the
- * command), or a line-protocol peer (an SDK's adapter) that would not start, crashed or broke
- * the protocol; `other` for anything else.
- */
-export type FailureCode = 'timeout' | 'reset' | 'refused' | 'not-http' | 'tls' | 'not-sent' | 'start' | 'crashed' | 'protocol' | 'other';
-
-export interface ExchangeFailure {
-  code: FailureCode;
-  /** In words, as the exchange's `error` says it. */
-  message: string;
-  /** The time limit that ran out (`timeout`). */
-  limitMs?: number;
-}
 
 /**
  * Causes a case states in its outcome (harness/diagnoses: several cases stating one are named
@@ -51,62 +46,6 @@ export type StatedCause =
   | 'authorization-unreadable'
   /** The request body lacks fields of §2.1 under their names (the client's preflight names it once, with the keys sent). */
   | 'fields-missing';
-
-/** One HTTP exchange the harness made or saw, secrets already redacted. */
-export interface Exchange {
-  label?: string;
-  request: {
-    method: string;
-    url: string;
-    headers: Record<string, string | string[]>;
-    body?: string;
-    /** Source address the request was sent from, when not the default. */
-    localAddress?: string;
-  };
-  response?: {
-    status: number;
-    headers?: Record<string, string | string[]>;
-    /** The first bytes of the body. */
-    bodyExcerpt?: string;
-    /** The body went on past the harness's read limit (64 KiB): the rest was not read. */
-    bodyTruncated?: boolean;
-    /** From sending to the last byte of the answer read. */
-    durationMs: number;
-  };
-  /** Set when no response came: time-out, reset, refused. */
-  error?: string;
-  /** The same, typed (its code and the limit that ran out). */
-  failure?: ExchangeFailure;
-  /** A command that reproduces the request (secrets replaced by environment variables). */
-  curl?: string;
-}
-
-/** A callback the harness's listener received. */
-export interface Delivery {
-  /** Milliseconds since the case's first request. */
-  atMs: number;
-  method: string;
-  /** The raw request target as received (`/cb?transaction_id=…`). */
-  rawUrl: string;
-  headers: Record<string, string | string[]>;
-  /** What the listener answered. */
-  answeredStatus: number;
-  overHttps: boolean;
-}
-
-export interface Evidence {
-  exchanges?: Exchange[];
-  deliveries?: Delivery[];
-  /** Receiver test-hook readings. */
-  hooks?: { before?: unknown; after?: unknown };
-  /** Offsets of deliveries and the intervals between them, for retry cases. */
-  timeline?: { offsetsMs: number[]; intervalsMs: number[] };
-  /** Latency statistics, for latency cases. */
-  latency?: { samples: number; p50Ms: number; p99Ms: number; maxMs: number };
-  /** Anything else a case wants to show, as plain facts. */
-  notes?: string[];
-  [more: string]: unknown;
-}
 
 export interface Waiver {
   reason: string;

@@ -12,15 +12,10 @@ import type { RunningSimulator } from '../simulator/index.ts';
 import type { AdapterCredentials } from './protocol.ts';
 import { listenOn, originOf } from '../tool/index.ts';
 import { readBody } from '../http/index.ts';
+import type { ServiceScript } from '../results/index.ts';
 
-/** How the service answers the requests of one exchange. */
-export type ServiceScript =
-  /** The reference service checks the request and answers (accepted, or its documented refusal). */
-  | { kind: 'reference' }
-  /** A canned answer, whatever the request. */
-  | { kind: 'answer'; status: number; contentType: string; body: string }
-  /** No answer at all: the request is held open until the exchange ends. */
-  | { kind: 'silent' };
+// The scripted answer is shown in a client case's evidence as it is: its shape is named there (harness/results).
+export type { ServiceScript };
 
 export interface ReceivedRequest {
   /** Milliseconds from the start of the exchange. */

@@ -1,7 +1,7 @@
 // The storm's judgement (DESIGN.md "A callback storm"): five cases on the receiver's own records
 // read after it settled, and on the replies the driver timed. Plain functions of the plan, the
 // attempt log and the readings, so known answers test them without a receiver.
-import { verdictAndReason, type CaseResult, type Evidence, type Level, type Verdict } from '../results/index.ts';
+import { verdictAndReason, type CaseResult, type Evidence, type IdHistory, type LatencySplit, type Level, type StormCounts, type StormEvidence, type StormSecond, type Verdict } from '../results/index.ts';
 import { percentiles, quantile, type AttemptLog, type Percentiles } from './log.ts';
 import { isSuccess } from '../http/index.ts';
 import type { StormPlan } from './plan.ts';
@@ -49,7 +49,7 @@ export interface JudgeInput {
   /** Valid outcomes the engine never delivered at all (not `planned`): not reached, like those never answered 2xx. */
   notDelivered?: number;
   /** Extra evidence for reply-deadline (an engine's own counters and percentiles). */
-  engineEvidence?: Evidence;
+  engineEvidence?: Pick<StormEvidence, 'artillery'>;
 }
 
 /** What the log says of each id, gathered in one pass. */
@@ -92,7 +92,7 @@ function perId(input: JudgeInput): PerId {
 }
 
 /** One id's whole history, for the evidence. */
-export function historyOf(input: JudgeInput, i: number): Record<string, unknown> {
+export function historyOf(input: JudgeInput, i: number): IdHistory {
   const round = (n: number) => (Number.isNaN(n) ? null : Math.round(n * 10) / 10);
   return {
     transaction_id: input.plan.idOf(i),
@@ -143,16 +143,8 @@ export function judgeStorm(input: JudgeInput): CaseResult[] {
   ];
 }
 
-interface Counts extends Record<string, unknown> {
-  outcomes: number;
-  badTokenIds: number;
-  attempts: number;
-  validAttempts: number;
-  retries: number;
-  /** Valid attempts per valid outcome (K planned; more means retries). */
-  retryAmplification: number;
-  answers: Record<string, number>;
-}
+/** The counts every case shows, from the attempt log: all there. */
+type Counts = StormCounts & Required<Pick<StormCounts, 'attempts' | 'validAttempts' | 'retries' | 'retryAmplification' | 'plannedCopies' | 'answers'>>;
 
 function countsOf(input: JudgeInput, valid: number[], bad: number[], p: PerId): Counts {
   const answers: Record<string, number> = {};
@@ -247,23 +239,14 @@ function badTokenInert(input: JudgeInput, bad: number[], p: PerId, counts: Count
   return result(c, 'FAIL', reason, evidence, input.durationMs, input.note);
 }
 
-/** Latency of the valid attempts, split, and over the storm's seconds. */
-export interface LatencyStats {
+/** Latency of the valid attempts, split as the evidence shows it (LatencySplit), and over the storm's seconds. */
+export interface LatencyStats extends Omit<LatencySplit, 'driverStalls'> {
   total: Percentiles;
-  /** intended send → on the wire (the driver's schedule and its connection pool). */
-  kitWait: Percentiles;
-  /** on the wire → the reply's last byte. */
-  onWire: Percentiles;
-  /** intended send → handed to the HTTP client: the driver's own lateness. */
-  driverLag: Percentiles;
-  /** p99 with the driver's own lateness, and its loop's stalls while the attempt was its own, taken out of each attempt. */
-  p99WithoutDriverLagMs: number;
-  /** The driver's loop standing still: how often, the longest, and the ms of it inside attempts (summed). */
-  stalls: { count: number; longestMs: number; withinAttemptsMs: number };
+  stalls: LatencySplit['driverStalls'];
   late: number;
   timedOut: number;
   /** Per second of intended send: attempts, p99 (ms), and non-2xx answers. */
-  perSecond: Array<{ second: number; sent: number; p99Ms: number; notOk: number }>;
+  perSecond: StormSecond[];
 }
 
 export function latencyStats(log: AttemptLog, replyDeadlineMs: number, stalls: readonly Stall[] = []): LatencyStats {

@@ -2,6 +2,7 @@
 // whole history without an object per delivery. Times are ms after the storm's start.
 import type { TokenKind } from './plan.ts';
 import { TOKEN_KINDS } from './plan.ts';
+import type { Percentiles } from '../results/index.ts';
 
 /** How an attempt ended without an answer. */
 export type AttemptFailure = 'timeout' | 'reset' | 'refused' | 'other' | 'stopped';
@@ -155,12 +156,8 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
   return sorted[rank]!;
 }
 
-export interface Percentiles {
-  samples: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-}
+// The evidence's shape (harness/results), named once there.
+export type { Percentiles };
 
 /** p50, p99 and max of `values` (sorted in place), rounded to 0.1 ms. */
 export function percentiles(values: Float64Array): Percentiles {

@@ -5,11 +5,11 @@ import {
   readRawJsonObject, hmacHex, otherFormOf, explainPresented, explainRefusal, describeExplanation, namedLabels,
   type Alternative, type CanonicalProfile, type RawMember,
 } from '../signing/index.ts';
-import type { Evidence, Level, Verdict } from '../results/index.ts';
+import type { DivergentStage, Evidence, Level, Verdict } from '../results/index.ts';
 import type { SignatureVector } from './types.ts';
 import type { SignerAnswer } from './signer.ts';
 
-export type DivergentStage = 'message' | 'signature';
+export type { DivergentStage };
 
 export interface SignerJudgement {
   verdict: Verdict;

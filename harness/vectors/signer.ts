@@ -1,6 +1,10 @@
 // A signer under test: one signing request in, one answer out. The built-in signer is the
 // canonical one (harness/signing); ExternalSigner drives another program over the line protocol.
 import { signBody, SigningError, type CanonicalProfile } from '../signing/index.ts';
+import type { SignerAnswer, SignerFailureCode } from '../results/index.ts';
+
+// A signer's answer is a vector case's evidence as it is: its shape is named there (harness/results).
+export type { SignerAnswer, SignerFailureCode };
 
 export interface SignRequest {
   /** The vector's case id, echoed back by the signer (`vectors.signature.17`). */
@@ -9,20 +13,6 @@ export interface SignRequest {
   body: string;
   secret: string;
 }
-
-/** Stable codes for a signer that could not be driven (Bowtie's StartupFailed, ProtocolError …). */
-export type SignerFailureCode =
-  | 'ERR_SIGNER_START'
-  | 'ERR_SIGNER_PROTOCOL'
-  | 'ERR_SIGNER_TIMEOUT'
-  | 'ERR_SIGNER_CRASHED';
-
-export type SignerAnswer =
-  | { kind: 'signed'; message: string; signature: string }
-  /** The signer refuses to sign this body (`{"id", "error"}`). */
-  | { kind: 'refused'; error: string }
-  /** The harness could not get an answer: an ERROR verdict, not the signer's opinion. */
-  | { kind: 'failed'; code: SignerFailureCode; reason: string };
 
 export interface Signer {
   /** What is being tested, for the report's target (`built-in` or the command). */

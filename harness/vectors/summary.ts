@@ -30,18 +30,18 @@ const SERVICE_REFUSES = 'the service would refuse such a request (401 INVALID_SI
 function signatureCases(results: readonly CaseResult[]): SignatureCase[] {
   const out: SignatureCase[] = [];
   for (const result of results) {
-    const evidence = result.evidence as { vector?: { tcId: number; result: string; body: string; source?: string }; answer?: SignerAnswer; fits?: string[][] } | undefined;
-    if (!result.id.startsWith('vectors.signature.') || !evidence?.vector || !evidence.answer) continue;
+    const { vector, answer, fits = [] } = result.evidence ?? {};
+    if (!result.id.startsWith('vectors.signature.') || !vector || !('body' in vector) || !answer) continue;
     let members: RawMember[];
     try {
-      members = readRawJsonObject(evidence.vector.body);
+      members = readRawJsonObject(vector.body);
     } catch {
       continue;
     }
     out.push({
-      result, tcId: evidence.vector.tcId, vectorResult: evidence.vector.result, members,
-      ...(evidence.vector.source ? { source: evidence.vector.source } : {}),
-      canonical: pairsOfMembers(members, SUITE_PROFILE), answer: evidence.answer, fits: evidence.fits ?? [], ambiguousAlone: (evidence.fits ?? []).length > 1,
+      result, tcId: vector.tcId, vectorResult: vector.result, members,
+      ...(vector.source ? { source: vector.source } : {}),
+      canonical: pairsOfMembers(members, SUITE_PROFILE), answer, fits, ambiguousAlone: fits.length > 1,
     });
   }
   return out;

@@ -1,10 +1,10 @@
 // The shapes of the golden vector files (vectors/*.json), as the shared brief fixes them.
 // The JSON Schemas in vectors/schemas/ are the authority; these types follow them.
 
-export type VectorResult = 'valid' | 'invalid' | 'acceptable';
+import type { CallbackValues, PositionSource, VectorResult } from '../results/index.ts';
 
-/** Where a vector's position comes from: the spec's text, the real service's public documentation, or the suite. */
-export type PositionSource = 'spec' | 'service-docs' | 'suite';
+// A vector case's evidence shows these as they are: named there (harness/results).
+export type { PositionSource, VectorResult };
 
 export interface FlagNote {
   bugType: string;
@@ -64,9 +64,9 @@ export interface CallbackUrlVector extends VectorBase {
 
 export interface CallbackQueryVector extends VectorBase {
   requestTarget: string;
-  expected: { transaction_id?: string; status?: string; message?: string };
+  expected: CallbackValues;
   all: Array<[string, string]>;
-  alternatives?: Array<{ label: string; expected: { transaction_id?: string; status?: string; message?: string } }>;
+  alternatives?: Array<{ label: string; expected: CallbackValues }>;
 }
 
 export interface VectorFiles {

@@ -164,14 +164,14 @@ describe('seeding: a fresh record must read pending with nothing applied (DESIGN
 describe('a failing observer: the case is ERROR with its own evidence and what the observer saw', () => {
   const exchange = { label: 'hooks: read', request: { method: 'GET', url: '/records/a', headers: {} } };
   it('an ObserveError keeps its message, its stated cause, and adds its exchanges and records to the case\'s', async () => {
-    const failure = new ObserveError('ERR_OBSERVE_HOOK', 'the hooks answered 500', { exchanges: [exchange], records: { statement: 'read' } }, { causes: ['rate-limited'] });
+    const failure = new ObserveError('ERR_OBSERVE_HOOK', 'the hooks answered 500', { exchanges: [exchange], records: { way: 'stand-in records', failed: { request: { read: 'a' }, answer: null, ms: 1 } } }, { causes: ['rate-limited'] });
     const { probe } = probeFor({ records: { reads: [pending('a', 0), failure] } });
     await probe.seed('a');
     const error = await caseError(probe.read('a'));
     expect(error.message).toBe('the hooks answered 500');
     expect(error.stated).toEqual({ causes: ['rate-limited'] });
     expect(error.evidence?.exchanges).toEqual([exchange]);
-    expect(error.evidence?.records).toEqual({ way: 'stand-in records', before: pending('a', 0), statement: 'read' });
+    expect(error.evidence?.records).toEqual({ way: 'stand-in records', before: pending('a', 0), failed: { request: { read: 'a' }, answer: null, ms: 1 } });
   });
   it('an ObserveError without evidence: the case\'s own evidence, nothing added', async () => {
     const { probe } = probeFor({ records: { seed: () => new ObserveError('ERR_OBSERVE_SQL', 'relation "payments" does not exist') } });

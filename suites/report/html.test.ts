@@ -121,7 +121,7 @@ describe('index.html: cases grouped by side, then case group', () => {
     for (const c of sampleReport().cases) rowOf(c.id);
     expect(html.match(/<tbody id=/g)).toHaveLength(10);
     expect(html).toContain('<col style="width:24%">');
-    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, hook readings, notes<\/summary>\n<span class="anchor" id="ev-receiver\.token\.wrong"><\/span>[\s\S]*curl -sS/);
+    expect(rowOf('receiver.token.wrong')).toMatch(/<tr class="more"><td colspan="6"><details><summary>evidence: 1 request, record readings, notes<\/summary>\n<span class="anchor" id="ev-receiver\.token\.wrong"><\/span>[\s\S]*curl -sS/);
   });
   it('evidence of a passing case is folded and greyed; a case without evidence has no second row', () => {
     expect(rowOf('service.callback.retries-stop-after-2xx')).toContain('<details class="pass"><summary>evidence: deliveries (2), timeline</summary>\n<span class="anchor" id="ev-service.callback.retries-stop-after-2xx"></span>');

@@ -77,7 +77,7 @@ describe('junit.xml: one element per verdict', () => {
     expect(f['#text']).toMatch(/^FAIL \(MUST, §6 rule 1\): answered 200, expected 403; <script>/);
     expect(f['#text']).toContain('GET http://127.0.0.1:8081/callback?transaction_id=T-1&status=SUCCESS');
     expect(f['#text']).toContain('curl -sS');
-    expect(f['#text']).toContain('after:  {"transaction_id":"T-1","state":"SUCCESS","actions":1}');
+    expect(f['#text']).toContain('after:  {"transaction_id":"T-1","state":"SUCCESS","value":"SUCCESS","actions":1}');
   });
   it('ERROR → <error> with the multi-line reason kept in the message attribute', () => {
     const e = testcase(suites, 'service.auth.source-ip')['error'] as Node;

@@ -153,10 +153,10 @@ describe('report.md: evidence of the failures', () => {
   it('control characters and lone surrogates are shown as \\uXXXX, never written raw', () => {
     expect(findings).toContain('control \\u0001 character and a lone \\uD800 surrogate');
   });
-  it('shows requests, curl lines (sh), responses, hook readings in fenced blocks', () => {
+  it('shows requests, curl lines (sh), responses, record readings in fenced blocks', () => {
     expect(findings).toContain("```sh\ncurl -sS -H \"X-Callback-Token: $COLLECT_CALLBACK_TOKEN\"");
     expect(findings).toContain('→ 200 in 3.2 ms');
-    expect(findings).toContain('before: {"transaction_id":"T-1","state":"pending","actions":0}');
+    expect(findings).toContain('before: {"transaction_id":"T-1","state":"pending","value":"pending","actions":0}');
   });
   it('a body containing ``` gets a longer fence', () => {
     expect(findings).toContain('````text\nGET http://127.0.0.1:8081/callback');

@@ -21,10 +21,12 @@ describe('report.json: valid against reports/schema/report.schema.json', () => {
     const { finishedAt: _f, ...rest } = sampleReport();
     expect(validateReportJson({ ...rest, cases: [], summary: { PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, ERROR: 0 } })).toEqual([]);
   });
-  it('evidence is open: a field of a case’s own is accepted', () => {
-    const report = sampleReport();
-    report.cases[0]!.evidence = { signer: { label: 'locale-order' } };
-    expect(validateReportJson(report)).toEqual([]);
+  it('evidence is closed: a key harness/results does not name is refused, naming it (the sample, every key known, is valid above)', () => {
+    const report = sampleReport() as unknown as { cases: Array<{ evidence?: Record<string, unknown> }> };
+    report.cases[0]!.evidence = { ...report.cases[0]!.evidence, signer: { label: 'locale-order' } };
+    const problems = validateReportJson(report);
+    expect(problems, problems.join('\n')).toHaveLength(1);
+    expect(problems[0]).toMatch(/^\/cases\/0\/evidence.*signer/);
   });
 });
 

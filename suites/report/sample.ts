@@ -37,7 +37,7 @@ export const CASES: CaseResult[] = [
           curl: `curl -sS -H "X-Callback-Token: $COLLECT_CALLBACK_TOKEN" 'http://127.0.0.1:8081/callback?transaction_id=T-1&status=SUCCESS'`,
         },
       ],
-      hooks: { before: { transaction_id: 'T-1', state: 'pending', actions: 0 }, after: { transaction_id: 'T-1', state: 'SUCCESS', actions: 1 } },
+      records: { way: 'hooks', before: { transaction_id: 'T-1', state: 'pending', value: 'pending', actions: 0 }, after: { transaction_id: 'T-1', state: 'SUCCESS', value: 'SUCCESS', actions: 1 } },
       notes: ['control \u0001 character and a lone \uD800 surrogate', 'Grüße ✓ 𝄞'],
     },
   },

@@ -129,27 +129,24 @@ describe('openReport with a redactor: no secret reaches any file', () => {
 });
 
 describe('ReportSession: evidence a writer cannot print as is does not lose the report', () => {
-  it('a bigint, a cycle, a Map and malformed shapes in evidence are written as plain JSON', async () => {
+  it('a bigint, a cycle, a Map (in a row read back) and malformed shapes in evidence are written as plain JSON', async () => {
     const dir = join(root, 'r');
     const session = await openReport({ dir, header: header() });
     const cycle: Record<string, unknown> = { name: 'loop' };
     cycle['self'] = cycle;
+    const row = { big: 12345678901234567890n, cycle, map: new Map([['a', 1]]) };
     await session.add({
       ...CASES[1]!,
       evidence: {
-        big: 12345678901234567890n,
-        cycle,
-        map: new Map([['a', 1]]),
+        records: { way: 'sql', seeded: [{ statement: 'seed', sql: 'INSERT …', parameters: {}, rows: [row], ms: 1 }] },
         exchanges: [{ nonsense: true }] as never,
         deliveries: 'not a list' as never,
         timeline: { offsetsMs: null, intervalsMs: [1] } as never,
       },
     });
     const { report } = await session.finish();
-    const evidence = report.cases[0]!.evidence!;
-    expect(evidence['big']).toBe('12345678901234567890');
-    expect(evidence['cycle']).toEqual({ name: 'loop', self: '[Circular]' });
-    expect(evidence['map']).toEqual({ a: 1 });
+    const seeded = report.cases[0]!.evidence!.records!.seeded![0]!;
+    expect('rows' in seeded && seeded.rows).toEqual([{ big: '12345678901234567890', cycle: { name: 'loop', self: '[Circular]' }, map: { a: 1 } }]);
     for (const f of REPORT_FILES) expect((await readFile(join(dir, f), 'utf8')).length, f).toBeGreaterThan(100);
     expect(await readFile(join(dir, 'report.md'), 'utf8')).toContain('"nonsense": true');
   });

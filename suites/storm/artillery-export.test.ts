@@ -171,7 +171,7 @@ describe('export, deliveries by the exported processor\'s hooks, --judge: the na
         'storm.exactly-once': 'PASS', 'storm.none-lost': 'PASS', 'storm.bad-token-inert': 'PASS', 'storm.reply-deadline': 'PASS', 'storm.shedding': 'PASS',
       });
       expect(judged.logs!.replays).toBe(2);
-      const counts = judged.results[0]!.evidence!.counts as Record<string, number>;
+      const counts = judged.results[0]!.evidence!.counts!;
       expect(counts.badTokenIds).toBeGreaterThan(0);
       expect(counts.retryAmplification).toBe(4); // 2 copies × 2 replays, no retries
       expect(judged.results[0]!.evidence!.notes!.join(' ')).toContain('the plan replayed 2 times');
@@ -187,7 +187,7 @@ describe('export, deliveries by the exported processor\'s hooks, --judge: the na
       const once = judged.results.find((r) => r.id === 'storm.exactly-once')!;
       expect(once.verdict).toBe('FAIL');
       expect(once.reason).toContain('applied more than once');
-      const first = once.evidence!.firstIds as Array<{ deliveries: unknown[] }>;
+      const first = once.evidence!.firstIds!;
       expect(first[0]!.deliveries.length).toBeGreaterThanOrEqual(2);
       expect(verdicts(judged.results)['storm.none-lost']).toBe('PASS');
     } finally {

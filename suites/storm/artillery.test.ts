@@ -62,20 +62,20 @@ describeWithArtillery(install, `storm through Artillery on loopback: the native 
     expect(runs[0]!.stdout).toContain('All VUs finished');
     expect(judged.logs!.replays).toBe(2);
     expect(readdirSync(join(dir, ARTILLERY_FILES.deliveries))).toHaveLength(2);
-    const counts = results['storm.none-lost']!.evidence!.counts as Record<string, number>;
+    const counts = results['storm.none-lost']!.evidence!.counts!;
     expect(counts.outcomes).toBeGreaterThan(240);
     expect(counts.badTokenIds).toBeGreaterThan(10);
     expect(counts.notReached).toBe(0);
     // Every valid delivery of both replays timed, and Artillery's own counters beside them.
-    expect((results['storm.reply-deadline']!.evidence!.latency as { samples: number }).samples).toBeGreaterThanOrEqual(4 * counts.outcomes!);
-    const artilleryEvidence = results['storm.reply-deadline']!.evidence!.artillery as { counters: Record<string, number> };
+    expect(results['storm.reply-deadline']!.evidence!.latency!.samples).toBeGreaterThanOrEqual(4 * counts.outcomes);
+    const artilleryEvidence = results['storm.reply-deadline']!.evidence!.artillery!;
     expect(artilleryEvidence.counters['vusers.created']).toBe(judged.exported.deliveries);
   }, RUN_TIMEOUT_MS);
 
   it('its shedding mode (503 + Retry-After): it shed, every shed outcome converged after the processor\'s retries, every case PASS', async () => {
     const { results } = await stormThroughArtillery(artillery, 'shedding', { shedding: true, volume: { ...VOLUME, holdMs: 20, shedAbove: 4, retryAfterS: 1 } }, { ...SETTINGS, driver: { ...SETTINGS.driver, maxAttempts: 40 } });
     expect(verdicts(results), explain(results)).toEqual(allPass);
-    const counts = results['storm.shedding']!.evidence!.counts as Record<string, number>;
+    const counts = results['storm.shedding']!.evidence!.counts!;
     expect(counts.shedAnswers).toBeGreaterThan(0);
     expect(counts.stillShed).toBe(0);
   }, RUN_TIMEOUT_MS);

@@ -19,9 +19,9 @@ describe('storm chart: replies and latency over time', () => {
     expect(svg).toContain('<polyline points=');
     expect(svg).toContain('deadline 1000 ms');
   });
-  it('nothing drawn for evidence without seconds, or not of that shape', () => {
+  it('nothing drawn for evidence without seconds, or with none drawable', () => {
     expect(stormChartSvg([], 1000)).toBe('');
-    expect(stormChartSvg([{ second: 'x' }], 1000)).toBe('');
+    expect(stormChartSvg([{ second: Number.NaN, sent: 1, p99Ms: 1, notOk: 0 }], 1000)).toBe('');
     expect(stormChartSvg(undefined)).toBe('');
   });
   it('index.html of a storm report holds it', () => {

@@ -61,17 +61,17 @@ describe(`storm.reply-deadline when the driver itself falls behind (seed ${SEED}
     const c = results['storm.reply-deadline']!;
     expect(c.reason).toMatch(/^p99 [\d.]+ ms is over the 600 ms deadline only because the driver itself fell behind its schedule(, and its event loop stood still \d+ time\(s\), up to \d+ ms, while replies were on the wire)? \(without its own lateness and stalls p99 is [\d.]+ ms; its event loop's delay p99 [\d.]+ ms\): the machine running the storm is too loaded for this rate, which says nothing about the receiver; lower --rate$/);
     // The stall is in the evidence: the driver's lateness and its event loop's longest delay, each about the busy wait.
-    const evidence = c.evidence as unknown as { latency: { p99Ms: number }; latencySplit: { driverLag: { maxMs: number }; p99WithoutDriverLagMs: number }; driverEventLoop: { maxMs: number } };
-    expect(evidence.latency.p99Ms).toBeGreaterThan(DEADLINE_MS);
-    expect(evidence.latencySplit.p99WithoutDriverLagMs).toBeLessThanOrEqual(DEADLINE_MS);
-    expect(evidence.latencySplit.driverLag.maxMs).toBeGreaterThan(0.8 * STALL_MS);
-    expect(evidence.driverEventLoop.maxMs).toBeGreaterThan(0.8 * STALL_MS);
+    const { latency, latencySplit, driverEventLoop } = c.evidence!;
+    expect(latency!.p99Ms).toBeGreaterThan(DEADLINE_MS);
+    expect(latencySplit!.p99WithoutDriverLagMs).toBeLessThanOrEqual(DEADLINE_MS);
+    expect(latencySplit!.driverLag.maxMs).toBeGreaterThan(0.8 * STALL_MS);
+    expect(driverEventLoop!.maxMs).toBeGreaterThan(0.8 * STALL_MS);
   }, 60_000);
   it('the positive control: the same storm, the loop never blocked, PASSes every case, the driver never that late', async () => {
     const results = await storm();
     expect(verdicts(results), explain(results)).toEqual(allPass);
-    const evidence = results['storm.reply-deadline']!.evidence as unknown as { latency: { samples: number }; latencySplit: { driverLag: { maxMs: number } } };
-    expect(evidence.latency.samples).toBeGreaterThan(0.9 * SETTINGS.callbacks);
-    expect(evidence.latencySplit.driverLag.maxMs).toBeLessThan(0.8 * STALL_MS);
+    const { latency, latencySplit } = results['storm.reply-deadline']!.evidence!;
+    expect(latency!.samples).toBeGreaterThan(0.9 * SETTINGS.callbacks);
+    expect(latencySplit!.driverLag.maxMs).toBeLessThan(0.8 * STALL_MS);
   }, 60_000);
 });

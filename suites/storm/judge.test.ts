@@ -39,7 +39,7 @@ describe('storm.exactly-once', () => {
     s.readings.set(2, { transaction_id: s.plan.idOf(2), state: s.plan.outcomeOf(2), value: null, actions: 2 });
     const r = s.judge()['storm.exactly-once']!;
     expect([r.verdict, r.reason]).toEqual(['FAIL', expect.stringContaining(`1 outcome of 4 applied more than once (§6 rule 2: each outcome applied exactly once; first: ${s.plan.idOf(2)}`)]);
-    const first = (r.evidence!.firstIds as Array<{ transaction_id: string; deliveries: unknown[] }>)[0]!;
+    const first = r.evidence!.firstIds![0]!;
     expect(first.transaction_id).toBe(s.plan.idOf(2));
     expect(first.deliveries).toHaveLength(2);
   });
@@ -65,7 +65,7 @@ describe('storm.none-lost', () => {
     s.readings.set(1, { transaction_id: s.plan.idOf(1), state: 'pending', value: null, actions: 0 });
     const lost = s.judge()['storm.none-lost']!;
     expect([lost.verdict, lost.reason]).toEqual(['FAIL', expect.stringContaining(`1 outcome of 4 answered 2xx and never applied`)]);
-    expect((lost.evidence!.firstIds as Array<{ record: string }>)[0]!.record).toBe('pending, actions 0');
+    expect(lost.evidence!.firstIds![0]!.record).toBe('pending, actions 0');
   });
 });
 

@@ -38,16 +38,16 @@ describe(`storm against the correct reference receiver (seed ${SEED})`, () => {
   it('every storm case PASSes, each exercised: outcomes applied, bad tokens sent, replies timed', async () => {
     const results = await storm({});
     expect(verdicts(results), explain(results)).toEqual(allPass);
-    const counts = results['storm.none-lost']!.evidence!.counts as Record<string, number>;
+    const counts = results['storm.none-lost']!.evidence!.counts!;
     expect(counts.outcomes).toBeGreaterThan(240);
     expect(counts.badTokenIds).toBeGreaterThan(10);
-    expect((results['storm.reply-deadline']!.evidence!.latency as { samples: number }).samples).toBeGreaterThanOrEqual(2 * counts.outcomes!);
+    expect(results['storm.reply-deadline']!.evidence!.latency!.samples).toBeGreaterThanOrEqual(2 * counts.outcomes);
   }, STORM_TIMEOUT_MS);
   it('its shedding mode (503 + Retry-After) PASSes too: it shed, and every shed outcome converged after the retries', async () => {
     // 100/s against 150/s for 4 s: about 5.5 s of work, inside the 40 attempts' 10 s of Retry-After.
     const results = await storm({ shedding: true, volume: { ...VOLUME, holdMs: 20, shedAbove: 4, retryAfterS: 1 } }, { ...SETTINGS, driver: { ...SETTINGS.driver, maxAttempts: 40 } });
     expect(verdicts(results), explain(results)).toEqual(allPass);
-    const counts = results['storm.shedding']!.evidence!.counts as Record<string, number>;
+    const counts = results['storm.shedding']!.evidence!.counts!;
     expect(counts.shedAnswers).toBeGreaterThan(0);
     expect(counts.stillShed).toBe(0);
   }, STORM_TIMEOUT_MS);

@@ -39,7 +39,7 @@ describeNeeding(['postgresql'], 'a storm observed through PostgreSQL', () => {
   it('recent-ids-dedupe: storm.exactly-once FAILs, the database counting two payment events for an outcome', async () => {
     const results = await stormOn(['recent-ids-dedupe']);
     expect(results['storm.exactly-once']!.verdict).toBe('FAIL');
-    const first = (results['storm.exactly-once']!.evidence!.firstIds as Array<{ record: string }>)[0]!;
+    const first = results['storm.exactly-once']!.evidence!.firstIds![0]!;
     expect(first.record).toMatch(/^(SUCCESS|FAILED), actions 2$/);
   }, 120_000);
 });

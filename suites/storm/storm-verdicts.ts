@@ -16,7 +16,7 @@ export function expectCaught(results: Record<string, CaseResult>, entry: StormFa
   const caught = results[entry.caseIds[0]]!;
   expect(caught.reason).toContain(entry.reasonMentions);
   // The first ids that broke the rule, each with its whole delivery history.
-  const first = caught.evidence!.firstIds as Array<{ transaction_id: string; deliveries: unknown[] }>;
+  const first = caught.evidence!.firstIds!;
   expect(first.length).toBeGreaterThan(0);
   for (const id of first) expect(id.deliveries.length).toBeGreaterThan(0);
 }

@@ -3,7 +3,7 @@
 // carries (the raw request as received, its canonical message and expected signature stage by
 // stage as `sign` prints them, the adapter's line, a curl line reproducing the request).
 import { judgeAnswer } from '../../client/index.ts';
-import type { Evidence, Exchange, ExchangeFailure, Stated, StatedCause } from '../../results/index.ts';
+import type { Evidence, Exchange, ExchangeFailure, SigningEvidence, Stated, StatedCause } from '../../results/index.ts';
 import { encodeCollectLine, encodeStatusLine, fieldsJson, type AdapterAnswer, type RawField, type ReceivedRequest, type ServiceScript } from '../../sdk/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, readRawJsonObject, signBody, signedVersusSent, SigningError } from '../../signing/index.ts';
 import type { ResolvedClientTarget } from '../../targets/index.ts';
@@ -295,7 +295,7 @@ function signedSixOnly(o: SdkCall, request: ReceivedRequest, presented: string):
 }
 
 /** The stages `collect-conformance sign` prints for the body as received. */
-function signingStages(o: SdkCall, request: ReceivedRequest): Record<string, unknown> {
+function signingStages(o: SdkCall, request: ReceivedRequest): SigningEvidence {
   try {
     const stages = signBody(bodyText(request), o.ctx.target.secretKey);
     const [auth] = header(request, 'authorization');

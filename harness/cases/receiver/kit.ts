@@ -3,9 +3,9 @@
 // database, a command), and collect the evidence a failure must carry (requests, answers, the
 // readings before and after with how they were read, curl lines).
 import { CALLBACK_PARAM_NAMES, composeCallbackUrl, formEncode, separatorAfter, splitFragment, type CallbackParams } from '../../callback/index.ts';
-import type { Evidence, Level, Stated, StatedCause } from '../../results/index.ts';
+import type { Evidence, Level, RecordsEvidence, Stated, StatedCause } from '../../results/index.ts';
 import { secretEnvName, type ResolvedReceiverTarget } from '../../targets/index.ts';
-import { describeRecord, ObserveError, type ObservedStep, type RecordObserver, type RecordReading } from '../../observe/index.ts';
+import { describeRecord, ObserveError, type RecordObserver, type RecordReading } from '../../observe/index.ts';
 import { DEFAULT_TOKEN_ENV, HttpClient, isSuccess, tokenHeader, type HeaderSpec, type HttpResult } from '../../http/index.ts';
 import { rateLimitedReason } from '../../wire/index.ts';
 import { CaseError, type Capability, type CaseContext, type CaseOutcome, type ConformanceCase, type NegativeKind, type ReasonedOutcome } from '../model.ts';
@@ -37,14 +37,6 @@ const QUIET_NOTE = 'late actions were waited for';
 
 /** The amount every seeded record carries. */
 export const SEED_AMOUNT = '10.00';
-
-/** What the evidence shows of a case's records: how they were read, what seeding ran, the readings before and after. */
-interface RecordsEvidence {
-  way: string;
-  seeded?: ObservedStep[];
-  before?: RecordReading | string;
-  after?: RecordReading | string;
-}
 
 export class ReceiverProbe {
   readonly http: HttpClient;
@@ -169,7 +161,7 @@ export class ReceiverProbe {
   private observeFailure(error: unknown): unknown {
     if (!(error instanceof ObserveError)) return error;
     const evidence = this.evidence({ exchanges: [...this.http.exchanges, ...(error.evidence?.exchanges ?? [])] });
-    if (error.evidence?.records) evidence.records = { ...(evidence.records as object | undefined), ...error.evidence.records };
+    if (error.evidence?.records) evidence.records = { ...evidence.records, ...error.evidence.records };
     return new CaseError(error.message, evidence, error.stated);
   }
 
