@@ -304,16 +304,20 @@ function replyDeadline(input: JudgeInput, counts: Counts): CaseResult {
   const c = info('storm.reply-deadline');
   const stats = latencyStats(input.log, input.replyDeadlineMs, input.stalls);
   const { total } = stats;
+  // Nothing timed: no percentiles (they would be NaN, which report.json's schema refuses).
+  const timed = total.samples > 0;
   const evidence: Evidence = {
     counts,
-    latency: { samples: total.samples, p50Ms: total.p50Ms, p99Ms: total.p99Ms, maxMs: total.maxMs },
-    latencySplit: { kitWait: stats.kitWait, onWire: stats.onWire, driverLag: stats.driverLag, driverStalls: stats.stalls, p99WithoutDriverLagMs: stats.p99WithoutDriverLagMs },
+    ...(timed ? {
+      latency: { samples: total.samples, p50Ms: total.p50Ms, p99Ms: total.p99Ms, maxMs: total.maxMs },
+      latencySplit: { kitWait: stats.kitWait, onWire: stats.onWire, driverLag: stats.driverLag, driverStalls: stats.stalls, p99WithoutDriverLagMs: stats.p99WithoutDriverLagMs },
+    } : {}),
     late: stats.late, timedOut: stats.timedOut, replyDeadlineMs: input.replyDeadlineMs,
     ...(input.loopDelay ? { driverEventLoop: input.loopDelay } : {}),
     perSecond: stats.perSecond,
     ...input.engineEvidence,
   };
-  if (total.samples === 0) return result(c, 'ERROR', 'no valid delivery finished: nothing to time', evidence, input.durationMs, input.note);
+  if (!timed) return result(c, 'ERROR', 'no valid delivery finished: nothing to time', evidence, input.durationMs, input.note);
   const split = `the wait inside the kit p99 ${stats.kitWait.p99Ms} ms (the driver's own lateness p99 ${stats.driverLag.p99Ms} ms), on the wire p99 ${stats.onWire.p99Ms} ms`;
   if (total.p99Ms <= input.replyDeadlineMs) return result(c, 'PASS', undefined, evidence, input.durationMs, input.note);
   if (stats.p99WithoutDriverLagMs <= input.replyDeadlineMs) {

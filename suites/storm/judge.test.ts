@@ -106,6 +106,14 @@ describe('storm.reply-deadline: from the intended send to the last byte', () => 
     expect(r.evidence).toMatchObject({ latency: { samples: 4, maxMs: 200, p99Ms: 200 }, timedOut: 1, late: 1 });
     expect(r.verdict).toBe('FAIL');
   });
+  it('ERROR when no valid delivery finished: no percentiles in the evidence (NaN is no number report.json takes)', () => {
+    const s = setup();
+    for (let i = 0; i < 4; i++) s.log.start(i, 0, 1, s.plan.tokenOf(i, 0), 0, 1);
+    const r = s.judge()['storm.reply-deadline']!;
+    expect([r.verdict, r.reason]).toEqual(['ERROR', 'no valid delivery finished: nothing to time']);
+    expect(r.evidence).not.toHaveProperty('latency');
+    expect(r.evidence).not.toHaveProperty('latencySplit');
+  });
   it('ERROR when only the driver\'s own lateness put the replies over the deadline', () => {
     const s = setup();
     for (let i = 0; i < 4; i++) s.attempt(i, { lag: 150, wire: 10 });
