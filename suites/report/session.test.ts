@@ -156,25 +156,31 @@ describe('ReportSession: evidence a writer cannot print as is does not lose the 
 });
 
 describe('ReportSession: a long run stays quick', () => {
-  // Measured here: 500 evidence-heavy cases ≈ 4–6 s alone (the files grow with every case, so the
-  // cost is quadratic in bytes written; rendering of finished cases is cached).
+  // The files grow with every case, so the cost is quadratic in bytes written (rendering of
+  // finished cases is cached). Measured here under load (load average 9 on two cores): 100
+  // evidence-heavy cases ≈ 1.0 s of CPU (3.0 s wall), 200 ≈ 3.5 s (11 s wall); 500 ≈ 4–6 s wall
+  // on an idle machine. The bound catches a write that costs several times what it does now (a
+  // cost worse than quadratic shows at 100 cases as well as at 200); it does not single out the
+  // render cache (without it, 100 cases took 2.1 s of CPU here, 200 would have passed the old
+  // bound of 10 s too).
   // The bound is on this process's CPU time, not the wall clock: a machine busy with other work
   // stretches the wall time of the same work (12.3 s seen at load 8.8), not the CPU it takes.
-  it('200 cases with evidence, files rewritten after each, within a few seconds of CPU', async () => {
+  const N = 100;
+  it(`${N} cases with evidence, files rewritten after each, within a few seconds of CPU`, async () => {
     const dir = join(root, 'r');
     const session = await openReport({ dir, header: header() });
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < N; i++) {
       const base = CASES[i % CASES.length]!;
       await session.add({ ...base, id: `vectors.signature.${i + 1}` });
     }
     await session.finish();
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    console.log(`200 incremental adds: ${Math.round(performance.now() - started)} ms, ${Math.round(cpuMs)} ms of CPU`);
-    expect((await readJson(dir)).cases).toHaveLength(200);
-    expect(cpuMs).toBeLessThan(10_000);
+    console.log(`${N} incremental adds: ${Math.round(performance.now() - started)} ms, ${Math.round(cpuMs)} ms of CPU`);
+    expect((await readJson(dir)).cases).toHaveLength(N);
+    expect(cpuMs).toBeLessThan(3_000);
   });
 });
 
