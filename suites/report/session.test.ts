@@ -2,11 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { XMLValidator } from 'fast-xml-parser';
 import { REPORT_FILES, WRITERS, openReport, validateReportJson, type OpenReportOptions } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
 import { CASES, sampleReport } from './sample.ts';
+import { INSTALLED } from '../support/installed.ts';
 
 let root: string;
 beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'cc-report-')); });
@@ -188,7 +190,9 @@ describe('ReportSession: a killed run keeps what finished', () => {
   it('after SIGKILL following two add() calls, all four files are complete and hold the two cases', async () => {
     const { spawn } = await import('node:child_process');
     const dir = join(root, 'killed');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dir], {
+    // The session's compiled copy, as installed (suites/support/installed.ts): no loader in the child.
+    const reportModule = pathToFileURL(join(INSTALLED, 'dist', 'report', 'index.js')).href;
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'fixtures', 'crash-child.mjs'), dir, reportModule, JSON.stringify({ header: header(), cases: CASES.slice(0, 2) })], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
