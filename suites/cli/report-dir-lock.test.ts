@@ -75,8 +75,12 @@ describe.concurrent('a stale lock naming the run\'s own pid (pid 1 in a containe
     // A signer that never answers: the run holds the lock until it is stopped.
     const first = startBin([...ONE_VECTOR, '--signer', 'sleep 60', '--timeout', '60000', '--report-dir', dir]);
     const lockPath = join(dir, LOCK_FILE);
-    // Up to 30 s for the child to start and lock (a run of the installed bin took 6 s at load 15).
-    for (const until = Date.now() + 30_000; Date.now() < until && !existsSync(lockPath);) await new Promise((r) => setTimeout(r, 20));
+    // Up to 60 s for the child to start and lock, while it runs (a run of the installed bin took
+    // 6 s at load 15; at load 21 this child had not locked within 30 s).
+    let ended = false;
+    void first.exit.then(() => { ended = true; });
+    for (const until = Date.now() + 60_000; Date.now() < until && !ended && !existsSync(lockPath);) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(lockPath), `no lock after ${ended ? 'the run ended' : '60 s'}; its stderr: ${first.stderr()}`).toBe(true);
     const owner = JSON.parse(readFileSync(lockPath, 'utf8')) as Record<string, unknown>;
     expect(owner).toMatchObject({ pid: first.child.pid, token: expect.stringMatching(/^[0-9a-f]{24}$/) });
     if (existsSync('/proc/self/stat')) expect(owner.processStart).toMatch(/^[0-9a-f-]+:\d+$/);
@@ -87,7 +91,7 @@ describe.concurrent('a stale lock naming the run\'s own pid (pid 1 in a containe
     first.child.kill('SIGTERM');
     expect(await first.exit).toBe(143);
     expect(existsSync(lockPath)).toBe(false);
-  }, 60_000);
+  }, 90_000);
 });
 
 // A run meeting a lock another live process holds: the command in this process (cli-here.ts: one

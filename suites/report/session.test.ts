@@ -183,7 +183,8 @@ describe('ReportSession: a long run stays quick', () => {
     console.log(`${N} incremental adds: ${Math.round(performance.now() - started)} ms, ${Math.round(cpuMs)} ms of CPU`);
     expect((await readJson(dir)).cases).toHaveLength(N);
     expect(cpuMs).toBeLessThan(3_000);
-  });
+    // A minute: the wall clock is not what is judged (over 30 s at load 21; 1.6 s of CPU at load 18).
+  }, 60_000);
 });
 
 describe('ReportSession: a killed run keeps what finished', () => {
