@@ -183,7 +183,10 @@ describe('the gate lets paced exchanges on the wire at their target\'s turn', ()
 
   it("at its target's turn, the case furthest along goes first: a case's next step does not queue behind every other case's first", async () => {
     const gate = new WireGate();
-    const pace = new Pace(parseRate('20/s'));
+    // Turns 200 ms apart: the three must all be waiting when the next turn comes. At 20/s this
+    // failed at load 23 with b1 before a2: likely a stall of 50 ms after a1 left the turn already
+    // due when b asked, before a2 was asked for.
+    const pace = new Pace(parseRate('5/s'));
     const order: string[] = [];
     const a = new CaseWire(gate, 'a', { pace });
     await a.exchange(async () => { order.push('a1'); });

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../harness/run/index.ts';
-import { BIN, runBin, startBin, stopAll, type Ran } from '../support/cli-process.ts';
+import { BIN, startBin, stopAll, type Ran } from '../support/cli-process.ts';
+import { runHereWithoutKitEnv } from '../support/cli-here.ts';
 
 const ONE_VECTOR = ['vectors', '--only', 'vectors.signature.1'];
 const children: ChildProcess[] = [];
@@ -50,7 +51,12 @@ function runWithOwnPidInLock(dir: string, extra: string): Promise<Ran> {
   });
 }
 
-describe.concurrent('a stale lock naming the run\'s own pid (pid 1 in a container) is taken over', () => {
+// Side by side, each with child processes of its own: the run under way is a child (its pid is
+// what the lock names, and SIGTERM what gives it back), and so is a run whose own pid the lock
+// names. The run refused beside the one under way is this process's command (cli-here.ts), the
+// only such call among these. A minute each: the installed bin took over 30 s to run one vector
+// at load 23 (three of these and the suites beside them on two cores).
+describe.concurrent('a stale lock naming the run\'s own pid (pid 1 in a container) is taken over; a run under way keeps its lock', () => {
   it('the lock a dead run left with this run\'s pid and another token: the run goes ahead, exit 0, and gives the directory back', async () => {
     const dir = reportDir();
     const ran = await runWithOwnPidInLock(dir, ', "token": "a-run-before-this-one"');
@@ -58,44 +64,53 @@ describe.concurrent('a stale lock naming the run\'s own pid (pid 1 in a containe
     expect(ran.code, ran.stderr).toBe(0);
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     expect(readdirSync(dir)).toContain('report.json');
-  });
+  }, 60_000);
   it('a lock in the old form (pid and start only) naming this run\'s pid: taken over too', async () => {
     const dir = reportDir();
     const ran = await runWithOwnPidInLock(dir, '');
     expect(ran.code, ran.stderr).toBe(0);
-  });
-});
-
-describe.concurrent('a lock is its owner\'s while the owner runs, and not after', () => {
+  }, 60_000);
   it('a run under way holds the directory: a second run is refused (exit 2) naming its pid; the lock names pid, token and process start', async () => {
     const dir = reportDir();
     // A signer that never answers: the run holds the lock until it is stopped.
     const first = startBin([...ONE_VECTOR, '--signer', 'sleep 60', '--timeout', '60000', '--report-dir', dir]);
     const lockPath = join(dir, LOCK_FILE);
-    for (let i = 0; i < 300 && !existsSync(lockPath); i++) await new Promise((r) => setTimeout(r, 20));
+    // Up to 60 s for the child to start and lock, while it runs (a run of the installed bin took
+    // 6 s at load 15; at load 21 this child had not locked within 30 s).
+    let ended = false;
+    void first.exit.then(() => { ended = true; });
+    for (const until = Date.now() + 60_000; Date.now() < until && !ended && !existsSync(lockPath);) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(lockPath), `no lock after ${ended ? 'the run ended' : '60 s'}; its stderr: ${first.stderr()}`).toBe(true);
     const owner = JSON.parse(readFileSync(lockPath, 'utf8')) as Record<string, unknown>;
     expect(owner).toMatchObject({ pid: first.child.pid, token: expect.stringMatching(/^[0-9a-f]{24}$/) });
     if (existsSync('/proc/self/stat')) expect(owner.processStart).toMatch(/^[0-9a-f-]+:\d+$/);
-    const second = await runBin([...ONE_VECTOR, '--report-dir', dir]);
+    const second = await runHereWithoutKitEnv([...ONE_VECTOR, '--report-dir', dir]);
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`is in use by another run (pid ${first.child.pid}`);
     // Stopped, the first run gives the directory back.
     first.child.kill('SIGTERM');
     expect(await first.exit).toBe(143);
     expect(existsSync(lockPath)).toBe(false);
-  });
+  }, 90_000);
+});
+
+// A run meeting a lock another live process holds: the command in this process (cli-here.ts: one
+// call at a time, so these run one after another), since the pid it compares with the lock's is
+// another process's either way.
+describe('a lock is its owner\'s while the owner runs, and not after', () => {
   it('a lock whose pid is alive but is another process than the one that wrote it (the pid reused): taken over', async () => {
     const dir = reportDir();
     const other = liveProcess();
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: other.pid, startedAt: '2026-01-01T00:00:00.000Z', token: 'gone', processStart: 'another-boot:12345' }));
-    const ran = await runBin([...ONE_VECTOR, '--report-dir', dir]);
+    const ran = await runHereWithoutKitEnv([...ONE_VECTOR, '--report-dir', dir]);
     expect(ran.code, ran.stderr).toBe(0);
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
   it('a lock of a live process that says nothing of its start (the old form): still refused, nothing tells it is gone', async () => {
     const dir = reportDir();
     const other = liveProcess();
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: other.pid, startedAt: '2026-01-01T00:00:00.000Z' }));
-    const ran = await runBin([...ONE_VECTOR, '--report-dir', dir]);
+    const ran = await runHereWithoutKitEnv([...ONE_VECTOR, '--report-dir', dir]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain(`is in use by another run (pid ${other.pid}, started 2026-01-01T00:00:00.000Z)`);
   });

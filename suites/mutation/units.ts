@@ -38,7 +38,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     mutate: ['harness/diagnoses/**/*.ts'],
     // In-process: a test that runs the command in a child process runs the compiled .installed/
     // copy, which Stryker does not mutate (suites/self-test/controls-and-diagnoses.test.ts does).
-    tests: ['suites/diagnoses/*.test.ts', 'suites/cases/runner.test.ts'],
+    tests: ['suites/diagnoses/*.test.ts', 'suites/cases/runner.test.ts', 'suites/cases/runner-concurrency.test.ts'],
   },
   {
     name: 'preflight', folder: 'preflight',
@@ -63,7 +63,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     name: `cases/receiver-${part as string}`, folder: 'cases',
     mutate: (files as string[]).map((f) => `harness/cases/receiver/${f}.ts`),
     tests: [
-      'suites/cases/case-list.test.ts', 'suites/receiver/latency-answers.test.ts', 'suites/receiver/rules-answers.test.ts', 'suites/receiver/confirm-answers.test.ts', 'suites/receiver/confirm-query-answers.test.ts', 'suites/receiver/probe.test.ts', 'suites/receiver/token-cases.test.ts', 'suites/cases/http-evidence.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/receiver/latency-answers.test.ts', 'suites/receiver/rules-answers.test.ts', 'suites/receiver/rules-answers-late.test.ts', 'suites/receiver/confirm-answers.test.ts', 'suites/receiver/confirm-query-answers.test.ts', 'suites/receiver/probe.test.ts', 'suites/receiver/token-cases.test.ts', 'suites/cases/http-evidence.test.ts',
       'suites/receiver/token-header-name.test.ts', 'suites/receiver/rate-limit.test.ts', 'suites/cases/status-endpoint.test.ts',
       'suites/self-test/receiver-own-ids.test.ts', 'suites/cases/https-receiver.test.ts', 'suites/mutation/receiver.proof.ts',
     ],
@@ -103,7 +103,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     name: 'cases/shared', folder: 'cases',
     mutate: ['harness/cases/*.ts', 'harness/runner/*.ts', 'harness/http/client.ts', 'harness/ids/run-ids.ts'],
     tests: [
-      'suites/http/client.test.ts', 'suites/cases/run-parts.test.ts', 'suites/cases/capabilities.test.ts', 'suites/cases/shared-parts.test.ts', 'suites/cases/watch.test.ts', 'suites/cases/runner.test.ts', 'suites/cases/case-list.test.ts', 'suites/cases/wire.test.ts', 'suites/cases/wire-whole-run.test.ts', 'suites/cases/pacing.test.ts', 'suites/cases/levels.test.ts',
+      'suites/http/client.test.ts', 'suites/cases/run-parts.test.ts', 'suites/cases/capabilities.test.ts', 'suites/cases/shared-parts.test.ts', 'suites/cases/watch.test.ts', 'suites/cases/runner.test.ts', 'suites/cases/runner-concurrency.test.ts', 'suites/cases/case-list.test.ts', 'suites/cases/wire.test.ts', 'suites/cases/wire-whole-run.test.ts', 'suites/cases/pacing.test.ts', 'suites/cases/levels.test.ts',
       'suites/cases/http-evidence.test.ts', 'suites/cases/status-endpoint.test.ts', 'suites/ids/shape.test.ts', 'suites/cases/observation-limit.test.ts',
       'suites/mutation/receiver.proof.ts',
     ],

@@ -12,11 +12,17 @@ describe('the query cases', () => {
     expect(r.reason).toMatch(/^the status query asked for "some-other-id", not the callback's transaction_id /);
   });
   it('no query at all: both causes stated while the record stays pending; only no-status-query once it was applied (waited for), or is gone', async () => {
-    expect((await one('query-signed', { queries: () => [] })).stated?.causes).toEqual(['no-status-query', 'not-applied']);
     // Applied 400 ms after its reply: the record is polled up to the deadline, here the receiver's own 1,000 ms.
     const later: ConfirmPolicy = { queries: () => [], replyFirst: true, laterMs: 400, apply: (_r, held) => ({ state: 'SUCCESS', actions: held.actions + 1 }) };
-    expect((await one('query-names-transaction-id', later, 1000)).stated?.causes).toEqual(['no-status-query']);
-    const gone = await one('query-signed', { queries: () => [], apply: () => 'delete' });
+    // The three side by side, each against a receiver of its own: what each states rests on the
+    // record it reads, and each waits out a deadline of its own for nothing but that.
+    const [pending, applied, gone] = await Promise.all([
+      one('query-signed', { queries: () => [] }),
+      one('query-names-transaction-id', later, 1000),
+      one('query-signed', { queries: () => [], apply: () => 'delete' }),
+    ]);
+    expect(pending.stated?.causes).toEqual(['no-status-query', 'not-applied']);
+    expect(applied.stated?.causes).toEqual(['no-status-query']);
     expect([gone.verdict, gone.stated?.causes]).toEqual(['FAIL', ['no-status-query']]);
   });
   it('ids of a shape that cannot carry the reserved text: a plain id, noted, PASS', async () => {

@@ -113,14 +113,16 @@ describe('receiver.latency: callbacks without a usable answer', () => {
     expect(r.verdict).toBe('ERROR');
     expect(r.reason).toMatch(/^3 of 20 callbacks got no usable answer: the connection was reset before an answer \((UND_ERR_SOCKET|ECONNRESET)\)$/);
   });
+  // The request limit 200 ms over the 1000 ms deadline (each unanswered callback waits it out): a
+  // callback never answered counts as over the deadline, the 18 answered at once stay well within it.
   it('2 never answered and 3 reset: the resets are the ERROR, counted without the unanswered ones', async () => {
-    const r = await latency('burst', 'hang-reset/2/3', {}, { perRequestTimeoutMs: 1500 });
+    const r = await latency('burst', 'hang-reset/2/3', {}, { perRequestTimeoutMs: 1200 });
     expect(r.reason).toMatch(/^3 of 20 callbacks got no usable answer: the connection was reset/);
   });
   it('2 of 20 never answered: FAIL, the unanswered counted, and the replies over the deadline', async () => {
-    const r = await latency('burst', 'hang-reset/2/0', {}, { perRequestTimeoutMs: 1500 });
+    const r = await latency('burst', 'hang-reset/2/0', {}, { perRequestTimeoutMs: 1200 });
     expect(r.verdict).toBe('FAIL');
-    expect(r.reason).toMatch(/^2 of 20 callbacks got no answer within 1500 ms; 2 of 20 replies took longer than 1000 ms \(max \d+ ms, p50 [\d.]+ ms\): §6 rule 3 says reply first, work afterwards$/);
+    expect(r.reason).toMatch(/^2 of 20 callbacks got no answer within 1200 ms; 2 of 20 replies took longer than 1000 ms \(max \d+ ms, p50 [\d.]+ ms\): §6 rule 3 says reply first, work afterwards$/);
   });
 });
 

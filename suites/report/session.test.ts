@@ -2,11 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { XMLValidator } from 'fast-xml-parser';
 import { REPORT_FILES, WRITERS, openReport, validateReportJson, type OpenReportOptions } from '../../harness/report/index.ts';
 import type { RunReport } from '../../harness/results/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
 import { CASES, sampleReport } from './sample.ts';
+import { INSTALLED } from '../support/installed.ts';
 
 let root: string;
 beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'cc-report-')); });
@@ -153,33 +155,42 @@ describe('ReportSession: evidence a writer cannot print as is does not lose the 
 });
 
 describe('ReportSession: a long run stays quick', () => {
-  // Measured here: 500 evidence-heavy cases ≈ 4–6 s alone (the files grow with every case, so the
-  // cost is quadratic in bytes written; rendering of finished cases is cached).
+  // The files grow with every case, so the cost is quadratic in bytes written (rendering of
+  // finished cases is cached). Measured here under load (load average 9 on two cores): 100
+  // evidence-heavy cases ≈ 1.0 s of CPU (3.0 s wall), 200 ≈ 3.5 s (11 s wall); 500 ≈ 4–6 s wall
+  // on an idle machine. The bound catches a write that costs several times what it does now (a
+  // cost worse than quadratic shows at 100 cases as well as at 200); it does not single out the
+  // render cache (without it, 100 cases took 2.1 s of CPU here, 200 would have passed the old
+  // bound of 10 s too).
   // The bound is on this process's CPU time, not the wall clock: a machine busy with other work
   // stretches the wall time of the same work (12.3 s seen at load 8.8), not the CPU it takes.
-  it('200 cases with evidence, files rewritten after each, within a few seconds of CPU', async () => {
+  const N = 100;
+  it(`${N} cases with evidence, files rewritten after each, within a few seconds of CPU`, async () => {
     const dir = join(root, 'r');
     const session = await openReport({ dir, header: header() });
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < N; i++) {
       const base = CASES[i % CASES.length]!;
       await session.add({ ...base, id: `vectors.signature.${i + 1}` });
     }
     await session.finish();
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    console.log(`200 incremental adds: ${Math.round(performance.now() - started)} ms, ${Math.round(cpuMs)} ms of CPU`);
-    expect((await readJson(dir)).cases).toHaveLength(200);
-    expect(cpuMs).toBeLessThan(10_000);
-  });
+    console.log(`${N} incremental adds: ${Math.round(performance.now() - started)} ms, ${Math.round(cpuMs)} ms of CPU`);
+    expect((await readJson(dir)).cases).toHaveLength(N);
+    expect(cpuMs).toBeLessThan(3_000);
+    // A minute: the wall clock is not what is judged (over 30 s at load 21; 1.6 s of CPU at load 18).
+  }, 60_000);
 });
 
 describe('ReportSession: a killed run keeps what finished', () => {
   it('after SIGKILL following two add() calls, all four files are complete and hold the two cases', async () => {
     const { spawn } = await import('node:child_process');
     const dir = join(root, 'killed');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'crash-child.ts'), dir], {
+    // The session's compiled copy, as installed (suites/support/installed.ts): no loader in the child.
+    const reportModule = pathToFileURL(join(INSTALLED, 'dist', 'report', 'index.js')).href;
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'fixtures', 'crash-child.mjs'), dir, reportModule, JSON.stringify({ header: header(), cases: CASES.slice(0, 2) })], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
