@@ -55,6 +55,11 @@ describe('receiver.confirm.endpoint-late', () => {
     expect(r.reason).toMatch(/^the record reads state SUCCESS, actions 1 though the status endpoint held its answer for twice the reply deadline; /);
     expect(r.stated).toBeUndefined();
   }, 10_000);
+  it('one that applies the late answer half a deadline after it comes (as a loaded machine did): the record is watched that long, FAIL', async () => {
+    // Read once, the settling time (a tenth of the deadline) after the answer, it PASSed at load 14.
+    const r = await one('endpoint-late', { replyWithinMs: DEADLINE_MS / 2, queryLimitMs: 4000, applyAfterMs: DEADLINE_MS / 2 });
+    expect(r.reason).toMatch(/^the record reads state SUCCESS, actions 1 though the status endpoint held its answer for twice the reply deadline; /);
+  }, 10_000);
   it('a receiver whose own limit on the query outlasts the reply deadline: replied over the deadline', async () => {
     // Between the deadline and the status endpoint's hold (twice the deadline).
     const r = await one('endpoint-late', { queryLimitMs: 1.5 * DEADLINE_MS });
