@@ -43,8 +43,11 @@ describe('issue 41: a correct receiver (the reference) with a wrong token in the
     const receiver = await startEmbeddedReceiver({ timeScale: 0.02 });
     try {
       const t = receiver.target;
+      // A request's limit of 2 s (twice the deadline), not 1 s: every case of the side runs here, and on a
+      // machine loaded fivefold one (receiver.params.message-non-ascii) was once left unexplained, likely
+      // an answer past 1 s; the verdicts rest on the 403, not on a deadline.
       const { code, report, stdout } = await run({
-        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 1000 } },
         env: { RCV_TOKEN: 'not-the-receivers-token-41' },
       });
       expect(code).toBe(1);
@@ -54,8 +57,8 @@ describe('issue 41: a correct receiver (the reference) with a wrong token in the
       const ran = report.cases.filter((c) => c.verdict !== 'SKIP' && c.id !== 'receiver.token.valid');
       expect(ran.length).toBeGreaterThan(25);
       for (const c of ran) {
-        expect(c.verdict, c.id).toBe('ERROR');
-        expect(c.diagnoses, c.id).toEqual(['receiver.token-refused']);
+        expect(c.verdict, `${c.id}: ${c.reason}`).toBe('ERROR');
+        expect(c.diagnoses, `${c.id}: ${c.reason}`).toEqual(['receiver.token-refused']);
       }
       // A positive case says it was not exercised, naming the finding.
       expect(report.cases.find((c) => c.id === 'receiver.idempotence.concurrent-duplicates')?.reason).toMatch(/^not exercised: the configured token was refused \(the preflight's finding receiver.token-refused\), and this case's valid callback got the same answer: /);
@@ -160,7 +163,12 @@ describe('a receiver too slow for the requests sent at once: its one cause named
       const ids = report.diagnoses?.map((d) => d.id) ?? [];
       expect(ids).toContain('receiver.answers-timed-out');
       const cause = report.diagnoses!.find((d) => d.id === 'receiver.answers-timed-out')!;
-      expect(cause.summary).toMatch(/^\d+ receiver cases got no answer within a request's time limit \(1000 ms\), while the receiver answered other requests of the run: likely .* --concurrency 1/);
+      // "While it answered other requests" where a case passed or got an answer: on a machine loaded
+      // tenfold every request of the run once waited out its limit (a hook too), and the kit said no more.
+      const answered = report.cases.some((c) => c.verdict === 'PASS' || (c.evidence?.exchanges ?? []).some((x) => x.response?.status !== undefined));
+      const clause = answered ? ", while the receiver answered other requests of the run" : '';
+      expect(cause.summary.startsWith(`${cause.cases.length} receiver cases got no answer within a request's time limit (1000 ms)${clause}: likely `), cause.summary).toBe(true);
+      expect(cause.summary).toMatch(/: likely .* --concurrency 1/);
       const explained = new Set(report.diagnoses!.flatMap((d) => d.cases));
       for (const c of notPassed(report)) expect(explained.has(c.id), `${c.id}: ${c.reason}`).toBe(true);
     } finally {
