@@ -19,7 +19,7 @@ import { guardNegatives, type Preflight } from '../../harness/preflight/index.ts
 import type { ConformanceCase } from '../../harness/cases/index.ts';
 import type { CaseResult, RunReport } from '../../harness/results/index.ts';
 import type { ReceiverFault } from '../../harness/receiver/index.ts';
-import { dir, notPassed, run, SEED, type RunArgs } from './run-in-memory.ts';
+import { dir, notPassed, REPLY_DEADLINE_MS, run, SEED, type RunArgs } from './run-in-memory.ts';
 import { startTemplateReceiver } from './template-receiver.ts';
 
 /** `run` as the command line runs it: the target written to a file, report.json and report.md read back from the report directory. */
@@ -36,13 +36,13 @@ async function runCommand(args: RunArgs, name: string) {
   return { code, stdout, report, md: readFileSync(join(reportDir, 'report.md'), 'utf8') };
 }
 
-async function receiverRun(options: { faults?: ReceiverFault[]; callbackPath?: string; only?: string; replyDeadlineMs?: number }, through: typeof run = run) {
+async function receiverRun(options: { faults?: ReceiverFault[]; callbackPath?: string; only?: string }, through: typeof run = run) {
   const receiver = await startEmbeddedReceiver({ timeScale: 0.02, ...(options.faults ? { faults: options.faults } : {}) });
   try {
     const t = receiver.target;
     const callbackUrl = options.callbackPath ? new URL(options.callbackPath, t.callbackUrl).toString() : t.callbackUrl;
     return await through({
-      target: { side: 'receiver', callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: options.replyDeadlineMs ?? 500 } },
+      target: { side: 'receiver', callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: REPLY_DEADLINE_MS } },
       env: { RCV_TOKEN: t.callbackToken! },
       ...(options.only ? { only: options.only } : {}),
     });
@@ -53,11 +53,10 @@ async function receiverRun(options: { faults?: ReceiverFault[]; callbackPath?: s
 
 describe('a route that refuses GET (405, Allow: POST): one cause named once, first, and every case points to it', () => {
   it('report.json names receiver.route-refuses-get for every non-PASS case; the terminal names the preflight first (through the command and the report directory)', async () => {
-    // A request's limit of 2 s (twice the deadline), not 1 s: twice on a loaded machine this first
-    // run of the file (the command, loading what it writes the reports with) saw the preflight
-    // cut short (receiver.preflight-incomplete), likely a hook answered late; the verdicts here
-    // rest on the 405, not on a deadline.
-    const { code, stdout, report, md } = await receiverRun({ faults: ['refuses-get'], replyDeadlineMs: 1000 }, (args) => runCommand(args, 'refuses-get'));
+    // REPLY_DEADLINE_MS: twice on a loaded machine, at 500 ms, this first run of the file (the
+    // command, loading what it writes the reports with) saw the preflight cut short
+    // (receiver.preflight-incomplete), likely a hook answered late.
+    const { code, stdout, report, md } = await receiverRun({ faults: ['refuses-get'] }, (args) => runCommand(args, 'refuses-get'));
     expect(code).toBe(1);
     expect(report.diagnoses?.map((d) => d.id)).toEqual(['receiver.route-refuses-get']);
     const [cause] = report.diagnoses!;
@@ -151,7 +150,7 @@ describe('a receiver whose handler fails before applying (500 to every callback,
     const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
       const { code, report } = await run({
-        target: { side: 'receiver', callbackUrl: `${origin}/callback`, hooksUrl: `${origin}/_conformance`, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        target: { side: 'receiver', callbackUrl: `${origin}/callback`, hooksUrl: `${origin}/_conformance`, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: REPLY_DEADLINE_MS } },
         env: { RCV_TOKEN: receiver.target.callbackToken! },
         only: 'receiver.outcome.*',
       });
@@ -177,7 +176,7 @@ describe('issue 22 point 4: a template receiver (200 OK to every callback, no to
     const receiver = await startTemplateReceiver();
     try {
       const { code, report, md } = await run({
-        target: { side: 'receiver', callbackUrl: receiver.callbackUrl, hooksUrl: receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        target: { side: 'receiver', callbackUrl: receiver.callbackUrl, hooksUrl: receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: REPLY_DEADLINE_MS } },
         env: { RCV_TOKEN: 'tpl-Token-0123456789' },
         only: 'receiver.token.*,receiver.outcome.*',
       });

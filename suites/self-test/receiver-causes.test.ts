@@ -8,7 +8,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startEmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { renderHtml } from '../../harness/report/index.ts';
-import { notPassed, run } from './run-in-memory.ts';
+import { notPassed, REPLY_DEADLINE_MS, run } from './run-in-memory.ts';
 
 describe('issue 22 point 4: the reference receiver with a wrong token in the target file (the valid callback answered 403)', () => {
   it('receiver.token.valid-lowercase-name says nothing about the letter case: ERROR under the shared cause, never FAIL', async () => {
@@ -16,7 +16,7 @@ describe('issue 22 point 4: the reference receiver with a wrong token in the tar
     try {
       const t = receiver.target;
       const { code, report } = await run({
-        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: t.observe?.kind === 'hooks' ? t.observe.url : undefined, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 500 } },
+        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: t.observe?.kind === 'hooks' ? t.observe.url : undefined, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: REPLY_DEADLINE_MS } },
         env: { RCV_TOKEN: 'not-the-receivers-token-42' },
         only: 'receiver.token.*',
       });
@@ -43,11 +43,10 @@ describe('issue 41: a correct receiver (the reference) with a wrong token in the
     const receiver = await startEmbeddedReceiver({ timeScale: 0.02 });
     try {
       const t = receiver.target;
-      // A request's limit of 2 s (twice the deadline), not 1 s: every case of the side runs here, and on a
-      // machine loaded fivefold one (receiver.params.message-non-ascii) was once left unexplained, likely
-      // an answer past 1 s; the verdicts rest on the 403, not on a deadline.
+      // REPLY_DEADLINE_MS: every case of the side runs here, and at 500 ms on a machine loaded fivefold
+      // one (receiver.params.message-non-ascii) was once left unexplained, likely an answer past 1 s.
       const { code, report, stdout } = await run({
-        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: 1000 } },
+        target: { side: 'receiver', callbackUrl: t.callbackUrl, hooksUrl: receiver.receiver.hooksUrl, callbackToken: { env: 'RCV_TOKEN' }, timing: { replyDeadlineMs: REPLY_DEADLINE_MS } },
         env: { RCV_TOKEN: 'not-the-receivers-token-41' },
       });
       expect(code).toBe(1);

@@ -12,6 +12,14 @@ import { exitStatusOf, runConformance, type TargetDescription } from '../../harn
 /** A directory of this file's own for the runs' working directory (and the command's target files and reports). */
 export const dir = mkdtempSync(join(tmpdir(), 'cc-preflight-'));
 export const SEED = 9009;
+/**
+ * The reply deadline of the receiver targets these runs name where the verdicts rest on answers
+ * and records, not on a deadline: 1 s, so a request's limit is 2 s (twice it). At 500 ms (a 1 s
+ * limit), with four workers on a loaded machine (load 11 to 20), requests went unanswered and a
+ * second cause (receiver.answers-timed-out, receiver.preflight-incomplete) stood beside the one
+ * under test. What it costs: a valid callback that is never applied is polled for up to 1 s.
+ */
+export const REPLY_DEADLINE_MS = 1000;
 
 export interface RunArgs { target: TargetDescription; only?: string; env: Record<string, string> }
 
