@@ -5,6 +5,7 @@
 // to the fake service.
 import { describe, expect, it } from 'vitest';
 import { SERVICE_CASES } from '../../harness/cases/index.ts';
+import { judgeBackoff } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { runSide } from '../../harness/run/index.ts';
@@ -53,6 +54,14 @@ describe('service.callback.retry-back-off against services with their own schedu
   it('full jitter that happened to shrink (354, 500, 132 ms at half scale): SKIP with the schedule as evidence, not FAIL', async () => {
     const result = await judged([177, 250, 66, 400, 800]);
     if (notJudgedOnABusyMachine(result)) return;
+    // The fake's timers share this process: at load 8 with four workers its 66 ms interval once
+    // arrived long enough that the three read as growing overall (PASS). Such a run did not send
+    // the schedule under test; it says so rather than pass on a premise that did not hold.
+    const arrived = result.evidence?.timeline?.offsetsMs ?? [];
+    if (arrived.length === 4 && judgeBackoff(arrived).kind !== 'irregular') {
+      console.warn(`${result.id}: the schedule arrived reshaped (intervals ${result.evidence?.timeline?.intervalsMs?.join(', ')} ms), not the shrinking one under test: ${result.verdict}`);
+      return;
+    }
     expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not judged: intervals \d+, \d+, \d+ ms neither grow .* full jitter/) });
     expect(result.evidence?.timeline?.intervalsMs).toHaveLength(3);
   });
