@@ -79,8 +79,8 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     // Not suites/service/throttled.test.ts: it runs whole runs in a beforeAll, where Stryker can
     // name no test, so every mutant it reached counted as static (61 %) and ran every test of the unit.
     tests: [
-      'suites/cases/case-list.test.ts', 'suites/service/status-answers.test.ts', 'suites/service/status-forms.test.ts', 'suites/service/auth-answers.test.ts', 'suites/service/request-answers.test.ts', 'suites/service/callback-answers.test.ts', 'suites/service/callback-token-answers.test.ts', 'suites/service/callback-backoff-answers.test.ts', 'suites/service/callback-stop-answers.test.ts', 'suites/service/session-parts.test.ts', 'suites/service/status.test.ts', 'suites/service/checks.test.ts', 'suites/service/evidence.test.ts',
-      'suites/service/backoff.test.ts', 'suites/service/retry-window.test.ts', 'suites/service/client.test.ts', 'suites/service/listener.test.ts',
+      'suites/cases/case-list.test.ts', 'suites/service/status-answers.test.ts', 'suites/service/status-forms.test.ts', 'suites/service/auth-answers.test.ts', 'suites/service/auth-changed-answers.test.ts', 'suites/service/request-answers.test.ts', 'suites/service/sandbox-answers.test.ts', 'suites/service/callback-answers.test.ts', 'suites/service/callback-token-answers.test.ts', 'suites/service/callback-backoff-answers.test.ts', 'suites/service/callback-stop-answers.test.ts', 'suites/service/session-parts.test.ts', 'suites/service/status.test.ts', 'suites/service/checks.test.ts', 'suites/service/evidence.test.ts',
+      'suites/service/backoff.test.ts', 'suites/service/backoff-schedules.test.ts', 'suites/service/retry-window.test.ts', 'suites/service/client.test.ts', 'suites/service/listener.test.ts',
       'suites/service/plain-listener.test.ts', 'suites/service/production-https.test.ts', 'suites/service/rate-limit.test.ts',
       'suites/service/sources.test.ts', 'suites/service/transaction-ids.test.ts',
       'suites/self-test/service-error-code-answers.test.ts', 'suites/mutation/service.proof.ts',

@@ -1,12 +1,9 @@
-// §6 Retry: the back-off judgement (harness/cases/service/backoff.ts) and its jitter tolerance.
+// §6 Retry: the back-off judgement (harness/cases/service/backoff.ts) and its jitter tolerance, on
+// schedules given as numbers. The case against live services with their own schedules:
+// backoff-schedules.test.ts (split from here, so its waits overlap this file's CPU across workers).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { judgeBackoff, judgeOnABusyMachine, looksConstant, stepGrows, timingTolerance, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT } from '../../harness/cases/service/index.ts';
-import { startEmbeddedService } from '../../harness/embedded/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
-import type { CaseResult } from '../../harness/results/index.ts';
-import { fakeService } from '../support/fake-service.ts';
 import { assertProperty } from '../properties/fc-run.ts';
 import { seededRandom } from '../../harness/ids/index.ts';
 
@@ -177,68 +174,4 @@ describe('§6 Retry: back-off with full jitter is never a coin flip', () => {
   it('an irregular full-jitter schedule is not judged (SKIP), never FAIL: 354, 500, 132 ms', () => {
     expect(judgeBackoff(offsets([354, 500, 132])).kind).toBe('irregular');
   });
-});
-
-/** Delivers the callback, then again after each of `intervals` (ms) while the answer is not 2xx. */
-function scheduledService(intervals: readonly number[]) {
-  return fakeService({
-    message: 'Paid in full',
-    onCollect: (deliver) => {
-      const next = async (k: number): Promise<void> => {
-        const status = await deliver();
-        if (status !== undefined && status < 300) return;
-        if (k < intervals.length) setTimeout(() => void next(k + 1), intervals[k]);
-      };
-      void next(0);
-    },
-  });
-}
-
-/**
- * The case noted a stall of its own process while it timed the deliveries (a busy machine), and
- * gave SKIP: a timing it cannot trust is not judged (retry.ts), so any SKIP then is the kit's
- * honest answer, not the schedule's verdict.
- */
-function notJudgedOnABusyMachine(result: CaseResult): boolean {
-  const busy = (result.evidence?.notes ?? []).some((n) => n.startsWith("the kit's event loop was seen to run"));
-  if (busy && result.verdict === 'SKIP') console.warn(`${result.id}: ${result.reason}`);
-  return busy && result.verdict === 'SKIP';
-}
-
-describe('service.callback.retry-back-off against services with their own schedules', () => {
-  /** `retryWindowMs`: how long the case watches for retries (a service that stops early is watched to its end). */
-  async function judged(intervals: readonly number[], retryWindowMs = 4000) {
-    const fake = await scheduledService(intervals);
-    const reference = await startEmbeddedService({ timing: { retryWindowMs } });
-    try {
-      const target = { ...reference.target, baseUrl: fake.url };
-      const { results } = await runChecked({ cases: SERVICE_CASES, target, seed: 4, only: 'service.callback.retry-back-off' });
-      return results[0]!;
-    } finally {
-      await reference.close();
-      await fake.close();
-    }
-  }
-  it('full jitter that happened to shrink (354, 500, 132 ms at half scale): SKIP with the schedule as evidence, not FAIL', async () => {
-    const result = await judged([177, 250, 66, 400, 800]);
-    if (notJudgedOnABusyMachine(result)) return;
-    expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not judged: intervals \d+, \d+, \d+ ms neither grow .* full jitter/) });
-    expect(result.evidence?.timeline?.intervalsMs).toHaveLength(3);
-  });
-  // 300 ms: the band of "about the same" (× 1.1 + 10 ms) leaves 40 ms for a loaded machine's jitter.
-  it('a fixed 300 ms delay: the first two intervals look constant, two more deliveries are watched, then FAIL on five', async () => {
-    const result = await judged([300, 300, 300, 300, 300, 300]);
-    if (notJudgedOnABusyMachine(result)) return;
-    expect(result).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^intervals (\d+, ){4}\d+ ms stay about the same .* a fixed retry delay/) });
-    expect(result.evidence?.notes).toEqual(expect.arrayContaining([expect.stringContaining('then (the first intervals looking constant) 500, 500, 200')]));
-  });
-  it('a fixed 300 ms delay from a service that gives up after three retries: SKIP, likely a fixed delay, too few intervals to tell from full jitter', async () => {
-    // Its four deliveries end about 1 s in; the window it is watched to the end of is 2.5 s, not 4.
-    const result = await judged([300, 300, 300], 2500);
-    if (notJudgedOnABusyMachine(result)) return;
-    expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not judged: intervals \d+, \d+, \d+ ms stay about the same .* likely a fixed retry delay, but back-off with full jitter .* up to 1\.6 % of runs with 3 intervals/) });
-  });
-  // Immediate retries are judged on offsets above (intervals of 10 ms or less): live, on loopback,
-  // each interval is a round trip that a busy two-core runner stretches past 10 ms and at times
-  // makes look growing, so no live test here holds it to FAIL.
 });

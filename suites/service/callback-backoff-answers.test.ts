@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
 import { backoffReason } from '../../harness/cases/service/retry.ts';
 import { callingBack, retrying, runBehindFront } from './fixtures/run-case.ts';
+import { blurred } from '../self-test/fault-check.ts';
 import { NO_RETRY, notes, one, ONE_DELIVERY, paid, unlessBlurred } from './fixtures/callback-answers.ts';
 
 describe('service.callback.retry-back-off: the evidence of the schedule', () => {
@@ -57,8 +58,9 @@ describe('service.callback.retry-back-off: the evidence of the schedule', () => 
 
   it('the reference: PASS, the failing phase timed from the collect (up to the 200), the script and the rule noted', async () => {
     const r = await one('service.callback.retry-back-off');
-    // On a busy machine the kit may not time the schedule (a SKIP that says so); the evidence is the same.
-    if (r.verdict === 'SKIP') expect(r.reason).toMatch(new RegExp(`^${TIMING_BLURRED}`));
+    // On a busy machine the kit may not time the schedule (a SKIP that says so: its own stall, or the
+    // doubling schedule arrived stretched and too short to judge, fault-check.ts's blurred); the evidence is the same.
+    if (r.verdict === 'SKIP') expect(blurred(r), r.reason).toBe(true);
     else expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
     const { offsetsMs, intervalsMs } = r.evidence!.timeline!;
     expect(offsetsMs).toHaveLength(4);
