@@ -7,7 +7,7 @@ import { CLIENT_RUN_TIMEOUT, runClientHere, scaledDeadlineMs, targetFile, verdic
 
 describe('an adapter that crashes on some input, several times in a row: each crash its case\'s ERROR, the run goes on', () => {
   it('each crash after a restart is ERR_ADAPTER_CRASHED (it did start: it answered before), never "right after starting"; every other case is still sent and PASSes (issue 22: no give-up but on the plain call)', CLIENT_RUN_TIMEOUT, async () => {
-    const run = await runClientHere(targetFile({ side: 'client', command: 'CRASH_ON_NUMBER=1 node suites/client/fixtures/misbehaving-adapter.mjs', timing: { answerDeadlineMs: await scaledDeadlineMs(4000) } }));
+    const run = await runClientHere(targetFile({ side: 'client', command: 'CRASH_ON_NUMBER=1 node suites/client/fixtures/misbehaving-adapter.mjs', timing: { answerDeadlineMs: await scaledDeadlineMs(4000, { greeted: true }) } }));
     expect(run.code).toBe(1);
     const reasons = run.report!.cases.filter((c) => c.verdict === 'ERROR').map((c) => `${c.id}: ${c.reason ?? ''}`);
     expect(reasons.join('\n')).not.toMatch(/ERR_ADAPTER_START|right after starting|not sent/);

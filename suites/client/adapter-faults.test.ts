@@ -16,7 +16,7 @@ const DEADLINE_CEILING_MS = 4000;
 describe('an adapter that crashes, hangs, writes garbage or answers another id: ERROR with the reason, the run goes on', () => {
   it('each misbehaviour is ERROR on its case, every other case PASSes, and no secret reaches the output', CLIENT_RUN_TIMEOUT, async () => {
     const leak = join(mkdtempSync(join(tmpdir(), 'cc-leak-')), 'credentials.jsonl');
-    const deadlineMs = await scaledDeadlineMs(DEADLINE_CEILING_MS);
+    const deadlineMs = await scaledDeadlineMs(DEADLINE_CEILING_MS, { greeted: true });
     const run = await runClientHere(targetFile({ side: 'client', command: `LEAK_FILE=${leak} node suites/client/fixtures/misbehaving-adapter.mjs`, timing: { answerDeadlineMs: deadlineMs } }));
     expect(run.code).toBe(1);
     const expectedErrors: Record<string, RegExp> = {
