@@ -25,8 +25,8 @@ describe.concurrent('an SDK that settles nothing at all: the run gives up after 
     const cause = run.report!.diagnoses?.find((d) => d.id === 'client.given-up');
     expect(cause?.cases.length).toBe(CLIENT_CASES.length);
     expect(cause?.summary).toMatch(new RegExp(`^${CLIENT_CASES.length} client cases were not sent, so their rules were not exercised: the adapter gave no usable answer to the plain call \\(string amount, six fields, answered as accepted\\) \\(given up: the rest are not sent\\): timeout: no answer within ${deadlineMs} ms; the adapter was killed$`));
-    // One deadline (the plain call's), not one per case (which would take all of CLIENT_CASES.length deadlines).
-    expect(performance.now() - started).toBeLessThan((CLIENT_CASES.length / 2) * deadlineMs);
+    // One deadline (the plain call's), not one per case (which would take at least CLIENT_CASES.length deadlines, the rest of the run aside).
+    expect(performance.now() - started).toBeLessThan(CLIENT_CASES.length * deadlineMs);
   });
 });
 
@@ -54,4 +54,5 @@ describe.concurrent('a correct SDK whose own time limit is the deadline: client.
     expect(run.report!.diagnoses ?? []).toEqual([]);
     expect(run.stdout).not.toMatch(/given up|answers slowly/);
   });
+  // At full scale, the documented target file with the SDK's limit at 10 s: suites/client/documented-deadline.test.ts (end-to-end tier).
 });

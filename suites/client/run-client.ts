@@ -41,13 +41,9 @@ export const CLIENT_RUN_TIMEOUT = { timeout: 120_000 };
  * counts within that call's deadline (at a fixed 1 s, a loaded machine's restart, at load 14, left
  * an accepted call unreported); at least 1 s, at most `ceilingMs` (about the fixed value it
  * replaced, which held under load).
- * `greeted`: the adapter answers the hello (protocol 2), so a restarted one is greeted before it is
- * sent the call, and its start-up falls outside the call's deadline: twice the start-up, the
- * same margin over what is left (a fresh process's first call, measured here about one start-up
- * at load 10).
  */
-export function scaledDeadlineMs(ceilingMs: number, { greeted = false }: { greeted?: boolean } = {}): Promise<number> {
-  return scaledAnswerLimitMs({ floorMs: 1000, ceilingMs, factor: greeted ? 2 : 4 });
+export function scaledDeadlineMs(ceilingMs: number): Promise<number> {
+  return scaledAnswerLimitMs({ floorMs: 1000, ceilingMs });
 }
 
 /** `timeoutMs`: the command is killed (SIGKILL) after this long, and its code is then null. */

@@ -46,7 +46,7 @@ describe('an SDK that never settles on a refusal: each hang its case\'s finding,
     expect(reason('client.collect.extra-fields')).toContain('it is the signature over the six fields of §2.1 alone: it left out `Reference`, `note`, which the body carries');
     // One shared cause, named once (three cases state it: two are enough); nothing given up, nothing blamed on slowness.
     // Beside it, the SKIPped status cases of this protocol-1 adapter, named once with the line to add (issue 37).
-    expect(run.report!.diagnoses?.map((d) => d.id)).toEqual(['client.status-not-declared', 'client.refusals-unreported']);
+    expect(run.report!.diagnoses?.map((d) => d.id), run.stdout).toEqual(['client.status-not-declared', 'client.refusals-unreported']);
     const cause = refusalsUnreported(run)!;
     expect(cause.cases).toEqual([...UNREPORTED].sort());
     expect(cause.summary).toMatch(/^on 3 client calls the SDK reported nothing after the service refused \(the first: client\.answers\.success-false: .*\): likely it settles \(resolves, rejects, calls back\) only on success and some errors/);

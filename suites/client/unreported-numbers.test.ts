@@ -19,7 +19,7 @@ describe('an SDK that never settles on a refusal: the four refused numbers, each
       expect(reason(id), id).toContain(`: nothing within ${deadlineMs} ms, so its caller`);
     }
     // Four cases state the cause (two are enough to name it): named once, nothing else.
-    expect(run.report!.diagnoses?.map((d) => d.id)).toEqual(['client.refusals-unreported']);
+    expect(run.report!.diagnoses?.map((d) => d.id), run.stdout).toEqual(['client.refusals-unreported']);
     const cause = refusalsUnreported(run)!;
     expect(cause.cases).toEqual([...NUMBER_CASES].sort());
     expect(cause.summary).toMatch(/^on 4 client calls the SDK reported nothing after the service refused \(the first: client\.collect\.number-whole-float: .*\): likely it settles \(resolves, rejects, calls back\) only on success and some errors/);

@@ -14,10 +14,16 @@ const SCRIPT = fileURLToPath(new URL('examples/python/collect_vectors.py', VECTO
 
 interface PythonRun { status: number | null; stdout: string; stderr: string }
 
-/** The script with `args`, `input` on its stdin; killed after 20 s (its status then null). */
+/** Each test's limit: a backstop, beyond the script's own. */
+const RUN_LIMIT = { timeout: 60_000 };
+
+/**
+ * The script with `args`, `input` on its stdin; killed after 50 s (its status then null), within
+ * each test's own limit (RUN_LIMIT): three at once on a machine at load 27 took over 20 s each.
+ */
 function python(args: string[], input = ''): Promise<PythonRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('python3', [SCRIPT, ...args], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 20_000 });
+    const child = spawn('python3', [SCRIPT, ...args], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 50_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
@@ -32,7 +38,7 @@ describe.concurrent('vectors/examples/python: default mode checks every valid ve
   const scratch = mkdtempSync(join(tmpdir(), 'vectors-py-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('exits 0 and reports every valid vector passing', async () => {
+  it('exits 0 and reports every valid vector passing', RUN_LIMIT, async () => {
     const run = await python([]);
     expect(run.stderr).toBe('');
     expect(run.status, run.stdout).toBe(0);
@@ -42,7 +48,7 @@ describe.concurrent('vectors/examples/python: default mode checks every valid ve
     expect(run.stdout).toContain('all valid vectors pass');
   });
 
-  it('exits 1 and names the vector when a committed message is wrong', async () => {
+  it('exits 1 and names the vector when a committed message is wrong', RUN_LIMIT, async () => {
     for (const f of FILES) copyFileSync(new URL(f.name, VECTORS_DIR), join(scratch, f.name));
     const file = signatureFile();
     const target = file.tests.find((t) => t.result === 'valid')!;
@@ -58,7 +64,7 @@ describe.concurrent('vectors/examples/python: --serve answers the signer line pr
   const file = signatureFile();
   const byId = (id: number) => file.tests.find((t) => t.tcId === id)!;
 
-  it('answers one line per request with the suite message and signature, or an error', async () => {
+  it('answers one line per request with the suite message and signature, or an error', RUN_LIMIT, async () => {
     const picks = [byId(1), byId(16), byId(41), byId(66), byId(86)];
     const lines = picks.map((t) => JSON.stringify({ id: `vectors.signature.${t.tcId}`, body: t.body, secret: t.secret }));
     lines.push('this is not json');
