@@ -1,7 +1,8 @@
 // The runs of an SDK that never settles on a refusal (fixtures/never-settling-adapter.mjs), shared
 // by the files that split its cases between them so that their deadlines are waited out side by
-// side, on two workers (unreported-numbers.test.ts: the four number cases; unreported-answers
-// .test.ts: the rest). One run per file: its verdicts rest on each call's deadline.
+// side, on three workers (unreported-numbers.test.ts: the four number cases; no-answer.test.ts:
+// client.answers.no-answer; unreported-answers.test.ts: the rest). Its verdicts rest on each
+// call's deadline.
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
 import { runClientHere, scaledDeadlineMs, targetFile, type ClientRun } from './run-client.ts';
 
