@@ -1,8 +1,6 @@
 // What a client run drives (harness/cases/client/bench.ts): its benches start on first use, a
 // bench that could not start is tried again, and closing the run leaves nothing running (the
-// service's port, the process the start probe left). The tests after the first group at once:
-// each has benches of its own, and the one timed (a hang after 1000 ms) waits a timer. The first
-// group alone: one of its tests counts this process's listening servers.
+// service's port, the process the start probe left).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ClientBenches, probeAdapter } from '../../harness/cases/client/index.ts';
@@ -57,7 +55,7 @@ describe('ClientBenches: one bench per target, closed with the run', () => {
   });
 });
 
-describe.concurrent('the adapter of a bench: the target\'s answer deadline, the run\'s secrets redacted', () => {
+describe('the adapter of a bench: the target\'s answer deadline, the run\'s secrets redacted', () => {
   it('an error carrying the secret key comes back redacted; a call never answered fails after timing.answerDeadlineMs', async () => {
     const { target: embedded } = await startEmbeddedClient();
     const adapter = fileURLToPath(new URL('./fixtures/secret-echoing-adapter.mjs', import.meta.url));
@@ -82,7 +80,7 @@ describe.concurrent('the adapter of a bench: the target\'s answer deadline, the 
   });
 });
 
-describe.concurrent('ClientBenches.neverStarted: a command that outlived the probe but never answered', () => {
+describe('ClientBenches.neverStarted: a command that outlived the probe but never answered', () => {
   it('nothing to say of a target with no bench, or of one whose bench never started', async () => {
     const { target } = await startEmbeddedClient();
     const benches = new ClientBenches();
@@ -94,7 +92,7 @@ describe.concurrent('ClientBenches.neverStarted: a command that outlived the pro
   });
 });
 
-describe.concurrent('probeAdapter: a command that cannot start is exit status 3 before any case', () => {
+describe('probeAdapter: a command that cannot start is exit status 3 before any case', () => {
   it('an in-process target has nothing to probe', async () => {
     const { target } = await startEmbeddedClient();
     const benches = new ClientBenches();

@@ -201,7 +201,10 @@ describe.concurrent('ERR_SIGNER_TIMEOUT: a vector with no answer in time is ERRO
     expect(hung.reason).toMatch(new RegExp(`^ERR_SIGNER_TIMEOUT: no answer within ${timeoutMs} ms`));
     expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id)).toEqual(['vectors.signature.2']);
     expect(run.signer.starts).toBe(2);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // One time-out, not one per vector after it: the rest (a restart and seven vectors) is about
+    // the calibration run, a third of the limit. Not a fixed 10 s: at load 22 the calibration
+    // alone made the limit over 3 s, and the run 10.3 s.
+    expect(Date.now() - started).toBeLessThan(2 * timeoutMs);
   });
   it(`a signer that never answers is given up on after 3 time-outs, not one per vector; the hello costs its limit once (${HELLO_LIMIT_MS} ms, the default)`, async () => {
     // The one fixture here that answers nothing at all, the hello included: the proof of the
