@@ -3,8 +3,7 @@
 // crash, hang, print garbage, answer under another id, or cannot start. The signers whose
 // verdicts rest on no timing run at once, and with them the signers that cannot start (an exit
 // at once is judged against the 5 s start grace, long beside it even on a loaded machine); those
-// judged by a measured time after them: the end of a run alone, then the two time-outs at once
-// (the hang's limit calibrated beside the silent signer, which costs little: `sleep`).
+// judged by a measured time after them, alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import {
@@ -184,7 +183,7 @@ describe('end of run: stdin is closed, and a signer that does not exit is killed
   });
 });
 
-describe.concurrent('ERR_SIGNER_TIMEOUT: a vector with no answer in time is ERROR, the signer is killed and restarted', () => {
+describe('ERR_SIGNER_TIMEOUT: a vector with no answer in time is ERROR, the signer is killed and restarted', () => {
   it('hang on vector 2', async () => {
     // The time limit counts from sending, so the restarted signer's start-up falls within the
     // next vector's limit: it is set relative to this machine's present start-up time (measured
@@ -201,10 +200,10 @@ describe.concurrent('ERR_SIGNER_TIMEOUT: a vector with no answer in time is ERRO
     expect(hung.reason).toMatch(new RegExp(`^ERR_SIGNER_TIMEOUT: no answer within ${timeoutMs} ms`));
     expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id)).toEqual(['vectors.signature.2']);
     expect(run.signer.starts).toBe(2);
-    // One time-out, not one per vector after it: the rest (a restart and seven vectors) is about
-    // the calibration run, a third of the limit. Not a fixed 10 s: at load 22 the calibration
-    // alone made the limit over 3 s, and the run 10.3 s.
-    expect(Date.now() - started).toBeLessThan(2 * timeoutMs);
+    // The verdicts above show one time-out (a second would be a second ERROR); this bounds the
+    // run's end: 10 s, or three limits when the calibration made the limit over 3.3 s (at load 22 it
+    // did, and the run took 10.3 s; at load 13 the rest of a run took three times its calibration).
+    expect(Date.now() - started).toBeLessThan(Math.max(10_000, 3 * timeoutMs));
   });
   it(`a signer that never answers is given up on after 3 time-outs, not one per vector; the hello costs its limit once (${HELLO_LIMIT_MS} ms, the default)`, async () => {
     // The one fixture here that answers nothing at all, the hello included: the proof of the
