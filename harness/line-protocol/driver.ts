@@ -107,6 +107,11 @@ export class LineDriver {
   private end: LineEnd | undefined;
   /** The current instance answered a hello: it is running, so its first answer's time is its own. */
   private endGreeted = false;
+  /**
+   * The current instance, a restart, was sent the hello and did not answer it within its limit (a
+   * slow start on a loaded machine): its answer, when it comes, is the hello's, not a request's.
+   */
+  private endHelloOwed = false;
   private consecutiveFailures = 0;
   private givenUp: GivenUp | undefined;
   /** Number of times the other end was started, for the report (a version-1 end restarted after it ended on the hello counts once). */
@@ -157,6 +162,7 @@ export class LineDriver {
   private async startFresh(): Promise<void> {
     this.end = this.options.start();
     this.endGreeted = false;
+    this.endHelloOwed = false;
     this.starts++;
     if (!this.options.hello || this.greeted?.protocol === 1) return;
     const first = this.greeted === undefined;
@@ -166,7 +172,10 @@ export class LineDriver {
     const event = await end.next(limitMs);
     this.endGreeted = event.type === 'line';
     // A version-2 peer restarted after a failure is greeted again; only the first answer counts.
-    if (!first) return;
+    if (!first) {
+      this.endHelloOwed = event.type === 'timeout';
+      return;
+    }
     const { noun } = this.options.words;
     if (event.type === 'line') {
       this.greeted = readHelloAnswer(this.redact(event.line));
@@ -241,8 +250,9 @@ export class LineDriver {
     const deadline = Date.now() + timeoutMs + allowance;
     let event = await end.next(timeoutMs + allowance);
     // The answer to a hello that came after its limit: read as such, and the request's awaited still.
-    while (event.type === 'line' && this.helloLate && id !== 'hello' && isHelloAnswer(event.line)) {
+    while (event.type === 'line' && (this.helloLate || this.endHelloOwed) && id !== 'hello' && isHelloAnswer(event.line)) {
       this.settleHello(this.redact(event.line));
+      this.endHelloOwed = false;
       event = await end.next(Math.max(0, deadline - Date.now()));
     }
     // Ended before answering anything, the hello still unanswered (a slow start on a loaded

@@ -26,7 +26,9 @@ describe('an adapter that crashes, hangs, writes garbage or answers another id: 
       'client.collect.extra-fields': new RegExp(`ERR_ADAPTER_TIMEOUT: no answer within ${deadlineMs} ms`),
     };
     const got = verdicts(run);
-    for (const [id, verdict] of Object.entries(got)) expect(`${id} ${verdict}`).toBe(`${id} ${id in expectedErrors ? 'ERROR' : 'PASS'}`);
+    // A case that differs says why (its reason).
+    const reasonOf = (id: string) => run.report!.cases.find((c) => c.id === id)?.reason ?? '';
+    for (const [id, verdict] of Object.entries(got)) expect(`${id} ${verdict}`, reasonOf(id)).toBe(`${id} ${id in expectedErrors ? 'ERROR' : 'PASS'}`);
     for (const [id, pattern] of Object.entries(expectedErrors)) expect(run.report!.cases.find((c) => c.id === id)!.reason, id).toMatch(pattern);
     const secrets = readFileSync(leak, 'utf8').trim().split('\n').flatMap((l) => {
       const c = JSON.parse(l) as { clientKey: string; secretKey: string };

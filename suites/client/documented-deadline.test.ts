@@ -1,6 +1,6 @@
 // Issue 22, point 3 at full scale: a correct SDK whose own time limit is the documented example's
 // answerDeadlineMs (10 s both). client.answers.no-answer waits the deadline and its grace (about
-// 13 s), so this runs in the end-to-end tier; suites/client/unreported-answers.test.ts proves the
+// 13 s), so this runs in the end-to-end tier; suites/client/no-answer.test.ts proves the
 // same on a scaled clock.
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';

@@ -95,7 +95,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     tests: [
       'suites/cases/case-list.test.ts', 'suites/client/sent-body.test.ts', 'suites/client/evidence.test.ts', 'suites/client/signature-problem.test.ts',
       'suites/client/reported.test.ts', 'suites/client/collect-judgements.test.ts', 'suites/client/status-judgements.test.ts', 'suites/client/status-runs.test.ts',
-      'suites/client/adapter-failures.test.ts', 'suites/client/bench.test.ts', 'suites/client/protocol.test.ts', 'suites/client/form-encoded.test.ts', 'suites/client/unreported-answers.test.ts', 'suites/client/no-answer.test.ts',
+      'suites/client/adapter-failures.test.ts', 'suites/client/bench.test.ts', 'suites/client/protocol.test.ts', 'suites/client/form-encoded.test.ts', 'suites/client/unreported-answers.test.ts', 'suites/client/unreported-numbers.test.ts', 'suites/client/no-answer.test.ts',
       'suites/client/adapter-faults.test.ts', 'suites/client/adapter-crashes.test.ts', 'suites/client/adapter-start.test.ts', 'suites/client/status-adapters.test.ts', 'suites/client/example-adapters.test.ts', 'suites/mutation/client.proof.ts',
     ],
   },

@@ -1,8 +1,9 @@
 // The line protocol driver (DESIGN.md "Signers in other languages") against fixture signers
 // written in plain Node: a correct one, two classic canonicalisation mistakes, and signers that
 // crash, hang, print garbage, answer under another id, or cannot start. The signers whose
-// verdicts rest on no timing run at once; those judged by time (a start that ends within the
-// start grace, time-outs, the end of a run) alone, after them.
+// verdicts rest on no timing run at once, and with them the signers that cannot start (an exit
+// at once is judged against the 5 s start grace, long beside it even on a loaded machine); those
+// judged by a measured time after them, alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import {
@@ -139,7 +140,7 @@ describe.concurrent('ERR_SIGNER_PROTOCOL: a line that is not an answer is ERROR 
   });
 });
 
-describe('ERR_SIGNER_START: a command that exits at once is tried twice, not once per vector', () => {
+describe.concurrent('ERR_SIGNER_START: a command that exits at once is tried twice, not once per vector', () => {
   it.each([
     ['a script that exits at once', fixtureCommand('cannot-start-signer.mjs'), 'fixture: missing configuration'],
     ['a command that does not exist', 'collect-conformance-no-such-signer', 'not found'],
@@ -199,7 +200,10 @@ describe('ERR_SIGNER_TIMEOUT: a vector with no answer in time is ERROR, the sign
     expect(hung.reason).toMatch(new RegExp(`^ERR_SIGNER_TIMEOUT: no answer within ${timeoutMs} ms`));
     expect(run.results.filter((r) => r.verdict !== 'PASS').map((r) => r.id)).toEqual(['vectors.signature.2']);
     expect(run.signer.starts).toBe(2);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The verdicts above show one time-out (a second would be a second ERROR); this bounds the
+    // run's end: 10 s, or three limits when the calibration made the limit over 3.3 s (at load 22 it
+    // did, and the run took 10.3 s; at load 13 the rest of a run took three times its calibration).
+    expect(Date.now() - started).toBeLessThan(Math.max(10_000, 3 * timeoutMs));
   });
   it(`a signer that never answers is given up on after 3 time-outs, not one per vector; the hello costs its limit once (${HELLO_LIMIT_MS} ms, the default)`, async () => {
     // The one fixture here that answers nothing at all, the hello included: the proof of the
