@@ -39,6 +39,8 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/run/workflow.test.ts', group: 'busy', why: 'the example GitHub workflow\'s commands run in order, as a job\'s steps run them (bash, a receiver, the command)' },
   { file: 'suites/support/runs-a-test-reporter.test.ts', group: 'busy', why: 'a child vitest run per case of the Pact stage\'s reporter' },
   { file: 'suites/support/programs.test.ts', group: 'busy', why: 'a child vitest run on a PATH without Ruby, naming it, and failing under CI=true' },
+  { file: 'suites/signer-protocol/external-signer.test.ts', group: 'timed', why: 'signer commands started by `sh -c` (one node process per start): hanging, crashing, garbled and silent signers, each restarted and given up on' },
+  { file: 'suites/vectors/python-example.test.ts', group: 'busy', why: 'the Python vectors runner run by python3 against the shipped vectors' },
   { file: 'suites/storm/cli.test.ts', group: 'busy', why: 'whole storms of the command (child processes), and Ctrl-C in the middle of one' },
   { file: 'suites/storm/storm-postgres.test.ts', group: 'timed', why: 'storms observed through a throwaway PostgreSQL server' },
   { file: 'suites/storm/artillery.test.ts', group: 'timed', why: 'the storm exported and run by Artillery itself (Node 22 and Artillery from the npm registry, cached), against each volume fault and the correct receivers' },
