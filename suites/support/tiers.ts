@@ -41,6 +41,8 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/support/programs.test.ts', group: 'busy', why: 'a child vitest run on a PATH without Ruby, naming it, and failing under CI=true' },
   { file: 'suites/signer-protocol/external-signer.test.ts', group: 'timed', why: 'signer commands started by `sh -c` (one node process per start): hanging, crashing, garbled and silent signers, each restarted and given up on' },
   { file: 'suites/vectors/python-example.test.ts', group: 'busy', why: 'the Python vectors runner run by python3 against the shipped vectors' },
+  { file: 'suites/support/snapshot-policy.test.ts', group: 'busy', why: 'two child vitest runs with a missing snapshot, with and without CI=true' },
+  { file: 'suites/run/node-test.test.ts', group: 'busy', why: 'collect-conformance/node-test under `node --test` (a child process: the runner is the point), on the package as installed' },
   { file: 'suites/storm/cli.test.ts', group: 'busy', why: 'whole storms of the command (child processes), and Ctrl-C in the middle of one' },
   { file: 'suites/storm/storm-postgres.test.ts', group: 'timed', why: 'storms observed through a throwaway PostgreSQL server' },
   { file: 'suites/storm/artillery.test.ts', group: 'timed', why: 'the storm exported and run by Artillery itself (Node 22 and Artillery from the npm registry, cached), against each volume fault and the correct receivers' },
