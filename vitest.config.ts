@@ -20,7 +20,9 @@ export default defineConfig({
     // Measured on 2 cores, fresh clones of the same tree (issue 40's second round, its timed tests
     // made to hold at load 15 to 25): 4 workers 127 s (CPU 154 %, wait-bound); 5 workers 104 s
     // (CPU 165 %); 6 workers 129 s (CPU 178 %, CPU-bound: each worker loads the harness, import
-    // 102 s summed, and a back-off test failed). The end-to-end tier keeps 3: its files keep the
+    // 102 s summed, and a back-off test failed). Then the files that spawn the command, child
+    // vitest runs or other runners moved to the end-to-end tier, and the type check to the
+    // lowest priority: 5 workers 81 to 87 s (the whole command). The end-to-end tier keeps 3: its files keep the
     // cores busy, package installs and database servers.
     maxWorkers: 5,
     // Files share a worker one after another instead of each starting a fresh one (about a
