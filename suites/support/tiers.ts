@@ -6,8 +6,11 @@
 // The end-to-end tier runs in two groups, one after the other (vitest.e2e.config.ts): first the
 // suites whose verdicts rest on scaled timing (callbacks awaited about a second, retry intervals),
 // then the ones that keep both cores busy (package installs, docs blocks four at once, whole
-// runs), which starved the first (stalls of 400 ms, callbacks past their second) when together.
-export type E2eGroup = 'timed' | 'busy';
+// runs), which starved the first (stalls of 400 ms, callbacks past their second) when together;
+// last the ones moved out of `npm test` because a child process is their subject (child vitest
+// runs, the command as installed, other runners): CPU-heavy, none resting on tight timing, and
+// beside the busy group's whole embedded runs they stalled its confirming receiver past its limit.
+export type E2eGroup = 'timed' | 'busy' | 'processes';
 
 export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: string }> = [
   { file: 'suites/docs/commands.test.ts', group: 'busy', why: 'every command block of the README and docs/, run as written' },
@@ -32,17 +35,17 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/self-test/service-faults.test.ts', group: 'timed', why: 'every service fault against every service case' },
   { file: 'suites/self-test/client-faults.test.ts', group: 'timed', why: 'every SDK fault against every client case' },
   { file: 'suites/self-test/storm-faults.test.ts', group: 'timed', why: 'every volume fault of the receiver, and its shedding mode, against every receiver case' },
-  { file: 'suites/cli/interrupt.test.ts', group: 'busy', why: 'the command as installed, signalled midway through runs of each kind (child processes and their process groups)' },
-  { file: 'suites/client/lingering-descendants.test.ts', group: 'busy', why: 'the command as installed, with adapters and signers that leave background processes holding its pipes' },
-  { file: 'suites/secrets/echoing-receiver.test.ts', group: 'busy', why: 'whole runs of the command as installed against a receiver that echoes the token, every file they write searched' },
-  { file: 'suites/receiver/cli.test.ts', group: 'busy', why: 'the `receiver` command from the package\'s bin, serving and stopped by its signals (child processes)' },
-  { file: 'suites/run/workflow.test.ts', group: 'busy', why: 'the example GitHub workflow\'s commands run in order, as a job\'s steps run them (bash, a receiver, the command)' },
-  { file: 'suites/support/runs-a-test-reporter.test.ts', group: 'busy', why: 'a child vitest run per case of the Pact stage\'s reporter' },
-  { file: 'suites/support/programs.test.ts', group: 'busy', why: 'a child vitest run on a PATH without Ruby, naming it, and failing under CI=true' },
+  { file: 'suites/cli/interrupt.test.ts', group: 'processes', why: 'the command as installed, signalled midway through runs of each kind (child processes and their process groups)' },
+  { file: 'suites/client/lingering-descendants.test.ts', group: 'processes', why: 'the command as installed, with adapters and signers that leave background processes holding its pipes' },
+  { file: 'suites/secrets/echoing-receiver.test.ts', group: 'processes', why: 'whole runs of the command as installed against a receiver that echoes the token, every file they write searched' },
+  { file: 'suites/receiver/cli.test.ts', group: 'processes', why: 'the `receiver` command from the package\'s bin, serving and stopped by its signals (child processes)' },
+  { file: 'suites/run/workflow.test.ts', group: 'processes', why: 'the example GitHub workflow\'s commands run in order, as a job\'s steps run them (bash, a receiver, the command)' },
+  { file: 'suites/support/runs-a-test-reporter.test.ts', group: 'processes', why: 'a child vitest run per case of the Pact stage\'s reporter' },
+  { file: 'suites/support/programs.test.ts', group: 'processes', why: 'a child vitest run on a PATH without Ruby, naming it, and failing under CI=true' },
   { file: 'suites/signer-protocol/external-signer.test.ts', group: 'timed', why: 'signer commands started by `sh -c` (one node process per start): hanging, crashing, garbled and silent signers, each restarted and given up on' },
-  { file: 'suites/vectors/python-example.test.ts', group: 'busy', why: 'the Python vectors runner run by python3 against the shipped vectors' },
-  { file: 'suites/support/snapshot-policy.test.ts', group: 'busy', why: 'two child vitest runs with a missing snapshot, with and without CI=true' },
-  { file: 'suites/run/node-test.test.ts', group: 'busy', why: 'collect-conformance/node-test under `node --test` (a child process: the runner is the point), on the package as installed' },
+  { file: 'suites/vectors/python-example.test.ts', group: 'processes', why: 'the Python vectors runner run by python3 against the shipped vectors' },
+  { file: 'suites/support/snapshot-policy.test.ts', group: 'processes', why: 'two child vitest runs with a missing snapshot, with and without CI=true' },
+  { file: 'suites/run/node-test.test.ts', group: 'processes', why: 'collect-conformance/node-test under `node --test` (a child process: the runner is the point), on the package as installed' },
   { file: 'suites/storm/cli.test.ts', group: 'busy', why: 'whole storms of the command (child processes), and Ctrl-C in the middle of one' },
   { file: 'suites/storm/storm-postgres.test.ts', group: 'timed', why: 'storms observed through a throwaway PostgreSQL server' },
   { file: 'suites/storm/artillery.test.ts', group: 'timed', why: 'the storm exported and run by Artillery itself (Node 22 and Artillery from the npm registry, cached), against each volume fault and the correct receivers' },
