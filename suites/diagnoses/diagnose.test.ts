@@ -74,6 +74,17 @@ describe('preflight findings first, each naming the non-PASS cases that show it'
     expect(first).toEqual({ id: 'receiver.found', summary: 'summary of receiver.found', cases: ['receiver.a', 'receiver.b', 'receiver.c', 'receiver.f'], evidence });
     expect(rest.flatMap((d) => d.cases)).not.toContain('receiver.a');
   });
+  it('a finding whose symptom is a stated cause also names the SKIPs stating it (an absent status endpoint, issue 37), never a PASS; a SKIP only showing a status is not named', () => {
+    const results = [
+      result('service.a', { verdict: 'SKIP', causes: ['status-endpoint-absent'] }), result('service.b', { verdict: 'PASS', causes: ['status-endpoint-absent'] }),
+      result('service.c', { causes: ['status-endpoint-absent'] }), result('service.d', { verdict: 'SKIP' }),
+    ];
+    const [absent] = diagnose([{ preflight: preflight('service', [finding({ kind: 'stated', cause: 'status-endpoint-absent' }, 'service.status-endpoint-absent')]), results }]);
+    expect(absent!.cases).toEqual(['service.a', 'service.c']);
+    const byStatus = [result('receiver.a', { verdict: 'SKIP', statuses: [404] }), result('receiver.b', { statuses: [404] })];
+    const [shown] = diagnose([{ preflight: preflight('receiver', [finding({ kind: 'status', status: 404 })]), results: byStatus }]);
+    expect(shown!.cases).toEqual(['receiver.b']);
+  });
   it('a finding no case shows is not named; a finding without evidence has none', () => {
     const results = [result('receiver.a', { statuses: [400] })];
     expect(diagnose([{ preflight: preflight('receiver', [finding({ kind: 'status', status: 405 })]), results }])).toEqual([]);
@@ -103,6 +114,7 @@ describe('causes read from the results alone', () => {
   it.each([
     ['given-up', 1], ['rate-limited', 2], ['refusals-unreported', 2], ['rejections-unread', SHARED_ANSWER_MIN_CASES],
     ['processed-after-refusal', SHARED_ANSWER_MIN_CASES], ['signatures-not-verified', SHARED_ANSWER_MIN_CASES], ['status-not-read', SHARED_ANSWER_MIN_CASES],
+    ['status-misreported', 2],
   ] as const)('%s: named from %i cases stating it, not from one fewer', (cause, min) => {
     const stating = (n: number) => Array.from({ length: n }, (_, i) => result(`service.c${i}`, { causes: [cause], reason: `case ${i}: not sent: the adapter was given up` }));
     const [named] = diagnose([run('service', stating(min))]);
