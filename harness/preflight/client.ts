@@ -8,21 +8,25 @@ import {
   readSentBody, reported, signatureProblem, STATUS_CALL_FAILED, statusNotDeclared, successReported, type CaseOutcome, type ClientContext, type ConformanceCase,
 } from '../cases/index.ts';
 import { describeGreeting } from '../line-protocol/index.ts';
-import type { Evidence } from '../results/index.ts';
 import type { ResolvedClientTarget } from '../targets/index.ts';
 import type { Control, Finding, Preflight } from './model.ts';
 
 const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
 const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success": true, "status": "success"} (or "SUCCESS")';
+/** After a plain call with no usable answer nothing more is sent (harness/sdk): no status half to judge. */
+const NO_STATUS_QUERY: Control = { state: 'not-run', what: WHAT_STATUS, observed: 'the plain call got no usable answer, so no status query was sent' };
 
 /**
  * The status half: the adapter declares status in its hello (else not judged, named once, the line
  * to add), and the plain status call (shared with the client.status cases) reported SUCCESS in
  * either letter case.
  */
-async function statusControl(ctx: ClientContext): Promise<{ control: Control; findings: Finding[]; evidence?: Evidence }> {
+async function statusControl(ctx: ClientContext): Promise<{ control: Control; findings: Finding[] }> {
   const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
-  const undeclared = bench.adapter.givenUp ? undefined : await statusNotDeclared(ctx);
+  // The run gave up on the adapter at the plain call (its SDK kept the caller waiting although the
+  // service had answered): no status query is sent, so none failed (the cases state given-up).
+  if (bench.adapter.givenUp) return { control: NO_STATUS_QUERY, findings: [] };
+  const undeclared = await statusNotDeclared(ctx);
   if (undeclared !== undefined) {
     return {
       control: { state: 'not-run', what: WHAT_STATUS, observed: undeclared },
@@ -42,7 +46,6 @@ async function statusControl(ctx: ClientContext): Promise<{ control: Control; fi
   }
   const outcome = successReported(plain.o, plain.other);
   return {
-    evidence: outcome.evidence ?? evidenceOf(plain.o),
     control: outcome.verdict === 'PASS'
       ? { state: 'held', what: WHAT_STATUS, observed: 'the SDK reported status SUCCESS' }
       : { state: 'failed', what: WHAT_STATUS, observed: outcome.reason ?? `the SDK reported ${reported(plain.o)}` },
@@ -55,10 +58,9 @@ export function clientPreflightCase(out: { preflight?: Preflight }, options: { s
     ...clientCase({ id: 'preflight.client', title: 'a plain call answered as accepted is reported accepted', specRef: '§4.1', level: 'MUST', check: acceptedReported }),
     async run(ctx) {
       const collect = await collectHalf(ctx);
-      // The status half: its call is shared with the client.status cases. After a plain call with
-      // no usable answer nothing more is sent (harness/sdk), so there is no status half to judge.
+      // The status half: its call is shared with the client.status cases.
       const status = !options.statusQuery ? undefined
-        : collect.kind === 'threw' ? { control: { state: 'not-run' as const, what: WHAT_STATUS, observed: 'the plain call got no usable answer, so no status query was sent' }, findings: [] }
+        : collect.kind === 'threw' ? { control: NO_STATUS_QUERY, findings: [] }
         : await statusControl(ctx);
       out.preflight = {
         side: 'client',
@@ -70,11 +72,14 @@ export function clientPreflightCase(out: { preflight?: Preflight }, options: { s
       if (outcome.verdict !== 'PASS') return { ...outcome, reason: `${WHAT}: ${collect.control.observed}` };
       // The status call's shape is a position the spec does not state: it never fails the preflight
       // (its control, failed, still takes the status refusal cases' PASS back; harness/positions).
-      // What the adapter said it speaks and wraps (its hello) is noted for the report.
+      // What the adapter said it speaks and wraps (its hello) is noted for the report. The plain
+      // call was answered, so the run has not given up on the adapter: its hello was read.
       const bench = await ctx.resources.clients.of(ctx.target, ctx.redactor);
-      const spoken = bench.adapter.givenUp ? [] : [`the adapter speaks ${describeGreeting((await bench.adapter.capabilities()).greeting)}`];
-      const note = [...spoken, ...(status && status.control.state !== 'held' ? [`${WHAT_STATUS}: ${status.control.observed}`] : [])];
-      return note.length > 0 ? { ...outcome, evidence: { ...outcome.evidence, notes: [...(outcome.evidence?.notes ?? []), ...note] } } : outcome;
+      const note = [
+        `the adapter speaks ${describeGreeting((await bench.adapter.capabilities()).greeting)}`,
+        ...(status && status.control.state !== 'held' ? [`${WHAT_STATUS}: ${status.control.observed}`] : []),
+      ];
+      return { ...outcome, evidence: { ...outcome.evidence, notes: [...(outcome.evidence?.notes ?? []), ...note] } };
     },
   };
 }

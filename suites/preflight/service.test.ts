@@ -40,6 +40,8 @@ describe('a service that accepts the collect, calls back and answers its status:
       'no-delivery': { state: 'held', what: WHAT_DELIVERED, observed: 'the callback arrived (GET)' },
       'status-refusal': { state: 'held', what: WHAT_STATUS, observed: 'it was answered SUCCESS' },
     });
+    // What it notes is what was seen (the form of the status answer), never a refusal that did not happen.
+    expect(result.evidence?.notes).toEqual([expect.stringMatching(/^the answer spelled the status in (lower|upper) case .*; the kit reads either letter case \(docs\/positions\.md, status\.answer-values\)$/)]);
   });
   it('no status query when no case of the run uses it, or the target has no status endpoint: that control is not run, the preflight still PASSes', async () => {
     const unasked = await preflightOf(service().target, false);
