@@ -6,7 +6,7 @@
 // the guess named, the cases that rest on it are ERROR, and stating its service's form passes it.
 import { describe, expect, it } from 'vitest';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
-import { runChecked } from '../../harness/preflight/index.ts';
+import { runChecked, runPreflight } from '../../harness/preflight/index.ts';
 import type { StatusForm } from '../../harness/status/index.ts';
 import { startConfirmingReceiver, type Asked, type ConfirmPolicy } from '../receiver/fixtures/confirming-receiver.ts';
 
@@ -53,6 +53,17 @@ describe.concurrent('receiver.confirm against the status answer\'s two forms', (
     const run = await confirmRun(readsOnly('upper'), { letterCase: 'upper', unknownId: 404 });
     expect(run.preflight.controls.confirmation?.state).toBe('held');
     expect(verdicts(run.results)).toEqual(['PASS']);
+  });
+  it('one that reads only lower case, against a stated upper-case form: the guess names the stated form as stated, and the line back to lower case', async () => {
+    const receiver = await startConfirmingReceiver(readsOnly('lower'), {}, { letterCase: 'upper', unknownId: 404 });
+    try {
+      const { preflight } = await runPreflight({ target: receiver.target, seed: 43 });
+      const control = preflight.controls.confirmation;
+      expect(control?.state).toBe('failed');
+      expect(control?.observed).toMatch(/; likely it does not read the answer's "status": "SUCCESS" \(upper case, as confirms.statusForm states: docs\/positions.md, status.answer-values\); a receiver that reads either letter case confirms against both forms, and a service known to answer lower case is stated as "confirms": \{"statusForm": \{"letterCase": "lower"\}\}$/);
+    } finally {
+      await receiver.close();
+    }
   });
   it('contradicted-unknown names the form the endpoint answered an unknown id in', async () => {
     const applies: ConfirmPolicy = { apply: (_r, held) => ({ state: 'SUCCESS', actions: held.actions + 1 }), reply: () => 200 };

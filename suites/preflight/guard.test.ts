@@ -180,3 +180,48 @@ describe('the preflight still under way', () => {
     expect(await guardNegatives([negative({ verdict: 'PASS' })], preflightWith('failed'))[0]!.run(ctx)).toEqual({ verdict: 'ERROR', reason: UNPROVEN });
   });
 });
+
+describe('a positive case is taken back only beside a blocking finding, and only when one of its requests got the finding\'s answer', () => {
+  const token403 = { id: 'receiver.token-refused', summary: 's', symptom: { kind: 'status', status: 403 }, blocking: { headline: 'the configured token was refused', advice: 'check it', judgedBy: ['receiver.token.valid'] } } as const;
+  const beside = (findings: Preflight['findings']): Preflight => ({ side: 'receiver', controls: { refusal: { state: 'failed', what: WHAT, observed: 'it was answered 403' } }, findings });
+  const judged = async (outcome: CaseOutcome, findings: Preflight['findings']) => {
+    const takenBack: string[] = [];
+    const [c] = guardNegatives([positive(outcome)], beside(findings), takenBack);
+    return { outcome: await c!.run(ctx), takenBack };
+  };
+  const noAnswer = { label: 'callback SUCCESS', request: { method: 'GET', url: 'http://127.0.0.1:1/cb', headers: {} }, error: 'connection reset' };
+  it('a finding that is not blocking (receiver.route-refuses-get, 405): a FAIL on its very answer stands', async () => {
+    const route405 = { id: 'receiver.route-refuses-get', summary: 's', symptom: { kind: 'status', status: 405 } } as const;
+    const failed405: CaseOutcome = { verdict: 'FAIL', reason: 'answered 405', evidence: { exchanges: [answered(405)] } };
+    expect(await judged(failed405, [route405])).toEqual({ outcome: failed405, takenBack: [] });
+    // The blocking one is found behind it.
+    const failed403: CaseOutcome = { verdict: 'FAIL', reason: 'answered 403', evidence: { exchanges: [answered(403)] } };
+    expect((await judged(failed403, [route405, token403])).outcome).toMatchObject({ verdict: 'ERROR', reason: expect.stringMatching(/^not exercised: the configured token was refused \(the preflight's finding receiver.token-refused\)/) });
+  });
+  it('a WARN on the finding\'s answer is taken back like a FAIL; a PASS that met it stands', async () => {
+    const warned: CaseOutcome = { verdict: 'WARN', reason: 'answered 403 once', evidence: { exchanges: [answered(403)] } };
+    expect(await judged(warned, [token403])).toEqual({
+      outcome: { ...warned, verdict: 'ERROR', reason: "not exercised: the configured token was refused (the preflight's finding receiver.token-refused), and this case's valid callback got the same answer: answered 403 once" },
+      takenBack: ['receiver.outcome.success-applied'],
+    });
+    const passed: CaseOutcome = { verdict: 'PASS', evidence: { exchanges: [answered(403)] } };
+    expect(await judged(passed, [token403])).toEqual({ outcome: passed, takenBack: [] });
+  });
+  it('a case with several requests: one of them got the finding\'s answer is enough', async () => {
+    const failed: CaseOutcome = { verdict: 'FAIL', reason: 'the retry was answered 403', evidence: { exchanges: [answered(200), answered(403)] } };
+    expect((await judged(failed, [token403])).outcome.verdict).toBe('ERROR');
+  });
+  it('a FAIL without evidence, or whose requests got no answer, shows no answer: it stands', async () => {
+    const bare: CaseOutcome = { verdict: 'FAIL', reason: 'r' };
+    expect(await judged(bare, [token403])).toEqual({ outcome: bare, takenBack: [] });
+    const unanswered: CaseOutcome = { verdict: 'FAIL', reason: 'no answer', evidence: { exchanges: [noAnswer] } };
+    expect(await judged(unanswered, [token403])).toEqual({ outcome: unanswered, takenBack: [] });
+  });
+  it('a blocking finding whose symptom is no status names no answer: no FAIL is taken back on it, answered or not', async () => {
+    const stated = { ...token403, id: 'a-blocking-cause-stated', symptom: { kind: 'stated', cause: 'not-applied' } } as const;
+    for (const exchanges of [[answered(403)], [noAnswer]]) {
+      const failed: CaseOutcome = { verdict: 'FAIL', reason: 'r', evidence: { exchanges } };
+      expect(await judged(failed, [stated])).toEqual({ outcome: failed, takenBack: [] });
+    }
+  });
+});

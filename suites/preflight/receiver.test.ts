@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import { listenerTls } from '../../harness/listener/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
+import { noSuchPath } from '../../harness/preflight/receiver.ts';
 import type { ReceiverFault } from '../../harness/receiver/index.ts';
 import type { ResolvedReceiverTarget } from '../../harness/targets/index.ts';
 import { freePort } from '../support/free-port.ts';
@@ -151,11 +152,21 @@ describe('the configured token refused: receiver.token-refused, symptom the stat
       await plain.close();
     }
   });
-  it('401 (a receiver that answers a bad token 401)', async () => {
+  it('401 (a receiver that answers a bad token 401): a plain refusal, named without the comparisons (none is sent)', async () => {
     const { preflight } = await preflightOf(wrongToken(receiver().target));
     expect(preflight.findings).toMatchObject([{ id: 'receiver.token-refused', symptom: { kind: 'status', status: 401 } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^the configured token was refused: a valid callback carrying the configured X-Callback-Token was answered 401 \{"error".*\}: check that the target file's callbackToken/);
+    expect(preflight.findings[0]!.evidence?.exchanges?.map((e) => e.label).filter((l) => l?.startsWith('preflight'))).toEqual(['preflight: valid callback']);
     const black = await preflightOf(blackBox(wrongToken(receiver().target)));
     expect(black.preflight.controls.refusal).toMatchObject({ state: 'failed', observed: 'it was answered 401', halves: { answer: 'failed', effect: 'not-run' } });
+  });
+  it('no token configured (hooks) and the token-less callback refused: the finding asks to name the token, blocking, judged by no case', async () => {
+    const { callbackToken: _token, ...noToken } = receiver().target;
+    const { preflight, result } = await preflightOf(noToken);
+    const advice = 'name the receiver\'s token in the target file ("callbackToken": {"env": "…"})';
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.token-refused', symptom: { kind: 'status', status: 401 }, blocking: { headline: 'the receiver refused a callback without a token', advice, judgedBy: [] } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^a valid callback without X-Callback-Token \(the target file names no callbackToken\) was answered 401 \{"error".*\}: the receiver checks a token, so name it in the target file \("callbackToken": \{"env": "…"\}\); every case that needs a valid callback to get through is ERROR \(not exercised\)$/);
+    expect(result.reason).toMatch(/^the receiver refused a callback without a token: name the receiver's token in the target file/);
   });
 });
 
@@ -335,5 +346,98 @@ describe('a valid callback for a seeded record refused otherwise: told apart by 
     });
     expect(preflight.findings).toMatchObject([{ id: 'receiver.callback-path-not-found', symptom: { kind: 'status', status: 404 } }]);
     expect(preflight.findings[0]!.blocking).toBeUndefined();
+  });
+});
+
+/** An answer an app's step gives, or undefined to go on to the next step. */
+type Step = (call: { path: string; token: string | undefined; id: string | null; callbackStatus: string | null; seeded: string }) => { status: number; body: string } | undefined;
+const APP_TOKEN = 'the-apps-own-token-41';
+const json = (status: number, error: string) => ({ status, body: JSON.stringify({ error }) });
+/** The app's router: any path but its callback route gets the framework's 404. */
+const routed: Step = ({ path }) => (path === '/callback' ? undefined : { status: 404, body: `Cannot GET ${path}` });
+/** A token check: none, or one not the app's, is refused (with `missing` for none, when given). */
+const tokenChecked = (wrong: { status: number; body: string }, missing = wrong): Step => ({ token }) => (token === undefined ? missing : token === APP_TOKEN ? undefined : wrong);
+/** A lookup of the id among the app's records: it holds only the seeded one (`knows`), or none. */
+const lookedUp = (knows: boolean): Step => ({ id, seeded }) => (knows && id === seeded ? undefined : json(404, 'unknown transaction'));
+
+/**
+ * An app that runs `steps` in order on each callback, the first answer found being its answer;
+ * a callback through them all is answered `last`. The seeded record's id is the first callback's
+ * (the preflight's valid callback comes first).
+ */
+function stepped(steps: Step[], last: { status: number; body: string }): CallbackHandler {
+  let seeded: string | undefined;
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://front');
+    const token = req.headers['x-callback-token'];
+    const id = url.searchParams.get('transaction_id');
+    seeded ??= id ?? '';
+    const call = { path: url.pathname, token: Array.isArray(token) ? token[0] : token, id, callbackStatus: url.searchParams.get('status'), seeded };
+    const answered = steps.reduce<ReturnType<Step>>((found, step) => found ?? step(call), undefined) ?? last;
+    res.writeHead(answered.status, { 'content-type': 'text/plain' }).end(answered.body);
+  };
+}
+
+// Concurrent, one receiver: each test's own seed gives its preflight its own ids.
+describe.concurrent('the three comparisons, each the valid callback with one thing changed, told apart by the receiver\'s own answers', () => {
+  const receiver = receiverWith();
+  let seed = 60;
+  const through = async (handler: CallbackHandler, token = APP_TOKEN) => {
+    const front = await startFront(receiver(), handler);
+    try {
+      return await runPreflight({ target: { ...front.target, callbackToken: token }, seed: (seed += 1) });
+    } finally {
+      await front.close();
+    }
+  };
+  const NOT_PAYABLE = json(409, 'not payable');
+  it('a seeded record refused with an answer unlike all three: receiver.callback-path-not-found, naming each comparison\'s answer', async () => {
+    const { preflight } = await through(stepped([routed, tokenChecked(json(403, 'forbidden')), lookedUp(true)], NOT_PAYABLE));
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.callback-path-not-found', symptom: { kind: 'status', status: 409 } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^a valid callback for a record the kit seeded \(state pending, actions 0\) was answered 409 \{"error":"not payable"\} and changed nothing: likely the callback path \(callbackUrl\) is not the receiver's callback route \(a path that cannot exist got 404 Cannot GET \/cc-no-such-route-\S+, an id never seeded 404 \{"error":"unknown transaction"\}, a wrong token 403 \{"error":"forbidden"\}\)$/);
+    expect(preflight.findings[0]!.blocking).toBeUndefined();
+  });
+  it('comparisons that get no answer: each is shown as such, and the valid callback\'s answer is still judged', async () => {
+    let calls = 0;
+    const { preflight, result } = await through((req, res) => {
+      calls += 1;
+      if (calls > 1) return void req.socket.destroy();
+      res.writeHead(409, { 'content-type': 'application/json' }).end(NOT_PAYABLE.body);
+    });
+    expect(result.verdict).toBe('FAIL');
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.callback-path-not-found', symptom: { kind: 'status', status: 409 } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/\(a path that cannot exist got no answer \(.+\), an id never seeded no answer \(.+\), a wrong token no answer \(.+\)\)$/);
+  });
+  it('an app that looks the id up before the token: a wrong token answered as the configured one is the token refused, the unknown id\'s other answer named', async () => {
+    const { preflight } = await through(stepped([routed, lookedUp(true), tokenChecked(json(400, 'bad token'))], NOT_PAYABLE), 'not-the-apps-token-41');
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.token-refused', symptom: { kind: 'status', status: 400 }, blocking: { headline: 'the configured token was refused' } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/^the configured token was refused: a valid callback carrying the configured X-Callback-Token was answered 400 \{"error":"bad token"\}, the same answer as the kit's own callback with a wrong token \(not the receiver's answer to an id never seeded, 404 \{"error":"unknown transaction"\}\): check that/);
+  });
+  it('the wrong-token comparison carries a wrong token, not none: an app that answers a missing token otherwise still has its refusal matched', async () => {
+    const app = stepped([routed, tokenChecked(json(400, 'bad token'), json(401, 'missing token')), lookedUp(true)], NOT_PAYABLE);
+    const { preflight } = await through(app, 'not-the-apps-token-41');
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.token-refused', symptom: { kind: 'status', status: 400 } }]);
+    expect(preflight.findings[0]!.summary).toContain('answered 400 {"error":"bad token"}, the same answer as the kit\'s own callback with a wrong token (and as a valid callback for an id never seeded');
+  });
+  it('the comparisons carry the valid callback\'s parameters: an app that validates them first still tells its unknown id from the route and the token', async () => {
+    const validated: Step = ({ callbackStatus }) => (callbackStatus === 'SUCCESS' || callbackStatus === 'FAILED' ? undefined : json(400, 'invalid status'));
+    const { preflight } = await through(stepped([routed, validated, tokenChecked(json(403, 'forbidden')), lookedUp(false)], NOT_PAYABLE));
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.seeded-record-unknown', symptom: { kind: 'status', status: 404 } }]);
+  });
+  it('an answer is its words: the whitespace around its body is not part of it', async () => {
+    const padded: Step = ({ path }) => (path === '/callback' ? { status: 404, body: '  no such route\n' } : { status: 404, body: 'no such route' });
+    const { preflight } = await through(stepped([padded], NOT_PAYABLE));
+    expect(preflight.findings).toMatchObject([{ id: 'receiver.callback-path-not-found', symptom: { kind: 'status', status: 404 } }]);
+    expect(preflight.findings[0]!.summary).toMatch(/, the same answer as the same callback on a path that cannot exist: likely the callback path/);
+  });
+});
+
+describe('the path that cannot exist: the callback URL with its last segment replaced (the same router answers it)', () => {
+  it('the directory and host kept, the query dropped', () => {
+    expect(noSuchPath('http://127.0.0.1:9/api/v1/callback?channel=mm', 'a1')).toBe('http://127.0.0.1:9/api/v1/cc-no-such-route-a1');
+    expect(noSuchPath('https://receiver.example/callback', 'b2')).toBe('https://receiver.example/cc-no-such-route-b2');
+  });
+  it('a callback URL ending in a slash: its empty last segment is the one replaced', () => {
+    expect(noSuchPath('http://127.0.0.1:9/hooks/', 'c3')).toBe('http://127.0.0.1:9/hooks/cc-no-such-route-c3');
   });
 });
