@@ -136,7 +136,7 @@ function contradicted(
       const scripted = scriptedIn((await probe.statusEndpoint()).form);
       const x = await exercise(probe, { script, label: `callback SUCCESS (status endpoint ${scripted})` });
       const wrong = unfulfilledProblems(x.after, allowFailed);
-      if (!wrong) return probe.pass();
+      if (!wrong) return passUnlessLate(probe, x);
       const ends = allowFailed ? 'pending or FAILED' : 'pending';
       const causes: StatedCause[] = [];
       return probe.fail(
@@ -172,9 +172,19 @@ function unavailable(leaf: string, title: string, script: (deadlineMs: number) =
       if (wrong) {
         problems.push(`${wrong} though the status endpoint ${what}; ${askedText(x, what, causes)}: an outcome that could not be confirmed is not fulfilled (§6 rule 5)`);
       }
-      return problems.length ? probe.fail(problems, statusQueryNotes(x), causes) : probe.pass();
+      return problems.length ? probe.fail(problems, statusQueryNotes(x), causes) : passUnlessLate(probe, x);
     },
   );
+}
+
+/**
+ * PASS, unless the receiver gave up on the status answer before the harness gave it (a loaded
+ * machine's delay, ReceiverProbe.lateStatusAnswer): a record left alone then says nothing of the
+ * rule, so the case is ERROR naming the kit's endpoint. probe.fail does the same for a FAIL.
+ */
+function passUnlessLate(probe: ReceiverProbe, x: Exercise): CaseOutcome {
+  const late = probe.lateStatusAnswer();
+  return late ? probe.statusAnswerLate(late, `the record reads ${describeReading(x.after)}`, statusQueryNotes(x)) : probe.pass();
 }
 
 /** "asked for X": how the id asked differs from the one sent, when it is a known encoding of it. */
@@ -233,7 +243,7 @@ export const CONFIRM_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
       if (x.reply.ok && isSuccess(x.reply.answer.status)) {
         return probe.fail(`answered ${x.replyText} to a SUCCESS callback it could not confirm (the status endpoint answered 503; the record still reads ${describeReading(x.after)}): a 2xx tells the service the callback was handled, so it is never retried (§4.3) and the outcome never fulfilled; a non-2xx makes the service retry`);
       }
-      return probe.pass();
+      return passUnlessLate(probe, x);
     },
   ),
   queryCase('query-signed', 'the status query is signed as collect, with the target\'s credentials', 'MUST', (x, _probe, causes) => {
