@@ -143,6 +143,8 @@ function contradicted(
         `${wrong} after a SUCCESS callback the status endpoint contradicted; ${askedText(x, scripted, causes)}: §6 rule 5, an outcome the status endpoint does not confirm is not fulfilled (the record ends ${ends}, no action for SUCCESS; the reply was ${x.replyText}, which is free here)`,
         statusQueryNotes(x),
         causes,
+        // Fulfilled without a confirmation: the receiver's own act, however late the answer came.
+        true,
       );
     },
   );
@@ -172,7 +174,8 @@ function unavailable(leaf: string, title: string, script: (deadlineMs: number) =
       if (wrong) {
         problems.push(`${wrong} though the status endpoint ${what}; ${askedText(x, what, causes)}: an outcome that could not be confirmed is not fulfilled (§6 rule 5)`);
       }
-      return problems.length ? probe.fail(problems, statusQueryNotes(x), causes) : passUnlessLate(probe, x);
+      // A record fulfilled, or a reply over the deadline while a held answer was the point: the receiver's own acts.
+      return problems.length ? probe.fail(problems, statusQueryNotes(x), causes, true) : passUnlessLate(probe, x);
     },
   );
 }
@@ -180,7 +183,8 @@ function unavailable(leaf: string, title: string, script: (deadlineMs: number) =
 /**
  * PASS, unless the receiver gave up on the status answer before the harness gave it (a loaded
  * machine's delay, ReceiverProbe.lateStatusAnswer): a record left alone then says nothing of the
- * rule, so the case is ERROR naming the kit's endpoint. probe.fail does the same for a FAIL.
+ * rule, so the case is ERROR naming the kit's endpoint. Its FAILs stand: a record fulfilled or a
+ * callback acknowledged without a confirmation is the receiver's own act, however late the answer.
  */
 function passUnlessLate(probe: ReceiverProbe, x: Exercise): CaseOutcome {
   const late = probe.lateStatusAnswer();
@@ -241,7 +245,7 @@ export const CONFIRM_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
         return { verdict: 'SKIP', reason: `not exercised: the receiver did not leave the record unconfirmed (it reads ${describeReading(x.after)}); receiver.confirm.endpoint-error judges that` };
       }
       if (x.reply.ok && isSuccess(x.reply.answer.status)) {
-        return probe.fail(`answered ${x.replyText} to a SUCCESS callback it could not confirm (the status endpoint answered 503; the record still reads ${describeReading(x.after)}): a 2xx tells the service the callback was handled, so it is never retried (§4.3) and the outcome never fulfilled; a non-2xx makes the service retry`);
+        return probe.fail(`answered ${x.replyText} to a SUCCESS callback it could not confirm (the status endpoint answered 503; the record still reads ${describeReading(x.after)}): a 2xx tells the service the callback was handled, so it is never retried (§4.3) and the outcome never fulfilled; a non-2xx makes the service retry`, undefined, [], true);
       }
       return passUnlessLate(probe, x);
     },

@@ -108,10 +108,15 @@ export class ReceiverProbe {
     return Object.keys(evidence).length > 0 ? { verdict: 'PASS', evidence } : { verdict: 'PASS' };
   }
 
-  /** `causes`: what the failure states for the diagnoses (a record a valid callback left unapplied…). */
-  fail(reasons: string | string[], extra?: Evidence, causes: readonly StatedCause[] = []): ReasonedOutcome {
+  /**
+   * `causes`: what the failure states for the diagnoses (a record a valid callback left unapplied…).
+   * A confirming receiver's FAIL is ERROR when the status answers came too late for it (the kit's
+   * delay: lateStatusAnswer), unless it `stands` on the receiver's own act whatever the answer
+   * (an outcome fulfilled or acknowledged without a confirmation).
+   */
+  fail(reasons: string | string[], extra?: Evidence, causes: readonly StatedCause[] = [], stands = false): ReasonedOutcome {
     const reason = Array.isArray(reasons) ? reasons.join('; ') : reasons;
-    const late = this.lateStatusAnswer();
+    const late = stands ? undefined : this.lateStatusAnswer();
     if (late) return this.statusAnswerLate(late, reason, extra);
     return { verdict: 'FAIL', reason, evidence: this.evidence(extra), ...(causes.length > 0 ? { causes: [...new Set(causes)] } : {}) };
   }
