@@ -75,7 +75,7 @@ export async function confirmationCheck(
       return {
         control: { state: 'not-run', what: WHAT, observed },
         finding: {
-          id: 'receiver.confirm.status-answer-late',
+          id: 'receiver.status-answer-late',
           summary: `${WHAT}: ${observed}; the confirm cases rest on it (not run), and the cases whose own status queries were answered too late are ERROR: a run on a quieter machine judges them`,
           symptom: { kind: 'stated', cause: 'status-answer-late' },
           evidence,

@@ -56,7 +56,7 @@ describe.concurrent('receiver.confirm: the preflight beside a status endpoint th
     expect(result.stated?.causes).toEqual(['status-answer-late']);
     expect(preflight.controls.confirmation).toEqual({ state: 'not-run', what: WHAT, observed: expect.stringMatching(KIT_LATE) });
     expect(preflight.controls.refusal).toMatchObject({ state: 'not-run', observed: expect.stringMatching(KIT_LATE), halves: { answer: 'not-run', effect: 'not-run' } });
-    expect(preflight.findings).toEqual([expect.objectContaining({ id: 'receiver.confirm.status-answer-late', symptom: { kind: 'stated', cause: 'status-answer-late' } })]);
+    expect(preflight.findings).toEqual([expect.objectContaining({ id: 'receiver.status-answer-late', symptom: { kind: 'stated', cause: 'status-answer-late' } })]);
     expect(preflight.findings[0]!.summary).toContain(`${WHAT}: the harness's status endpoint answered after`);
     expect(preflight.findings[0]!.summary).not.toMatch(/letter case|lower case/);
   });
@@ -76,7 +76,7 @@ describe.concurrent('receiver.confirm: the preflight beside a status endpoint th
     const { preflight, result } = await preflightWith({ apply: (_r, held) => held, reply: () => 503 });
     expect(result.verdict).toBe('FAIL');
     expect(preflight.controls.confirmation?.state).toBe('failed');
-    expect(preflight.findings.map((f) => f.id)).not.toContain('receiver.confirm.status-answer-late');
+    expect(preflight.findings.map((f) => f.id)).not.toContain('receiver.status-answer-late');
   });
   it('late once for the preflight, the receiver applied nothing: a reply 2xx after giving up is still the kit\'s delay, named as such', async () => {
     // It gave up on the query (closed it), left the record pending and acknowledged: the answer never reached it.

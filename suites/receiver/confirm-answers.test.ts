@@ -95,9 +95,9 @@ describe('an endpoint that fails, and a callback never answered', () => {
   }, 10_000);
 });
 
-describe('a status answer the harness gave only after the receiver had given up (the kit\'s delay, a loaded machine)', () => {
-  // The harness's endpoint 1.5 s late on purpose (StatusEndpointOptions.delayFor); the receiver's own limit is 300 ms.
-  const late: ConfirmPolicy = { endpointDelayFor: () => 1500 };
+describe.concurrent('a status answer the harness gave only after the receiver had given up (the kit\'s delay, a loaded machine)', () => {
+  // The harness's endpoint 1.2 s late on purpose (StatusEndpointOptions.delayFor); the receiver's own limit is 300 ms.
+  const late: ConfirmPolicy = { endpointDelayFor: () => 1200 };
   const only = 'receiver.confirm.contradicted-pending,receiver.confirm.endpoint-error,receiver.confirm.unconfirmed-not-acknowledged';
   it('a correct receiver: each case resting on the answer is ERROR naming the kit\'s endpoint, never PASS; the same receiver, the endpoint prompt, PASSes', async () => {
     const [slow, prompt] = await Promise.all([confirmCases(late, only), confirmCases({}, only)]);
