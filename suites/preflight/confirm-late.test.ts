@@ -84,6 +84,11 @@ describe.concurrent('receiver.confirm: the preflight beside a status endpoint th
     expect(result.verdict).toBe('ERROR');
     expect(preflight.controls.confirmation?.observed).toMatch(/it closed the connection after \d+ ms\) and answered its callback 200: the delay is the kit's/);
   });
+  it('a receiver that gave up on its query and then gave no reply at all: the kit\'s delay is still named, and the reply\'s absence', async () => {
+    const { preflight, result } = await withReceiver({ endpointDelayFor: firstLate(), reply: () => 'hang' }, (target) => runPreflight({ target, seed: 45, perRequestTimeoutMs: 3500 }));
+    expect(result.verdict, result.reason).toBe('ERROR');
+    expect(preflight.controls.confirmation?.observed).toMatch(/\(it closed the connection after \d+ ms\) and gave no reply: the delay is the kit's/);
+  });
 });
 
 describe.concurrent('receiver.confirm: the cases beside a status endpoint late for every query', () => {
