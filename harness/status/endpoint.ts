@@ -7,7 +7,9 @@
 // that id (SUCCESS, FAILED; any other callback leaves the transaction PENDING), "unknown id" for
 // an id it never sent; in the form the best evidence gives the real service (lower case, 421:
 // harness/positions), or the one the target states (`confirms.statusForm`). Every request is recorded, with what it was answered, as evidence for the case
-// whose transaction it names.
+// whose transaction it names, and when: an answer ready only after the receiver had closed the
+// connection (on a loaded machine the kit can be the slow one) is recorded as abandoned, which
+// lateForReceiver reads beside the callback's reply so the kit's delay is not blamed on the receiver.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { readCapped } from '../http/index.ts';
@@ -322,17 +324,22 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
           drop();
       }
     };
-    if (script.kind === 'late') {
-      query.heldMs = script.holdMs;
-      query.answer = { kind: 'held', untilMs: script.holdMs };
+    /** Holds the answer `ms`, then gives it (close() releases it at once). */
+    const hold = (ms: number, then: () => void) => {
+      query.answer = { kind: 'held', untilMs: ms };
       const entry = {
         timer: setTimeout(() => {
           held.delete(entry);
-          answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase));
-        }, script.holdMs),
+          then();
+        }, ms),
         release: () => finish(),
       };
       held.add(entry);
+      return entry;
+    };
+    if (script.kind === 'late') {
+      query.heldMs = script.holdMs;
+      const entry = hold(script.holdMs, () => answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase)));
       // The receiver gave up on it (its own time limit): nothing is left to answer.
       res.once('close', () => {
         if (query.answer.kind !== 'held') return;
@@ -346,16 +353,8 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
     // A test's delay (a loaded machine's, made on purpose): the answer is written once it passed,
     // whether or not the receiver still waits; answer() records which.
     const delayMs = options.delayFor?.(id) ?? 0;
-    if (delayMs <= 0) return respond();
-    query.answer = { kind: 'held', untilMs: delayMs };
-    const entry = {
-      timer: setTimeout(() => {
-        held.delete(entry);
-        respond();
-      }, delayMs),
-      release: () => finish(),
-    };
-    held.add(entry);
+    if (delayMs > 0) hold(delayMs, respond);
+    else respond();
   };
 
   const server: Server = createServer((req, res) => {
