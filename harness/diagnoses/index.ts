@@ -132,9 +132,15 @@ interface SharedStatedCause {
   summary: (side: string, cases: readonly CaseResult[]) => string;
 }
 
-type SharedCauseId = 'given-up' | 'processed-after-refusal' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read' | 'status-misreported';
+type SharedCauseId = 'given-up' | 'processed-after-refusal' | 'rate-limited' | 'refusals-unreported' | 'rejections-unread' | 'signatures-not-verified' | 'status-not-read' | 'status-misreported' | 'status-answer-late';
 
 const STATED_CAUSES: Readonly<Record<SharedCauseId, SharedStatedCause>> = {
+  // The kit's own status endpoint answered after the confirming receiver had given up (a loaded
+  // machine): the cases were not judged, one cause of the kit's, named first.
+  'status-answer-late': {
+    min: 1,
+    summary: (side, cases) => `the harness's status endpoint answered the ${side}'s status queries of ${cases.length} ${cases.length === 1 ? 'case' : 'cases'} only after the ${side} had given up on them: the delay is the kit's (a loaded machine?), not the ${side}'s, so ${cases.length === 1 ? 'it is' : 'they are'} ERROR, not judged (the first: ${cases[0]!.id}: ${cases[0]!.reason ?? ''})`,
+  },
   // Not sent because the run gave up on the command it drives (an SDK's adapter).
   'given-up': {
     min: 1,
@@ -233,6 +239,7 @@ export function diagnose(runs: readonly SideRun[]): Diagnosis[] {
     const side = preflight.side;
     const fromResults: Array<(cases: readonly CaseResult[]) => Diagnosis | undefined> = [
       (cases) => stated(side, 'given-up', cases),
+      (cases) => stated(side, 'status-answer-late', cases),
       (cases) => stated(side, 'rate-limited', cases),
       (cases) => stated(side, 'refusals-unreported', cases),
       (cases) => timedOut(side, cases, results),

@@ -4,11 +4,13 @@
 // the service accepts, applied the outcome and answered 2xx. The negative confirm cases ("nothing
 // was fulfilled") rest on it. When it does not hold, what the queries show is the shared cause:
 // no query at all, queries the service refuses (their signature, named as any signer's), a query
-// off the endpoint's route or naming another id.
+// off the endpoint's route or naming another id. A query the endpoint answered only after the
+// receiver had given up on it (a loaded machine) leaves the control unjudged (not-run), the
+// kit's endpoint named as the cause: the receiver is not blamed for the kit's delay.
 import { NO_STATUS_QUERY, type RunResources } from '../cases/index.ts';
 import type { RecordReading } from '../observe/index.ts';
 import type { Evidence } from '../results/index.ts';
-import { REFERENCE_STATUS_FORM, spell, type ReceivedQuery, type StatusForm } from '../status/index.ts';
+import { lateAnswerWords, lateForReceiver, REFERENCE_STATUS_FORM, spell, type ReceivedQuery, type StatusForm } from '../status/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding } from './model.ts';
 import { isSuccess, type HttpResult } from '../http/index.ts';
@@ -18,6 +20,8 @@ const WHAT = 'the preflight\'s valid SUCCESS callback, which the harness\'s stat
 export interface ConfirmationCheck {
   control: Control;
   finding?: Finding;
+  /** The harness's status endpoint answered too late for the receiver: the preflight's callback was not judged. */
+  kitLate?: true;
 }
 
 function route(q: ReceivedQuery): string {
@@ -38,9 +42,11 @@ function formGuess(form: StatusForm): string {
  * The confirmation control of a confirming target (undefined for one that does not confirm).
  * `callbackFailed`: the valid callback met a cause the preflight names (refused, not routed, no
  * answer, a 5xx); without any query, that cause is named, not "it does not confirm".
+ * `repliedAt`: performance.now() once the callback's reply (or failure) came.
  */
 export async function confirmationCheck(
   target: ResolvedReceiverTarget, resources: RunResources, id: string, sentAt: number, sent: HttpResult, after: RecordReading | null | undefined, callbackFailed: boolean, evidence: Evidence,
+  repliedAt: number,
 ): Promise<ConfirmationCheck | undefined> {
   const held = await resources.statusEndpoints.of(target);
   if (!held) return undefined;
@@ -63,6 +69,20 @@ export async function confirmationCheck(
     const applied = after !== undefined && after !== null && after.state === 'SUCCESS';
     const answered2xx = sent.ok && isSuccess(sent.answer.status);
     if (applied && answered2xx) return { control: { state: 'held', what: WHAT, observed: 'the receiver asked the status endpoint, was answered SUCCESS, and applied it' } };
+    const late = lateForReceiver(named, sent.ok ? { at: repliedAt, acknowledged: answered2xx } : undefined);
+    if (late) {
+      const observed = lateAnswerWords(late, sent.ok ? `answered its callback ${sent.answer.status}` : 'gave no reply');
+      return {
+        control: { state: 'not-run', what: WHAT, observed },
+        finding: {
+          id: 'receiver.status-answer-late',
+          summary: `${WHAT}: ${observed}; the confirm cases rest on it (not run), and the cases whose own status queries were answered too late are ERROR: a run on a quieter machine judges them`,
+          symptom: { kind: 'stated', cause: 'status-answer-late' },
+          evidence,
+        },
+        kitLate: true,
+      };
+    }
     // The generic preflight finding names why a confirmed valid callback was not applied or not 2xx.
     return fail(`the receiver asked the status endpoint and was answered SUCCESS, but ${sent.ok ? `answered ${sent.answer.status}` : 'gave no answer'} and the record reads ${after ? `${after.state}, actions ${after.actions}` : 'nothing'}${sent.ok && after?.state === 'pending' ? `; ${formGuess(endpoint.form)}` : ''}`);
   }

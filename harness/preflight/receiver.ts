@@ -221,22 +221,27 @@ export function receiverPreflightCase(out: { preflight?: Preflight }): Conforman
       if (hooks) await probe.seed(id);
       const sentAt = performance.now();
       const sent = await probe.callback({ transaction_id: id, status: 'SUCCESS', message: SUCCESS_MESSAGE }, { label: 'preflight: valid callback' }, true);
+      const repliedAt = performance.now();
       const after = hooks && sent.ok ? await probe.settledReading(id, true) : undefined;
       const what = hooks ? WHAT_HOOKS : WHAT_BLACK_BOX;
-      const control: Control = probe.target.callbackToken === undefined && !hooks
-        ? { state: 'not-run', what, observed: 'the target names no callback token and has no hooks, so nothing shows the receiver acting', halves: { answer: 'not-run', effect: 'not-run' } }
-        : controlOf(sent, after, what, hooks);
       const generic = await findingFor(probe, id, sent, after);
       // A confirming receiver (§6 rule 5): its queries for this callback are a control of their own;
       // a cause they show (no query, a refused one) explains the rest, so it is named instead.
-      const confirmation = await confirmationCheck(probe.target, probe.ctx.resources, id, sentAt, sent, after, generic !== undefined, probe.evidence());
+      const confirmation = await confirmationCheck(probe.target, probe.ctx.resources, id, sentAt, sent, after, generic !== undefined, probe.evidence(), repliedAt);
       const finding = confirmation?.finding ?? generic;
+      // The kit's status answer came too late for the receiver: the callback's control is not judged either.
+      const control: Control = confirmation?.kitLate
+        ? { state: 'not-run', what, observed: confirmation.control.observed, halves: { answer: 'not-run', effect: 'not-run' } }
+        : probe.target.callbackToken === undefined && !hooks
+          ? { state: 'not-run', what, observed: 'the target names no callback token and has no hooks, so nothing shows the receiver acting', halves: { answer: 'not-run', effect: 'not-run' } }
+          : controlOf(sent, after, what, hooks);
       out.preflight = { side: 'receiver', controls: { refusal: control, ...(confirmation ? { confirmation: confirmation.control } : {}) }, findings: finding ? [finding] : [] };
       // The line states what was seen; the cause it suggests is named once, as a shared cause,
       // but a finding that leaves the other cases unjudged opens the line: the run's first words.
       if (control.state === 'held' && confirmation?.control.state === 'failed') {
         return { verdict: 'FAIL', reason: `${confirmation.control.what}: ${confirmation.control.observed}`, evidence: probe.evidence() };
       }
+      if (confirmation?.kitLate) return probe.statusAnswerLate(confirmation.control.observed, undefined);
       if (control.state === 'held' && !finding) return probe.pass();
       const opens = finding?.blocking && control.state === 'failed' ? `${finding.blocking.headline}: ${finding.blocking.advice}; the cases that need a valid callback to get through are not exercised (ERROR). Seen: ` : '';
       return { verdict: 'FAIL', reason: `${opens}${control.what}: ${control.observed}`, evidence: probe.evidence() };

@@ -42,6 +42,8 @@ export type StatedCause =
   | 'processed-after-refusal'
   /** A valid callback left its record pending (the receiver's preflight names it once). */
   | 'not-applied'
+  /** The harness's own status endpoint answered a confirming receiver's query only after the receiver had given up on it: the kit's delay. */
+  | 'status-answer-late'
   /** No signature could be read from the request's Authorization header (the client's preflight names it once). */
   | 'authorization-unreadable'
   /** The request body lacks fields of §2.1 under their names (the client's preflight names it once, with the keys sent). */

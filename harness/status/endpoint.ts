@@ -7,7 +7,9 @@
 // that id (SUCCESS, FAILED; any other callback leaves the transaction PENDING), "unknown id" for
 // an id it never sent; in the form the best evidence gives the real service (lower case, 421:
 // harness/positions), or the one the target states (`confirms.statusForm`). Every request is recorded, with what it was answered, as evidence for the case
-// whose transaction it names.
+// whose transaction it names, and when: an answer ready only after the receiver had closed the
+// connection (on a loaded machine the kit can be the slow one) is recorded as abandoned, which
+// lateForReceiver reads beside the callback's reply so the kit's delay is not blamed on the receiver.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { readCapped } from '../http/index.ts';
@@ -39,8 +41,12 @@ export type QueryProblem =
 export type QueryAnswer =
   | { kind: 'answered'; httpStatus: number; body: string; afterMs: number }
   | { kind: 'dropped'; afterMs: number }
-  /** The receiver closed the connection while a late answer was held (its own time limit). */
-  | { kind: 'abandoned'; afterMs: number }
+  /**
+   * The receiver closed the connection (its own time limit) before the answer was written:
+   * `afterMs` when it closed (as far as the endpoint saw), `answerAfterMs` when the endpoint had
+   * its answer ready (absent for a scripted late answer, which is then not given).
+   */
+  | { kind: 'abandoned'; afterMs: number; answerAfterMs?: number }
   /** A late answer still held (or closed with the endpoint before it was given). */
   | { kind: 'held'; untilMs: number };
 
@@ -56,6 +62,8 @@ export interface ReceivedQuery {
   askedId?: string;
   problem?: QueryProblem;
   answer: QueryAnswer;
+  /** A case held this query's answer on purpose (ScriptedAnswer 'late'): its lateness is the case's point. */
+  heldMs?: number;
   /** Resolves once the answer was given, dropped, or the endpoint closed. */
   readonly done: Promise<void>;
 }
@@ -73,6 +81,12 @@ export interface StatusEndpointOptions {
   endpoint?: StatusEndpoint;
   /** How answers are spelled (the target's `confirms.statusForm`); default REFERENCE_STATUS_FORM. */
   form?: StatusForm;
+  /**
+   * For tests only (no target file sets it): how long the answer to a well-formed query naming
+   * this id waits before it is written, as on a loaded machine (0 or undefined: at once). A
+   * scripted late answer keeps its own hold.
+   */
+  delayFor?: (askedId: string) => number;
 }
 
 export interface RunningStatusEndpoint {
@@ -250,12 +264,22 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
       done: new Promise<void>((resolve) => { finish = resolve; }),
     };
     const elapsed = () => Math.round(performance.now() - at);
+    // When the receiver closed the connection before any answer was written (its own time limit).
+    let closedAfterMs: number | undefined;
+    res.once('close', () => {
+      if (!res.writableFinished) closedAfterMs = elapsed();
+    });
     const answer = (httpStatus: number, body: string) => {
-      query.answer = { kind: 'answered', httpStatus, body, afterMs: elapsed() };
-      if (!res.headersSent && !res.destroyed) {
-        res.writeHead(httpStatus, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store' });
-        res.end(body);
+      const afterMs = elapsed();
+      // Ready only once the receiver had gone: it never got this answer (a loaded machine's delay).
+      if (closedAfterMs !== undefined || res.destroyed) {
+        query.answer = { kind: 'abandoned', afterMs: closedAfterMs ?? afterMs, answerAfterMs: afterMs };
+        finish();
+        return;
       }
+      query.answer = { kind: 'answered', httpStatus, body, afterMs };
+      res.writeHead(httpStatus, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store' });
+      res.end(body);
       finish();
     };
     const drop = () => {
@@ -283,41 +307,54 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
     }
     const id = checked.askedId!;
     const script = scripts.get(id) ?? truthful(id);
-    switch (script.kind) {
-      case 'status':
-        answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase));
-        return;
-      case 'unknown-id': {
-        const unknown = unknownIdAnswer(id, form.unknownId);
-        answer(unknown.httpStatus, unknown.body);
-        return;
+    const respond = () => {
+      switch (script.kind) {
+        case 'status':
+          answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase));
+          return;
+        case 'unknown-id': {
+          const unknown = unknownIdAnswer(id, form.unknownId);
+          answer(unknown.httpStatus, unknown.body);
+          return;
+        }
+        case 'server-error':
+          answer(script.httpStatus, refusalBody(script.httpStatus, 'the transaction status is unavailable'));
+          return;
+        case 'dropped':
+          drop();
       }
-      case 'server-error':
-        answer(script.httpStatus, refusalBody(script.httpStatus, 'the transaction status is unavailable'));
-        return;
-      case 'dropped':
-        drop();
-        return;
-      case 'late': {
-        query.answer = { kind: 'held', untilMs: script.holdMs };
-        const entry = {
-          timer: setTimeout(() => {
-            held.delete(entry);
-            answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase));
-          }, script.holdMs),
-          release: () => finish(),
-        };
-        held.add(entry);
-        // The receiver gave up on it (its own time limit): nothing is left to answer.
-        res.once('close', () => {
-          if (query.answer.kind !== 'held') return;
-          clearTimeout(entry.timer);
+    };
+    /** Holds the answer `ms`, then gives it (close() releases it at once). */
+    const hold = (ms: number, then: () => void) => {
+      query.answer = { kind: 'held', untilMs: ms };
+      const entry = {
+        timer: setTimeout(() => {
           held.delete(entry);
-          query.answer = { kind: 'abandoned', afterMs: elapsed() };
-          finish();
-        });
-      }
+          then();
+        }, ms),
+        release: () => finish(),
+      };
+      held.add(entry);
+      return entry;
+    };
+    if (script.kind === 'late') {
+      query.heldMs = script.holdMs;
+      const entry = hold(script.holdMs, () => answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase)));
+      // The receiver gave up on it (its own time limit): nothing is left to answer.
+      res.once('close', () => {
+        if (query.answer.kind !== 'held') return;
+        clearTimeout(entry.timer);
+        held.delete(entry);
+        query.answer = { kind: 'abandoned', afterMs: elapsed() };
+        finish();
+      });
+      return;
     }
+    // A test's delay (a loaded machine's, made on purpose): the answer is written once it passed,
+    // whether or not the receiver still waits; answer() records which.
+    const delayMs = options.delayFor?.(id) ?? 0;
+    if (delayMs > 0) hold(delayMs, respond);
+    else respond();
   };
 
   const server: Server = createServer((req, res) => {
@@ -373,7 +410,72 @@ export function queryExchange(query: ReceivedQuery, origin: number): Exchange & 
   const a = query.answer;
   if (a.kind === 'answered') exchange.response = { status: a.httpStatus, bodyExcerpt: a.body, durationMs: a.afterMs };
   else if (a.kind === 'dropped') exchange.error = `the harness dropped the connection after ${a.afterMs} ms without an answer`;
-  else if (a.kind === 'abandoned') exchange.error = `the receiver closed the connection after ${a.afterMs} ms, before the held answer was given`;
+  else if (a.kind === 'abandoned') {
+    exchange.error = a.answerAfterMs === undefined
+      ? `the receiver closed the connection after ${a.afterMs} ms, before the held answer was given`
+      : `the receiver closed the connection after ${a.afterMs} ms; the harness had its answer ready only after ${a.answerAfterMs} ms, so it was never given`;
+  }
   else exchange.error = `the answer was held (${a.untilMs} ms) and not given before the case looked`;
   return exchange;
+}
+
+/** The callback whose queries are judged: when its reply arrived (performance.now()), and whether it was 2xx. */
+export interface CallbackReply {
+  at: number;
+  acknowledged: boolean;
+}
+
+/**
+ * An answer the receiver never had in time: the endpoint had it ready only after the receiver
+ * closed the connection (`closed`), or after the receiver had answered its callback non-2xx, the
+ * query still open (`replied`: it stopped waiting). `answerAfterMs` and `gaveUpAfterMs` count
+ * from the query's arrival.
+ */
+export interface LateAnswer {
+  how: 'closed' | 'replied';
+  answerAfterMs: number;
+  gaveUpAfterMs: number;
+}
+
+/**
+ * Whether the receiver gave up on every well-formed query it sent before the endpoint answered
+ * it: the delay was the endpoint's (the kit's, a loaded machine's), so what the receiver did
+ * after says nothing of it. Undefined when one query was answered in time (the receiver had its
+ * answer), when none was well-formed, or when a case held the answer on purpose (its lateness is
+ * that case's point). A receiver that acknowledged its callback (2xx) before the answer came
+ * replied first: its lateness is its own design, not a giving up.
+ */
+export function lateForReceiver(queries: readonly ReceivedQuery[], reply: CallbackReply | undefined): LateAnswer | undefined {
+  const good = queries.filter((q) => !q.problem && q.heldMs === undefined);
+  let late: LateAnswer | undefined;
+  for (const q of good) {
+    const a = q.answer;
+    if (a.kind === 'abandoned' && a.answerAfterMs !== undefined) {
+      late ??= { how: 'closed', answerAfterMs: a.answerAfterMs, gaveUpAfterMs: a.afterMs };
+      continue;
+    }
+    if (a.kind === 'answered' && reply && !reply.acknowledged && q.at <= reply.at && q.at + a.afterMs > reply.at) {
+      late ??= { how: 'replied', answerAfterMs: a.afterMs, gaveUpAfterMs: Math.round(reply.at - q.at) };
+      continue;
+    }
+    return undefined;
+  }
+  return late;
+}
+
+/**
+ * Waits until every query not held on purpose has its answer given, dropped or abandoned: an
+ * answer the endpoint still holds (a loaded machine's delay) counts once it is ready, to tell
+ * whether the receiver still waited for it. Bounded: such a hold is a test's delay, or none.
+ */
+export async function answersSettled(queries: readonly ReceivedQuery[]): Promise<void> {
+  await Promise.all(queries.filter((q) => q.heldMs === undefined).map((q) => q.done));
+}
+
+/** The words for a LateAnswer: the kit's endpoint named, and the delay called its own. */
+export function lateAnswerWords(late: LateAnswer, replied: string): string {
+  const gaveUp = late.how === 'closed'
+    ? `after the receiver had given up on its query (it closed the connection after ${late.gaveUpAfterMs} ms) and ${replied}`
+    : `after the receiver had stopped waiting and ${replied} (${late.gaveUpAfterMs} ms after its query)`;
+  return `the harness's status endpoint answered after ${late.answerAfterMs} ms, ${gaveUp}: the delay is the kit's (a loaded machine?), not the receiver's, so what the receiver did with this callback is not judged`;
 }

@@ -7,6 +7,6 @@ export {
 
 // The harness's own status endpoint, which a confirming receiver calls (receiver.confirm).
 export {
-  startStatusEndpoint, checkStatusQuery, queryExchange,
-  type RunningStatusEndpoint, type StatusEndpointOptions, type ScriptedAnswer, type ReceivedQuery, type QueryProblem, type QueryAnswer,
+  startStatusEndpoint, checkStatusQuery, queryExchange, lateForReceiver, lateAnswerWords, answersSettled,
+  type RunningStatusEndpoint, type StatusEndpointOptions, type ScriptedAnswer, type ReceivedQuery, type QueryProblem, type QueryAnswer, type CallbackReply, type LateAnswer,
 } from './endpoint.ts';

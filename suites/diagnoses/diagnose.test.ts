@@ -130,6 +130,17 @@ describe('causes read from the results alone', () => {
     const [two] = diagnose([run('client', ['a', 'b'].map((x) => result(`client.${x}`, { verdict: 'ERROR', causes: ['given-up'], reason: 'not sent: gone' })))]);
     expect(two!.summary).toMatch(/^2 client cases were not sent/);
   });
+  it('status-answer-late: the kit\'s own status endpoint late for the receiver, named from one case, first, in the case\'s words', () => {
+    const late = (x: string) => result(`receiver.${x}`, { verdict: 'ERROR', causes: ['status-answer-late'], reason: `${x}: the harness's status endpoint answered after 900 ms` });
+    const [one] = diagnose([run('receiver', [late('a')])]);
+    expect(one!.id).toBe('receiver.status-answer-late');
+    expect(one!.summary).toBe('the harness\'s status endpoint answered the receiver\'s status queries of 1 case only after the receiver had given up on them: the delay is the kit\'s (a loaded machine?), not the receiver\'s, so it is ERROR, not judged (the first: receiver.a: a: the harness\'s status endpoint answered after 900 ms)');
+    // Before a shared answer the same cases got (their callbacks' 503): the kit's cause is named first.
+    const [two] = diagnose([run('receiver', [late('a'), late('b'), result('receiver.c', { causes: ['rate-limited'] }), result('receiver.d', { causes: ['rate-limited'] })])]);
+    expect(two!.id).toBe('receiver.status-answer-late');
+    expect(two!.summary).toMatch(/^the harness's status endpoint answered the receiver's status queries of 2 cases only after the receiver had given up on them: .*, so they are ERROR, not judged \(the first: receiver\.a: /);
+    expect(two!.cases).toEqual(['receiver.a', 'receiver.b']);
+  });
   it('a PASS, and a SKIP, stating a cause are not among its cases', () => {
     const results = [
       result('service.a', { causes: ['rate-limited'] }), result('service.b', { verdict: 'PASS', causes: ['rate-limited'] }),

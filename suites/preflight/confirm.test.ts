@@ -228,7 +228,7 @@ describe('confirmationCheck on its own', () => {
     const resources = new RunResources();
     try {
       const target: ResolvedReceiverTarget = { side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 300 } };
-      expect(await confirmationCheck(target, resources, 'id-1', 0, sent, undefined, false, {})).toBeUndefined();
+      expect(await confirmationCheck(target, resources, 'id-1', 0, sent, undefined, false, {}, 0)).toBeUndefined();
     } finally {
       await resources.close();
     }
@@ -242,7 +242,7 @@ describe('confirmationCheck on its own', () => {
         side: 'receiver', callbackUrl: 'http://127.0.0.1:9/cb', timing: { replyDeadlineMs: 300 },
         confirms: { listener: { host: '127.0.0.1', port, publicUrl: null }, clientId: 7, clientKey: 'k', secretKey: 's', status: { method: 'POST', path: '/api/v1.0/transaction_status/', pointer: '/status' } },
       };
-      expect(await confirmationCheck(target, resources, 'id-1', 0, sent, null, false, {})).toEqual({
+      expect(await confirmationCheck(target, resources, 'id-1', 0, sent, null, false, {}, 0)).toEqual({
         control: { state: 'failed', what: WHAT, observed: `the harness could not listen on 127.0.0.1:${port} (confirms.listener) to serve the status endpoint (EADDRINUSE)` },
       });
     } finally {

@@ -94,3 +94,34 @@ describe('an endpoint that fails, and a callback never answered', () => {
     expect((await one('endpoint-error', { reply: () => 'hang' })).verdict).toBe('PASS');
   }, 10_000);
 });
+
+describe.concurrent('a status answer the harness gave only after the receiver had given up (the kit\'s delay, a loaded machine)', () => {
+  // The harness's endpoint 1.2 s late on purpose (StatusEndpointOptions.delayFor); the receiver's own limit is 300 ms.
+  const late: ConfirmPolicy = { endpointDelayFor: () => 1200 };
+  const only = 'receiver.confirm.contradicted-pending,receiver.confirm.endpoint-error,receiver.confirm.unconfirmed-not-acknowledged';
+  it('a correct receiver: each case resting on the answer is ERROR naming the kit\'s endpoint, never PASS or FAIL; the same receiver, the endpoint prompt, PASSes', async () => {
+    // receiver.outcome.success-applied: a case expecting a valid SUCCESS applied, which a confirming receiver applies once confirmed.
+    const withApplied = `${only},receiver.outcome.success-applied`;
+    const [slow, prompt] = await Promise.all([confirmCases(late, withApplied), confirmCases({}, withApplied)]);
+    expect(slow.map((r) => [r.id, r.verdict])).toEqual(slow.map((r) => [r.id, 'ERROR']));
+    expect(slow).toHaveLength(4);
+    const applied = slow.find((r) => r.id === 'receiver.outcome.success-applied')!;
+    expect(applied.reason).toMatch(/^the harness's status endpoint answered after \d+ ms, after the receiver had given up on its query .* not judged \(the case saw: answered 503, a valid callback must get 2xx .*; the record reads state pending, actions 0, expected state SUCCESS, actions 1 .*\)$/);
+    expect(applied.stated?.causes).toEqual(['status-answer-late']);
+    for (const r of slow.filter((x) => x !== applied)) {
+      expect(r.reason, r.id).toMatch(/^the harness's status endpoint answered after \d+ ms, after the receiver had given up on its query \(it closed the connection after \d+ ms\) and answered its callback 503: the delay is the kit's \(a loaded machine\?\), not the receiver's, so what the receiver did with this callback is not judged \(the case saw: the record reads state pending, actions 0\)$/);
+      expect(r.stated?.causes, r.id).toEqual(['status-answer-late']);
+    }
+    expect(prompt.map((r) => [r.id, r.verdict, r.reason])).toEqual(prompt.map((r) => [r.id, 'PASS', undefined]));
+  }, 15_000);
+  it('a receiver that fulfils or acknowledges without a confirmation: its FAIL (a SHOULD\'s WARN) stands, however late the answer', async () => {
+    const results = await confirmCases({ ...late, ...appliesAnyway }, only);
+    expect(Object.fromEntries(results.map((r) => [r.id, r.verdict]))).toEqual({
+      'receiver.confirm.contradicted-pending': 'FAIL', 'receiver.confirm.endpoint-error': 'FAIL', 'receiver.confirm.unconfirmed-not-acknowledged': 'SKIP',
+    });
+    const acknowledged = await one('unconfirmed-not-acknowledged', { ...late, reply: () => 200 });
+    // A SHOULD: its failure is a WARN, on its own evidence.
+    expect(acknowledged.verdict, acknowledged.reason).toBe('WARN');
+    expect(acknowledged.reason).toMatch(/^answered 200 to a SUCCESS callback it could not confirm/);
+  }, 15_000);
+});

@@ -100,6 +100,31 @@ describe('scripted answers, per transaction', () => {
     await e.queriesFor(hasty)[0]!.done;
     expect(e.queriesFor(hasty)[0]!.answer.kind).toBe('abandoned');
   });
+  it('the kit\'s own delay (delayFor, a loaded machine): an answer ready only after the receiver closed is recorded abandoned, with both times, and marked no hold of a case', async () => {
+    const slow = newId();
+    const e = await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...CREDENTIALS, delayFor: (id) => (id === slow ? 400 : 0) });
+    started.push(e);
+    const prompt = newId();
+    e.told(slow, 'SUCCESS');
+    e.told(prompt, 'SUCCESS');
+    const q = query(e, slow);
+    await expect(request(q.url, { method: q.method, headers: q.headers, body: q.body ?? null, signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    const asked = e.queriesFor(slow)[0]!;
+    expect(asked.answer).toEqual({ kind: 'held', untilMs: 400 });
+    await asked.done;
+    expect(asked.answer).toEqual({ kind: 'abandoned', afterMs: expect.any(Number), answerAfterMs: expect.any(Number) });
+    const a = asked.answer as { afterMs: number; answerAfterMs: number };
+    expect(a.afterMs).toBeLessThan(a.answerAfterMs);
+    expect(a.answerAfterMs).toBeGreaterThanOrEqual(399);
+    expect(asked.heldMs).toBeUndefined();
+    expect(queryExchange(asked, asked.at).error).toMatch(/^the receiver closed the connection after \d+ ms; the harness had its answer ready only after \d+ ms, so it was never given$/);
+    // Another id is answered at once, and a receiver still waiting gets the delayed answer.
+    expect(JSON.parse((await ask(query(e, prompt))).body)).toMatchObject({ status: 'success' });
+    const t0 = performance.now();
+    expect(JSON.parse((await ask(query(e, slow))).body)).toMatchObject({ status: 'success' });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(390);
+    expect(e.queriesFor(slow)[1]!.answer).toMatchObject({ kind: 'answered', httpStatus: 200 });
+  });
   it('close() ends a held answer at once', async () => {
     const e = await endpointWith();
     const id = newId();

@@ -136,13 +136,15 @@ function contradicted(
       const scripted = scriptedIn((await probe.statusEndpoint()).form);
       const x = await exercise(probe, { script, label: `callback SUCCESS (status endpoint ${scripted})` });
       const wrong = unfulfilledProblems(x.after, allowFailed);
-      if (!wrong) return probe.pass();
+      if (!wrong) return passUnlessLate(probe, x);
       const ends = allowFailed ? 'pending or FAILED' : 'pending';
       const causes: StatedCause[] = [];
       return probe.fail(
         `${wrong} after a SUCCESS callback the status endpoint contradicted; ${askedText(x, scripted, causes)}: §6 rule 5, an outcome the status endpoint does not confirm is not fulfilled (the record ends ${ends}, no action for SUCCESS; the reply was ${x.replyText}, which is free here)`,
         statusQueryNotes(x),
         causes,
+        // Fulfilled without a confirmation: the receiver's own act, however late the answer came.
+        true,
       );
     },
   );
@@ -172,9 +174,21 @@ function unavailable(leaf: string, title: string, script: (deadlineMs: number) =
       if (wrong) {
         problems.push(`${wrong} though the status endpoint ${what}; ${askedText(x, what, causes)}: an outcome that could not be confirmed is not fulfilled (§6 rule 5)`);
       }
-      return problems.length ? probe.fail(problems, statusQueryNotes(x), causes) : probe.pass();
+      // A record fulfilled, or a reply over the deadline while a held answer was the point: the receiver's own acts.
+      return problems.length ? probe.fail(problems, statusQueryNotes(x), causes, true) : passUnlessLate(probe, x);
     },
   );
+}
+
+/**
+ * PASS, unless the receiver gave up on the status answer before the harness gave it (a loaded
+ * machine's delay, ReceiverProbe.lateStatusAnswer): a record left alone then says nothing of the
+ * rule, so the case is ERROR naming the kit's endpoint. Its FAILs stand: a record fulfilled or a
+ * callback acknowledged without a confirmation is the receiver's own act, however late the answer.
+ */
+function passUnlessLate(probe: ReceiverProbe, x: Exercise): CaseOutcome {
+  const late = probe.lateStatusAnswer();
+  return late ? probe.statusAnswerLate(late, `the record reads ${describeReading(x.after)}`, statusQueryNotes(x)) : probe.pass();
 }
 
 /** "asked for X": how the id asked differs from the one sent, when it is a known encoding of it. */
@@ -231,9 +245,9 @@ export const CONFIRM_CASES: ConformanceCase<ResolvedReceiverTarget>[] = [
         return { verdict: 'SKIP', reason: `not exercised: the receiver did not leave the record unconfirmed (it reads ${describeReading(x.after)}); receiver.confirm.endpoint-error judges that` };
       }
       if (x.reply.ok && isSuccess(x.reply.answer.status)) {
-        return probe.fail(`answered ${x.replyText} to a SUCCESS callback it could not confirm (the status endpoint answered 503; the record still reads ${describeReading(x.after)}): a 2xx tells the service the callback was handled, so it is never retried (§4.3) and the outcome never fulfilled; a non-2xx makes the service retry`);
+        return probe.fail(`answered ${x.replyText} to a SUCCESS callback it could not confirm (the status endpoint answered 503; the record still reads ${describeReading(x.after)}): a 2xx tells the service the callback was handled, so it is never retried (§4.3) and the outcome never fulfilled; a non-2xx makes the service retry`, undefined, [], true);
       }
-      return probe.pass();
+      return passUnlessLate(probe, x);
     },
   ),
   queryCase('query-signed', 'the status query is signed as collect, with the target\'s credentials', 'MUST', (x, _probe, causes) => {

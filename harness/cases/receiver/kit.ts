@@ -10,7 +10,7 @@ import { DEFAULT_TOKEN_ENV, HttpClient, isSuccess, tokenHeader, type HeaderSpec,
 import { rateLimitedReason } from '../../wire/index.ts';
 import { CaseError, type Capability, type CaseContext, type CaseOutcome, type ConformanceCase, type NegativeKind, type ReasonedOutcome } from '../model.ts';
 import type { Redactor } from '../../secrets/index.ts';
-import type { RunningStatusEndpoint } from '../../status/index.ts';
+import { answersSettled, lateAnswerWords, lateForReceiver, type CallbackReply, type RunningStatusEndpoint } from '../../status/index.ts';
 import { statusQueryEvidence } from './status-endpoint.ts';
 
 export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
@@ -45,7 +45,7 @@ export class ReceiverProbe {
   readonly readings: RecordsEvidence;
   readonly notes: string[] = [];
   /** A confirming target's status endpoint, once a callback was told to it; the ids told, for the evidence. */
-  private confirming?: { endpoint: RunningStatusEndpoint; ids: Set<string> };
+  private confirming?: { endpoint: RunningStatusEndpoint; ids: Set<string>; replies: Map<string, CallbackReply & { text: string }> };
   private readonly startedAt = performance.now();
 
   constructor(readonly ctx: ReceiverContext) {
@@ -108,10 +108,37 @@ export class ReceiverProbe {
     return Object.keys(evidence).length > 0 ? { verdict: 'PASS', evidence } : { verdict: 'PASS' };
   }
 
-  /** `causes`: what the failure states for the diagnoses (a record a valid callback left unapplied…). */
-  fail(reasons: string | string[], extra?: Evidence, causes: readonly StatedCause[] = []): ReasonedOutcome {
+  /**
+   * `causes`: what the failure states for the diagnoses (a record a valid callback left unapplied…).
+   * A confirming receiver's FAIL is ERROR when the status answers came too late for it (the kit's
+   * delay: lateStatusAnswer), unless it `stands` on the receiver's own act whatever the answer
+   * (an outcome fulfilled or acknowledged without a confirmation).
+   */
+  fail(reasons: string | string[], extra?: Evidence, causes: readonly StatedCause[] = [], stands = false): ReasonedOutcome {
     const reason = Array.isArray(reasons) ? reasons.join('; ') : reasons;
+    const late = stands ? undefined : this.lateStatusAnswer();
+    if (late) return this.statusAnswerLate(late, reason, extra);
     return { verdict: 'FAIL', reason, evidence: this.evidence(extra), ...(causes.length > 0 ? { causes: [...new Set(causes)] } : {}) };
+  }
+
+  /**
+   * A confirming receiver's callback whose status queries the harness's endpoint answered only
+   * after the receiver had given up on them (harness/status lateForReceiver): the kit's delay.
+   * Undefined when every callback's receiver had an answer in time, or asked nothing.
+   */
+  lateStatusAnswer(): string | undefined {
+    if (!this.confirming) return undefined;
+    for (const id of this.confirming.ids) {
+      const reply = this.confirming.replies.get(id);
+      const late = lateForReceiver(this.confirming.endpoint.queriesFor(id), reply);
+      if (late) return lateAnswerWords(late, reply?.text ?? 'gave no reply');
+    }
+    return undefined;
+  }
+
+  /** ERROR for the kit's late status answer, what the case saw kept after it (never FAIL, never PASS). */
+  statusAnswerLate(late: string, saw: string | undefined, extra?: Evidence): ReasonedOutcome {
+    return { verdict: 'ERROR', reason: `${late}${saw ? ` (the case saw: ${saw})` : ''}`, evidence: this.evidence(extra), causes: ['status-answer-late'] };
   }
 
   /** A harness-side problem (the target hung, reset, answered garbage): ERROR with evidence. */
@@ -198,6 +225,9 @@ export class ReceiverProbe {
       this.notes.push(`${QUIET_NOTE} ${quiet} ms before the record was read: this receiver took up to ${Math.round(this.ctx.resources.applyTimes.longestOf(this.target))} ms in this run to apply a valid callback after answering it`);
     }
     await sleep(quiet, this.ctx.signal);
+    // A status answer the endpoint still holds (a loaded machine's delay, not a case's script)
+    // counts once ready: whether the receiver still waited for it decides who was late.
+    if (this.confirming) await answersSettled(this.confirming.endpoint.queriesFor(id));
     const reading = await this.read(id);
     this.readings.after = reading ?? '404 (no such record)';
     return reading;
@@ -222,6 +252,10 @@ export class ReceiverProbe {
     // token case would read it as "not 403", FAIL, for a receiver that never saw the callback).
     if (result.final429) throw this.error(rateLimitedReason('the receiver', result.final429, this.http.pace), { causes: ['rate-limited'] });
     if (!result.ok && !tolerateFailure) throw this.error(`the callback got no usable answer: ${result.failure.message}`);
+    // When a confirming receiver's reply came: a status answer written after it came too late for it.
+    if (result.ok && this.confirming) {
+      this.confirming.replies.set(params.transaction_id, { at: performance.now(), acknowledged: isSuccess(result.answer.status), text: `answered its callback ${result.answer.status}` });
+    }
     return result;
   }
 
@@ -233,7 +267,7 @@ export class ReceiverProbe {
     const held = await this.ctx.resources.statusEndpoints.of(this.target);
     if (!held) throw this.error('the target file has no "confirms": the harness serves no status endpoint for it');
     if (!held.ok) throw this.error(held.reason);
-    this.confirming ??= { endpoint: held.endpoint, ids: new Set() };
+    this.confirming ??= { endpoint: held.endpoint, ids: new Set(), replies: new Map() };
     return held.endpoint;
   }
 
