@@ -49,10 +49,19 @@ afterAll(async () => {
 });
 
 let runs = 0;
+/**
+ * A reply deadline for the tests that judge which answers are accepted, not how fast they come:
+ * no reply of this server comes near it, even at load 20 on two cores (a burst of 20 from a
+ * process that gets a tenth of a core), and nothing waits it out (every callback is answered).
+ */
+const UNREACHED_DEADLINE_MS = 10_000;
+/** The deadline of the tests whose callbacks are never answered: their 1,200 ms request limit is waited out. */
+const HANG_TIMING = { timing: { replyDeadlineMs: 1000 } };
+
 /** The case against `/<path>` of the server (a fresh path per run: its counts start at zero). */
 async function latency(caseId: 'single' | 'burst', path: string, target: Partial<ResolvedReceiverTarget> = {}, options: Partial<RunCasesOptions<ResolvedReceiverTarget>> = {}): Promise<CaseResult> {
   const callbackUrl = `${base}/${path}/run-${++runs}`;
-  const [r] = await runCases({ cases: RECEIVER_CASES, target: { side: 'receiver', callbackUrl, timing: { replyDeadlineMs: 1000 }, ...target }, seed: 1, only: `receiver.latency.${caseId}`, ...options });
+  const [r] = await runCases({ cases: RECEIVER_CASES, target: { side: 'receiver', callbackUrl, timing: { replyDeadlineMs: UNREACHED_DEADLINE_MS }, ...target }, seed: 1, only: `receiver.latency.${caseId}`, ...options });
   return r!;
 }
 const notes = (r: CaseResult) => r.evidence?.notes ?? [];
@@ -75,7 +84,7 @@ describe('receiver.latency without hooks: which answers are accepted', () => {
     expect([r.verdict, r.reason]).toEqual(['PASS', undefined]);
     expect(notes(r)).toEqual([
       `${NO_SEEDED_RECORD}: the ids are unknown to the receiver, so any 2xx or 4xx is accepted and only the time is judged`,
-      expect.stringMatching(/^reply times over 1 callback\(s\): p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms \(deadline 1000 ms\)$/),
+      expect.stringMatching(/^reply times over 1 callback\(s\): p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms \(deadline 10000 ms\)$/),
     ]);
     expect(r.evidence?.latency?.samples).toBe(1);
   });
@@ -114,15 +123,22 @@ describe('receiver.latency: callbacks without a usable answer', () => {
     expect(r.reason).toMatch(/^3 of 20 callbacks got no usable answer: the connection was reset before an answer \((UND_ERR_SOCKET|ECONNRESET)\)$/);
   });
   // The request limit 200 ms over the 1000 ms deadline (each unanswered callback waits it out): a
-  // callback never answered counts as over the deadline, the 18 answered at once stay well within it.
+  // callback never answered counts as over the deadline, the 18 answered at once stay well within it
+  // (on a quiet machine: under load the test counts what its evidence shows).
   it('2 never answered and 3 reset: the resets are the ERROR, counted without the unanswered ones', async () => {
-    const r = await latency('burst', 'hang-reset/2/3', {}, { perRequestTimeoutMs: 1200 });
+    const r = await latency('burst', 'hang-reset/2/3', HANG_TIMING, { perRequestTimeoutMs: 1200 });
     expect(r.reason).toMatch(/^3 of 20 callbacks got no usable answer: the connection was reset/);
   });
   it('2 of 20 never answered: FAIL, the unanswered counted, and the replies over the deadline', async () => {
-    const r = await latency('burst', 'hang-reset/2/0', {}, { perRequestTimeoutMs: 1200 });
+    const r = await latency('burst', 'hang-reset/2/0', HANG_TIMING, { perRequestTimeoutMs: 1200 });
     expect(r.verdict).toBe('FAIL');
-    expect(r.reason).toMatch(/^2 of 20 callbacks got no answer within 1200 ms; 2 of 20 replies took longer than 1000 ms \(max \d+ ms, p50 [\d.]+ ms\): §6 rule 3 says reply first, work afterwards$/);
+    // At load 20 a burst's answered callback can itself take over 1,000 ms (or 1,200): the counts
+    // are the evidence's, which holds the two the server never answered at least.
+    const exchanges = r.evidence?.exchanges ?? [];
+    const unanswered = exchanges.filter((e) => e.failure?.code === 'timeout').length;
+    const late = unanswered + exchanges.filter((e) => (e.response?.durationMs ?? 0) > 1000).length;
+    expect(unanswered).toBeGreaterThanOrEqual(2);
+    expect(r.reason).toMatch(new RegExp(`^${unanswered} of 20 callbacks got no answer within 1200 ms; ${late} of 20 replies took longer than 1000 ms \\(max \\d+ ms, p50 [\\d.]+ ms\\): §6 rule 3 says reply first, work afterwards$`));
   });
 });
 
