@@ -10,10 +10,18 @@ import { runCases } from '../../harness/runner/index.ts';
 import { expectBackoff } from './fixtures/callback-answers.ts';
 
 
+/**
+ * The request limit of these runs, not the target's 1,000 ms: what they judge is the evidence, not
+ * how fast the reference answers, and every request is answered (nothing waits it out). Once under
+ * load (15 on two cores) service.auth.wrong-secret was ERROR here, likely its collect unanswered
+ * within 1,000 ms by the in-process reference (the reason was not shown; it is now).
+ */
+const REQUEST_LIMIT_MS = 10_000;
+
 async function run(faults: SimulatorFault[], ids: string[]): Promise<{ results: CaseResult[]; target: ResolvedServiceTarget }> {
   const service = await startEmbeddedService({ faults });
   try {
-    const results = await runCases({ cases: SERVICE_CASES.filter((c) => ids.includes(c.id)), target: service.target, seed: 3 });
+    const results = await runCases({ cases: SERVICE_CASES.filter((c) => ids.includes(c.id)), target: service.target, seed: 3, perRequestTimeoutMs: REQUEST_LIMIT_MS });
     return { results, target: service.target };
   } finally {
     await service.close();
@@ -49,7 +57,7 @@ describe('evidence of service-side failures', () => {
         networkCode: t.networkCode, customerNumbers: t.customerNumbers, sources: t.sources,
         listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false }, timing: t.timing,
       }, { VENDOR_KEY: t.clientKey, VENDOR_SECRET: t.secretKey, VENDOR_TOKEN: t.callbackToken! }) as ResolvedServiceTarget;
-      const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.wrong-secret'), target, seed: 3 });
+      const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.wrong-secret'), target, seed: 3, perRequestTimeoutMs: REQUEST_LIMIT_MS });
       expect(r!.verdict, r!.reason).toBe('FAIL');
       const curl = r!.evidence!.exchanges![0]!.curl!;
       expect(curl).toContain('${VENDOR_KEY}');
