@@ -53,10 +53,13 @@ const NOT_JUDGED = 'not judged: ';
  * verdict of the fault's; it counts as the expected one, and its reason is not held to the fault's
  * words. Where the fault is one of the schedule's own (the catalog names the case), only the stall
  * counts: a schedule too short to judge there is what the fault's timing exists to prevent.
+ * The receiver's reply-time cases, likewise, where the kit's own stall explains every late reply.
  */
 export function blurred(r: CaseResult, entry?: FaultEntry): boolean {
-  if (r.verdict !== 'SKIP' || r.id !== 'service.callback.retry-back-off') return false;
+  if (r.verdict !== 'SKIP') return false;
   const reason = r.reason ?? '';
+  if (r.id.startsWith('receiver.latency.')) return reason.startsWith(TIMING_BLURRED);
+  if (r.id !== 'service.callback.retry-back-off') return false;
   return reason.startsWith(TIMING_BLURRED) || (!entry?.caseIds.includes(r.id) && reason.startsWith(NOT_JUDGED));
 }
 

@@ -5,11 +5,11 @@
 // to the fake service.
 import { describe, expect, it } from 'vitest';
 import { SERVICE_CASES } from '../../harness/cases/index.ts';
-import { judgeBackoff } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { runSide } from '../../harness/run/index.ts';
 import { fakeService } from '../support/fake-service.ts';
+import { expectBackoff } from './fixtures/callback-answers.ts';
 
 /** Delivers the callback, then again after each of `intervals` (ms) while the answer is not 2xx. */
 function scheduledService(intervals: readonly number[]) {
@@ -24,17 +24,6 @@ function scheduledService(intervals: readonly number[]) {
       void next(0);
     },
   });
-}
-
-/**
- * The case noted a stall of its own process while it timed the deliveries (a busy machine), and
- * gave SKIP: a timing it cannot trust is not judged (retry.ts), so any SKIP then is the kit's
- * honest answer, not the schedule's verdict.
- */
-function notJudgedOnABusyMachine(result: CaseResult): boolean {
-  const busy = (result.evidence?.notes ?? []).some((n) => n.startsWith("the kit's event loop was seen to run"));
-  if (busy && result.verdict === 'SKIP') console.warn(`${result.id}: ${result.reason}`);
-  return busy && result.verdict === 'SKIP';
 }
 
 describe('service.callback.retry-back-off against services with their own schedules', () => {
@@ -53,30 +42,22 @@ describe('service.callback.retry-back-off against services with their own schedu
   }
   it('full jitter that happened to shrink (354, 500, 132 ms at half scale): SKIP with the schedule as evidence, not FAIL', async () => {
     const result = await judged([177, 250, 66, 400, 800]);
-    if (notJudgedOnABusyMachine(result)) return;
     // The fake's timers share this process: at load 8 with four workers its 66 ms interval once
     // arrived long enough that the three read as growing overall (PASS). Such a run did not send
-    // the schedule under test; it says so rather than pass on a premise that did not hold.
-    const arrived = result.evidence?.timeline?.offsetsMs ?? [];
-    if (arrived.length === 4 && judgeBackoff(arrived).kind !== 'irregular') {
-      console.warn(`${result.id}: the schedule arrived reshaped (intervals ${result.evidence?.timeline?.intervalsMs?.join(', ')} ms), not the shrinking one under test: ${result.verdict}`);
-      return;
-    }
-    expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not judged: intervals \d+, \d+, \d+ ms neither grow .* full jitter/) });
+    // the schedule under test, and the case is held to what arrived (expectBackoff).
+    if (!expectBackoff(result, [177, 250, 66], ['SKIP', /^not judged: intervals \d+, \d+, \d+ ms neither grow .* full jitter/])) return;
     expect(result.evidence?.timeline?.intervalsMs).toHaveLength(3);
   });
   // 300 ms: the band of "about the same" (× 1.1 + 10 ms) leaves 40 ms for a loaded machine's jitter.
   it('a fixed 300 ms delay: the first two intervals look constant, two more deliveries are watched, then FAIL on five', async () => {
     const result = await judged([300, 300, 300, 300, 300, 300]);
-    if (notJudgedOnABusyMachine(result)) return;
-    expect(result).toMatchObject({ verdict: 'FAIL', reason: expect.stringMatching(/^intervals (\d+, ){4}\d+ ms stay about the same .* a fixed retry delay/) });
+    if (!expectBackoff(result, [300, 300, 300, 300, 300], ['FAIL', /^intervals (\d+, ){4}\d+ ms stay about the same .* a fixed retry delay/])) return;
     expect(result.evidence?.notes).toEqual(expect.arrayContaining([expect.stringContaining('then (the first intervals looking constant) 500, 500, 200')]));
   });
   it('a fixed 300 ms delay from a service that gives up after three retries: SKIP, likely a fixed delay, too few intervals to tell from full jitter', async () => {
     // Its four deliveries end about 1 s in; the window it is watched to the end of is 2.5 s, not 4.
     const result = await judged([300, 300, 300], 2500);
-    if (notJudgedOnABusyMachine(result)) return;
-    expect(result).toMatchObject({ verdict: 'SKIP', reason: expect.stringMatching(/^not judged: intervals \d+, \d+, \d+ ms stay about the same .* likely a fixed retry delay, but back-off with full jitter .* up to 1\.6 % of runs with 3 intervals/) });
+    expectBackoff(result, [300, 300, 300], ['SKIP', /^not judged: intervals \d+, \d+, \d+ ms stay about the same .* likely a fixed retry delay, but back-off with full jitter .* up to 1\.6 % of runs with 3 intervals/]);
   });
   // Immediate retries are judged on offsets above (intervals of 10 ms or less): live, on loopback,
   // each interval is a round trip that a busy two-core runner stretches past 10 ms and at times

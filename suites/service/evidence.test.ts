@@ -7,13 +7,21 @@ import type { CaseResult } from '../../harness/results/index.ts';
 import type { SimulatorFault } from '../../harness/simulator/index.ts';
 import { parseTarget, secretsOf, type ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { runCases } from '../../harness/runner/index.ts';
-import { unlessBlurred } from './fixtures/callback-answers.ts';
+import { expectBackoff } from './fixtures/callback-answers.ts';
 
+
+/**
+ * The request limit of these runs, not the target's 1,000 ms: what they judge is the evidence, not
+ * how fast the reference answers, and every request is answered (nothing waits it out). Once under
+ * load (15 on two cores) service.auth.wrong-secret was ERROR here, likely its collect unanswered
+ * within 1,000 ms by the in-process reference (the reason was not shown; it is now).
+ */
+const REQUEST_LIMIT_MS = 10_000;
 
 async function run(faults: SimulatorFault[], ids: string[]): Promise<{ results: CaseResult[]; target: ResolvedServiceTarget }> {
   const service = await startEmbeddedService({ faults });
   try {
-    const results = await runCases({ cases: SERVICE_CASES.filter((c) => ids.includes(c.id)), target: service.target, seed: 3 });
+    const results = await runCases({ cases: SERVICE_CASES.filter((c) => ids.includes(c.id)), target: service.target, seed: 3, perRequestTimeoutMs: REQUEST_LIMIT_MS });
     return { results, target: service.target };
   } finally {
     await service.close();
@@ -34,7 +42,7 @@ describe('evidence of service-side failures', () => {
     expect(delivery!.atMs).toBeGreaterThan(0);
     expect(delivery!.rawUrl).toMatch(/^\/cb\/.+\?transaction_id=/);
     const secret = results.find((r) => r.id === 'service.auth.wrong-secret')!;
-    expect(secret.verdict).toBe('FAIL');
+    expect(secret.verdict, secret.reason).toBe('FAIL');
     expect(secret.reason).toMatch(/accepted/);
     const text = JSON.stringify(results);
     for (const value of secretsOf(target)) expect(text).not.toContain(value);
@@ -49,7 +57,7 @@ describe('evidence of service-side failures', () => {
         networkCode: t.networkCode, customerNumbers: t.customerNumbers, sources: t.sources,
         listener: { host: '127.0.0.1', port: 0, publicUrl: null, tls: false }, timing: t.timing,
       }, { VENDOR_KEY: t.clientKey, VENDOR_SECRET: t.secretKey, VENDOR_TOKEN: t.callbackToken! }) as ResolvedServiceTarget;
-      const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.wrong-secret'), target, seed: 3 });
+      const [r] = await runCases({ cases: SERVICE_CASES.filter((c) => c.id === 'service.auth.wrong-secret'), target, seed: 3, perRequestTimeoutMs: REQUEST_LIMIT_MS });
       expect(r!.verdict, r!.reason).toBe('FAIL');
       const curl = r!.evidence!.exchanges![0]!.curl!;
       expect(curl).toContain('${VENDOR_KEY}');
@@ -61,14 +69,15 @@ describe('evidence of service-side failures', () => {
   it('the retry case reports offsets and intervals of the deliveries', async () => {
     const { results } = await run(['constant-retry'], ['service.callback.retry-back-off']);
     const [r] = results;
-    // The kit's own SKIP for a machine too busy to time it (its event loop stalled while it timed) is its honest answer; the evidence is the same.
-    unlessBlurred(r!, ['FAIL', /stay about the same .* a fixed retry delay/]);
+    // The reference's fixed 200 ms retries run on this process's timers: on a busy machine they may
+    // arrive stretched and no longer alike (fixtures/callback-answers.ts, expectBackoff); the
+    // evidence is the same, and every interval at least the 200 ms sent.
+    const asSent = expectBackoff(r!, [200, 200, 200, 200], ['FAIL', /stay about the same .* a fixed retry delay/]);
     const timeline = r!.evidence!.timeline!;
+    expect(timeline.intervalsMs).toEqual(timeline.offsetsMs.slice(1).map((o, i) => o - timeline.offsetsMs[i]!));
     // The first two intervals alike, the listener answered more deliveries 500: the reference
     // service's five attempts give four intervals.
-    expect(timeline.offsetsMs).toHaveLength(5);
-    expect(timeline.intervalsMs).toHaveLength(4);
-    for (const ms of timeline.intervalsMs) expect(ms).toBeGreaterThan(150);
+    if (asSent) expect(timeline.intervalsMs).toHaveLength(4);
   });
 });
 
