@@ -7,6 +7,7 @@ export {
 } from './receiver/index.ts';
 export { provideStatusEndpoint, withdrawStatusEndpoint, NO_STATUS_QUERY, type HeldStatusEndpoint } from './receiver/index.ts';
 export { RunResources } from './resources.ts';
+export { StallWatch, TIMING_BLURRED } from './stall-watch.ts';
 export { ApplyTimes } from './receiver/apply-times.ts';
 export { SERVICE_CASES, serviceCase, firstCallback, describeAnswer, PROCESSED_AFTER_REFUSAL, UNREAD_REJECTION, SIGNATURE_NOT_MATCHING } from './service/index.ts';
 export { askStatus, serviceStatusEndpoint, describeStatusReading, notReadReason, probeEndpointAbsent, formNote, STATUS_NOT_READ } from './service/index.ts';

@@ -71,7 +71,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
   ...[
     ['auth', ['auth']],
     ['request', ['checks', 'define', 'session', 'sandbox', 'index']],
-    ['callback', ['callback', 'retry', 'backoff', 'stall-watch', 'listener-pool', 'transport']],
+    ['callback', ['callback', 'retry', 'backoff', 'listener-pool', 'transport']],
     ['status', ['status', 'status-absent']],
   ].map(([part, files]): MutationUnit => ({
     name: `cases/service-${part as string}`, folder: 'cases',
@@ -103,7 +103,7 @@ export const MUTATION_UNITS: readonly MutationUnit[] = [
     name: 'cases/shared', folder: 'cases',
     mutate: ['harness/cases/*.ts', 'harness/runner/*.ts', 'harness/http/client.ts', 'harness/ids/run-ids.ts'],
     tests: [
-      'suites/http/client.test.ts', 'suites/cases/run-parts.test.ts', 'suites/cases/capabilities.test.ts', 'suites/cases/shared-parts.test.ts', 'suites/cases/watch.test.ts', 'suites/cases/runner.test.ts', 'suites/cases/runner-concurrency.test.ts', 'suites/cases/case-list.test.ts', 'suites/cases/wire.test.ts', 'suites/cases/wire-whole-run.test.ts', 'suites/cases/pacing.test.ts', 'suites/cases/levels.test.ts',
+      'suites/http/client.test.ts', 'suites/service/session-parts.test.ts', 'suites/cases/run-parts.test.ts', 'suites/cases/capabilities.test.ts', 'suites/cases/shared-parts.test.ts', 'suites/cases/watch.test.ts', 'suites/cases/runner.test.ts', 'suites/cases/runner-concurrency.test.ts', 'suites/cases/case-list.test.ts', 'suites/cases/wire.test.ts', 'suites/cases/wire-whole-run.test.ts', 'suites/cases/pacing.test.ts', 'suites/cases/levels.test.ts',
       'suites/cases/http-evidence.test.ts', 'suites/cases/status-endpoint.test.ts', 'suites/ids/shape.test.ts', 'suites/cases/observation-limit.test.ts',
       'suites/mutation/receiver.proof.ts',
     ],

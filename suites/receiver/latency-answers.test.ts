@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { NO_SEEDED_RECORD } from '../../harness/cases/receiver/kit.ts';
-import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
+import { TIMING_BLURRED } from '../../harness/cases/index.ts';
 import { latencyStats, percentile } from '../../harness/cases/receiver/latency.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { isDefaulted, parseTarget, type ResolvedReceiverTarget } from '../../harness/targets/index.ts';

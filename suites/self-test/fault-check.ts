@@ -6,7 +6,7 @@
 // run's diagnoses; a fault that shows in a few cases only leaves the preflight naming nothing.
 // The side's own checks of the evidence (suites/self-test/*-fault-check.ts) come on top.
 import { expect } from 'vitest';
-import { TIMING_BLURRED } from '../../harness/cases/service/index.ts';
+import { TIMING_BLURRED } from '../../harness/cases/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import type { SideRunResult } from '../../harness/run/index.ts';
 import type { ClientFaultEntry } from './client-fault-catalog.ts';

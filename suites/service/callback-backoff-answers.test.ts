@@ -2,7 +2,8 @@
 // each judgement, against the reference with its faults and services of the tests' own making
 // (split from callback-answers.test.ts so its waits overlap with the other files').
 import { beforeAll, describe, expect, it } from 'vitest';
-import { judgeBackoff, judgeOnABusyMachine, BACKOFF_VERDICT, TIMING_BLURRED } from '../../harness/cases/service/index.ts';
+import { judgeBackoff, judgeOnABusyMachine, BACKOFF_VERDICT } from '../../harness/cases/service/index.ts';
+import { TIMING_BLURRED } from '../../harness/cases/index.ts';
 import { backoffReason } from '../../harness/cases/service/retry.ts';
 import { callingBack, retrying, runBehindFront } from './fixtures/run-case.ts';
 import { expectBackoff, NO_RETRY, notes, one, ONE_DELIVERY, paid } from './fixtures/callback-answers.ts';

@@ -4,7 +4,8 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenerOptionsOf, ServiceListeners, StallWatch } from '../../harness/cases/service/index.ts';
+import { listenerOptionsOf, ServiceListeners } from '../../harness/cases/service/index.ts';
+import { StallWatch } from '../../harness/cases/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 

@@ -6,7 +6,7 @@ import type { HttpResult } from '../../http/index.ts';
 import type { CaseOutcome, ConformanceCase } from '../model.ts';
 import { NO_SEEDED_RECORD, receiverCase, SUCCESS_MESSAGE, type ReceiverProbe } from './kit.ts';
 import { isSuccess } from '../../http/index.ts';
-import { StallWatch, TIMING_BLURRED } from '../service/index.ts';
+import { StallWatch, TIMING_BLURRED } from '../stall-watch.ts';
 
 export const BURST_SIZE = 20;
 

@@ -19,10 +19,9 @@ export const SERVICE_CASES: ConformanceCase<ResolvedServiceTarget>[] = [
 ];
 
 export { ServiceListeners, listenerOptionsOf } from './listener-pool.ts';
-export { StallWatch } from './stall-watch.ts';
 export { judgeBackoff, judgeOnABusyMachine, looksConstant, stepGrows, timingTolerance, BACKOFF_VERDICT, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, type BackoffJudgement } from './backoff.ts';
 export { compositionProblems, messageEncodingProblems } from './checks.ts';
-export { RETRY_SCRIPT, TIMING_BLURRED } from './retry.ts';
+export { RETRY_SCRIPT } from './retry.ts';
 export { serviceCase, firstCallback, PROCESSED_AFTER_REFUSAL, UNREAD_REJECTION } from './define.ts';
 export { SIGNATURE_NOT_MATCHING } from './auth.ts';
 export { describeAnswer, failureOf } from './session.ts';

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ListenerDelivery } from '../../listener/index.ts';
 import { intervalsOf, judgeOnABusyMachine, looksConstant, BACKOFF_VERDICT, CONSTANT_FACTOR, CONSTANT_MIN_INTERVALS, FULL_JITTER_LOOKS_CONSTANT_PERCENT, GROWTH_FACTOR, GROWTH_TOLERANCE_MS, IMMEDIATE_MS, OVERALL_GROWTH_FACTOR, type BackoffJudgement } from './backoff.ts';
-import { StallWatch } from './stall-watch.ts';
+import { StallWatch, TIMING_BLURRED } from '../stall-watch.ts';
 import { noCallback, requireAccepted, serviceCase, windowLeft, type ServiceCase } from './define.ts';
 import type { CaseOutcome } from '../model.ts';
 import type { ServiceSession } from './session.ts';
@@ -63,9 +63,6 @@ export function backoffReason(j: BackoffJudgement, retryWindowMs: number): strin
       return `not judged: intervals ${j.intervalsMs.join(', ')} ms neither grow (each step, or the last ≥ ${OVERALL_GROWTH_FACTOR} × the first) nor stay about the same; likely back-off with full jitter (each wait random up to a cap that grows), which gives such sequences, and ${j.intervalsMs.length} intervals cannot tell it from a schedule that does not grow`;
   }
 }
-
-/** The start of the reason of a back-off the kit could not time: its own process stalled enough to change the verdict. */
-export const TIMING_BLURRED = "not judged: the kit's own event loop ran";
 
 const RULE = `a step grows when interval[k] ≥ ${GROWTH_FACTOR} × interval[k−1] − ${GROWTH_TOLERANCE_MS} ms`;
 

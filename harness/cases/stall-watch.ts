@@ -1,9 +1,13 @@
 // How late this process's event loop ran while a case timed deliveries: a delivery noted during a
 // stall looks late, its interval longer and the next one shorter, by up to the stall. On a busy
-// machine (a CI runner, a test suite) the back-off judgement allows for what was seen.
+// machine (a CI runner, a test suite) the back-off judgement allows for what was seen, and the
+// receiver's latency cases do not judge a reply late by no more than the stall. Shared by both sides.
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
 const RESOLUTION_MS = 10;
+
+/** The start of the reason of a timing the kit could not measure: its own process stalled enough to change the verdict. */
+export const TIMING_BLURRED = "not judged: the kit's own event loop ran";
 
 export class StallWatch {
   private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
