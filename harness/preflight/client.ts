@@ -33,7 +33,8 @@ async function statusControl(ctx: ClientContext): Promise<{ control: Control; fi
       findings: [{ id: 'client.status-not-declared', summary: `not judged on status: ${undeclared}`, symptom: { kind: 'stated', cause: 'status-not-declared' } }],
     };
   }
-  const plain = await plainStatusCall(ctx).catch((error: unknown) => ({ kind: 'failed' as const, reason: error instanceof Error ? error.message : String(error) }));
+  // Never rejects: every failure of the call is its {kind: 'failed'} (the bench is the plain collect's).
+  const plain = await plainStatusCall(ctx);
   if (plain.kind === 'failed') {
     return {
       control: { state: 'failed', what: WHAT_STATUS, observed: `the adapter gave no usable answer (${plain.reason})` },

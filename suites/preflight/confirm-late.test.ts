@@ -84,6 +84,12 @@ describe.concurrent('receiver.confirm: the preflight beside a status endpoint th
     expect(result.verdict).toBe('ERROR');
     expect(preflight.controls.confirmation?.observed).toMatch(/it closed the connection after \d+ ms\) and answered its callback 200: the delay is the kit's/);
   });
+  it('a receiver that answers 503 while its query is still open (its own reply deadline first), the endpoint late: the kit\'s delay, ERROR', async () => {
+    // It stopped waiting without closing the query: the answer came after its reply.
+    const { preflight, result } = await preflightWith({ endpointDelayFor: firstLate(), queryLimitMs: 5000, replyWithinMs: 200, apply: (_r, held) => held });
+    expect(result.verdict, result.reason).toBe('ERROR');
+    expect(preflight.controls.confirmation?.observed).toMatch(/after the receiver had stopped waiting and answered its callback 503 \(\d+ ms after its query\): the delay is the kit's/);
+  });
   it('a receiver that gave up on its query and then gave no reply at all: the kit\'s delay is still named, and the reply\'s absence', async () => {
     const { preflight, result } = await withReceiver({ endpointDelayFor: firstLate(), reply: () => 'hang' }, (target) => runPreflight({ target, seed: 45, perRequestTimeoutMs: 3500 }));
     expect(result.verdict, result.reason).toBe('ERROR');

@@ -46,6 +46,7 @@ describe('a service that accepts the collect, calls back and answers its status:
   it('no status query when no case of the run uses it, or the target has no status endpoint: that control is not run, the preflight still PASSes', async () => {
     const unasked = await preflightOf(service().target, false);
     expect(unasked.result.verdict).toBe('PASS');
+    expect(unasked.result.evidence?.notes, 'nothing to note: no notes list').toBeUndefined();
     expect(unasked.preflight.controls['status-refusal']).toEqual({ state: 'not-run', what: WHAT_STATUS, observed: 'no case of this run queries the status endpoint' });
     const none = await preflightOf({ ...service().target, status: false });
     expect(none.result.verdict).toBe('PASS');
