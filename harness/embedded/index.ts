@@ -1,7 +1,7 @@
 // The embedded default of `run` without --target: the reference implementations in-process.
 import type { ResolvedTarget } from '../targets/index.ts';
 import type { ConformanceCase } from '../cases/index.ts';
-import { startEmbeddedReceiver } from './receiver.ts';
+import { EMBEDDED_RECEIVER_DEFAULTS, startEmbeddedReceiver } from './receiver.ts';
 import { startEmbeddedService } from './service.ts';
 import { startEmbeddedClient } from './client.ts';
 
@@ -48,7 +48,10 @@ export async function startEmbedded(side: EmbeddedSide | readonly Exclude<Embedd
   try {
     if (wanted('receiver')) {
       await start(startEmbeddedReceiver(), (c) => c.side === 'receiver' && !needsConfirms(c));
-      await start(startEmbeddedReceiver({ confirms: true }), (c) => c.side === 'receiver' && needsConfirms(c));
+      // Twice the deadline, so its status queries get 1 s (half of it): the harness's endpoint
+      // answers them in this same process, which a run at high concurrency keeps busy (at 500 ms
+      // a correct receiver gave up on its query under --concurrency 64 in the end-to-end tier).
+      await start(startEmbeddedReceiver({ confirms: true, replyDeadlineMs: 2 * EMBEDDED_RECEIVER_DEFAULTS.replyDeadlineMs }), (c) => c.side === 'receiver' && needsConfirms(c));
     }
     if (wanted('service')) {
       await start(startEmbeddedService(), (c) => c.side === 'service' && !needsProduction(c));
