@@ -5,24 +5,21 @@
 // up on the adapter, no status query is sent, so none failed and no such cause is named.
 // Against adapter commands of the tests' own (suites/preflight/fixtures/status-misfit-adapter.mjs).
 import { describe, expect, it } from 'vitest';
-import { startEmbeddedClient } from '../../harness/embedded/index.ts';
 import { runPreflight } from '../../harness/preflight/index.ts';
-import type { ResolvedClientTarget } from '../../harness/targets/index.ts';
+import { generateClientCredentials, type ResolvedClientTarget } from '../../harness/targets/index.ts';
 
 const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
 const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success": true, "status": "success"} (or "SUCCESS")';
 const ADAPTER = 'node suites/preflight/fixtures/status-misfit-adapter.mjs';
 
-/** The misfit adapter in `mode`, with the embedded client's credentials; `answerDeadlineMs` its time limit per call. */
-async function misfit(mode: 'crash-on-status' | 'hang-on-collect', answerDeadlineMs: number): Promise<ResolvedClientTarget> {
-  const { target: reference } = await startEmbeddedClient();
-  const { inProcess: _reference, ...credentials } = reference;
-  return { ...credentials, command: `${ADAPTER} ${mode}`, timing: { answerDeadlineMs } };
+/** The misfit adapter in `mode`; `answerDeadlineMs` its time limit per call. */
+function misfit(mode: 'crash-on-status' | 'hang-on-collect', answerDeadlineMs: number): ResolvedClientTarget {
+  return { side: 'client', command: `${ADAPTER} ${mode}`, timing: { answerDeadlineMs }, ...generateClientCredentials() };
 }
 
 describe('client.status-call-failed: the hello declares "status", the plain status query gets no usable answer', () => {
   it('an adapter that crashes on a status request: the status control fails naming the crash, one stated cause; the preflight PASSes on collect, noting both', async () => {
-    const { preflight, result } = await runPreflight({ target: await misfit('crash-on-status', 4000), seed: 26 });
+    const { preflight, result } = await runPreflight({ target: misfit('crash-on-status', 4000), seed: 26 });
     expect(preflight.controls.refusal).toEqual({ state: 'held', what: WHAT, observed: 'the SDK reported it accepted' });
     const status = preflight.controls['status-refusal']!;
     expect(status).toEqual({ state: 'failed', what: WHAT_STATUS, observed: expect.stringMatching(/^the adapter gave no usable answer \(ERR_ADAPTER_CRASHED: the adapter exited with code 1 .*TypeError: client\.getStatus is not a function/) });
@@ -44,7 +41,7 @@ describe('client.status-call-failed: the hello declares "status", the plain stat
 
 describe('no status query after a plain call the SDK never answered: not run, no status cause', () => {
   it('an SDK that sends the collect and never reports: the collect control fails (FAIL), the run gives up on the adapter, the status control is not run and nothing is found', async () => {
-    const { preflight, result } = await runPreflight({ target: await misfit('hang-on-collect', 1000), seed: 26 });
+    const { preflight, result } = await runPreflight({ target: misfit('hang-on-collect', 1000), seed: 26 });
     expect(preflight.controls.refusal).toMatchObject({ state: 'failed', what: WHAT, observed: expect.stringMatching(/^the SDK reported nothing after the service accepted in \d+ ms \(HTTP 200 .*\): nothing within 1000 ms, so its caller would wait for ever$/) });
     expect(preflight.controls['status-refusal']).toEqual({ state: 'not-run', what: WHAT_STATUS, observed: 'the plain call got no usable answer, so no status query was sent' });
     // Not client.status-call-failed: no status call was made, and the status cases state the run's given-up cause.

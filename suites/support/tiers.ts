@@ -3,7 +3,7 @@
 //   cases against faulty and correct targets, the harness's units, properties and vectors;
 // - `npm run test:e2e` (about eight minutes, a first Artillery install included): what drives the kit end to end as its users do, or
 //   sweeps every fault of every reference through every case, listed here with why.
-// The end-to-end tier runs in two groups, one after the other (vitest.e2e.config.ts): first the
+// The end-to-end tier runs in three groups, one after the other (vitest.e2e.config.ts): first the
 // suites whose verdicts rest on scaled timing (callbacks awaited about a second, retry intervals),
 // then the ones that keep both cores busy (package installs, docs blocks four at once, whole
 // runs), which starved the first (stalls of 400 ms, callbacks past their second) when together;
