@@ -3,8 +3,26 @@
 // own making (fixtures/confirming-receiver.ts; split from confirm-answers.test.ts so their waits
 // overlap across workers).
 import { describe, expect, it } from 'vitest';
-import { confirmCases, DEADLINE_MS, labels, one, unsigned } from './fixtures/confirm-answers.ts';
-import type { ConfirmPolicy } from './fixtures/confirming-receiver.ts';
+import { RECEIVER_CASES } from '../../harness/cases/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
+import { freePort } from '../support/free-port.ts';
+import { appliesAnyway, confirmCases, DEADLINE_MS, labels, one, unsigned } from './fixtures/confirm-answers.ts';
+import { startConfirmingReceiver, type ConfirmPolicy } from './fixtures/confirming-receiver.ts';
+
+/**
+ * receiver.confirm.contradicted-unknown against a receiver whose target states the 404 form
+ * (`confirms.statusForm`), the status endpoint started by the harness on `confirms.listener`,
+ * as in a run from a target file (not provided by the test).
+ */
+async function unknownStatedAs404(policy: ConfirmPolicy): Promise<CaseResult> {
+  const receiver = await startConfirmingReceiver(policy, { timing: { replyDeadlineMs: DEADLINE_MS } }, { letterCase: 'upper', unknownId: 404 }, await freePort());
+  try {
+    return (await runCases({ cases: RECEIVER_CASES, target: receiver.target, seed: 11, only: 'receiver.confirm.contradicted-unknown', perRequestTimeoutMs: 2000 }))[0]!;
+  } finally {
+    await receiver.close();
+  }
+}
 
 describe('the query cases', () => {
   it('another id altogether: named, no encoding guessed', async () => {
@@ -65,4 +83,21 @@ describe('receiver.confirm.endpoint-late', () => {
     const r = await one('endpoint-late', { queryLimitMs: 1.5 * DEADLINE_MS });
     expect(r.reason).toMatch(new RegExp(`^replied after \\d+ ms, over the deadline \\(${DEADLINE_MS} ms\\), while the status endpoint held its answer: `));
   }, 10_000);
+  it('one that gives up on its query, deletes the record it could not confirm, then replies 503: the record is gone, FAIL', async () => {
+    // Its own limit 100 ms, far inside the hold (twice the deadline): the record is gone before the reply comes.
+    const deletes: ConfirmPolicy = { queryLimitMs: 100, apply: (reading, held) => (reading === 'no-answer' ? 'delete' : held) };
+    const r = await one('endpoint-late', deletes);
+    expect([r.verdict, r.reason]).toEqual(['FAIL', 'the record is gone (404) though the status endpoint held its answer for twice the reply deadline; it asked the status endpoint (held its answer for twice the reply deadline): an outcome that could not be confirmed is not fulfilled (§6 rule 5)']);
+  });
+});
+
+describe('receiver.confirm.contradicted-unknown: the unknown id named as the status endpoint answered it', () => {
+  it('"error_code 421" in the suite\'s form; "404" where the target states that form (the harness\'s endpoint answering 404); a receiver that leaves the record alone PASSes', async () => {
+    const [byDefault, stated, control] = await Promise.all([one('contradicted-unknown', appliesAnyway), unknownStatedAs404(appliesAnyway), unknownStatedAs404({})]);
+    expect(byDefault.reason).toMatch(/^the record reads state SUCCESS, actions 1 after a SUCCESS callback the status endpoint contradicted; it asked the status endpoint \(answered error_code 421, unknown id\): §6 rule 5/);
+    expect(stated.reason).toMatch(/^the record reads state SUCCESS, actions 1 after a SUCCESS callback the status endpoint contradicted; it asked the status endpoint \(answered 404, unknown id\): §6 rule 5/);
+    expect(labels(stated)).toEqual(['callback SUCCESS (status endpoint answered 404, unknown id)']);
+    expect(stated.evidence?.statusQueries?.map((q) => q.response?.status)).toEqual([404]);
+    expect([control.verdict, control.reason]).toEqual(['PASS', undefined]);
+  });
 });
