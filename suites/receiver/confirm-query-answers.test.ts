@@ -1,5 +1,6 @@
 // receiver.confirm (§6 rule 5, §4.2), the query cases (the id asked otherwise, the query's
-// signature) and a status endpoint that answers late, against confirming receivers of the tests'
+// signature), a status endpoint that answers late, and an unknown id named in the form the
+// endpoint answered it (the target's confirms.statusForm), against confirming receivers of the tests'
 // own making (fixtures/confirming-receiver.ts; split from confirm-answers.test.ts so their waits
 // overlap across workers).
 import { describe, expect, it } from 'vitest';
@@ -92,7 +93,7 @@ describe('receiver.confirm.endpoint-late', () => {
 });
 
 describe('receiver.confirm.contradicted-unknown: the unknown id named as the status endpoint answered it', () => {
-  it('"error_code 421" in the suite\'s form; "404" where the target states that form (the harness\'s endpoint answering 404); a receiver that leaves the record alone PASSes', async () => {
+  it('"error_code 421" in the default form (the reference\'s); "404" where the target states that form (the harness\'s endpoint answering 404); a receiver that leaves the record alone PASSes', async () => {
     const [byDefault, stated, control] = await Promise.all([one('contradicted-unknown', appliesAnyway), unknownStatedAs404(appliesAnyway), unknownStatedAs404({})]);
     expect(byDefault.reason).toMatch(/^the record reads state SUCCESS, actions 1 after a SUCCESS callback the status endpoint contradicted; it asked the status endpoint \(answered error_code 421, unknown id\): §6 rule 5/);
     expect(stated.reason).toMatch(/^the record reads state SUCCESS, actions 1 after a SUCCESS callback the status endpoint contradicted; it asked the status endpoint \(answered 404, unknown id\): §6 rule 5/);
