@@ -309,7 +309,7 @@ async function absentFor(s: ServiceSession, asked: Asked, acceptedId: () => Prom
 }
 
 function skipAbsent(s: ServiceSession, why: string): CaseOutcome {
-  return { ...s.skip(`not exercised: ${why}`), causes: ['status-endpoint-absent'] };
+  return { ...s.skip(`not exercised: ${why}`, {}), causes: ['status-endpoint-absent'] };
 }
 
 /** The error_code of a JSON answer (undefined for none, or no JSON). */
