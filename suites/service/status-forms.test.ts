@@ -60,9 +60,6 @@ async function collectOnly(reference: ResolvedServiceTarget, { status, body }: {
   });
   return Object.assign(front, { asked });
 }
-const PROBE = 'the same status query to a path no API has (is the status endpoint there at all?)';
-const probesOf = (results: ReadonlyArray<{ evidence?: { exchanges?: ReadonlyArray<{ label?: string; request: { method: string; url: string } }> } }>) => results
-  .flatMap((r) => r.evidence?.exchanges ?? []).filter((e) => e.label === PROBE);
 
 describe('a service without the status endpoint (collect only): not judged on status, one shared cause', () => {
   it('its status path answers as a path no API has: preflight PASS on collect alone, the eight status cases SKIP, one cause names the line to add', async () => {
@@ -113,7 +110,9 @@ describe('a service without the status endpoint (collect only): not judged on st
       const [result] = await runCases({ cases: STATUS_CASES, target, seed: SEED, only: 'service.status.unknown-id-not-success' });
       expect(result!.verdict, result!.reason).toBe('SKIP');
       expect(result!.reason).toMatch(/^not exercised: the service has no status endpoint at GET \/api\/v2\/payments\/status\?format=json: a correctly signed status query for an accepted transaction was answered HTTP 404 \{"message":"Not Found"\}, as the same query to \/api\/v2\/payments\/status-collect-conformance-no-such-path\/, a path no API has, was \(HTTP 404 /);
-      expect(probesOf([result!]).map((e) => `${e.request.method} ${e.request.url}`)).toEqual([`GET ${front.url}/api/v2/payments/status-collect-conformance-no-such-path/`]);
+      // Its evidence: the probe went to the path beside the stated one, under the base URL as the status query was.
+      const probes = result!.evidence?.exchanges?.filter((e) => e.label === 'the same status query to a path no API has (is the status endpoint there at all?)');
+      expect(probes?.map((e) => `${e.request.method} ${e.request.url}`)).toEqual([`GET ${front.url}/api/v2/payments/status-collect-conformance-no-such-path/`]);
     } finally {
       await front.close();
       await service.close();

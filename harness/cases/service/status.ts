@@ -308,6 +308,7 @@ async function absentFor(s: ServiceSession, asked: Asked, acceptedId: () => Prom
   return probeEndpointAbsent(s, id, control);
 }
 
+/** SKIP under the shared cause, with the case's evidence: its query, the control, and the probe when this case asked it. */
 function skipAbsent(s: ServiceSession, why: string): CaseOutcome {
   return { ...s.skip(`not exercised: ${why}`, {}), causes: ['status-endpoint-absent'] };
 }
