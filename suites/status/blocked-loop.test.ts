@@ -1,0 +1,180 @@
+// The harness's status endpoint when the kit's WHOLE event loop was blocked (a loaded machine):
+// a confirming receiver's query then waits unread, the receiver gives up (closes the connection)
+// and answers its callback non-2xx, and the kit reads both at once. The endpoint must not record
+// an answer written into a connection the receiver had closed, and a case must not read the
+// record before the endpoint read a query already on the wire (answersSettled). The loop is
+// blocked on purpose by a bounded busy-wait; the receiver is a raw socket that writes its whole
+// query and closes before the endpoint can read it. Controls: a receiver that waits gets its
+// answer however late the kit read it; a close that came with the query while the loop was not
+// held up is the receiver's own act (it did not wait), and stays its FAIL.
+import { afterAll, describe, expect, it } from 'vitest';
+import { connect, type Socket } from 'node:net';
+import {
+  answersSettled, lateAnswerWords, lateForReceiver, queryExchange, signedStatusQuery, startStatusEndpoint, UNREAD_STALL_MS, type ReceivedQuery, type RunningStatusEndpoint,
+} from '../../harness/status/index.ts';
+
+const CREDENTIALS = { clientId: 3, clientKey: 'test_ck_blocked', secretKey: 'test_sk_blocked-loop' };
+/** How long the loop is blocked: past UNREAD_STALL_MS by more than the sampling period (10 ms). */
+const BLOCK_MS = 250;
+const started: RunningStatusEndpoint[] = [];
+const sockets: Socket[] = [];
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await Promise.all(started.map((e) => e.close()));
+});
+
+let n = 0;
+const newId = () => `bl-${process.pid}-${++n}`;
+
+async function endpointTelling(id: string): Promise<RunningStatusEndpoint> {
+  const e = await startStatusEndpoint({ host: '127.0.0.1', port: 0, ...CREDENTIALS });
+  started.push(e);
+  e.told(id, 'SUCCESS');
+  return e;
+}
+
+/** The signed query for `id` as the bytes an HTTP/1.1 client writes. */
+function queryBytes(e: RunningStatusEndpoint, id: string): string {
+  const q = signedStatusQuery({ baseUrl: e.url, transactionId: id, ...CREDENTIALS });
+  const url = new URL(q.url);
+  const body = q.body ?? '';
+  const headers = Object.entries(q.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  return `${q.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** A connected raw client; what it receives is kept. */
+async function client(e: RunningStatusEndpoint): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+  const url = new URL(e.url);
+  const socket = connect(Number(url.port), url.hostname);
+  sockets.push(socket);
+  let received = '';
+  socket.on('data', (d: Buffer) => { received += d.toString('utf8'); });
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  return { socket, received: () => received, closed };
+}
+
+/** Blocks this process's event loop for `ms` (bounded busy-wait): nothing is read meanwhile. */
+function blockLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) { /* the kit's loop, blocked */ }
+}
+
+describe('a query that waited unread while the kit\'s event loop was blocked: recorded abandoned, unread, and read before the case looks', () => {
+  it('the receiver wrote its query and closed, the loop blocked 250 ms, the callback\'s 503 taken first: abandoned with the stall, never written, lateForReceiver says unread (ERROR, status-answer-late)', async () => {
+    const id = newId();
+    const e = await endpointTelling(id);
+    const receiver = await client(e);
+    // The receiver's whole query, then its close (its own time limit), before the endpoint read a byte.
+    receiver.socket.write(queryBytes(e, id));
+    receiver.socket.destroy();
+    blockLoop(BLOCK_MS);
+    // The callback's reply is taken before the endpoint read the query (both were ready at once).
+    const reply = { at: performance.now(), acknowledged: false };
+    const queries = e.queriesFor(id);
+    expect(queries).toEqual([]);
+    expect(lateForReceiver(queries, reply)).toBeUndefined();
+    await answersSettled(queries);
+    expect(queries).toHaveLength(1);
+    const asked = queries[0]!;
+    expect(asked.at).toBeGreaterThan(reply.at);
+    expect(asked.answer).toEqual({ kind: 'abandoned', afterMs: expect.any(Number), answerAfterMs: expect.any(Number), unread: { stalledMs: expect.any(Number) } });
+    const stalledMs = (asked.answer as { unread: { stalledMs: number } }).unread.stalledMs;
+    expect(stalledMs).toBeGreaterThanOrEqual(UNREAD_STALL_MS);
+    const late = lateForReceiver(queries, reply);
+    expect(late).toMatchObject({ how: 'unread', stalledMs });
+    expect(lateAnswerWords(late!, 'answered its callback 503')).toBe(`the harness's status endpoint read the receiver's status query only after its own event loop had been blocked ${stalledMs} ms, and by then the receiver had closed the connection (given up on its query) and answered its callback 503: the delay is the kit's (a loaded machine?), not the receiver's, so what the receiver did with this callback is not judged`);
+    expect(queryExchange(asked, asked.at).error).toBe(`the receiver's close came with its query: it had closed the connection by the time the harness read the query (the harness's event loop had been held up ${stalledMs} ms just before), so no answer was given`);
+  });
+  it('a receiver that half-closed after its query (EOF before the answer): abandoned, and no answer is written to it', async () => {
+    const id = newId();
+    const e = await endpointTelling(id);
+    const receiver = await client(e);
+    receiver.socket.end(queryBytes(e, id));
+    const queries = e.queriesFor(id);
+    await answersSettled(queries);
+    await receiver.closed;
+    expect(queries[0]!.answer).toMatchObject({ kind: 'abandoned', unread: { stalledMs: expect.any(Number) } });
+    expect(receiver.received()).toBe('');
+  });
+  it('control: a receiver that closed as it asked, the loop not held up, did not wait for an answer: its own act, lateForReceiver undefined (the case judges it)', async () => {
+    const id = newId();
+    const e = await endpointTelling(id);
+    const receiver = await client(e);
+    receiver.socket.write(queryBytes(e, id));
+    receiver.socket.destroy();
+    const queries = e.queriesFor(id);
+    await answersSettled(queries);
+    const a = queries[0]!.answer;
+    expect(a).toMatchObject({ kind: 'abandoned', unread: { stalledMs: expect.any(Number) } });
+    // Unblocked, the loop is held up a few ms at most; a stall past the threshold (a loaded
+    // machine now) is the kit's, and named so: the rule is the same either way.
+    const stalledMs = (a as { unread: { stalledMs: number } }).unread.stalledMs;
+    expect(lateForReceiver(queries, { at: performance.now(), acknowledged: false })).toEqual(stalledMs < UNREAD_STALL_MS ? undefined : expect.objectContaining({ how: 'unread' }));
+  });
+  it('control: a receiver that still waits gets its answer, however late the kit read its query; lateForReceiver undefined', async () => {
+    const id = newId();
+    const e = await endpointTelling(id);
+    const receiver = await client(e);
+    receiver.socket.write(queryBytes(e, id));
+    blockLoop(50);
+    const queries = e.queriesFor(id);
+    await answersSettled(queries);
+    expect(queries[0]!.answer).toMatchObject({ kind: 'answered', httpStatus: 200 });
+    while (!receiver.received().includes('"status":"success"')) await new Promise((r) => setTimeout(r, 2));
+    expect(receiver.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(lateForReceiver(queries, { at: performance.now(), acknowledged: false })).toBeUndefined();
+  });
+});
+
+describe('answersSettled: what is on the wire to the endpoint is read first, bounded', () => {
+  it('a connection that has sent nothing yet is waited for until its query is read and answered', async () => {
+    const id = newId();
+    const e = await endpointTelling(id);
+    const receiver = await client(e);
+    const queries = e.queriesFor(id);
+    let settled = false;
+    const settling = answersSettled(queries).then(() => { settled = true; });
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    receiver.socket.write(queryBytes(e, id));
+    await settling;
+    expect(queries.map((q) => q.answer.kind)).toEqual(['answered']);
+  });
+  it('a connection that never sends does not hold the case: answersSettled returns (within WIRE_WAIT_MS, 250 ms)', async () => {
+    const id = newId();
+    const e = await endpointTelling(id);
+    await client(e);
+    const t0 = performance.now();
+    await answersSettled(e.queriesFor(id));
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(e.queriesFor(id)).toEqual([]);
+  });
+  it('a scripted late answer whose receiver closed before it was read is abandoned at once, not held', async () => {
+    const id = newId();
+    const e = await endpointTelling(id);
+    e.script(id, { kind: 'late', holdMs: 60_000, status: 'SUCCESS' });
+    const receiver = await client(e);
+    receiver.socket.write(queryBytes(e, id));
+    receiver.socket.destroy();
+    const queries = e.queriesFor(id);
+    await answersSettled(queries);
+    const asked: ReceivedQuery = queries[0]!;
+    await asked.done;
+    expect(asked).toMatchObject({ heldMs: 60_000, answer: { kind: 'abandoned', afterMs: expect.any(Number) } });
+    expect(asked.answer).not.toHaveProperty('answerAfterMs');
+  });
+});
+
+describe('lateForReceiver: a close that came with the query counts as the kit\'s only past UNREAD_STALL_MS', () => {
+  const query = (answer: ReceivedQuery['answer']): ReceivedQuery => ({ at: 10, method: 'POST', target: '/', headers: {}, askedId: 'x', answer, done: Promise.resolve() });
+  it('stalled past it: unread; under it: undefined, whatever else (the receiver did not wait)', () => {
+    const unread = (stalledMs: number) => query({ kind: 'abandoned', afterMs: 0, answerAfterMs: 1, unread: { stalledMs } });
+    expect(lateForReceiver([unread(UNREAD_STALL_MS)], undefined)).toEqual({ how: 'unread', answerAfterMs: 1, gaveUpAfterMs: 0, stalledMs: UNREAD_STALL_MS });
+    expect(lateForReceiver([unread(UNREAD_STALL_MS - 1)], undefined)).toBeUndefined();
+    expect(lateForReceiver([unread(UNREAD_STALL_MS - 1), query({ kind: 'abandoned', afterMs: 100, answerAfterMs: 400 })], undefined)).toBeUndefined();
+    // One query answered in time still means the receiver had its answer.
+    expect(lateForReceiver([unread(1800), query({ kind: 'answered', httpStatus: 200, body: '', afterMs: 1 })], { at: 5, acknowledged: false })).toBeUndefined();
+  });
+});
