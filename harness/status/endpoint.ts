@@ -13,11 +13,12 @@
 // - an answer ready only after the receiver had closed the connection is recorded abandoned,
 //   never written;
 // - when the kit's whole event loop was blocked, a query can wait unread while the receiver gives
-//   up: its close then comes with it. The endpoint lets the loop read what is already on the
-//   connection (a few turns) before it answers, so such a query is recorded abandoned with
-//   `unread` and the stall measured just before it was read (loop.ts), not answered into a
-//   connection the receiver had closed. A close that came with the query while the loop was not
-//   held up is the receiver's own (it did not wait for an answer);
+//   up: its close then comes with it. After such a stall (measured: loop.ts) the endpoint lets
+//   the loop read what is already on the connection (two turns) before it answers, so that query
+//   is recorded abandoned with `unread` and the stall, not answered into a connection the
+//   receiver had closed. Without a stall it answers at once (a delay there could make a receiver
+//   near its limit miss an answer it would have had): a close that came with the query then is
+//   the receiver's own act (it did not wait), and is not looked for;
 // - answersSettled first lets the loop read what was already on the wire to the endpoint (a query
 //   still unread when the callback's reply was taken, both ready in the same poll), so a case
 //   never reads the record while its query waits unread.
@@ -57,9 +58,9 @@ export type QueryAnswer =
   /**
    * The receiver closed the connection (its own time limit) before the answer was written:
    * `afterMs` when it closed (as far as the endpoint saw), `answerAfterMs` when the endpoint had
-   * its answer ready (absent for a scripted late answer, which is then not given). `unread`: its
-   * close had come with the query (seen before the endpoint could answer), and the endpoint's
-   * event loop had been held up `stalledMs` just before it read the query.
+   * its answer ready (absent for a scripted late answer, which is then not given). `unread`: the
+   * endpoint's event loop had been held up `stalledMs` (UNREAD_STALL_MS or more) just before it
+   * read the query, and the receiver's close came with it (seen before it could answer).
    */
   | { kind: 'abandoned'; afterMs: number; answerAfterMs?: number; unread?: { stalledMs: number } }
   /** A late answer still held (or closed with the endpoint before it was given). */
@@ -105,6 +106,8 @@ export interface StatusEndpointOptions {
    * scripted late answer keeps its own hold.
    */
   delayFor?: (askedId: string) => number;
+  /** For tests only: UNREAD_STALL_MS, shorter (a test blocks the loop for less). */
+  unreadStallMs?: number;
 }
 
 export interface RunningStatusEndpoint {
@@ -129,9 +132,9 @@ export interface RunningStatusEndpoint {
 const MAX_QUERIES_PER_ID = 100;
 const MAX_STRAY_QUERIES = 1000;
 /**
- * Loop turns between reading a query and answering it: a close that came with the query (the
- * data and the close both waiting while the loop was blocked) is read by then (Node 20 reads the
- * close one poll after the data).
+ * Loop turns between reading a query and answering it, after a stall of UNREAD_STALL_MS: a close
+ * that came with the query (the data and the close both waiting while the loop was blocked) is
+ * read by then (Node 20 reads the close one poll after the data).
  */
 const ANSWER_TURNS = 2;
 /** Loop turns answersSettled lets pass first: a waiting connection is accepted, then read. */
@@ -144,11 +147,12 @@ const SETTLE_TURNS = 3;
 const WIRE_WAIT_MS = 250;
 /**
  * A close that came with its query is the kit's doing only when the kit's loop had been held up
- * at least this long before reading it: a receiver that gives up within 200 ms of asking does not
- * wait for an answer anywhere (the service answers over a network, §8 gives the receiver seconds,
- * the reference receiver waits 1 s), so with a shorter stall the close is the receiver's own act.
+ * at least this long before reading it, and only then is it looked for. A receiver's limit on a
+ * status query is a second or more (§8 gives it seconds to reply; the reference receiver waits
+ * 1 s embedded, 1.5 s on its own): a close after a shorter stall is likelier the receiver's own
+ * (it gave up at once), and a receiver near so short a limit is judged on what it did.
  */
-export const UNREAD_STALL_MS = 200;
+export const UNREAD_STALL_MS = 500;
 /**
  * The list queriesFor hands out for an id, to the endpoint's wait for what is on the wire
  * (answersSettled). Keyed by the list so answersSettled keeps the one argument its callers pass.
@@ -275,6 +279,7 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
   const held = new Set<{ timer: NodeJS.Timeout; release: () => void }>();
   let closing = false;
   const stalls = new LoopStalls();
+  const unreadStallMs = options.unreadStallMs ?? UNREAD_STALL_MS;
   /** Per connection: when accepted, when its peer closed (EOF or reset), and, until its first request, that request's handling. */
   const connections = new WeakMap<Socket, { acceptedAt: number; goneAt?: number }>();
   const opening = new Map<Socket, { acceptedAt: number; produced: Promise<void>; request: (handling: Promise<void>) => void }>();
@@ -330,9 +335,12 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
       if (!res.writableFinished) closedAfterMs = elapsed();
     });
     const { text, truncated } = await readCapped(req);
-    // Whatever came with the query (the receiver's close, when the loop was blocked) is read first.
-    await loopTurns(ANSWER_TURNS);
-    const closedWithQuery = connection?.goneAt !== undefined;
+    // After a stall, whatever came with the query (the receiver's close) is read before it is answered.
+    let unread: { stalledMs: number } | undefined;
+    if (stalledMs >= unreadStallMs) {
+      await loopTurns(ANSWER_TURNS);
+      if (connection?.goneAt !== undefined) unread = { stalledMs };
+    }
     let finish = () => {};
     const query: ReceivedQuery = {
       at,
@@ -350,7 +358,7 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
       const goneAt = connection?.goneAt;
       if (closedAfterMs !== undefined || res.destroyed || goneAt !== undefined) {
         const closed = closedAfterMs ?? (goneAt !== undefined ? Math.round(goneAt - at) : afterMs);
-        query.answer = { kind: 'abandoned', afterMs: closed, answerAfterMs: afterMs, ...(closedWithQuery ? { unread: { stalledMs } } : {}) };
+        query.answer = { kind: 'abandoned', afterMs: closed, answerAfterMs: afterMs, ...(unread ? { unread } : {}) };
         finish();
         return;
       }
@@ -416,14 +424,8 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
     };
     if (script.kind === 'late') {
       query.heldMs = script.holdMs;
-      // The receiver gave up on it (its own time limit), maybe before it was read: nothing is left to answer.
-      const goneAt = connection?.goneAt;
-      if (closedAfterMs !== undefined || goneAt !== undefined) {
-        query.answer = { kind: 'abandoned', afterMs: closedAfterMs ?? Math.round(goneAt! - at) };
-        finish();
-        return;
-      }
       const entry = hold(script.holdMs, () => answer(200, answerBodyAt(endpoint.pointer, id, script.status, form.letterCase)));
+      // The receiver gave up on it (its own time limit): nothing is left to answer.
       res.once('close', () => {
         if (query.answer.kind !== 'held') return;
         clearTimeout(entry.timer);
@@ -555,9 +557,7 @@ export interface LateAnswer {
  * after says nothing of it. Undefined when one query was answered in time (the receiver had its
  * answer), when none was well-formed, or when a case held the answer on purpose (its lateness is
  * that case's point). A receiver that acknowledged its callback (2xx) before the answer came
- * replied first: its lateness is its own design, not a giving up. A receiver whose close came
- * with its query while the endpoint's loop was held up less than UNREAD_STALL_MS did not wait
- * for an answer at all: its own act, undefined.
+ * replied first: its lateness is its own design, not a giving up.
  */
 export function lateForReceiver(queries: readonly ReceivedQuery[], reply: CallbackReply | undefined): LateAnswer | undefined {
   const good = queries.filter((q) => !q.problem && q.heldMs === undefined);
@@ -565,7 +565,6 @@ export function lateForReceiver(queries: readonly ReceivedQuery[], reply: Callba
   for (const q of good) {
     const a = q.answer;
     if (a.kind === 'abandoned' && a.unread) {
-      if (a.unread.stalledMs < UNREAD_STALL_MS) return undefined;
       late ??= { how: 'unread', answerAfterMs: a.answerAfterMs ?? a.afterMs, gaveUpAfterMs: a.afterMs, stalledMs: a.unread.stalledMs };
       continue;
     }
