@@ -280,8 +280,9 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
   let closing = false;
   const stalls = new LoopStalls();
   const unreadStallMs = options.unreadStallMs ?? UNREAD_STALL_MS;
-  /** Per connection: when accepted, when its peer closed (EOF or reset), and, until its first request, that request's handling. */
-  const connections = new WeakMap<Socket, { acceptedAt: number; goneAt?: number }>();
+  /** Per connection: when its peer closed it (EOF or reset). */
+  const connections = new WeakMap<Socket, { goneAt?: number }>();
+  /** Connections accepted that have sent no request yet: when accepted, and their first request's handling once it came. */
   const opening = new Map<Socket, { acceptedAt: number; produced: Promise<void>; request: (handling: Promise<void>) => void }>();
   /** Requests being read and answered (until answered, dropped, abandoned or held). */
   const handling = new Set<Promise<void>>();
@@ -460,7 +461,7 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
   // waits for that), and for its peer's close (a close that came with a query: `unread`).
   server.on('connection', (socket: Socket) => {
     const acceptedAt = performance.now();
-    const connection: { acceptedAt: number; goneAt?: number } = { acceptedAt };
+    const connection: { goneAt?: number } = {};
     connections.set(socket, connection);
     let request!: (handling: Promise<void>) => void;
     const produced = new Promise<void>((resolve) => { request = resolve; });

@@ -36,8 +36,9 @@ export class LoopStalls {
 }
 
 /**
- * Resolves after `n` turns of the event loop, each through a poll phase: input already waiting
- * on a socket (a query, a peer's close) has been read by then.
+ * Resolves after `n` turns of the event loop (its check phases): the second and each later one
+ * follow a poll phase, so input already waiting on a socket (a query, a peer's close) has been
+ * read by then.
  */
 export async function loopTurns(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));

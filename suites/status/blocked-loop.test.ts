@@ -67,6 +67,21 @@ function blockLoop(ms: number): void {
   while (performance.now() < until) { /* the kit's loop, blocked */ }
 }
 
+/**
+ * A receiver's query for a fresh id, sent as `send` says; then the loop blocked BLOCK_MS and the
+ * endpoint's record once settled.
+ */
+async function askedWhileBlocked(send: (socket: Socket, query: string) => void, stall: 'default' | number = STALL_MS) {
+  const id = newId();
+  const e = await endpointTelling(id, stall);
+  const receiver = await client(e);
+  send(receiver.socket, queryBytes(e, id));
+  blockLoop(BLOCK_MS);
+  const queries = e.queriesFor(id);
+  await answersSettled(queries);
+  return { queries, receiver };
+}
+
 describe('a query that waited unread while the kit\'s event loop was blocked: recorded abandoned, unread, and read before the case looks', () => {
   it('the receiver wrote its query and closed, the loop blocked 120 ms, the callback\'s 503 taken first: abandoned with the stall, never written, lateForReceiver says unread (ERROR, status-answer-late); a scripted late answer so closed is abandoned at once, not held', async () => {
     const [id, held] = [newId(), newId()];
@@ -104,27 +119,14 @@ describe('a query that waited unread while the kit\'s event loop was blocked: re
     expect(heldQueries[0]!.answer).not.toHaveProperty('answerAfterMs');
   });
   it('a receiver that half-closed after its query (EOF before the answer), the loop blocked: abandoned, and no answer is written to it', async () => {
-    const id = newId();
-    const e = await endpointTelling(id);
-    const receiver = await client(e);
-    receiver.socket.end(queryBytes(e, id));
-    blockLoop(BLOCK_MS);
-    const queries = e.queriesFor(id);
-    await answersSettled(queries);
+    const { queries, receiver } = await askedWhileBlocked((socket, query) => socket.end(query));
     await receiver.closed;
     expect(queries[0]!.answer).toMatchObject({ kind: 'abandoned', unread: { stalledMs: expect.any(Number) } });
     expect(receiver.received()).toBe('');
   });
   it('control: a receiver that closed as it asked, the loop held up less than UNREAD_STALL_MS (500 ms, the default), did not wait for an answer: answered at once, its own act, lateForReceiver undefined (the case judges it)', async () => {
     expect(UNREAD_STALL_MS).toBe(500);
-    const id = newId();
-    const e = await endpointTelling(id, 'default');
-    const receiver = await client(e);
-    receiver.socket.write(queryBytes(e, id));
-    receiver.socket.destroy();
-    blockLoop(BLOCK_MS);
-    const queries = e.queriesFor(id);
-    await answersSettled(queries);
+    const { queries } = await askedWhileBlocked((socket, query) => { socket.write(query); socket.destroy(); }, 'default');
     const a = queries[0]!.answer;
     // The close is not looked for; a stall past UNREAD_STALL_MS (a machine loaded right then)
     // would be the kit's, and named so.
@@ -136,13 +138,7 @@ describe('a query that waited unread while the kit\'s event loop was blocked: re
     expect(lateForReceiver(queries, { at: performance.now(), acknowledged: false })).toBeUndefined();
   });
   it('control: a receiver that still waits gets its answer, however late the kit read its query; lateForReceiver undefined', async () => {
-    const id = newId();
-    const e = await endpointTelling(id);
-    const receiver = await client(e);
-    receiver.socket.write(queryBytes(e, id));
-    blockLoop(BLOCK_MS);
-    const queries = e.queriesFor(id);
-    await answersSettled(queries);
+    const { queries, receiver } = await askedWhileBlocked((socket, query) => socket.write(query));
     expect(queries[0]!.answer).toMatchObject({ kind: 'answered', httpStatus: 200 });
     while (!receiver.received().includes('"status":"success"')) await new Promise((r) => setTimeout(r, 2));
     expect(receiver.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
