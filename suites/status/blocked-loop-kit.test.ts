@@ -13,21 +13,14 @@ import { connect, type Socket } from 'node:net';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
 import { runCases } from '../../harness/runner/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
-import { UNREAD_STALL_MS, type StatusQuery } from '../../harness/status/index.ts';
+import { UNREAD_STALL_MS } from '../../harness/status/index.ts';
 import { startConfirmingReceiver, type ConfirmPolicy } from '../receiver/fixtures/confirming-receiver.ts';
+import { blockLoop, queryBytes } from './fixtures/blocked.ts';
 
 const CASE = 'receiver.params.reserved-transaction-id';
 const BLOCK_MS = UNREAD_STALL_MS + 50;
 const sockets: Socket[] = [];
 afterAll(() => { for (const s of sockets) s.destroy(); });
-
-/** The query as the bytes an HTTP/1.1 client writes. */
-function queryBytes(q: StatusQuery): string {
-  const url = new URL(q.url);
-  const body = q.body ?? '';
-  const headers = Object.entries(q.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  return `${q.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-}
 
 /**
  * The case against a confirming receiver whose query for the case's id (the one carrying "#e+f")
@@ -56,12 +49,6 @@ async function caseWith(then: (socket: Socket) => void): Promise<CaseResult> {
   } finally {
     await receiver.close();
   }
-}
-
-/** Blocks this process's event loop (the kit's and the receiver's) for `ms`: a bounded busy-wait. */
-function blockLoop(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) { /* the whole loop, blocked */ }
 }
 
 describe('receiver.params.reserved-transaction-id beside a confirming receiver, the kit\'s whole event loop blocked while its query waits', () => {

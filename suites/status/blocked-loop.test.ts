@@ -14,6 +14,7 @@ import { connect, type Socket } from 'node:net';
 import {
   answersSettled, lateAnswerWords, lateForReceiver, queryExchange, signedStatusQuery, startStatusEndpoint, UNREAD_STALL_MS, type ReceivedQuery, type RunningStatusEndpoint,
 } from '../../harness/status/index.ts';
+import { blockLoop, queryBytes } from './fixtures/blocked.ts';
 
 const CREDENTIALS = { clientId: 3, clientKey: 'test_ck_blocked', secretKey: 'test_sk_blocked-loop' };
 /**
@@ -42,13 +43,7 @@ async function endpointTelling(id: string, stall: 'default' | number = STALL_MS)
 }
 
 /** The signed query for `id` as the bytes an HTTP/1.1 client writes. */
-function queryBytes(e: RunningStatusEndpoint, id: string): string {
-  const q = signedStatusQuery({ baseUrl: e.url, transactionId: id, ...CREDENTIALS });
-  const url = new URL(q.url);
-  const body = q.body ?? '';
-  const headers = Object.entries(q.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  return `${q.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-}
+const queryFor = (e: RunningStatusEndpoint, id: string): string => queryBytes(signedStatusQuery({ baseUrl: e.url, transactionId: id, ...CREDENTIALS }));
 
 /** A connected raw client; what it receives is kept. */
 async function client(e: RunningStatusEndpoint): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
@@ -63,12 +58,6 @@ async function client(e: RunningStatusEndpoint): Promise<{ socket: Socket; recei
   return { socket, received: () => received, closed };
 }
 
-/** Blocks this process's event loop for `ms` (bounded busy-wait): nothing is read meanwhile. */
-function blockLoop(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) { /* the kit's loop, blocked */ }
-}
-
 /**
  * A receiver's query for a fresh id, sent as `send` says; then the loop blocked BLOCK_MS and the
  * endpoint's record once settled.
@@ -77,7 +66,7 @@ async function askedWhileBlocked(send: (socket: Socket, query: string) => void, 
   const id = newId();
   const e = await endpointTelling(id, stall);
   const receiver = await client(e);
-  send(receiver.socket, queryBytes(e, id));
+  send(receiver.socket, queryFor(e, id));
   blockLoop(BLOCK_MS);
   const queries = e.queriesFor(id);
   await answersSettled(queries);
@@ -92,9 +81,9 @@ describe('a query that waited unread while the kit\'s event loop was blocked: re
     const receiver = await client(e);
     const heldReceiver = await client(e);
     // The receivers' whole queries, then their close (their own time limit), before the endpoint read a byte.
-    receiver.socket.write(queryBytes(e, id));
+    receiver.socket.write(queryFor(e, id));
     receiver.socket.destroy();
-    heldReceiver.socket.write(queryBytes(e, held));
+    heldReceiver.socket.write(queryFor(e, held));
     heldReceiver.socket.destroy();
     blockLoop(BLOCK_MS);
     // The callback's reply is taken before the endpoint read the query (both were ready at once).
@@ -158,7 +147,7 @@ describe('answersSettled: what is on the wire to the endpoint is read first, bou
     const settling = answersSettled(queries).then(() => { settled = true; });
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     expect(settled).toBe(false);
-    receiver.socket.write(queryBytes(e, id));
+    receiver.socket.write(queryFor(e, id));
     await settling;
     expect(queries.map((q) => q.answer.kind)).toEqual(['answered']);
   });
