@@ -67,11 +67,15 @@ describe('a run under way keeps its lock', () => {
     const first = startBin([...ONE_VECTOR, '--signer', 'sleep 60', '--timeout', '60000', '--report-dir', dir]);
     const lockPath = join(dir, LOCK_FILE);
     // Up to 60 s for the child to start and lock, while it runs (a run of the installed bin took
-    // 6 s at load 15; at load 21 this child had not locked within 30 s).
+    // 6 s at load 15; at load 21 this child had not locked within 30 s), and to say it is under
+    // way: its first line comes once it listens for SIGTERM (written the same turn), the lock
+    // before it (a SIGTERM between the two ends the process outright, its lock left behind).
     let ended = false;
     void first.exit.then(() => { ended = true; });
-    for (const until = Date.now() + 60_000; Date.now() < until && !ended && !existsSync(lockPath);) await new Promise((r) => setTimeout(r, 20));
+    const underWay = () => existsSync(lockPath) && /^1 vectors against signer /m.test(first.stdout());
+    for (const until = Date.now() + 60_000; Date.now() < until && !ended && !underWay();) await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(lockPath), `no lock after ${ended ? 'the run ended' : '60 s'}; its stderr: ${first.stderr()}`).toBe(true);
+    expect(first.stdout(), first.stderr()).toMatch(/^1 vectors against signer `sleep 60`\n/);
     const owner = JSON.parse(readFileSync(lockPath, 'utf8')) as Record<string, unknown>;
     expect(owner).toMatchObject({ pid: first.child.pid, token: expect.stringMatching(/^[0-9a-f]{24}$/) });
     if (existsSync('/proc/self/stat')) expect(owner.processStart).toMatch(/^[0-9a-f-]+:\d+$/);
