@@ -56,7 +56,7 @@ describe('ClientBenches: one bench per target, closed with the run', () => {
 });
 
 describe('adapterLaunchOf: how an in-process target\'s adapter is reached', () => {
-  it('an adapter of the tests\' own (inProcess.adapter "peer") is that peer, as given; the reference SDK\'s is its adapter with the fault switches checked', async () => {
+  it('an adapter of the tests\' own (inProcess.adapter "peer") is that peer, as given; a reference SDK target gets the reference adapter, a peer of its own', async () => {
     const { target } = await startEmbeddedClient();
     const peer: LinePeer = async ({ output }) => { output.end(); };
     expect(await adapterLaunchOf({ ...target, inProcess: { adapter: 'peer', peer } } as ResolvedClientTarget)).toEqual({ peer });
