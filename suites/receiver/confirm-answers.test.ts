@@ -115,11 +115,14 @@ describe.concurrent('a status answer the harness gave only after the receiver ha
     expect(prompt.map((r) => [r.id, r.verdict, r.reason])).toEqual(prompt.map((r) => [r.id, 'PASS', undefined]));
   }, 15_000);
   it('a receiver that fulfils or acknowledges without a confirmation: its FAIL (a SHOULD\'s WARN) stands, however late the answer', async () => {
-    const results = await confirmCases({ ...late, ...appliesAnyway }, only);
+    // Two receivers side by side: the endpoint's delay is waited out once.
+    const [results, acknowledged] = await Promise.all([
+      confirmCases({ ...late, ...appliesAnyway }, only),
+      one('unconfirmed-not-acknowledged', { ...late, reply: () => 200 }),
+    ]);
     expect(Object.fromEntries(results.map((r) => [r.id, r.verdict]))).toEqual({
       'receiver.confirm.contradicted-pending': 'FAIL', 'receiver.confirm.endpoint-error': 'FAIL', 'receiver.confirm.unconfirmed-not-acknowledged': 'SKIP',
     });
-    const acknowledged = await one('unconfirmed-not-acknowledged', { ...late, reply: () => 200 });
     // A SHOULD: its failure is a WARN, on its own evidence.
     expect(acknowledged.verdict, acknowledged.reason).toBe('WARN');
     expect(acknowledged.reason).toMatch(/^answered 200 to a SUCCESS callback it could not confirm/);
