@@ -6,17 +6,31 @@
 // case scripted it, or else truthfully: the status of the last callback the harness sent for
 // that id (SUCCESS, FAILED; any other callback leaves the transaction PENDING), "unknown id" for
 // an id it never sent; in the form the best evidence gives the real service (lower case, 421:
-// harness/positions), or the one the target states (`confirms.statusForm`). Every request is recorded, with what it was answered, as evidence for the case
-// whose transaction it names, and when: an answer ready only after the receiver had closed the
-// connection (on a loaded machine the kit can be the slow one) is recorded as abandoned, which
-// lateForReceiver reads beside the callback's reply so the kit's delay is not blamed on the receiver.
+// harness/positions), or the one the target states (`confirms.statusForm`). Every request is
+// recorded, with what it was answered, as evidence for the case whose transaction it names, and
+// when. On a loaded machine the kit can be the slow one, and lateForReceiver reads the record
+// beside the callback's reply so the kit's delay is not blamed on the receiver:
+// - an answer ready only after the receiver had closed the connection is recorded abandoned,
+//   never written;
+// - when the kit's whole event loop was blocked, a query can wait unread while the receiver gives
+//   up: its close then comes with it. After such a stall (measured: loop.ts) the endpoint lets
+//   the loop read what is already on the connection (two turns) before it answers, so that query
+//   is recorded abandoned with `unread` and the stall, not answered into a connection the
+//   receiver had closed. Without a stall it answers at once (a delay there could make a receiver
+//   near its limit miss an answer it would have had): a close that came with the query then is
+//   the receiver's own act (it did not wait), and is not looked for;
+// - answersSettled first lets the loop read what was already on the wire to the endpoint (a query
+//   still unread when the callback's reply was taken, both ready in the same poll), so a case
+//   never reads the record while its query waits unread.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { readCapped } from '../http/index.ts';
 import type { Exchange } from '../results/index.ts';
 import { describeDiagnosis, diagnoseSignature, parseAuthorizationHeader, verifyBody, type SignatureDiagnosis } from '../signing/index.ts';
 import { REFERENCE_STATUS_FORM, spell, STATUS_POSITION, statusAnswerBody, statusQueryBody, unknownIdAnswer, type LetterCase, type StatusEndpoint, type StatusForm, type StatusValue } from './shape.ts';
 import { listenOn, originOf } from '../tool/index.ts';
+import { LoopStalls, loopTurns, within } from './loop.ts';
 
 /** How the endpoint answers a well-formed query for one transaction (a case's script). */
 export type ScriptedAnswer =
@@ -44,14 +58,19 @@ export type QueryAnswer =
   /**
    * The receiver closed the connection (its own time limit) before the answer was written:
    * `afterMs` when it closed (as far as the endpoint saw), `answerAfterMs` when the endpoint had
-   * its answer ready (absent for a scripted late answer, which is then not given).
+   * its answer ready (absent for a scripted late answer, which is then not given). `unread`: the
+   * endpoint's event loop had been held up `stalledMs` (UNREAD_STALL_MS or more) just before it
+   * read the query, and the receiver's close came with it (seen before it could answer).
    */
-  | { kind: 'abandoned'; afterMs: number; answerAfterMs?: number }
+  | { kind: 'abandoned'; afterMs: number; answerAfterMs?: number; unread?: { stalledMs: number } }
   /** A late answer still held (or closed with the endpoint before it was given). */
   | { kind: 'held'; untilMs: number };
 
 export interface ReceivedQuery {
-  /** performance.now() when the query's head arrived. */
+  /**
+   * performance.now() when the endpoint read the query's head: a query that waited unread while
+   * the kit's event loop was blocked is stamped when the loop was free again.
+   */
   at: number;
   method: string;
   /** The request target as received (path and query). */
@@ -87,6 +106,8 @@ export interface StatusEndpointOptions {
    * scripted late answer keeps its own hold.
    */
   delayFor?: (askedId: string) => number;
+  /** For tests only: UNREAD_STALL_MS, shorter (a test blocks the loop for less). */
+  unreadStallMs?: number;
 }
 
 export interface RunningStatusEndpoint {
@@ -110,6 +131,33 @@ export interface RunningStatusEndpoint {
 /** Bounded memory for a long run: queries kept per id, and stray ones kept in all. */
 const MAX_QUERIES_PER_ID = 100;
 const MAX_STRAY_QUERIES = 1000;
+/**
+ * Loop turns between reading a query and answering it, after a stall of UNREAD_STALL_MS: a close
+ * that came with the query (the data and the close both waiting while the loop was blocked) is
+ * read by then (Node 20 reads the close one poll after the data).
+ */
+const ANSWER_TURNS = 2;
+/** Loop turns answersSettled lets pass first: a waiting connection is accepted, then read. */
+const SETTLE_TURNS = 3;
+/**
+ * How long answersSettled waits, after those turns, for queries being read and connections that
+ * have sent nothing yet (an HTTP client connects to send at once); a connection accepted longer
+ * ago than this is not waited for.
+ */
+const WIRE_WAIT_MS = 250;
+/**
+ * A close that came with its query is the kit's doing only when the kit's loop had been held up
+ * at least this long before reading it, and only then is it looked for. A receiver's limit on a
+ * status query is a second or more (§8 gives it seconds to reply; the reference receiver waits
+ * 1 s embedded, 1.5 s on its own): a close after a shorter stall is likelier the receiver's own
+ * (it gave up at once), and a receiver near so short a limit is judged on what it did.
+ */
+export const UNREAD_STALL_MS = 500;
+/**
+ * The list queriesFor hands out for an id, to the endpoint's wait for what is on the wire
+ * (answersSettled). Keyed by the list so answersSettled keeps the one argument its callers pass.
+ */
+const wireOf = new WeakMap<readonly ReceivedQuery[], () => Promise<void>>();
 /** A refusal in the shape the suite's position gives the service (an unknown id is its 404). */
 function refusalBody(httpStatus: number, message: string): string {
   return JSON.stringify({ success: false, error_code: httpStatus, error_message: message });
@@ -230,14 +278,32 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
   const stray: ReceivedQuery[] = [];
   const held = new Set<{ timer: NodeJS.Timeout; release: () => void }>();
   let closing = false;
+  const stalls = new LoopStalls();
+  const unreadStallMs = options.unreadStallMs ?? UNREAD_STALL_MS;
+  /** Per connection: when its peer closed it (EOF or reset). */
+  const connections = new WeakMap<Socket, { goneAt?: number }>();
+  /** Connections accepted that have sent no request yet: when accepted, and their first request's handling once it came. */
+  const opening = new Map<Socket, { acceptedAt: number; produced: Promise<void>; request: (handling: Promise<void>) => void }>();
+  /** Requests being read and answered (until answered, dropped, abandoned or held). */
+  const handling = new Set<Promise<void>>();
 
   const known = (id: string) => told.has(id) || scripts.has(id);
 
+  /** The id's list, made once: queriesFor hands out this same list, which answersSettled recognises. */
+  const listOf = (id: string): ReceivedQuery[] => {
+    let list = byId.get(id);
+    if (!list) {
+      list = [];
+      byId.set(id, list);
+      wireOf.set(list, settleWire);
+    }
+    return list;
+  };
+
   const record = (query: ReceivedQuery) => {
     if (query.askedId !== undefined && known(query.askedId)) {
-      const list = byId.get(query.askedId) ?? [];
+      const list = listOf(query.askedId);
       if (list.length < MAX_QUERIES_PER_ID) list.push(query);
-      byId.set(query.askedId, list);
       return;
     }
     if (stray.length >= MAX_STRAY_QUERIES) stray.shift();
@@ -250,9 +316,32 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
     return { kind: 'status', status: sent === 'SUCCESS' || sent === 'FAILED' ? sent : 'PENDING' };
   };
 
+  /** What was on the wire when called is read, and its answers decided (bounded: WIRE_WAIT_MS). */
+  const settleWire = async (): Promise<void> => {
+    await loopTurns(SETTLE_TURNS);
+    const now = performance.now();
+    const fresh = [...opening.values()].filter((c) => now - c.acceptedAt < WIRE_WAIT_MS).map((c) => c.produced);
+    const waits = [...handling, ...fresh];
+    if (waits.length > 0) await within(Promise.all(waits), WIRE_WAIT_MS);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const at = performance.now();
+    const stalledMs = stalls.before(at);
+    const connection = connections.get(req.socket);
+    const elapsed = () => Math.round(performance.now() - at);
+    // When the receiver closed the connection before any answer was written (its own time limit).
+    let closedAfterMs: number | undefined;
+    res.once('close', () => {
+      if (!res.writableFinished) closedAfterMs = elapsed();
+    });
     const { text, truncated } = await readCapped(req);
+    // After a stall, whatever came with the query (the receiver's close) is read before it is answered.
+    let unread: { stalledMs: number } | undefined;
+    if (stalledMs >= unreadStallMs) {
+      await loopTurns(ANSWER_TURNS);
+      if (connection?.goneAt !== undefined) unread = { stalledMs };
+    }
     let finish = () => {};
     const query: ReceivedQuery = {
       at,
@@ -263,17 +352,14 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
       answer: { kind: 'held', untilMs: 0 },
       done: new Promise<void>((resolve) => { finish = resolve; }),
     };
-    const elapsed = () => Math.round(performance.now() - at);
-    // When the receiver closed the connection before any answer was written (its own time limit).
-    let closedAfterMs: number | undefined;
-    res.once('close', () => {
-      if (!res.writableFinished) closedAfterMs = elapsed();
-    });
     const answer = (httpStatus: number, body: string) => {
       const afterMs = elapsed();
-      // Ready only once the receiver had gone: it never got this answer (a loaded machine's delay).
-      if (closedAfterMs !== undefined || res.destroyed) {
-        query.answer = { kind: 'abandoned', afterMs: closedAfterMs ?? afterMs, answerAfterMs: afterMs };
+      // Ready only once the receiver had gone: it never got this answer (a loaded machine's delay,
+      // or a close that came with the query: `unread`).
+      const goneAt = connection?.goneAt;
+      if (closedAfterMs !== undefined || res.destroyed || goneAt !== undefined) {
+        const closed = closedAfterMs ?? (goneAt !== undefined ? Math.round(goneAt - at) : afterMs);
+        query.answer = { kind: 'abandoned', afterMs: closed, answerAfterMs: afterMs, ...(unread ? { unread } : {}) };
         finish();
         return;
       }
@@ -362,7 +448,31 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
       res.destroy();
       return;
     }
-    handle(req, res).catch(() => res.destroy());
+    const handled = handle(req, res).catch(() => { res.destroy(); });
+    handling.add(handled);
+    void handled.then(() => handling.delete(handled));
+    const first = opening.get(req.socket);
+    if (first) {
+      opening.delete(req.socket);
+      first.request(handled);
+    }
+  });
+  // Each connection is watched from its acceptance: until its first request (answersSettled
+  // waits for that), and for its peer's close (a close that came with a query: `unread`).
+  server.on('connection', (socket: Socket) => {
+    const acceptedAt = performance.now();
+    const connection: { goneAt?: number } = {};
+    connections.set(socket, connection);
+    let request!: (handling: Promise<void>) => void;
+    const produced = new Promise<void>((resolve) => { request = resolve; });
+    opening.set(socket, { acceptedAt, produced, request });
+    const gone = () => {
+      connection.goneAt ??= performance.now();
+      opening.get(socket)?.request(Promise.resolve());
+      opening.delete(socket);
+    };
+    socket.once('end', gone);
+    socket.once('close', gone);
   });
   const host = options.host ?? '127.0.0.1';
   const address = await listenOn(server, options.port ?? 0, host);
@@ -379,7 +489,7 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
       scripts.set(transactionId, answer);
     },
     queriesFor(transactionId) {
-      return byId.get(transactionId) ?? [];
+      return known(transactionId) ? listOf(transactionId) : [];
     },
     strayQueries(since) {
       return stray.filter((q) => q.at >= since);
@@ -387,6 +497,7 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
     async close() {
       if (closing) return;
       closing = true;
+      stalls.stop();
       for (const entry of held) {
         clearTimeout(entry.timer);
         entry.release();
@@ -411,9 +522,11 @@ export function queryExchange(query: ReceivedQuery, origin: number): Exchange & 
   if (a.kind === 'answered') exchange.response = { status: a.httpStatus, bodyExcerpt: a.body, durationMs: a.afterMs };
   else if (a.kind === 'dropped') exchange.error = `the harness dropped the connection after ${a.afterMs} ms without an answer`;
   else if (a.kind === 'abandoned') {
-    exchange.error = a.answerAfterMs === undefined
-      ? `the receiver closed the connection after ${a.afterMs} ms, before the held answer was given`
-      : `the receiver closed the connection after ${a.afterMs} ms; the harness had its answer ready only after ${a.answerAfterMs} ms, so it was never given`;
+    exchange.error = a.unread
+      ? `the receiver's close came with its query: it had closed the connection by the time the harness read the query (the harness's event loop had been held up ${a.unread.stalledMs} ms just before), so no answer was given`
+      : a.answerAfterMs === undefined
+        ? `the receiver closed the connection after ${a.afterMs} ms, before the held answer was given`
+        : `the receiver closed the connection after ${a.afterMs} ms; the harness had its answer ready only after ${a.answerAfterMs} ms, so it was never given`;
   }
   else exchange.error = `the answer was held (${a.untilMs} ms) and not given before the case looked`;
   return exchange;
@@ -428,13 +541,15 @@ export interface CallbackReply {
 /**
  * An answer the receiver never had in time: the endpoint had it ready only after the receiver
  * closed the connection (`closed`), or after the receiver had answered its callback non-2xx, the
- * query still open (`replied`: it stopped waiting). `answerAfterMs` and `gaveUpAfterMs` count
- * from the query's arrival.
+ * query still open (`replied`: it stopped waiting), or the endpoint read the query only after its
+ * event loop had been blocked `stalledMs`, the receiver's close come with it (`unread`).
+ * `answerAfterMs` and `gaveUpAfterMs` count from the query's reading.
  */
 export interface LateAnswer {
-  how: 'closed' | 'replied';
+  how: 'closed' | 'replied' | 'unread';
   answerAfterMs: number;
   gaveUpAfterMs: number;
+  stalledMs?: number;
 }
 
 /**
@@ -450,6 +565,10 @@ export function lateForReceiver(queries: readonly ReceivedQuery[], reply: Callba
   let late: LateAnswer | undefined;
   for (const q of good) {
     const a = q.answer;
+    if (a.kind === 'abandoned' && a.unread) {
+      late ??= { how: 'unread', answerAfterMs: a.answerAfterMs ?? a.afterMs, gaveUpAfterMs: a.afterMs, stalledMs: a.unread.stalledMs };
+      continue;
+    }
     if (a.kind === 'abandoned' && a.answerAfterMs !== undefined) {
       late ??= { how: 'closed', answerAfterMs: a.answerAfterMs, gaveUpAfterMs: a.afterMs };
       continue;
@@ -467,15 +586,24 @@ export function lateForReceiver(queries: readonly ReceivedQuery[], reply: Callba
  * Waits until every query not held on purpose has its answer given, dropped or abandoned: an
  * answer the endpoint still holds (a loaded machine's delay) counts once it is ready, to tell
  * whether the receiver still waited for it. Bounded: such a hold is a test's delay, or none.
+ * `queries` as RunningStatusEndpoint.queriesFor gives them (the endpoint keeps adding to that
+ * list): first the endpoint reads what was already on the wire to it (a query still unread when
+ * the callback's reply was taken: both were ready in the same poll after the loop was blocked),
+ * waiting a few loop turns, then for connections that sent nothing yet, at most WIRE_WAIT_MS.
  */
 export async function answersSettled(queries: readonly ReceivedQuery[]): Promise<void> {
+  await wireOf.get(queries)?.();
   await Promise.all(queries.filter((q) => q.heldMs === undefined).map((q) => q.done));
 }
 
 /** The words for a LateAnswer: the kit's endpoint named, and the delay called its own. */
 export function lateAnswerWords(late: LateAnswer, replied: string): string {
+  const kits = 'the delay is the kit\'s (a loaded machine?), not the receiver\'s, so what the receiver did with this callback is not judged';
+  if (late.how === 'unread') {
+    return `the harness's status endpoint read the receiver's status query only after its own event loop had been blocked ${late.stalledMs} ms, and by then the receiver had closed the connection (given up on its query) and ${replied}: ${kits}`;
+  }
   const gaveUp = late.how === 'closed'
     ? `after the receiver had given up on its query (it closed the connection after ${late.gaveUpAfterMs} ms) and ${replied}`
     : `after the receiver had stopped waiting and ${replied} (${late.gaveUpAfterMs} ms after its query)`;
-  return `the harness's status endpoint answered after ${late.answerAfterMs} ms, ${gaveUp}: the delay is the kit's (a loaded machine?), not the receiver's, so what the receiver did with this callback is not judged`;
+  return `the harness's status endpoint answered after ${late.answerAfterMs} ms, ${gaveUp}: ${kits}`;
 }

@@ -1,6 +1,7 @@
 // Targets after loading: secrets resolved from the environment, defaults applied, CA read.
 import type { RejectionRule } from '../client/index.ts';
 import type { TransactionIdShape } from '../ids/index.ts';
+import type { LinePeer } from '../line-protocol/index.ts';
 import type { ObserveSpec } from '../observe/index.ts';
 import type { StatusEndpoint, StatusForm } from '../status/index.ts';
 
@@ -82,11 +83,12 @@ export type ResolvedClientTarget = ({ command: string; inProcess?: never } | { i
   caCert?: undefined;
 };
 
-/** The reference SDK's adapter in this process, with these fault switches on (names of harness/reference-sdk). */
-export interface InProcessAdapter {
-  adapter: 'reference-sdk';
-  faults: readonly string[];
-}
+/**
+ * The reference SDK's adapter in this process, with these fault switches on (names of
+ * harness/reference-sdk); or, for the kit's own tests, an adapter of their making in this process
+ * (a peer of the line protocol: the same lines and failure handling as a command, no child process).
+ */
+export type InProcessAdapter = { adapter: 'reference-sdk'; faults: readonly string[] } | { adapter: 'peer'; peer: LinePeer };
 
 export type ResolvedTarget = ResolvedReceiverTarget | ResolvedServiceTarget | ResolvedClientTarget;
 

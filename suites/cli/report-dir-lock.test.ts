@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../harness/run/index.ts';
-import { BIN, startBin, stopAll, type Ran } from '../support/cli-process.ts';
+import { startBin, stopAll } from '../support/cli-process.ts';
 import { runHereWithoutKitEnv } from '../support/cli-here.ts';
 
 const ONE_VECTOR = ['vectors', '--only', 'vectors.signature.1'];
@@ -30,57 +30,52 @@ function liveProcess(): ChildProcess {
   return child;
 }
 
-/**
- * The command started through `sh -c '…; exec node BIN …'`: the shell writes the lock with its
- * own pid ($$) first, and exec keeps that pid, so the run finds a lock naming its own pid.
- * `extra`: more members of the lock's JSON object (`, "token": "…"`).
- */
-function runWithOwnPidInLock(dir: string, extra: string): Promise<Ran> {
-  const script = `printf '{"pid": %s, "startedAt": "2026-01-01T00:00:00.000Z"%s}' "$$" "$LOCK_EXTRA" > "$0"; exec "$@"`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', script, join(dir, LOCK_FILE), process.execPath, BIN, ...ONE_VECTOR, '--report-dir', dir], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOCK_EXTRA: extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-// Side by side, each with child processes of its own: the run under way is a child (its pid is
-// what the lock names, and SIGTERM what gives it back), and so is a run whose own pid the lock
-// names. The run refused beside the one under way is this process's command (cli-here.ts), the
-// only such call among these. A minute each: the installed bin took over 30 s to run one vector
-// at load 23 (three of these and the suites beside them on two cores).
-describe.concurrent('a stale lock naming the run\'s own pid (pid 1 in a container) is taken over; a run under way keeps its lock', () => {
-  it('the lock a dead run left with this run\'s pid and another token: the run goes ahead, exit 0, and gives the directory back', async () => {
+// A lock naming the run's own pid, as a container's pid 1 finds one a run before it left: the
+// command in this process (cli-here.ts), whose pid is the one the lock names, under a token it
+// does not hold (a child started through `sh -c '…; exec node BIN'` proved the same at about a
+// second of CPU each; the pid, not the process, is the subject).
+describe('a stale lock naming the run\'s own pid (pid 1 in a container) is taken over', () => {
+  /** A lock written as a dead run with this process's pid left it; `extra`: more of its members. */
+  function lockWithOwnPid(extra: Record<string, string>): string {
     const dir = reportDir();
-    const ran = await runWithOwnPidInLock(dir, ', "token": "a-run-before-this-one"');
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: process.pid, startedAt: '2026-01-01T00:00:00.000Z', ...extra }));
+    return dir;
+  }
+  it('the lock a dead run left with this run\'s pid and another token: the run goes ahead, exit 0, and gives the directory back', async () => {
+    const dir = lockWithOwnPid({ token: 'a-run-before-this-one' });
+    const ran = await runHereWithoutKitEnv([...ONE_VECTOR, '--report-dir', dir]);
     expect(ran.stderr).not.toContain('in use by another run');
     expect(ran.code, ran.stderr).toBe(0);
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     expect(readdirSync(dir)).toContain('report.json');
-  }, 60_000);
+  });
   it('a lock in the old form (pid and start only) naming this run\'s pid: taken over too', async () => {
-    const dir = reportDir();
-    const ran = await runWithOwnPidInLock(dir, '');
+    const dir = lockWithOwnPid({});
+    const ran = await runHereWithoutKitEnv([...ONE_VECTOR, '--report-dir', dir]);
     expect(ran.code, ran.stderr).toBe(0);
-  }, 60_000);
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+});
+
+// The run under way is a child: its pid is what the lock names, and SIGTERM what gives it back.
+// The run refused beside it is this process's command (cli-here.ts). A minute and a half: the
+// installed bin took over 30 s to run one vector at load 23 (on two cores with the suites beside it).
+describe('a run under way keeps its lock', () => {
   it('a run under way holds the directory: a second run is refused (exit 2) naming its pid; the lock names pid, token and process start', async () => {
     const dir = reportDir();
     // A signer that never answers: the run holds the lock until it is stopped.
     const first = startBin([...ONE_VECTOR, '--signer', 'sleep 60', '--timeout', '60000', '--report-dir', dir]);
     const lockPath = join(dir, LOCK_FILE);
     // Up to 60 s for the child to start and lock, while it runs (a run of the installed bin took
-    // 6 s at load 15; at load 21 this child had not locked within 30 s).
+    // 6 s at load 15; at load 21 this child had not locked within 30 s), and to say it is under
+    // way: its first line comes once it listens for SIGTERM (written the same turn), the lock
+    // before it (a SIGTERM between the two ends the process outright, its lock left behind).
     let ended = false;
     void first.exit.then(() => { ended = true; });
-    for (const until = Date.now() + 60_000; Date.now() < until && !ended && !existsSync(lockPath);) await new Promise((r) => setTimeout(r, 20));
+    const underWay = () => existsSync(lockPath) && /^1 vectors against signer /m.test(first.stdout());
+    for (const until = Date.now() + 60_000; Date.now() < until && !ended && !underWay();) await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(lockPath), `no lock after ${ended ? 'the run ended' : '60 s'}; its stderr: ${first.stderr()}`).toBe(true);
+    expect(first.stdout(), first.stderr()).toMatch(/^1 vectors against signer `sleep 60`\n/);
     const owner = JSON.parse(readFileSync(lockPath, 'utf8')) as Record<string, unknown>;
     expect(owner).toMatchObject({ pid: first.child.pid, token: expect.stringMatching(/^[0-9a-f]{24}$/) });
     if (existsSync('/proc/self/stat')) expect(owner.processStart).toMatch(/^[0-9a-f-]+:\d+$/);

@@ -3,9 +3,9 @@
 // service's port, the process the start probe left).
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ClientBenches, probeAdapter } from '../../harness/cases/client/index.ts';
+import { adapterLaunchOf, ClientBenches, probeAdapter } from '../../harness/cases/client/index.ts';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
-import { LineProcess } from '../../harness/line-protocol/index.ts';
+import { LineProcess, type LinePeer } from '../../harness/line-protocol/index.ts';
 import { Redactor } from '../../harness/secrets/index.ts';
 import type { ResolvedClientTarget } from '../../harness/targets/index.ts';
 
@@ -52,6 +52,16 @@ describe('ClientBenches: one bench per target, closed with the run', () => {
     benches.adopt(target, probed);
     await benches.close();
     expect(await probed.exited).toBeDefined();
+  });
+});
+
+describe('adapterLaunchOf: how an in-process target\'s adapter is reached', () => {
+  it('an adapter of the tests\' own (inProcess.adapter "peer") is that peer, as given; a reference SDK target gets the reference adapter, a peer of its own', async () => {
+    const { target } = await startEmbeddedClient();
+    const peer: LinePeer = async ({ output }) => { output.end(); };
+    expect(await adapterLaunchOf({ ...target, inProcess: { adapter: 'peer', peer } } as ResolvedClientTarget)).toEqual({ peer });
+    expect(await adapterLaunchOf(target)).toEqual({ peer: expect.any(Function) });
+    expect((await adapterLaunchOf(target) as { peer: LinePeer }).peer).not.toBe(peer);
   });
 });
 

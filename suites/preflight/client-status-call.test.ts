@@ -3,26 +3,24 @@
 // once (client.status-call-failed), the status cases' one cause; the preflight still rests on
 // collect alone. Beside it, an SDK that kept its caller waiting on the plain call: the run gives
 // up on the adapter, no status query is sent, so none failed and no such cause is named.
-// Against adapter commands of the tests' own (suites/preflight/fixtures/status-misfit-adapter.mjs).
+// Against adapters of the tests' own in this process (fixtures/peers.ts: the adapter's process is
+// not what is tested here; a command that crashes: suites/client/adapter-crashes.test.ts).
 import { describe, expect, it } from 'vitest';
 import { runPreflight } from '../../harness/preflight/index.ts';
-import { generateClientCredentials, type ResolvedClientTarget } from '../../harness/targets/index.ts';
+import { peerTarget, statusMisfit } from './fixtures/peers.ts';
 
 const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
 const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success": true, "status": "success"} (or "SUCCESS")';
-const ADAPTER = 'node suites/preflight/fixtures/status-misfit-adapter.mjs';
 
 /** The misfit adapter in `mode`; `answerDeadlineMs` its time limit per call. */
-function misfit(mode: 'crash-on-status' | 'hang-on-collect', answerDeadlineMs: number): ResolvedClientTarget {
-  return { side: 'client', command: `${ADAPTER} ${mode}`, timing: { answerDeadlineMs }, ...generateClientCredentials() };
-}
+const misfit = (mode: 'crash-on-status' | 'hang-on-collect', answerDeadlineMs: number) => peerTarget(statusMisfit(mode), answerDeadlineMs);
 
 describe('client.status-call-failed: the hello declares "status", the plain status query gets no usable answer', () => {
   it('an adapter that crashes on a status request: the status control fails naming the crash, one stated cause; the preflight PASSes on collect, noting both', async () => {
     const { preflight, result } = await runPreflight({ target: misfit('crash-on-status', 4000), seed: 26 });
     expect(preflight.controls.refusal).toEqual({ state: 'held', what: WHAT, observed: 'the SDK reported it accepted' });
     const status = preflight.controls['status-refusal']!;
-    expect(status).toEqual({ state: 'failed', what: WHAT_STATUS, observed: expect.stringMatching(/^the adapter gave no usable answer \(ERR_ADAPTER_CRASHED: the adapter exited with code 1 .*TypeError: client\.getStatus is not a function/) });
+    expect(status).toEqual({ state: 'failed', what: WHAT_STATUS, observed: expect.stringMatching(/^the adapter gave no usable answer \(ERR_ADAPTER_CRASHED: the adapter threw TypeError: client\.getStatus is not a function while handling this request/) });
     const reason = status.observed.slice('the adapter gave no usable answer ('.length, -1);
     expect(preflight.findings).toEqual([{
       id: 'client.status-call-failed',

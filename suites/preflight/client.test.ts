@@ -4,14 +4,14 @@
 // reports every answer as rejected would pass them all); what they saw of the SDK's requests
 // names a cause shared by many cases once (a body that is not JSON, a signer wrong on every
 // call, an adapter with no usable answer, a status call the adapter does not know). Against the
-// reference SDK in-process with its fault switches, and adapter commands that crash.
-import { fileURLToPath } from 'node:url';
+// reference SDK in-process with its fault switches, and adapters of the tests' own that crash,
+// write garbage or send what no SDK would, in this process too (fixtures/peers.ts).
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedClient } from '../../harness/embedded/index.ts';
 import { CLIENT_CASES } from '../../harness/cases/index.ts';
 import { runChecked, runPreflight } from '../../harness/preflight/index.ts';
 import type { ReferenceSdkFault } from '../../harness/reference-sdk/index.ts';
-import type { ResolvedClientTarget } from '../../harness/targets/index.ts';
+import { acceptsUnsent, collectOnly, garbage, peerTarget, plainTextSdk } from './fixtures/peers.ts';
 
 const WHAT = 'the preflight\'s plain call, answered 200 {"success": true} (accepted)';
 const WHAT_STATUS = 'the preflight\'s plain status query, answered 200 {"success": true, "status": "success"} (or "SUCCESS")';
@@ -23,13 +23,6 @@ async function preflightWith(faults: ReferenceSdkFault[] | string[], statusQuery
   } finally {
     await client.close();
   }
-}
-
-/** A target whose adapter is a command of the tests' own (a child process), for what the reference SDK cannot do. */
-async function commandTarget(command: string): Promise<ResolvedClientTarget> {
-  const { target: reference } = await startEmbeddedClient();
-  const { inProcess: _reference, ...credentials } = reference;
-  return { ...credentials, command, timing: { answerDeadlineMs: 4000 } };
 }
 
 describe('an SDK that reports the plain call accepted and the plain status SUCCESS: both controls hold', () => {
@@ -92,12 +85,11 @@ describe('the collect control: the plain call reported accepted', () => {
     expect(preflight.findings.filter((f) => f.id === 'client.fields-missing')).toEqual([]);
   });
   it('a body that is neither JSON nor a form: client.body-not-json alone (no field can be read from it)', async () => {
-    const sdk = fileURLToPath(new URL('./fixtures/plain-text-sdk.mjs', import.meta.url));
-    const { preflight } = await runPreflight({ target: await commandTarget(`node ${sdk}`), seed: 26, statusQuery: false });
+    const { preflight } = await runPreflight({ target: peerTarget(plainTextSdk), seed: 26, statusQuery: false });
     expect(preflight.findings.map((f) => f.id)).toEqual(['client.body-not-json']);
   });
   it('an adapter that reports an answer without the SDK sending anything: no request to read, so neither cause', async () => {
-    const { preflight } = await runPreflight({ target: await commandTarget(`node -e "require('readline').createInterface({ input: process.stdin }).on('line', (l) => console.log(JSON.stringify({ id: JSON.parse(l).id, outcome: 'accepted' })))"`), seed: 26, statusQuery: false });
+    const { preflight } = await runPreflight({ target: peerTarget(acceptsUnsent), seed: 26, statusQuery: false });
     expect(preflight.controls.refusal).toMatchObject({ state: 'held', observed: 'the SDK reported it accepted' });
     expect(preflight.findings).toEqual([]);
   });
@@ -124,8 +116,7 @@ describe('no usable answer to the plain call: client.adapter-failed, and nothing
     expect(Object.keys((await preflightWith(['no-such-fault-26'], false)).preflight.controls)).toEqual(['refusal']);
   });
   it('an adapter that answers garbage: the finding\'s symptom is its typed failure; the plain call was decisive, so no case is sent after it', async () => {
-    const garbage = await commandTarget(`node -e "require('readline').createInterface({ input: process.stdin }).on('line', () => console.log('garbage'))"`);
-    const checked = await runChecked({ target: garbage, seed: 26, cases: CLIENT_CASES, only: 'client.collect.method-path' });
+    const checked = await runChecked({ target: peerTarget(garbage), seed: 26, cases: CLIENT_CASES, only: 'client.collect.method-path' });
     expect(checked.preflight.result.verdict).toBe('ERROR');
     expect(checked.preflight.findings).toMatchObject([{ id: 'client.adapter-failed', symptom: { kind: 'failure', code: 'protocol' } }]);
     expect(checked.results).toMatchObject([{ verdict: 'ERROR', reason: expect.stringMatching(/not sent: the adapter gave no usable answer to the plain call .*\(given up: the rest are not sent\)/), stated: { causes: ['given-up'] } }]);
@@ -169,9 +160,9 @@ describe('the status control: the plain status query reported SUCCESS (in either
     expect(preflight.findings[0]!.summary).toMatch(/^not judged on status: the adapter speaks protocol 1 \(it answered the hello with .*\(an error\)\).*"supports": \["collect", "status"\]/);
   });
   it('an adapter written before "op": "status" and the hello (it crashes on the hello): restarted, protocol 1, not judged on status; the preflight PASSes', async () => {
-    const { preflight, result } = await runPreflight({ target: await commandTarget('node suites/client/fixtures/collect-only-adapter.mjs'), seed: 26 });
+    const { preflight, result } = await runPreflight({ target: peerTarget(collectOnly), seed: 26 });
     expect(preflight.controls.refusal?.state).toBe('held');
-    expect(preflight.controls['status-refusal']).toMatchObject({ state: 'not-run', observed: expect.stringMatching(/^the adapter speaks protocol 1 \(it exited with code 1 on the hello\)/) });
+    expect(preflight.controls['status-refusal']).toMatchObject({ state: 'not-run', observed: expect.stringMatching(/^the adapter speaks protocol 1 \(it threw TypeError: .* on the hello\)/) });
     expect(preflight.findings).toMatchObject([{ id: 'client.status-not-declared' }]);
     expect(result.verdict).toBe('PASS');
   });

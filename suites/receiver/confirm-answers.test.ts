@@ -6,11 +6,18 @@
 import { describe, expect, it } from 'vitest';
 import { appliesAnyway, confirmCases, DEADLINE_MS, labels, notes, one, unsigned } from './fixtures/confirm-answers.ts';
 import type { Asked, ConfirmPolicy } from './fixtures/confirming-receiver.ts';
+import { StallWatch } from '../../harness/cases/index.ts';
 
 describe('a correct confirming receiver of this file\'s making', () => {
-  it('every confirm case PASSes', async () => {
+  it('every confirm case PASSes (on a loaded machine, a case whose query the kit itself was too late for is ERROR for the kit\'s delay, never FAIL)', async () => {
+    const stalls = new StallWatch();
     const results = await confirmCases({});
-    expect(results.map((r) => [r.id, r.verdict, r.reason])).toEqual(results.map((r) => [r.id, 'PASS', undefined]));
+    // This receiver gives up on its query after 300 ms (half the deadline): a stall of the kit's
+    // (and this receiver's) process that long can make it give up, honestly ERROR status-answer-late.
+    const stalled = stalls.stop() >= DEADLINE_MS / 2 - 50;
+    const kitLate = (r: (typeof results)[number]) => stalled && r.verdict === 'ERROR' && r.stated?.causes?.includes('status-answer-late') === true;
+    const judged = results.filter((r) => !kitLate(r));
+    expect(judged.map((r) => [r.id, r.verdict, r.reason])).toEqual(judged.map((r) => [r.id, 'PASS', undefined]));
     expect(results).toHaveLength(9);
   });
 });
@@ -115,11 +122,14 @@ describe.concurrent('a status answer the harness gave only after the receiver ha
     expect(prompt.map((r) => [r.id, r.verdict, r.reason])).toEqual(prompt.map((r) => [r.id, 'PASS', undefined]));
   }, 15_000);
   it('a receiver that fulfils or acknowledges without a confirmation: its FAIL (a SHOULD\'s WARN) stands, however late the answer', async () => {
-    const results = await confirmCases({ ...late, ...appliesAnyway }, only);
+    // Two receivers side by side: the endpoint's delay is waited out once.
+    const [results, acknowledged] = await Promise.all([
+      confirmCases({ ...late, ...appliesAnyway }, only),
+      one('unconfirmed-not-acknowledged', { ...late, reply: () => 200 }),
+    ]);
     expect(Object.fromEntries(results.map((r) => [r.id, r.verdict]))).toEqual({
       'receiver.confirm.contradicted-pending': 'FAIL', 'receiver.confirm.endpoint-error': 'FAIL', 'receiver.confirm.unconfirmed-not-acknowledged': 'SKIP',
     });
-    const acknowledged = await one('unconfirmed-not-acknowledged', { ...late, reply: () => 200 });
     // A SHOULD: its failure is a WARN, on its own evidence.
     expect(acknowledged.verdict, acknowledged.reason).toBe('WARN');
     expect(acknowledged.reason).toMatch(/^answered 200 to a SUCCESS callback it could not confirm/);

@@ -5,6 +5,7 @@
 // naming it; a rule not exercised SKIPs saying why; what says nothing about the rule is ERROR.
 import { describe, expect, it } from 'vitest';
 import type { SentAnswer } from '../../harness/client/index.ts';
+import type { CaseResult } from '../../harness/results/index.ts';
 import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { describeStatusReading, failureOf, notReadReason, statusReading, STATUS_NOT_READ } from '../../harness/cases/service/index.ts';
 import { startEmbeddedService } from '../../harness/embedded/index.ts';
@@ -59,7 +60,13 @@ describe('statusReading: an answer read as a status answer', () => {
 describe('describeStatusReading and notReadReason: what a case says of a query that got no status', () => {
   const readings: Array<[StatusReading, string]> = [
     [{ kind: 'status', status: 'PENDING' }, 'PENDING'],
+    // The letter case it came in, when not the position's (docs/positions.md status.answer-values).
+    [{ kind: 'status', status: 'SUCCESS', letterCase: 'upper' }, 'SUCCESS'],
+    [{ kind: 'status', status: 'SUCCESS', letterCase: 'lower' }, 'SUCCESS (spelled in lower case)'],
+    [{ kind: 'status', status: 'FAILED', letterCase: 'mixed' }, 'FAILED (spelled in mixed case)'],
     [{ kind: 'unknown-id', httpStatus: 404 }, 'unknown id (HTTP 404)'],
+    // The 421 form (status.unknown-id), under whatever HTTP status it came with.
+    [{ kind: 'unknown-id', httpStatus: 200, form: 421 }, 'unknown id (HTTP 200, "error_code": 421)'],
     [{ kind: 'refused', httpStatus: 401 }, 'refused (HTTP 401)'],
     [{ kind: 'server-error', httpStatus: 502 }, 'a server error (HTTP 502)'],
     [{ kind: 'unreadable', httpStatus: 200, why: 'the body is not JSON' }, 'unreadable (HTTP 200: the body is not JSON)'],
@@ -115,18 +122,27 @@ async function answeredCallback(lines: readonly string[], transactionId: string,
   }
 }
 
+interface FrontOptions {
+  faults?: SimulatorFault[]; collect?: (nth: number) => { status: number; body: unknown } | undefined; processingDelayMs?: number;
+  timing?: { callbackTimeoutMs: number }; sources?: ResolvedServiceTarget['sources'];
+  /** The run's pace; `collects` gets the time (performance.now()) each collect reached the front. */
+  pace?: Pace; collects?: number[];
+  /** The answer to any path but collect and the status endpoint (default: the reference's, 404 NOT_FOUND). */
+  elsewhere?: { status: number; body: unknown };
+}
+
 /**
  * `caseId` against the reference service (with `faults`) behind a front answering status queries
  * as `answerer` says; `collect` may refuse the n-th collect instead of forwarding it.
  * `processingDelayMs` (the reference's, before timeScale): longer keeps a query right after the
  * acceptance ahead of the callback on a loaded machine.
  */
-async function runBehindFront(caseId: string, answerer: StatusAnswerer, options: {
-  faults?: SimulatorFault[]; collect?: (nth: number) => { status: number; body: unknown } | undefined; processingDelayMs?: number;
-  timing?: { callbackTimeoutMs: number }; sources?: ResolvedServiceTarget['sources'];
-  /** The run's pace; `collects` gets the time (performance.now()) each collect reached the front. */
-  pace?: Pace; collects?: number[];
-} = {}) {
+async function runBehindFront(caseId: string, answerer: StatusAnswerer, options: FrontOptions = {}): Promise<CaseResult> {
+  return (await runAllBehindFront(caseId, answerer, options))[0]!;
+}
+
+/** The cases `only` names (comma-separated ids), at once, behind one front as runBehindFront's; their results in case order. */
+async function runAllBehindFront(only: string, answerer: StatusAnswerer, options: FrontOptions = {}): Promise<CaseResult[]> {
   const log: string[] = [];
   const service = await startEmbeddedService({
     faults: options.faults ?? [], log: (line) => log.push(line), ...(options.processingDelayMs ? { processingDelayMs: options.processingDelayMs } : {}),
@@ -135,6 +151,7 @@ async function runBehindFront(caseId: string, answerer: StatusAnswerer, options:
   let queries = 0;
   let collects = 0;
   const handle: FrontHandler = async ({ url, body, source }, t) => {
+    if (options.elsewhere && url.pathname !== STATUS_POSITION.path && url.pathname !== '/api/v1.0/collect/') return t.json(options.elsewhere.status, options.elsewhere.body);
     if (url.pathname !== STATUS_POSITION.path) {
       options.collects?.push(performance.now());
       const refused = options.collect?.(++collects);
@@ -153,8 +170,7 @@ async function runBehindFront(caseId: string, answerer: StatusAnswerer, options:
   const front = await startFront(service.target, handle, { sources: 'handler' });
   try {
     const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url, ...(options.sources ? { sources: options.sources } : {}) };
-    const [result] = await runCases({ cases: SERVICE_CASES, target, seed: SEED, only: caseId, ...(options.pace ? { pace: options.pace } : {}) });
-    return result!;
+    return await runCases({ cases: SERVICE_CASES, target, seed: SEED, only, ...(options.pace ? { pace: options.pace } : {}) });
   } finally {
     await front.close();
     await service.close();
@@ -184,9 +200,23 @@ function heldOnFirstThen(status: string): StatusAnswerer {
 const referenceAnswers: StatusAnswerer = async (q) => (q.authorised ? asReference(q.transactionId, q.reference) : { status: 401, body: { success: false } });
 
 describe('service.status.unknown-id-not-success', () => {
-  it.each(['FAILED', 'PENDING'])('an unknown id answered 200 %s (a correct service, unlike the reference\'s 404): PASS', async (status) => {
+  // Either letter case (docs/positions.md status.answer-values): the reading and the form it came in noted.
+  it.each([
+    ['FAILED', 'FAILED', 'upper case ("FAILED")'],
+    ['failed', 'FAILED (spelled in lower case)', 'lower case ("failed")'],
+    ['Pending', 'PENDING (spelled in mixed case)', 'mixed case ("PENDING", read case-insensitively)'],
+  ])('an unknown id answered 200 %s (a correct service, unlike the reference\'s 404): PASS, noting it read as %s', async (status, read, spelled) => {
     const result = await runBehindFront('service.status.unknown-id-not-success', async (q) => answered(q.transactionId, status));
     expect([result.verdict, result.reason]).toEqual(['PASS', undefined]);
+    expect(result.evidence?.notes).toEqual([
+      expect.stringMatching(new RegExp(`^answered HTTP 200 \\{.*\\}: ${read.replace(/[()]/g, '\\$&')}$`)),
+      `the answer spelled the status in ${spelled}; the kit reads either letter case (docs/positions.md, status.answer-values)`,
+    ]);
+  });
+  it('an unknown id refused (400, the service\'s own error_code): PASS, noting the refusal and no form (it has no letter case, and says nothing of an unknown id)', async () => {
+    const result = await runBehindFront('service.status.unknown-id-not-success', async () => ({ status: 400, body: { success: false, error_code: 'INVALID_TRANSACTION' } }));
+    expect(result.verdict).toBe('PASS');
+    expect(result.evidence?.notes).toEqual(['answered HTTP 400 {"success":false,"error_code":"INVALID_TRANSACTION"}: refused (HTTP 400)']);
   });
   it('no answer at all: ERROR, saying so', async () => {
     const result = await runBehindFront('service.status.unknown-id-not-success', async () => 'silent');
@@ -357,3 +387,49 @@ describe('service.status refusals', () => {
   });
 });
 
+
+describe('service.status: a 404 with no unknown-id body, and the endpoint asked after (docs/positions.md status.endpoint-absent)', () => {
+  const NOT_FOUND = { status: 404, body: { message: 'Not Found' } };
+  const CONTROL = 'control: a correctly signed status query for an accepted transaction';
+  const PROBE = 'the same status query to a path no API has (is the status endpoint there at all?)';
+  const labels = (r: CaseResult) => r.evidence?.exchanges?.map((e) => e.label) ?? [];
+  const bodyId = (body: string | undefined) => (JSON.parse(body ?? '{}') as { transaction_id?: string }).transaction_id;
+
+  it('a service answering 404 Not Found to whatever it does not disclose (an unknown id, a spoiled query), as to a path no API has: the control query for the case\'s accepted transaction is answered its status, so the endpoint is there: PASS', async () => {
+    const results = await runAllBehindFront('service.status.unknown-id-not-success,service.status.wrong-signature', async (q) => {
+      const reading = await q.reference();
+      return q.authorised && reading.kind === 'status' ? answered(q.transactionId, reading.status) : NOT_FOUND;
+    }, { elsewhere: NOT_FOUND });
+    expect(results.map((r) => [r.id, r.verdict, r.reason])).toEqual([
+      ['service.status.unknown-id-not-success', 'PASS', undefined], ['service.status.wrong-signature', 'PASS', undefined],
+    ]);
+    for (const r of results) {
+      const exchanges = r.evidence?.exchanges ?? [];
+      const collect = exchanges.find((e) => e.label === 'a correctly signed collect, for a transaction to query');
+      const control = exchanges.find((e) => e.label === CONTROL);
+      expect(bodyId(control?.request.body), r.id).toBe(bodyId(collect?.request.body));
+      expect(control?.response?.status, r.id).toBe(200);
+      expect(labels(r), r.id).not.toContain(PROBE);
+    }
+  });
+  it('an accepted transaction answered 404 Not Found, a path no API has 403 (an API gateway\'s missing route): the endpoint is there, answering otherwise; ERROR, the status not read', async () => {
+    const result = await runBehindFront('service.status.success-agrees', async () => NOT_FOUND, { elsewhere: { status: 403, body: { message: 'Missing Authentication Token' } } });
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^a correctly signed status query got no status: it was answered HTTP 404 \{"message":"Not Found"\}, read as unknown id \(HTTP 404\); either the service does not know a transaction it accepted, or its status endpoint is not at POST /);
+    expect(result.stated?.causes).toEqual(['status-not-read']);
+    const probe = result.evidence?.exchanges?.find((e) => e.label === PROBE);
+    expect([probe?.request.url, probe?.response?.status]).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\.0\/transaction_status-collect-conformance-no-such-path\/$/), 403]);
+  });
+  it('an accepted transaction answered 404 with the unknown-id body ("error_code": 404), as every other path is: an unknown id, as the body says, not asked after; ERROR, the status not read', async () => {
+    const unknown = { status: 404, body: { success: false, error_code: 404, error_message: 'not found' } };
+    const result = await runBehindFront('service.status.success-agrees', async () => unknown, { elsewhere: unknown });
+    expect(result.verdict).toBe('ERROR');
+    expect(result.reason).toMatch(/^a correctly signed status query got no status: it was answered HTTP 404 .*read as unknown id \(HTTP 404\); either the service does not know a transaction it accepted/);
+    expect(labels(result)).not.toContain(PROBE);
+  });
+  it('an unknown id answered 200 FAILED on a service answering any other path 200 {} (a mock\'s catch-all): not a 404, not asked after; PASS', async () => {
+    const result = await runBehindFront('service.status.unknown-id-not-success', async (q) => answered(q.transactionId, 'FAILED'), { elsewhere: { status: 200, body: {} } });
+    expect([result.verdict, result.reason]).toEqual(['PASS', undefined]);
+    expect(labels(result)).toEqual(['status query for an id never used in a collect']);
+  });
+});

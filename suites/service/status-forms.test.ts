@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SERVICE_CASES } from '../../harness/cases/index.ts';
 import { startEmbeddedService, type EmbeddedServiceOptions } from '../../harness/embedded/index.ts';
 import { runSide } from '../../harness/run/index.ts';
+import { runCases } from '../../harness/runner/index.ts';
 import { STATUS_POSITION } from '../../harness/status/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { startFront } from './fixtures/front.ts';
@@ -49,11 +50,21 @@ describe('status answers in either form of the evidence: PASS, the form noted', 
   });
 });
 
+/** A test double of the service with collect only (forwarded to `reference`): any other path is answered `status` with `body` (JSON; undefined: none); `asked` lists those paths as asked. */
+async function collectOnly(reference: ResolvedServiceTarget, { status, body }: { status: number; body: unknown } = { status: 404, body: { message: 'Not Found' } }) {
+  const asked: string[] = [];
+  const front = await startFront(reference, async ({ url }, t) => {
+    if (url.pathname === '/api/v1.0/collect/') return t.forward();
+    asked.push(url.pathname);
+    return t.json(status, body);
+  });
+  return Object.assign(front, { asked });
+}
+
 describe('a service without the status endpoint (collect only): not judged on status, one shared cause', () => {
   it('its status path answers as a path no API has: preflight PASS on collect alone, the eight status cases SKIP, one cause names the line to add', async () => {
     const service = await startEmbeddedService();
-    // A test double of the service with collect only: any other path is 404 {"message": "Not Found"}.
-    const front = await startFront(service.target, async ({ url }, t) => (url.pathname === '/api/v1.0/collect/' ? t.forward() : t.json(404, { message: 'Not Found' })));
+    const front = await collectOnly(service.target);
     try {
       const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url };
       const run = await runSide({ cases: STATUS_CASES, target, seed: SEED });
@@ -62,7 +73,11 @@ describe('a service without the status endpoint (collect only): not judged on st
       for (const r of run.results) {
         expect(r.verdict, `${r.id}: ${r.reason}`).toBe("SKIP");
         expect(r.reason, r.id).toMatch(new RegExp(`^not exercised: the service has no status endpoint at POST ${STATUS_POSITION.path.replace(/\//g, '\\/')}: .*a path no API has.*Add "status": false to the target file`));
+        // The path beside it: the status path's last segment, its trailing slash dropped, and a name no API has.
+        expect(r.reason, r.id).toContain(', as the same query to /api/v1.0/transaction_status-collect-conformance-no-such-path/, a path no API has, was (HTTP 404 {"message":"Not Found"}); ');
       }
+      // Asked once in the run, by whichever of the preflight and the cases (which start beside it) met the 404 first.
+      expect(front.asked.filter((path) => path !== STATUS_POSITION.path)).toEqual(['/api/v1.0/transaction_status-collect-conformance-no-such-path/']);
       const causes = run.diagnoses;
       expect(causes.map((c) => c.id)).toEqual(['service.status-endpoint-absent']);
       expect([...causes[0]!.cases].sort()).toEqual(STATUS_CASES.map((c) => c.id).sort());
@@ -82,6 +97,35 @@ describe('a service without the status endpoint (collect only): not judged on st
       expect(run.preflight.controls['status-refusal']?.state).toBe('failed');
       expect(run.preflight.findings.map((f) => f.id)).toEqual(['service.status-query-refused']);
       expect(run.results.filter((r) => r.verdict === 'SKIP').map((r) => r.id)).toEqual([]);
+    } finally {
+      await front.close();
+      await service.close();
+    }
+  });
+  it('a stated GET endpoint with a query, under a baseUrl ending in slashes, absent too: the probe asks the path beside the stated one, under the same base, and the reason names both', async () => {
+    const service = await startEmbeddedService();
+    const front = await collectOnly(service.target);
+    try {
+      const target: ResolvedServiceTarget = { ...service.target, baseUrl: `${front.url}//`, status: { method: 'GET', path: '/api/v2/payments/status?format=json', pointer: '/status' } };
+      const [result] = await runCases({ cases: STATUS_CASES, target, seed: SEED, only: 'service.status.unknown-id-not-success' });
+      expect(result!.verdict, result!.reason).toBe('SKIP');
+      expect(result!.reason).toMatch(/^not exercised: the service has no status endpoint at GET \/api\/v2\/payments\/status\?format=json: a correctly signed status query for an accepted transaction was answered HTTP 404 \{"message":"Not Found"\}, as the same query to \/api\/v2\/payments\/status-collect-conformance-no-such-path\/, a path no API has, was \(HTTP 404 /);
+      // Its evidence: the probe went to the path beside the stated one, under the base URL as the status query was.
+      const probes = result!.evidence?.exchanges?.filter((e) => e.label === 'the same status query to a path no API has (is the status endpoint there at all?)');
+      expect(probes?.map((e) => `${e.request.method} ${e.request.url}`)).toEqual([`GET ${front.url}/api/v2/payments/status-collect-conformance-no-such-path/`]);
+    } finally {
+      await front.close();
+      await service.close();
+    }
+  });
+  // A double's 404 may carry no JSON object at all: it says no error_code, as a path no API has says none.
+  it.each([['JSON null', null, ' null'], ['an empty body', undefined, '']])('every other path answered 404 with %s: absent all the same (the case SKIPs under the shared cause)', async (_, body, shown) => {
+    const service = await startEmbeddedService();
+    const front = await collectOnly(service.target, { status: 404, body });
+    try {
+      const [result] = await runCases({ cases: STATUS_CASES, target: { ...service.target, baseUrl: front.url }, seed: SEED, only: 'service.status.unknown-id-not-success' });
+      expect([result!.verdict, result!.stated?.causes]).toEqual(['SKIP', ['status-endpoint-absent']]);
+      expect(result!.reason).toMatch(new RegExp(`^not exercised: the service has no status endpoint at POST \\S+: a correctly signed status query for an accepted transaction was answered HTTP 404${shown}, as the same query to \\S+, a path no API has, was \\(HTTP 404${shown}\\); `));
     } finally {
       await front.close();
       await service.close();

@@ -51,6 +51,7 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/storm/artillery.test.ts', group: 'timed', why: 'the storm exported and run by Artillery itself (Node 22 and Artillery from the npm registry, cached), against each volume fault and the correct receivers' },
   { file: 'suites/storm/storm-faults.test.ts', group: 'timed', why: 'scaled storms (hundreds of callbacks, timed replies) against each volume fault and the correct receivers' },
   { file: 'suites/storm/driver-stall.test.ts', group: 'timed', why: 'two timed storms of about 8 s, one with the driver\'s event loop blocked 0.9 s (busy CPU)' },
+  { file: 'suites/status/blocked-loop-kit.test.ts', group: 'timed', why: 'a receiver case beside a confirming receiver with the kit\'s event loop blocked 0.55 s (busy CPU) while its status query waits' },
 ];
 
 export const E2E_FILES: readonly string[] = E2E_SUITES.map((s) => s.file);

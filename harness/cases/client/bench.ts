@@ -32,6 +32,7 @@ const MAX_CLIENT_CALLS_AHEAD = 48;
 
 /** How an in-process target's adapter is reached (a command's launch is the bench's: it may adopt the probe's process). */
 export async function adapterLaunchOf(target: ResolvedClientTarget): Promise<AdapterLaunch> {
+  if (target.inProcess?.adapter === 'peer') return { peer: target.inProcess.peer };
   if (target.inProcess) {
     // Loaded only for the embedded run's in-process reference SDK.
     const { referenceAdapterPeer, isReferenceSdkFault } = await import('../../reference-sdk/index.ts');

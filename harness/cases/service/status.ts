@@ -269,11 +269,14 @@ function refusalCase(leaf: string, title: string, specRef: string, tamper: Query
   });
 }
 
-/** A 404 whose body does not say the id is unknown: the endpoint may be absent (probeEndpointAbsent tells). */
+/**
+ * A 404 whose body does not say the id is unknown: the endpoint may be absent (probeEndpointAbsent
+ * tells). A 404 always reads as an unknown id (readStatusAnswer), so the status is what decides.
+ */
 function maybeNoEndpoint(asked: Asked): boolean {
-  const { answer, reading } = asked;
+  const { answer } = asked;
   const object = answer.json !== null && typeof answer.json === 'object' ? answer.json as Record<string, unknown> : undefined;
-  return reading?.kind === 'unknown-id' && answer.status === 404 && unknownIdInBody(object) === undefined;
+  return answer.status === 404 && unknownIdInBody(object) === undefined;
 }
 
 /**
@@ -305,8 +308,9 @@ async function absentFor(s: ServiceSession, asked: Asked, acceptedId: () => Prom
   return probeEndpointAbsent(s, id, control);
 }
 
+/** SKIP under the shared cause, with the case's evidence: its query, the control, and the probe when this case asked it. */
 function skipAbsent(s: ServiceSession, why: string): CaseOutcome {
-  return { ...s.skip(`not exercised: ${why}`), causes: ['status-endpoint-absent'] };
+  return { ...s.skip(`not exercised: ${why}`, {}), causes: ['status-endpoint-absent'] };
 }
 
 /** The error_code of a JSON answer (undefined for none, or no JSON). */
@@ -379,11 +383,11 @@ export const STATUS_CASES: readonly ServiceCase[] = ([
  * letter case, and 404 or 421 as an unknown id): `the status values in lower case (success), one
  * of the forms the evidence shows`.
  */
-export function formNote(reading: StatusReading | undefined): string[] {
-  if (reading?.kind === 'status' && reading.letterCase) {
+export function formNote(reading: StatusReading): string[] {
+  if (reading.kind === 'status' && reading.letterCase) {
     return [`the answer spelled the status in ${reading.letterCase} case (${JSON.stringify(reading.letterCase === 'lower' ? reading.status.toLowerCase() : reading.status)}${reading.letterCase === 'mixed' ? ', read case-insensitively' : ''}); the kit reads either letter case (docs/positions.md, status.answer-values)`];
   }
-  if (reading?.kind === 'unknown-id') {
+  if (reading.kind === 'unknown-id') {
     return [`the unknown id was answered ${reading.form === 421 ? '"error_code": 421 with "success": false' : `HTTP ${reading.httpStatus}`}; the kit reads 404 and 421 alike (docs/positions.md, status.unknown-id)`];
   }
   return [];
