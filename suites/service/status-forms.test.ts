@@ -11,6 +11,7 @@ import { runCases } from '../../harness/runner/index.ts';
 import { STATUS_POSITION } from '../../harness/status/index.ts';
 import type { ResolvedServiceTarget } from '../../harness/targets/index.ts';
 import { startFront } from './fixtures/front.ts';
+import { LOADED_SERVICE, PENDING_SEEN } from '../support/timing.ts';
 
 const SEED = 3737;
 const STATUS_CASES = SERVICE_CASES.filter((c) => c.id.startsWith('service.status.'));
@@ -18,13 +19,10 @@ const show = (results: ReadonlyArray<{ id: string; verdict: string; reason?: str
 const notes = (r: { evidence?: { notes?: readonly string[] } }) => (r.evidence?.notes ?? []).join('\n');
 
 async function runForm(statusForm: NonNullable<EmbeddedServiceOptions['statusForm']>) {
-  // Processing 300 ms (scaled): a query right after the acceptance sees it pending, also on a loaded machine.
-  const service = await startEmbeddedService({ statusForm, processingDelayMs: 6000 });
+  // A query right after the acceptance sees it pending, and the limits hold, also on a loaded machine.
+  const service = await startEmbeddedService({ statusForm, ...PENDING_SEEN });
   try {
-    // 3 s for each callback and status answer, not the embedded 1 s: on a loaded machine (four
-    // test files and the type check on two cores) 1 s was seen run out before the first callback.
-    const target = { ...service.target, timing: { ...service.target.timing, callbackTimeoutMs: 3000 } };
-    return await runSide({ cases: STATUS_CASES, target, seed: SEED });
+    return await runSide({ cases: STATUS_CASES, target: service.target, seed: SEED });
   } finally {
     await service.close();
   }
@@ -63,7 +61,7 @@ async function collectOnly(reference: ResolvedServiceTarget, { status, body }: {
 
 describe('a service without the status endpoint (collect only): not judged on status, one shared cause', () => {
   it('its status path answers as a path no API has: preflight PASS on collect alone, the eight status cases SKIP, one cause names the line to add', async () => {
-    const service = await startEmbeddedService();
+    const service = await startEmbeddedService(LOADED_SERVICE);
     const front = await collectOnly(service.target);
     try {
       const target: ResolvedServiceTarget = { ...service.target, baseUrl: front.url };
@@ -87,7 +85,7 @@ describe('a service without the status endpoint (collect only): not judged on st
     }
   });
   it('its positive control: a status path answering 404 unlike a path no API has (an unknown id\'s body) is not taken for an absent endpoint', async () => {
-    const service = await startEmbeddedService();
+    const service = await startEmbeddedService(LOADED_SERVICE);
     const front = await startFront(service.target, async ({ url }, t) => (url.pathname === STATUS_POSITION.path
       ? t.json(404, { success: false, error_code: 'TRANSACTION_NOT_FOUND', error_message: 'no such transaction' })
       : url.pathname === '/api/v1.0/collect/' ? t.forward() : t.json(404, { message: 'Not Found' })));
@@ -103,7 +101,7 @@ describe('a service without the status endpoint (collect only): not judged on st
     }
   });
   it('a stated GET endpoint with a query, under a baseUrl ending in slashes, absent too: the probe asks the path beside the stated one, under the same base, and the reason names both', async () => {
-    const service = await startEmbeddedService();
+    const service = await startEmbeddedService(LOADED_SERVICE);
     const front = await collectOnly(service.target);
     try {
       const target: ResolvedServiceTarget = { ...service.target, baseUrl: `${front.url}//`, status: { method: 'GET', path: '/api/v2/payments/status?format=json', pointer: '/status' } };
@@ -120,7 +118,7 @@ describe('a service without the status endpoint (collect only): not judged on st
   });
   // A double's 404 may carry no JSON object at all: it says no error_code, as a path no API has says none.
   it.each([['JSON null', null, ' null'], ['an empty body', undefined, '']])('every other path answered 404 with %s: absent all the same (the case SKIPs under the shared cause)', async (_, body, shown) => {
-    const service = await startEmbeddedService();
+    const service = await startEmbeddedService(LOADED_SERVICE);
     const front = await collectOnly(service.target, { status: 404, body });
     try {
       const [result] = await runCases({ cases: STATUS_CASES, target: { ...service.target, baseUrl: front.url }, seed: SEED, only: 'service.status.unknown-id-not-success' });
