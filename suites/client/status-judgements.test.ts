@@ -151,3 +151,10 @@ describe('the preflight\'s status control: the plain call answered 200 success i
     expect(outcome).toMatchObject({ verdict: 'FAIL', reason: `the service answered ${FIRST}; the SDK reported an error (unknown status success)` });
   });
 });
+
+describe('an answer that carries no status (a refusal, an unknown id, a 5xx, a 2xx without one) is never reported as one (their judges)', () => {
+  it.each(['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error', 'client.status.unreadable'])('%s: an error PASSes; a status FAILs, saying what the SDK reported', async (id) => {
+    expect(await judgedBy(id, answeredCall('SUCCESS', 'lower', errorReport('refused')))).toMatchObject({ verdict: 'PASS' });
+    expect((await judgedBy(id, answeredCall('SUCCESS', 'lower', statusReport('SUCCESS')))).reason).toMatch(/^the service answered .*; the SDK reported status SUCCESS: /);
+  });
+});
