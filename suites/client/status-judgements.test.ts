@@ -2,8 +2,10 @@
 // an adapter; the query's shape is the suite's position, docs/status.md): requests built by hand,
 // the verdict and the words each case gives them.
 import { describe, expect, it } from 'vitest';
+import { successReported, type SdkCall } from '../../harness/cases/index.ts';
 import type { ReceivedRequest } from '../../harness/sdk/index.ts';
 import { hmacHex, signBody } from '../../harness/signing/index.ts';
+import { statusAnswerBody } from '../../harness/status/index.ts';
 import { judgedBy, observationOf, receivedRequest } from './observations.ts';
 
 const secretKey = 'sk-status-judge-0001';
@@ -100,5 +102,59 @@ describe('client.status.signature', () => {
     expect((await judged('client.status.signature', query({ method: 'GET', target, body: '', headers: { authorization: [`HMAC ${clientKey}:${hmacHex(secretKey, '')}`] } }))).reason)
       .toMatch(new RegExp(`^the status query \\(no body\\) is not signed over its query's pairs: expected ${expected}, got "HMAC `));
     expect((await judged('client.status.signature', query({ method: 'GET', target, body: '', headers: { authorization: [] } }))).reason).toBe(`the status query (no body) is not signed over its query's pairs: expected ${expected}, got null`);
+  });
+});
+
+/** A status call answered 200 with `status` spelled in `letterCase` (the reference form: lower), the SDK having reported `answer`. */
+function answeredCall(status: 'PENDING' | 'SUCCESS', letterCase: 'lower' | 'upper', answer: SdkCall['answer']): SdkCall {
+  const body = statusAnswerBody(ID, status, letterCase);
+  const o = observationOf({ secretKey, clientKey }, { requests: [query()], answer, line: '{"id":"s1","op":"status"}' });
+  return { ...o, script: { kind: 'answer', status: 200, contentType: 'application/json', body } };
+}
+const statusReport = (status: 'PENDING' | 'SUCCESS'): SdkCall['answer'] => ({ kind: 'status', status, line: '' });
+const errorReport = (error: string): SdkCall['answer'] => ({ kind: 'error', error, line: '' });
+
+describe('client.status.reports-pending judged on one call answered in the reference form (its judge)', () => {
+  it('reported PENDING: PASS', async () => {
+    expect(await judgedBy('client.status.reports-pending', answeredCall('PENDING', 'lower', statusReport('PENDING')))).toMatchObject({ verdict: 'PASS' });
+  });
+  it('reported SUCCESS: FAIL quoting what the service answered, the cause stated', async () => {
+    const o = answeredCall('PENDING', 'lower', statusReport('SUCCESS'));
+    expect(await judgedBy('client.status.reports-pending', o)).toMatchObject({
+      verdict: 'FAIL', causes: ['status-misreported'],
+      reason: `the service answered ${JSON.stringify(statusAnswerBody(ID, 'PENDING', 'lower'))}; the SDK reported status SUCCESS: a transaction still pending is not paid (an SDK that reads only "success" calls it SUCCESS)`,
+    });
+  });
+});
+
+describe('the preflight\'s status control: the plain call answered 200 success is reported SUCCESS, in either letter case', () => {
+  const FIRST = '200 {"success": true, "status": "success"}';
+  const OTHER = '200 {"success": true, "status": "SUCCESS"}';
+  it('reported SUCCESS to the reference form: PASS, no note', () => {
+    const outcome = successReported(answeredCall('SUCCESS', 'lower', statusReport('SUCCESS')));
+    expect(outcome.verdict).toBe('PASS');
+    expect(outcome.evidence?.notes).toBeUndefined();
+  });
+  it('reported SUCCESS only to the upper-case form: PASS on that call, the note naming both forms', () => {
+    const other = answeredCall('SUCCESS', 'upper', statusReport('SUCCESS'));
+    const outcome = successReported(answeredCall('SUCCESS', 'lower', errorReport('unknown status success')), other);
+    expect(outcome.verdict).toBe('PASS');
+    expect(outcome.evidence?.serviceScript).toEqual(other.script);
+    expect(outcome.evidence?.notes).toEqual([`the SDK reported SUCCESS to ${OTHER}, not to ${FIRST} (it reported an error (unknown status success))`]);
+  });
+  it('reported SUCCESS to neither: FAIL naming both reports', () => {
+    const outcome = successReported(answeredCall('SUCCESS', 'lower', statusReport('PENDING')), answeredCall('SUCCESS', 'upper', statusReport('PENDING')));
+    expect(outcome).toMatchObject({ verdict: 'FAIL', reason: `the service answered ${FIRST}; the SDK reported status PENDING; to ${OTHER} it reported status PENDING` });
+  });
+  it('the upper-case call got no usable answer (none to read): FAIL naming the first report alone', () => {
+    const outcome = successReported(answeredCall('SUCCESS', 'lower', errorReport('unknown status success')));
+    expect(outcome).toMatchObject({ verdict: 'FAIL', reason: `the service answered ${FIRST}; the SDK reported an error (unknown status success)` });
+  });
+});
+
+describe('an answer that carries no status (a refusal, an unknown id, a 5xx, a 2xx without one) is never reported as one (their judges)', () => {
+  it.each(['client.status.refusal', 'client.status.unknown-id', 'client.status.server-error', 'client.status.unreadable'])('%s: an error PASSes; a status FAILs, saying what the SDK reported', async (id) => {
+    expect(await judgedBy(id, answeredCall('SUCCESS', 'lower', errorReport('refused')))).toMatchObject({ verdict: 'PASS' });
+    expect((await judgedBy(id, answeredCall('SUCCESS', 'lower', statusReport('SUCCESS')))).reason).toMatch(/^the service answered .*; the SDK reported status SUCCESS: /);
   });
 });

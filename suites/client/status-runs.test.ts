@@ -107,6 +107,28 @@ describe('an adapter that declares "status": judged on every case, an error to a
       expect(outcome.verdict, `${id}: ${outcome.reason}`).toBe('WARN');
       expect(outcome.reason).toMatch(/^the SDK reads the status only in lower case: .*but to 200 \{"success": true, "status": "[A-Z]+"\} the SDK reported an error \(unknown status [A-Z]+\), as to every upper-case answer; the upper-case form has evidence too: the spec spells SUCCESS and FAILED in upper case in callbacks \(§6\)/);
     }
+    // The evidence is the call the SDK refused; its note, the form it read.
+    const warned = await run('client.status.reports-pending', context(lowerOnly));
+    expect(warned.evidence?.adapter?.answered).toBe(null);
+    expect(warned.evidence?.notes).toEqual(['to 200 {"success": true, "status": "pending"} the SDK reported status PENDING']);
+  });
+  it('an SDK that reports nothing to one letter case (its caller left waiting) and reads the other: FAIL, a misreport, never a WARN', async () => {
+    const timeout: AdapterAnswer = { kind: 'failed', code: 'ERR_ADAPTER_TIMEOUT', failure: 'timeout', reason: 'no answer within 1000 ms' };
+    const sdk: Sdk = (a) => (a.status === a.status?.toUpperCase() ? status(a.status as 'PENDING') : timeout);
+    const outcome = await run('client.status.reports-pending', context(sdk));
+    expect(outcome).toMatchObject({
+      verdict: 'FAIL', causes: ['status-misreported'],
+      reason: 'the service answered 200 {"success": true, "status": "pending"}; the SDK reported nothing within 1000 ms: a transaction still pending is not paid (an SDK that reads only "success" calls it SUCCESS)',
+    });
+  });
+  it('an SDK that reads lower case and reports every upper-case answer as another status: FAIL, a misreport, never a WARN', async () => {
+    const next = { PENDING: 'FAILED', SUCCESS: 'PENDING', FAILED: 'SUCCESS' } as const;
+    const sdk: Sdk = (a) => (!a.status ? error('refused') : a.status === a.status.toLowerCase() ? status(a.status.toUpperCase() as 'PENDING') : status(next[a.status as 'PENDING']));
+    const outcome = await run('client.status.reports-pending', context(sdk));
+    expect(outcome).toMatchObject({
+      verdict: 'FAIL', causes: ['status-misreported'],
+      reason: 'the service answered 200 {"success": true, "status": "PENDING"}; the SDK reported status FAILED: a transaction still pending is not paid (an SDK that reads only "success" calls it SUCCESS)',
+    });
   });
   it('an SDK that reads upper case only: WARN naming the lower-case form and the real client that compares it', async () => {
     const outcome = await run('client.status.reports-success', context(upperOnly));
@@ -127,6 +149,12 @@ describe('an adapter that declares "status": judged on every case, an error to a
     expect(outcome).toMatchObject({ verdict: 'FAIL', causes: ['status-misreported'] });
     expect(outcome.reason).toMatch(/; the SDK reported an error \(unknown status SUCCESS\), though it reads upper-case answers \(it reported 200 \{"success": true, "status": "PENDING"\} as PENDING\): an error to a valid answer is a misreport/);
   });
+  it('the value it reads in that form is named as it was read: an error to upper-case PENDING, while upper-case SUCCESS is read', async () => {
+    const sdk: Sdk = (a) => (a.status === 'PENDING' ? error('unknown status PENDING') : a.status ? status(a.status.toUpperCase() as 'PENDING') : error('refused'));
+    const outcome = await run('client.status.reports-pending', context(sdk));
+    expect(outcome).toMatchObject({ verdict: 'FAIL', causes: ['status-misreported'] });
+    expect(outcome.reason).toContain('; the SDK reported an error (unknown status PENDING), though it reads upper-case answers (it reported 200 {"success": true, "status": "SUCCESS"} as SUCCESS): ');
+  });
   it('both letter cases read: PASS, noting both', async () => {
     const outcome = await run('client.status.reports-success', context((a) => (a.status ? status(a.status.toUpperCase() as 'PENDING') : error('refused'))));
     expect(outcome.verdict).toBe('PASS');
@@ -139,7 +167,12 @@ describe('an adapter that declares "status": judged on every case, an error to a
     expect(outcome.verdict).toBe('FAIL');
     expect(outcome.reason).toMatch(/^the service answered 200 \{"success": false, "error_code": 421\} \(an unknown id, the 421 form/);
     expect(asked.slice(1).map((a) => [a.httpStatus, a.errorCode])).toEqual([[404, 404], [200, 421]]);
-    expect(await run('client.status.unknown-id', context((a) => (a.httpStatus === 200 && a.errorCode === undefined ? status('SUCCESS') : error('not found'))))).toMatchObject({ verdict: 'PASS' });
+    const passed = await run('client.status.unknown-id', context((a) => (a.httpStatus === 200 && a.errorCode === undefined ? status('SUCCESS') : error('not found'))));
+    expect(passed.verdict).toBe('PASS');
+    expect(passed.evidence?.notes).toEqual([
+      'the service answered 404 {"success": false, "error_code": 404}; the SDK reported an error (not found)',
+      'the service answered 200 {"success": false, "error_code": 421}; the SDK reported an error (not found)',
+    ]);
   });
 });
 

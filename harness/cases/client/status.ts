@@ -105,13 +105,15 @@ export function successReported(o: SdkCall, other?: SdkCall): CaseOutcome {
   return fail(o, `the service answered ${answerWords('SUCCESS', FIRST_CASE)}; the SDK reported ${reported(o)}${both}`);
 }
 
-interface StatusCaseSpec extends Omit<ClientCase, 'side' | 'run' | 'needs' | 'judge'> {
-  /** The service's answer, for the id the call asks about. */
-  script: (transactionId: string) => ServiceScript;
+type StatusCaseSpec = Omit<ClientCase, 'side' | 'run' | 'needs' | 'judge'> & {
+  /** How one call is judged: the run's (with `script`) and the case's judge. */
   check(o: SdkCall): CaseOutcome;
-  /** Instead of one call answered by `script`: its own calls (both forms of an answer). */
-  calls?: (ctx: ClientContext) => Promise<CaseOutcome>;
-}
+} & (
+  /** The service's answer, for the id the one call asks about. */
+  | { script: (transactionId: string) => ServiceScript; calls?: never }
+  /** Instead of one call: its own calls (both forms of an answer). */
+  | { calls: (ctx: ClientContext) => Promise<CaseOutcome>; script?: never }
+);
 
 /** Before any status case: the adapter declares status (else SKIP), and its plain status call got an answer (else ERROR, one cause). */
 async function statusGate(ctx: ClientContext): Promise<CaseOutcome | undefined> {
@@ -138,7 +140,7 @@ function statusCase(spec: StatusCaseSpec): ClientCase {
       if (gate) return gate;
       if (calls) return calls(ctx);
       const id = ctx.newTransactionId();
-      return check(await callSdkStatus(ctx, id, script(id)));
+      return check(await callSdkStatus(ctx, id, script!(id)));
     },
   };
 }
@@ -271,7 +273,6 @@ function reportsCase(status: StatusValue, why: string): ClientCase {
     title: `a status answered ${status} is reported ${status}`,
     specRef: '§4.2, §6 rule 5',
     level: 'MUST',
-    script: (id) => answered(id, status),
     // A status reported without asking (from the SDK's own cache) was not read from the service's answer.
     check: onRequest((o) => {
       if (formReading(o, status) === 'read') return pass(o);
@@ -386,7 +387,6 @@ export const STATUS_CASES: readonly ClientCase[] = [
   statusCase({
     id: 'client.status.unknown-id', title: 'an unknown id (404, or 421) is never reported as a status', specRef: '§4.2, §7', level: 'MUST',
     negative: 'status-refusal',
-    script: (id) => json(404, unknownIdAnswer(id, 404).body),
     check: noStatus('404 {"success": false, "error_code": 404}', 'the service does not know the transaction; FAILED would cancel an order that may still be paid'),
     calls: unknownIdBothForms,
   }),
