@@ -4,12 +4,14 @@
 // cases that send them FAIL, all falsely: the target file must state the shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIVER_CASES } from '../../harness/cases/index.ts';
-import { startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
+import { EMBEDDED_RECEIVER_DEFAULTS, startEmbeddedReceiver, type EmbeddedReceiver } from '../../harness/embedded/index.ts';
 import type { CaseResult } from '../../harness/results/index.ts';
 import { runCases } from '../../harness/runner/index.ts';
+import { LOADED_CONFIRMING_RECEIVER } from '../support/timing.ts';
 
 // Confirming too (§6 rule 5), so that every case runs: the status query names the ids of that shape.
-const TIMING = { timeScale: 0.02, replyDeadlineMs: 1000 };
+// Its limits for a loaded machine (suites/support/timing.ts): the shape is what is proven here.
+const TIMING = { timeScale: 0.02, ...LOADED_CONFIRMING_RECEIVER };
 const SEED = Number(process.env.CC_SEED ?? 4242);
 /** Room for the reserved-character case: the harness id (24) + its 18 characters + 37. */
 const OWN_IDS = { template: '{id}-{uuid}', maxLength: 80 };
@@ -41,7 +43,9 @@ describe('receiver transactionIds: a receiver that accepts only {id}-{uuid}', ()
   });
 
   it('without transactionIds in the target, the valid callbacks get 400 and those cases FAIL: the shape must be stated', async () => {
-    const target = { ...embedded.target };
+    // The embedded 1 s deadline: these callbacks are refused before any status query, and the kit
+    // waits out the deadline for a record that never changes.
+    const target = { ...embedded.target, timing: { ...embedded.target.timing, replyDeadlineMs: EMBEDDED_RECEIVER_DEFAULTS.replyDeadlineMs } };
     delete target.transactionIds;
     const results = await runCases({ cases: RECEIVER_CASES, target, seed: SEED, only: 'receiver.token.valid,receiver.outcome.success-applied' });
     expect(results.map((r) => r.verdict)).toEqual(['FAIL', 'FAIL']);
