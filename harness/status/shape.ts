@@ -104,7 +104,7 @@ export function signedStatusQuery(options: {
 /** What a status answer says, read by the suite's position (or the target's pointer). */
 export type StatusReading =
   /** `letterCase`: how the value was spelled (both are read). */
-  | { kind: 'status'; status: StatusValue; transactionId?: string; letterCase?: LetterCase | 'mixed' }
+  | { kind: 'status'; status: StatusValue; transactionId?: string; letterCase: LetterCase | 'mixed' }
   /** 404, or a body saying it does not know the id (`error_code` 404, or 421 with `success: false`); `form`: which. */
   | { kind: 'unknown-id'; httpStatus: number; form?: UnknownIdForm }
   /** A refusal (4xx other than 404, or 2xx with success false / an error_code). */

@@ -60,7 +60,6 @@ describe('statusReading: an answer read as a status answer', () => {
 
 describe('describeStatusReading and notReadReason: what a case says of a query that got no status', () => {
   const readings: Array<[StatusReading, string]> = [
-    [{ kind: 'status', status: 'PENDING' }, 'PENDING'],
     // The letter case it came in, when not the position's (docs/positions.md status.answer-values).
     [{ kind: 'status', status: 'SUCCESS', letterCase: 'upper' }, 'SUCCESS'],
     [{ kind: 'status', status: 'SUCCESS', letterCase: 'lower' }, 'SUCCESS (spelled in lower case)'],

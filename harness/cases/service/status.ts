@@ -78,7 +78,7 @@ export function statusReading(answer: SentAnswer, endpoint: StatusEndpoint): Sta
 /** A reading in words: `SUCCESS`, `SUCCESS (spelled in lower case)`, `unknown id (HTTP 404)`, `unknown id (HTTP 200, "error_code": 421)`. */
 export function describeStatusReading(reading: StatusReading): string {
   switch (reading.kind) {
-    case 'status': return `${reading.status}${reading.letterCase && reading.letterCase !== 'upper' ? ` (spelled in ${reading.letterCase === 'lower' ? 'lower' : 'mixed'} case)` : ''}`;
+    case 'status': return `${reading.status}${reading.letterCase !== 'upper' ? ` (spelled in ${reading.letterCase === 'lower' ? 'lower' : 'mixed'} case)` : ''}`;
     case 'unknown-id': return `unknown id (HTTP ${reading.httpStatus}${reading.form === 421 ? ', "error_code": 421' : ''})`;
     case 'refused': return `refused (HTTP ${reading.httpStatus})`;
     case 'server-error': return `a server error (HTTP ${reading.httpStatus})`;
@@ -274,9 +274,7 @@ function refusalCase(leaf: string, title: string, specRef: string, tamper: Query
  * tells). A 404 always reads as an unknown id (readStatusAnswer), so the status is what decides.
  */
 function maybeNoEndpoint(asked: Asked): boolean {
-  const { answer } = asked;
-  const object = answer.json !== null && typeof answer.json === 'object' ? answer.json as Record<string, unknown> : undefined;
-  return answer.status === 404 && unknownIdInBody(object) === undefined;
+  return asked.answer.status === 404 && unknownIdInBody(jsonObjectOf(asked.answer)) === undefined;
 }
 
 /**
@@ -313,10 +311,15 @@ function skipAbsent(s: ServiceSession, why: string): CaseOutcome {
   return { ...s.skip(`not exercised: ${why}`, {}), causes: ['status-endpoint-absent'] };
 }
 
+/** The JSON object an answer carries (undefined for none, an array or a scalar). */
+function jsonObjectOf(answer: SentAnswer): Record<string, unknown> | undefined {
+  const json = answer.json;
+  return json !== null && typeof json === 'object' && !Array.isArray(json) ? json as Record<string, unknown> : undefined;
+}
+
 /** The error_code of a JSON answer (undefined for none, or no JSON). */
 function errorCodeOf(answer: SentAnswer): unknown {
-  const json = answer.json;
-  return json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>)['error_code'] : undefined;
+  return jsonObjectOf(answer)?.['error_code'];
 }
 
 /** SKIP at once, with the one shared cause, when this run already found the target's status endpoint absent. */
@@ -384,7 +387,7 @@ export const STATUS_CASES: readonly ServiceCase[] = ([
  * of the forms the evidence shows`.
  */
 export function formNote(reading: StatusReading): string[] {
-  if (reading.kind === 'status' && reading.letterCase) {
+  if (reading.kind === 'status') {
     return [`the answer spelled the status in ${reading.letterCase} case (${JSON.stringify(reading.letterCase === 'lower' ? reading.status.toLowerCase() : reading.status)}${reading.letterCase === 'mixed' ? ', read case-insensitively' : ''}); the kit reads either letter case (docs/positions.md, status.answer-values)`];
   }
   if (reading.kind === 'unknown-id') {
