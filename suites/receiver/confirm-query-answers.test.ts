@@ -92,6 +92,16 @@ describe('receiver.confirm.endpoint-late', () => {
   });
 });
 
+describe('a status answer the harness gave late to a receiver that gave no reply at all', () => {
+  it('contradicted-pending: ERROR naming the kit\'s endpoint, saying the receiver gave no reply (its callback timed out)', async () => {
+    // The endpoint 600 ms late on purpose, the receiver's own limit 100 ms; it never replies (the request times out).
+    const r = await one('contradicted-pending', { reply: () => 'hang', queryLimitMs: 100, endpointDelayFor: () => 600 });
+    expect(r.verdict, r.reason).toBe('ERROR');
+    expect(r.reason).toMatch(/^the harness's status endpoint answered after \d+ ms, after the receiver had given up on its query \(it closed the connection after \d+ ms\) and gave no reply: the delay is the kit's/);
+    expect(r.stated?.causes).toEqual(['status-answer-late']);
+  }, 10_000);
+});
+
 describe('receiver.confirm.contradicted-unknown: the unknown id named as the status endpoint answered it', () => {
   it('"error_code 421" in the default form (the reference\'s); "404" where the target states that form (the harness\'s endpoint answering 404); a receiver that leaves the record alone PASSes', async () => {
     const [byDefault, stated, control] = await Promise.all([one('contradicted-unknown', appliesAnyway), unknownStatedAs404(appliesAnyway), unknownStatedAs404({})]);
