@@ -18,6 +18,8 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/package/checkout-bin.test.ts', group: 'busy', why: 'the command of a checkout, through tsx and compiled' },
   { file: 'suites/cases/cli-run.test.ts', group: 'busy', why: 'whole runs of the command against the references' },
   { file: 'suites/client/documented-deadline.test.ts', group: 'timed', why: 'the documented SDK target file at its full 10 s deadline' },
+  { file: 'suites/client/adapter-faults.test.ts', group: 'timed', why: 'an adapter child process that crashes, hangs, writes garbage and answers for another id, restarted each time; its verdicts rest on each call\'s deadline (about 10 s, node children)' },
+  { file: 'suites/client/adapter-crashes.test.ts', group: 'timed', why: 'an adapter child process that crashes several times in a row, restarted each time; its verdicts rest on each call\'s deadline (about 10 s, node children)' },
   { file: 'suites/cases/wire-whole-run.test.ts', group: 'timed', why: 'every receiver case at once behind a recording proxy, and behind one that answers the measurements seconds late' },
   { file: 'suites/signer-protocol/cli.test.ts', group: 'busy', why: 'whole vectors runs of the command against signers' },
   { file: 'suites/hostile/hostile-targets.test.ts', group: 'busy', why: 'targets that hang, reset, drip and die, each run bounded in time and memory' },
