@@ -10,7 +10,7 @@
 import { NO_STATUS_QUERY, type RunResources } from '../cases/index.ts';
 import type { RecordReading } from '../observe/index.ts';
 import type { Evidence } from '../results/index.ts';
-import { answersSettled, lateAnswerWords, lateForReceiver, REFERENCE_STATUS_FORM, spell, type ReceivedQuery, type StatusForm } from '../status/index.ts';
+import { lateAnswerWords, lateForReceiver, REFERENCE_STATUS_FORM, spell, type ReceivedQuery, type StatusForm } from '../status/index.ts';
 import type { ResolvedReceiverTarget } from '../targets/index.ts';
 import type { Control, Finding } from './model.ts';
 import { isSuccess, type HttpResult } from '../http/index.ts';
@@ -58,7 +58,7 @@ export async function confirmationCheck(
   }
   const endpoint = held.endpoint;
   // A query already sent when the callback's reply was taken is read first (a kit whose loop was blocked).
-  await answersSettled(endpoint.queriesFor(id));
+  await endpoint.settled(id);
   const named = endpoint.queriesFor(id);
   const stray = endpoint.strayQueries(sentAt);
   const url = `${endpoint.url}${endpoint.endpoint.path}`;

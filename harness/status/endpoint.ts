@@ -19,7 +19,7 @@
 //   receiver had closed. Without a stall it answers at once (a delay there could make a receiver
 //   near its limit miss an answer it would have had): a close that came with the query then is
 //   the receiver's own act (it did not wait), and is not looked for;
-// - answersSettled first lets the loop read what was already on the wire to the endpoint (a query
+// - settled(id) first lets the loop read what was already on the wire to the endpoint (a query
 //   still unread when the callback's reply was taken, both ready in the same poll), so a case
 //   never reads the record while its query waits unread.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -120,8 +120,17 @@ export interface RunningStatusEndpoint {
   told(transactionId: string, status: string): void;
   /** This case answers well-formed queries for `transactionId` so, instead of truthfully. */
   script(transactionId: string, answer: ScriptedAnswer): void;
-  /** The queries naming exactly this id, in arrival order. */
+  /** The queries naming exactly this id, in arrival order (for an id the harness sent, one list, kept up to date). */
   queriesFor(transactionId: string): readonly ReceivedQuery[];
+  /**
+   * Resolves once the record of `transactionId` can be read: the endpoint has read what was
+   * already on the wire to it (a query still unread when the callback's reply was taken: both
+   * were ready in the same poll after the loop was blocked; a few loop turns, then connections
+   * that sent nothing yet, at most WIRE_WAIT_MS), and every query for it not held on purpose has
+   * its answer given, dropped or abandoned (an answer still held, a loaded machine's delay,
+   * counts once ready, to tell whether the receiver still waited for it).
+   */
+  settled(transactionId: string): Promise<void>;
   /** Queries naming no id the harness sent (or none at all), arrived at or after `since` (performance.now()). */
   strayQueries(since: number): readonly ReceivedQuery[];
   /** Stops listening, drops held answers and open connections. */
@@ -137,10 +146,10 @@ const MAX_STRAY_QUERIES = 1000;
  * read by then (Node 20 reads the close one poll after the data).
  */
 const ANSWER_TURNS = 2;
-/** Loop turns answersSettled lets pass first: a waiting connection is accepted, then read. */
+/** Loop turns settled(id) lets pass first: a waiting connection is accepted, then read. */
 const SETTLE_TURNS = 3;
 /**
- * How long answersSettled waits, after those turns, for queries being read and connections that
+ * How long settled(id) waits, after those turns, for queries being read and connections that
  * have sent nothing yet (an HTTP client connects to send at once); a connection accepted longer
  * ago than this is not waited for.
  */
@@ -153,11 +162,6 @@ const WIRE_WAIT_MS = 250;
  * (it gave up at once), and a receiver near so short a limit is judged on what it did.
  */
 export const UNREAD_STALL_MS = 500;
-/**
- * The list queriesFor hands out for an id, to the endpoint's wait for what is on the wire
- * (answersSettled). Keyed by the list so answersSettled keeps the one argument its callers pass.
- */
-const wireOf = new WeakMap<readonly ReceivedQuery[], () => Promise<void>>();
 /** A refusal in the shape the suite's position gives the service (an unknown id is its 404). */
 function refusalBody(httpStatus: number, message: string): string {
   return JSON.stringify({ success: false, error_code: httpStatus, error_message: message });
@@ -289,13 +293,12 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
 
   const known = (id: string) => told.has(id) || scripts.has(id);
 
-  /** The id's list, made once: queriesFor hands out this same list, which answersSettled recognises. */
+  /** The id's list, made once: queriesFor hands out this same list. */
   const listOf = (id: string): ReceivedQuery[] => {
     let list = byId.get(id);
     if (!list) {
       list = [];
       byId.set(id, list);
-      wireOf.set(list, settleWire);
     }
     return list;
   };
@@ -457,7 +460,7 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
       first.request(handled);
     }
   });
-  // Each connection is watched from its acceptance: until its first request (answersSettled
+  // Each connection is watched from its acceptance: until its first request (settled(id)
   // waits for that), and for its peer's close (a close that came with a query: `unread`).
   server.on('connection', (socket: Socket) => {
     const acceptedAt = performance.now();
@@ -490,6 +493,11 @@ export async function startStatusEndpoint(options: StatusEndpointOptions): Promi
     },
     queriesFor(transactionId) {
       return known(transactionId) ? listOf(transactionId) : [];
+    },
+    async settled(transactionId) {
+      await settleWire();
+      const queries = known(transactionId) ? listOf(transactionId) : [];
+      await Promise.all(queries.filter((q) => q.heldMs === undefined).map((q) => q.done));
     },
     strayQueries(since) {
       return stray.filter((q) => q.at >= since);
@@ -545,12 +553,7 @@ export interface CallbackReply {
  * event loop had been blocked `stalledMs`, the receiver's close come with it (`unread`).
  * `answerAfterMs` and `gaveUpAfterMs` count from the query's reading.
  */
-export interface LateAnswer {
-  how: 'closed' | 'replied' | 'unread';
-  answerAfterMs: number;
-  gaveUpAfterMs: number;
-  stalledMs?: number;
-}
+export type LateAnswer = { answerAfterMs: number; gaveUpAfterMs: number } & ({ how: 'closed' | 'replied' } | { how: 'unread'; stalledMs: number });
 
 /**
  * Whether the receiver gave up on every well-formed query it sent before the endpoint answered
@@ -580,20 +583,6 @@ export function lateForReceiver(queries: readonly ReceivedQuery[], reply: Callba
     return undefined;
   }
   return late;
-}
-
-/**
- * Waits until every query not held on purpose has its answer given, dropped or abandoned: an
- * answer the endpoint still holds (a loaded machine's delay) counts once it is ready, to tell
- * whether the receiver still waited for it. Bounded: such a hold is a test's delay, or none.
- * `queries` as RunningStatusEndpoint.queriesFor gives them (the endpoint keeps adding to that
- * list): first the endpoint reads what was already on the wire to it (a query still unread when
- * the callback's reply was taken: both were ready in the same poll after the loop was blocked),
- * waiting a few loop turns, then for connections that sent nothing yet, at most WIRE_WAIT_MS.
- */
-export async function answersSettled(queries: readonly ReceivedQuery[]): Promise<void> {
-  await wireOf.get(queries)?.();
-  await Promise.all(queries.filter((q) => q.heldMs === undefined).map((q) => q.done));
 }
 
 /** The words for a LateAnswer: the kit's endpoint named, and the delay called its own. */

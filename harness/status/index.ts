@@ -7,6 +7,6 @@ export {
 
 // The harness's own status endpoint, which a confirming receiver calls (receiver.confirm).
 export {
-  startStatusEndpoint, checkStatusQuery, queryExchange, lateForReceiver, lateAnswerWords, answersSettled, UNREAD_STALL_MS,
+  startStatusEndpoint, checkStatusQuery, queryExchange, lateForReceiver, lateAnswerWords, UNREAD_STALL_MS,
   type RunningStatusEndpoint, type StatusEndpointOptions, type ScriptedAnswer, type ReceivedQuery, type QueryProblem, type QueryAnswer, type CallbackReply, type LateAnswer,
 } from './endpoint.ts';

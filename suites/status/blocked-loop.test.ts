@@ -2,7 +2,7 @@
 // a confirming receiver's query then waits unread, the receiver gives up (closes the connection)
 // and answers its callback non-2xx, and the kit reads both at once. The endpoint must not record
 // an answer written into a connection the receiver had closed, and a case must not read the
-// record before the endpoint read a query already on the wire (answersSettled). The loop is
+// record before the endpoint read a query already on the wire (settled). The loop is
 // blocked on purpose by a bounded busy-wait; the receiver is a raw socket that writes its whole
 // query and closes before the endpoint can read it. Controls: a receiver that waits gets its
 // answer however late the kit read it; after a stall under UNREAD_STALL_MS a close that came with
@@ -12,7 +12,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import {
-  answersSettled, lateAnswerWords, lateForReceiver, queryExchange, signedStatusQuery, startStatusEndpoint, UNREAD_STALL_MS, type ReceivedQuery, type RunningStatusEndpoint,
+  lateAnswerWords, lateForReceiver, queryExchange, signedStatusQuery, startStatusEndpoint, UNREAD_STALL_MS, type ReceivedQuery, type RunningStatusEndpoint,
 } from '../../harness/status/index.ts';
 import { blockLoop, queryBytes } from './fixtures/blocked.ts';
 
@@ -69,7 +69,7 @@ async function askedWhileBlocked(send: (socket: Socket, query: string) => void, 
   send(receiver.socket, queryFor(e, id));
   blockLoop(BLOCK_MS);
   const queries = e.queriesFor(id);
-  await answersSettled(queries);
+  await e.settled(id);
   return { queries, receiver };
 }
 
@@ -91,7 +91,7 @@ describe('a query that waited unread while the kit\'s event loop was blocked: re
     const queries = e.queriesFor(id);
     expect(queries).toEqual([]);
     expect(lateForReceiver(queries, reply)).toBeUndefined();
-    await answersSettled(queries);
+    await e.settled(id);
     expect(queries).toHaveLength(1);
     const asked = queries[0]!;
     expect(asked.at).toBeGreaterThan(reply.at);
@@ -104,7 +104,7 @@ describe('a query that waited unread while the kit\'s event loop was blocked: re
     expect(queryExchange(asked, asked.at).error).toBe(`the receiver's close came with its query: it had closed the connection by the time the harness read the query (the harness's event loop had been held up ${stalledMs} ms just before), so no answer was given`);
     // The case's own hold: abandoned once its close was read, without answerAfterMs (lateForReceiver passes it by).
     const heldQueries = e.queriesFor(held);
-    await answersSettled(heldQueries);
+    await e.settled(held);
     await heldQueries[0]!.done;
     expect(heldQueries[0]).toMatchObject({ heldMs: 60_000, answer: { kind: 'abandoned', afterMs: expect.any(Number) } });
     expect(heldQueries[0]!.answer).not.toHaveProperty('answerAfterMs');
@@ -137,26 +137,26 @@ describe('a query that waited unread while the kit\'s event loop was blocked: re
   });
 });
 
-describe('answersSettled: what is on the wire to the endpoint is read first, bounded', () => {
+describe('settled(id): what is on the wire to the endpoint is read first, bounded', () => {
   it('a connection that has sent nothing yet is waited for until its query is read and answered', async () => {
     const id = newId();
     const e = await endpointTelling(id);
     const receiver = await client(e);
     const queries = e.queriesFor(id);
     let settled = false;
-    const settling = answersSettled(queries).then(() => { settled = true; });
+    const settling = e.settled(id).then(() => { settled = true; });
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
     expect(settled).toBe(false);
     receiver.socket.write(queryFor(e, id));
     await settling;
     expect(queries.map((q) => q.answer.kind)).toEqual(['answered']);
   });
-  it('a connection that never sends does not hold the case: answersSettled returns (within WIRE_WAIT_MS, 250 ms)', async () => {
+  it('a connection that never sends does not hold the case: settled(id) returns (within WIRE_WAIT_MS, 250 ms)', async () => {
     const id = newId();
     const e = await endpointTelling(id);
     await client(e);
     const t0 = performance.now();
-    await answersSettled(e.queriesFor(id));
+    await e.settled(id);
     expect(performance.now() - t0).toBeLessThan(5000);
     expect(e.queriesFor(id)).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { DEFAULT_TOKEN_ENV, HttpClient, isSuccess, tokenHeader, type HeaderSpec,
 import { rateLimitedReason } from '../../wire/index.ts';
 import { CaseError, type Capability, type CaseContext, type CaseOutcome, type ConformanceCase, type NegativeKind, type ReasonedOutcome } from '../model.ts';
 import type { Redactor } from '../../secrets/index.ts';
-import { answersSettled, lateAnswerWords, lateForReceiver, type CallbackReply, type RunningStatusEndpoint } from '../../status/index.ts';
+import { lateAnswerWords, lateForReceiver, type CallbackReply, type RunningStatusEndpoint } from '../../status/index.ts';
 import { statusQueryEvidence } from './status-endpoint.ts';
 
 export type ReceiverContext = CaseContext<ResolvedReceiverTarget>;
@@ -227,7 +227,7 @@ export class ReceiverProbe {
     await sleep(quiet, this.ctx.signal);
     // A status answer the endpoint still holds (a loaded machine's delay, not a case's script)
     // counts once ready: whether the receiver still waited for it decides who was late.
-    if (this.confirming) await answersSettled(this.confirming.endpoint.queriesFor(id));
+    if (this.confirming) await this.confirming.endpoint.settled(id);
     const reading = await this.read(id);
     this.readings.after = reading ?? '404 (no such record)';
     return reading;
