@@ -38,6 +38,7 @@ export const E2E_SUITES: ReadonlyArray<{ file: string; group: E2eGroup; why: str
   { file: 'suites/self-test/client-faults.test.ts', group: 'timed', why: 'every SDK fault against every client case' },
   { file: 'suites/self-test/storm-faults.test.ts', group: 'timed', why: 'every volume fault of the receiver, and its shedding mode, against every receiver case' },
   { file: 'suites/cli/interrupt.test.ts', group: 'processes', why: 'the command as installed, signalled midway through runs of each kind (child processes and their process groups)' },
+  { file: 'suites/client/adapter-start.test.ts', group: 'processes', why: 'an adapter command that cannot start, dies on start or before every answer: the command spawned where its exit status 3 is the subject, beside adapter child processes' },
   { file: 'suites/client/lingering-descendants.test.ts', group: 'processes', why: 'the command as installed, with adapters and signers that leave background processes holding its pipes' },
   { file: 'suites/secrets/echoing-receiver.test.ts', group: 'processes', why: 'whole runs of the command as installed against a receiver that echoes the token, every file they write searched' },
   { file: 'suites/receiver/cli.test.ts', group: 'processes', why: 'the `receiver` command from the package\'s bin, serving and stopped by its signals (child processes)' },
