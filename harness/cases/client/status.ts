@@ -129,7 +129,7 @@ async function statusGate(ctx: ClientContext): Promise<CaseOutcome | undefined> 
 }
 
 function statusCase(spec: StatusCaseSpec): ClientCase {
-  const { check, script, calls, ...data } = spec;
+  const { check, script: _script, calls: _calls, ...data } = spec;
   return {
     ...data,
     side: 'client',
@@ -138,9 +138,9 @@ function statusCase(spec: StatusCaseSpec): ClientCase {
     async run(ctx) {
       const gate = await statusGate(ctx);
       if (gate) return gate;
-      if (calls) return calls(ctx);
+      if (spec.calls) return spec.calls(ctx);
       const id = ctx.newTransactionId();
-      return check(await callSdkStatus(ctx, id, script!(id)));
+      return check(await callSdkStatus(ctx, id, spec.script(id)));
     },
   };
 }
